@@ -1,0 +1,49 @@
+// Business constants of spec 01 §9 and spec 02 §9, shared by server and client.
+
+/** The product's default application name (spec 00, spec 01 §1). */
+export const DEFAULT_APP_NAME = 'hunch';
+
+export const AUTH_BASE = '/auth';
+export const API_BASE = '/api';
+
+export const STORAGE_KEYS = {
+  accessToken: 'access_token',
+  refreshToken: 'refresh_token',
+  userData: 'user_data',
+  activeGroup: 'active_group',
+} as const;
+
+export const LIMITS = {
+  loginPasswordMin: 6,
+  passwordMin: 8,
+  passwordMax: 72,
+  displayNameMin: 2,
+  displayNameMax: 50,
+  usernameMin: 3,
+  usernameMax: 30,
+  nameMin: 1,
+  nameMax: 50,
+  emailMax: 254,
+  emailLocalMax: 64,
+} as const;
+
+export const TIMING = {
+  toastMs: 5000,
+  errorToastMs: 0,
+  resetRedirectMs: 3000,
+  tokenRefreshWaitMs: 30_000,
+  updateCheckMs: 3_600_000,
+  serviceWorkerWaitMs: 30_000,
+} as const;
+
+/** Lifetimes of the session tokens (ARCHITECTURE.md §6). */
+export const TOKEN_LIFETIME = {
+  accessSeconds: 15 * 60,
+  refreshSeconds: 30 * 24 * 60 * 60,
+  passwordResetSeconds: 60 * 60,
+} as const;
+
+export const DEFAULT_RETURN_URL = '/dashboard';
+export const MINIMUM_AGE = 13;
+export const TERMS_NOTICE_DAYS = 30;
+export const PROFILE_PICTURES_ENABLED = false;

@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// One `npm test` runs every project. The server suites run on PGlite always, and a second
+// time on PostgreSQL when TEST_DATABASE_URL is set (CI sets it). Benchmarks (tests/perf)
+// and end-to-end specs (tests/e2e, Playwright) are not Vitest's.
+const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['tests/server/**/*.test.ts'],
+    environment: 'node',
+    env: { HUNCH_TEST_DB: database },
+    globalSetup: ['tests/server/global-setup.ts'],
+    setupFiles: ['tests/fail-on-console-error.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'domain',
+          include: ['tests/domain/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/fail-on-console-error.ts'],
+        },
+      },
+      serverProject('server-pglite', 'pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          include: ['tests/client/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
+        },
+      },
+    ],
+  },
+});
