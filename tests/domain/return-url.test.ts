@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { computeReturnUrl, returnUrlFromSearch } from '../../src/domain/return-url';
+
+describe('login return URL (spec 01 §2)', () => {
+  it('prefers the returnUrl query parameter over everything else', () => {
+    expect(computeReturnUrl({ returnUrl: '/profile', groupId: '7', inviteCode: 'abc123' })).toBe('/profile');
+  });
+
+  it('goes to the group invite with its code when groupId and inviteCode are present', () => {
+    expect(computeReturnUrl({ groupId: '7', inviteCode: 'abc123' })).toBe('/group/7/invite?inviteCode=abc123');
+  });
+
+  it('goes to the group when only groupId is present', () => {
+    expect(computeReturnUrl({ groupId: '7' })).toBe('/group/7');
+    expect(computeReturnUrl({ groupId: '7', inviteCode: '' })).toBe('/group/7');
+  });
+
+  it('defaults to /dashboard', () => {
+    expect(computeReturnUrl({})).toBe('/dashboard');
+    expect(computeReturnUrl({ inviteCode: 'abc123' })).toBe('/dashboard');
+  });
+
+  it('ignores a returnUrl that would leave the app', () => {
+    expect(computeReturnUrl({ returnUrl: 'https://evil.example/' })).toBe('/dashboard');
+    expect(computeReturnUrl({ returnUrl: '//evil.example/' })).toBe('/dashboard');
+    expect(computeReturnUrl({ returnUrl: '//evil.example/', groupId: '3' })).toBe('/group/3');
+  });
+
+  it('reads the parameters from a query string', () => {
+    expect(returnUrlFromSearch('?returnUrl=%2Fgroup%2F4%3FinviteCode%3Dxyz')).toBe('/group/4?inviteCode=xyz');
+    expect(returnUrlFromSearch('?groupId=9&inviteCode=q1')).toBe('/group/9/invite?inviteCode=q1');
+    expect(returnUrlFromSearch('')).toBe('/dashboard');
+  });
+});
