@@ -1,0 +1,190 @@
+import type { ApiErrorBody } from '../../domain/api-error';
+import type { AuthResponse } from '../../domain/auth';
+import { AUTH_BASE, TIMING } from '../../domain/constants';
+import type { SessionStore } from './session-store';
+
+// The one way the client talks HTTP (spec 01 §4 "Automatic token refresh"):
+// - every request carries the Bearer access token when one exists;
+// - a 401 on a request that carried it (and is not a refresh or logout call) triggers ONE
+//   shared refresh; concurrent requests wait for it up to 30 s, then retry with the new
+//   token; a failed or timed-out refresh logs the user out;
+// - same-origin non-GET requests send the XSRF-TOKEN cookie back as X-XSRF-TOKEN.
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: Record<string, string> | undefined;
+  /** True when the server sent its own message (spec 01 §8: "the server's message, else …"). */
+  readonly hasServerMessage: boolean;
+
+  constructor(status: number, body: Partial<ApiErrorBody> | null, fallback = 'Request failed') {
+    super(typeof body?.message === 'string' && body.message ? body.message : fallback);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = typeof body?.code === 'string' ? body.code : status === 0 ? 'network_error' : 'http_error';
+    this.fieldErrors = body?.fieldErrors;
+    this.hasServerMessage = typeof body?.message === 'string' && body.message.length > 0;
+  }
+}
+
+/** The server's message when it sent one, else the screen's own fallback text. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.hasServerMessage ? error.message : fallback;
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** false for calls that must not carry the Bearer token (login, register, reset…). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiClientOptions {
+  session: SessionStore;
+  /** Prefix for relative paths; '' in the browser (same origin), a test server's URL in tests. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  refreshWaitMs?: number;
+  /** The page's origin, to decide whether the CSRF header is sent. */
+  origin?: () => string | null;
+  /** Reads the XSRF-TOKEN cookie. */
+  readCsrfToken?: () => string | null;
+}
+
+const NEVER_REFRESH = ['/auth/refresh-token', '/auth/logout'];
+
+export function readCookie(name: string, cookies = typeof document === 'undefined' ? '' : document.cookie) {
+  for (const part of cookies.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export function createApiClient({
+  session,
+  baseUrl = '',
+  fetch: fetchImpl = (...args) => globalThis.fetch(...args),
+  refreshWaitMs = TIMING.tokenRefreshWaitMs,
+  origin = () => (typeof location === 'undefined' ? null : location.origin),
+  readCsrfToken = () => readCookie('XSRF-TOKEN'),
+}: ApiClientOptions) {
+  let refreshing: Promise<string> | null = null;
+
+  const resolveUrl = (path: string) => (/^https?:\/\//.test(path) ? path : baseUrl + path);
+
+  const isSameOrigin = (url: string) => {
+    const pageOrigin = origin();
+    if (!pageOrigin) return false;
+    return new URL(url, pageOrigin).origin === pageOrigin;
+  };
+
+  const send = (url: string, options: RequestOptions, accessToken: string | null) => {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+    if (method !== 'GET' && method !== 'HEAD' && isSameOrigin(url)) {
+      const csrf = readCsrfToken();
+      if (csrf) headers['X-XSRF-TOKEN'] = csrf;
+    }
+    return fetchImpl(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  };
+
+  const readBody = async (response: Response): Promise<unknown> => {
+    const text = await response.text();
+    if (!text) return null;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  };
+
+  const toError = async (response: Response) => {
+    const body = await readBody(response);
+    return new ApiError(response.status, body && typeof body === 'object' ? (body as ApiErrorBody) : null);
+  };
+
+  /** POST /auth/refresh-token with the stored refresh token; stores the answer. */
+  const refreshTokens = async (): Promise<string> => {
+    const refreshToken = session.getRefreshToken();
+    if (!refreshToken) throw new Error('No refresh token available');
+    const response = await send(resolveUrl(`${AUTH_BASE}/refresh-token`), { method: 'POST', body: { refreshToken } }, null);
+    if (!response.ok) throw await toError(response);
+    const auth = (await readBody(response)) as AuthResponse;
+    session.applyRefresh(auth);
+    return auth.accessToken;
+  };
+
+  /** The one shared refresh: callers race it against the 30 s wait. */
+  const sharedRefresh = (): Promise<string> => {
+    if (!refreshing) {
+      refreshing = refreshTokens().finally(() => {
+        refreshing = null;
+      });
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Token refresh timed out')), refreshWaitMs);
+    });
+    return Promise.race([refreshing, timeout]).finally(() => clearTimeout(timer));
+  };
+
+  const request = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {
+    const url = resolveUrl(path);
+    const token = options.auth === false ? null : session.getAccessToken();
+    let response: Response;
+    try {
+      response = await send(url, options, token);
+      if (response.status === 401 && token && !NEVER_REFRESH.some((p) => url.includes(p))) {
+        let freshToken: string;
+        const current = session.getAccessToken();
+        if (!refreshing && current && current !== token) {
+          // Another request already refreshed while this one was in flight.
+          freshToken = current;
+        } else {
+          try {
+            freshToken = await sharedRefresh();
+          } catch (error) {
+            // Offline is not a failed refresh: an installed app on a flaky connection keeps
+            // its session and tries again later (ARCHITECTURE.md §8). Anything else (the
+            // server refused, no refresh token, the 30 s wait ran out) logs out.
+            if (error instanceof TypeError) throw new ApiError(0, null, 'Network error. Please check your connection.');
+            await session.logout();
+            throw new ApiError(401, null, 'Your session has expired. Please sign in again.');
+          }
+        }
+        response = await send(url, options, freshToken);
+      }
+    } catch (error) {
+      if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+      throw new ApiError(0, null, 'Network error. Please check your connection.');
+    }
+    if (!response.ok) throw await toError(response);
+    return (await readBody(response)) as T;
+  };
+
+  return {
+    request,
+    get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'GET' }),
+    post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...options, method: 'POST', body }),
+    put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...options, method: 'PUT', body }),
+    patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...options, method: 'PATCH', body }),
+    delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'DELETE' }),
+    refreshTokens: sharedRefresh,
+  };
+}

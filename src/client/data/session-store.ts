@@ -1,0 +1,171 @@
+import type { AuthResponse, User } from '../../domain/auth';
+import { STORAGE_KEYS } from '../../domain/constants';
+import { createEventEmitter } from './event-emitter';
+
+// The signed-in session (spec 01 §4): the tokens and the user under the storage keys
+// access_token, refresh_token and user_data, in localStorage when remembered (and always
+// after registration) or in sessionStorage otherwise. It is a subscribable store so React
+// reads it through useSyncExternalStore. No zod here: this file is on the landing page's
+// path and must stay small.
+
+export type SessionUser = User;
+
+export interface SessionSnapshot {
+  user: SessionUser | null;
+}
+
+export interface SessionEvents {
+  login: { user: SessionUser };
+  register: { user: SessionUser };
+  refresh: { user: SessionUser };
+  restored: { user: SessionUser };
+  logout: { user: SessionUser | null };
+}
+
+export interface SessionStorages {
+  persistent: Storage;
+  temporary: Storage;
+}
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface SessionStoreOptions {
+  storages: SessionStorages;
+  /** Asks the server to revoke a refresh token; called fire-and-forget at logout. */
+  revokeRefreshToken?: (refreshToken: string) => Promise<unknown>;
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function createSessionStore({ storages, revokeRefreshToken }: SessionStoreOptions) {
+  const events = createEventEmitter<SessionEvents>();
+  const listeners = new Set<() => void>();
+  let snapshot: SessionSnapshot = { user: null };
+  let storage: Storage | null = null;
+  let loggingOut: Promise<void> | null = null;
+
+  const publish = (user: SessionUser | null) => {
+    snapshot = { user };
+    for (const listener of [...listeners]) listener();
+  };
+
+  const clearStorage = (target: Storage) => {
+    for (const key of [STORAGE_KEYS.accessToken, STORAGE_KEYS.refreshToken, STORAGE_KEYS.userData]) {
+      target.removeItem(key);
+    }
+  };
+
+  const write = (target: Storage, tokens: Partial<SessionTokens>, user: SessionUser) => {
+    if (tokens.accessToken) target.setItem(STORAGE_KEYS.accessToken, tokens.accessToken);
+    if (tokens.refreshToken) target.setItem(STORAGE_KEYS.refreshToken, tokens.refreshToken);
+    target.setItem(STORAGE_KEYS.userData, JSON.stringify(user));
+  };
+
+  const readUser = (source: Storage): SessionUser | null => {
+    const raw = source.getItem(STORAGE_KEYS.userData);
+    if (!raw) return null;
+    try {
+      const user = JSON.parse(raw) as SessionUser | null;
+      return user && typeof user.id === 'number' ? user : null;
+    } catch {
+      return null;
+    }
+  };
+
+  /** Stores a fresh session; the other storage is wiped so one session never lives in both. */
+  const start = (response: AuthResponse, persistent: boolean) => {
+    const target = persistent ? storages.persistent : storages.temporary;
+    clearStorage(persistent ? storages.temporary : storages.persistent);
+    write(target, response, response.user);
+    storage = target;
+    publish(response.user);
+  };
+
+  return {
+    events,
+
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => snapshot,
+
+    get user() {
+      return snapshot.user;
+    },
+    getAccessToken: () => storage?.getItem(STORAGE_KEYS.accessToken) ?? null,
+    getRefreshToken: () => storage?.getItem(STORAGE_KEYS.refreshToken) ?? null,
+    /** True when the session lives in localStorage (remember-me or registration). */
+    isPersistent: () => storage !== null && storage === storages.persistent,
+
+    /** Start-up: the remembered session wins over a tab-only one. */
+    restore() {
+      for (const candidate of [storages.persistent, storages.temporary]) {
+        const user = readUser(candidate);
+        if (user && candidate.getItem(STORAGE_KEYS.accessToken)) {
+          storage = candidate;
+          publish(user);
+          events.emit('restored', { user });
+          return user;
+        }
+      }
+      return null;
+    },
+
+    /** Login: remember-me chooses persistent storage, otherwise the tab's session storage. */
+    signIn(response: AuthResponse, rememberMe: boolean) {
+      start(response, rememberMe);
+      events.emit('login', { user: response.user });
+    },
+
+    /** Registration (full or guest) always stores persistently (spec 01 §4). */
+    register(response: AuthResponse) {
+      start(response, true);
+      events.emit('register', { user: response.user });
+    },
+
+    /** A token refresh keeps the storage already in use. */
+    applyRefresh(response: AuthResponse) {
+      const target = storage ?? storages.temporary;
+      write(target, response, response.user);
+      storage = target;
+      publish(response.user);
+      events.emit('refresh', { user: response.user });
+    },
+
+    /** A profile update replaces the stored user and any new tokens. */
+    replaceUser(user: SessionUser, tokens: Partial<SessionTokens> = {}) {
+      if (!storage) return;
+      write(storage, tokens, user);
+      publish(user);
+    },
+
+    /**
+     * Logout runs one at a time: a second call while one runs joins it. It announces the
+     * logout, revokes the refresh token without waiting, clears both storages.
+     */
+    logout(): Promise<void> {
+      if (loggingOut) return loggingOut;
+      loggingOut = (async () => {
+        const user = snapshot.user;
+        const refreshToken = storage?.getItem(STORAGE_KEYS.refreshToken) ?? null;
+        events.emit('logout', { user });
+        if (refreshToken && revokeRefreshToken) {
+          revokeRefreshToken(refreshToken).catch(() => {
+            // Fire and forget: the tokens are gone from this device whatever the server says.
+          });
+        }
+        clearStorage(storages.persistent);
+        clearStorage(storages.temporary);
+        storage = null;
+        publish(null);
+      })().finally(() => {
+        loggingOut = null;
+      });
+      return loggingOut;
+    },
+  };
+}

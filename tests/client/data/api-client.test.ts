@@ -1,0 +1,189 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, createApiClient, readCookie } from '../../../src/client/data/api-client';
+import { createSessionStore } from '../../../src/client/data/session-store';
+
+// A real tiny HTTP server stands in for the accounts API: the client under test speaks real
+// HTTP to it, so the interceptor is exercised exactly as in the browser.
+
+const user = {
+  id: 1,
+  appName: 'hunch',
+  email: 'a@example.com',
+  username: 'a',
+  firstName: 'A',
+  lastName: 'B',
+  displayName: 'A',
+  isTemporary: false,
+  roles: [],
+  profilePictureUrl: null,
+};
+
+interface Seen {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  csrf: string | undefined;
+}
+
+let server: Server;
+let baseUrl: string;
+let seen: Seen[] = [];
+let refreshDelayMs = 50;
+let acceptedAccessToken = 'fresh-access';
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+const readJson = (req: IncomingMessage) =>
+  new Promise<Record<string, unknown>>((resolve) => {
+    let data = '';
+    req.on('data', (chunk: Buffer) => (data += chunk.toString()));
+    req.on('end', () => resolve(data ? (JSON.parse(data) as Record<string, unknown>) : {}));
+  });
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    seen.push({
+      method: req.method!,
+      url: req.url!,
+      authorization: req.headers.authorization,
+      csrf: req.headers['x-xsrf-token'] as string | undefined,
+    });
+    const body = await readJson(req);
+    if (req.url === '/auth/refresh-token') {
+      await new Promise((r) => setTimeout(r, refreshDelayMs));
+      if (body.refreshToken === 'good-refresh') {
+        return json(res, 200, { accessToken: 'fresh-access', refreshToken: 'rotated-refresh', user });
+      }
+      return json(res, 401, { message: 'Invalid refresh token', code: 'invalid_refresh_token' });
+    }
+    if (req.url === '/auth/logout') return json(res, 401, { message: 'Unauthorized', code: 'unauthorized' });
+    if (req.url === '/auth/revoke-token') return json(res, 200, { message: 'ok' });
+    if (req.url === '/api/broken') return json(res, 422, { message: 'Not enough points', code: 'insufficient_points', fieldErrors: { points: 'Too many' } });
+    if (req.headers.authorization === `Bearer ${acceptedAccessToken}`) return json(res, 200, { ok: true, url: req.url });
+    return json(res, 401, { message: 'Token expired', code: 'token_expired' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  seen = [];
+  refreshDelayMs = 50;
+  acceptedAccessToken = 'fresh-access';
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+function setup({ refreshToken = 'good-refresh', refreshWaitMs = 30_000, origin = 'http://elsewhere.example' } = {}) {
+  const session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
+  session.signIn({ accessToken: 'stale-access', refreshToken, user }, false);
+  let logouts = 0;
+  session.events.on('logout', () => logouts++);
+  const api = createApiClient({ session, baseUrl, refreshWaitMs, origin: () => origin, readCsrfToken: () => 'csrf-123' });
+  return { session, api, logouts: () => logouts };
+}
+
+const count = (predicate: (s: Seen) => boolean) => seen.filter(predicate).length;
+
+describe('api client: the shared token refresh (spec 01 §4)', () => {
+  it('sends the Bearer access token on every request', async () => {
+    const { api } = setup();
+    acceptedAccessToken = 'stale-access';
+    await expect(api.get('/api/me')).resolves.toEqual({ ok: true, url: '/api/me' });
+    expect(seen[0]!.authorization).toBe('Bearer stale-access');
+  });
+
+  it('answers five concurrent 401s with one refresh and five retries', async () => {
+    const { api, session } = setup();
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => api.get<{ ok: boolean }>(`/api/thing/${n}`)));
+
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(count((s) => s.url === '/auth/refresh-token')).toBe(1);
+    expect(count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer stale-access')).toBe(5);
+    expect(count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer fresh-access')).toBe(5);
+    // the refresh keeps the storage in use (no remember-me: sessionStorage)
+    expect(sessionStorage.getItem('access_token')).toBe('fresh-access');
+    expect(sessionStorage.getItem('refresh_token')).toBe('rotated-refresh');
+    expect(session.getSnapshot().user).not.toBeNull();
+  });
+
+  it('logs out when the refresh fails', async () => {
+    const { api, session, logouts } = setup({ refreshToken: 'revoked-refresh' });
+    const results = await Promise.allSettled([api.get('/api/a'), api.get('/api/b'), api.get('/api/c')]);
+
+    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401)).toBe(true);
+    expect(count((s) => s.url === '/auth/refresh-token')).toBe(1);
+    expect(logouts()).toBe(1);
+    expect(session.getSnapshot().user).toBeNull();
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('logs out when the refresh outlasts the wait', async () => {
+    refreshDelayMs = 400;
+    const { api, session } = setup({ refreshWaitMs: 60 });
+    await expect(api.get('/api/slow')).rejects.toBeInstanceOf(ApiError);
+    expect(session.getSnapshot().user).toBeNull();
+  });
+
+  it('never starts a refresh for a 401 from the refresh or logout call itself', async () => {
+    const { api, session, logouts } = setup();
+    await expect(api.post('/auth/logout')).rejects.toMatchObject({ status: 401 });
+    await expect(api.post('/auth/refresh-token', { refreshToken: 'nope' })).rejects.toMatchObject({ status: 401 });
+
+    expect(count((s) => s.url === '/auth/refresh-token')).toBe(1); // only the explicit call
+    expect(logouts()).toBe(0);
+    expect(session.getSnapshot().user).not.toBeNull();
+  });
+
+  it('does not refresh for a 401 on a request sent without a token', async () => {
+    const { api } = setup();
+    await expect(api.get('/api/public', { auth: false })).rejects.toMatchObject({ status: 401 });
+    expect(count((s) => s.url === '/auth/refresh-token')).toBe(0);
+  });
+
+  it('turns an error body into a typed ApiError', async () => {
+    const { api } = setup();
+    const error = await api.get('/api/broken').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'insufficient_points', message: 'Not enough points', fieldErrors: { points: 'Too many' } });
+  });
+});
+
+describe('api client: CSRF header (spec 01 §4)', () => {
+  it('sends X-XSRF-TOKEN on same-origin non-GET requests only', async () => {
+    acceptedAccessToken = 'stale-access';
+    const { api } = setup({ origin: baseUrl });
+    await api.get('/api/x');
+    await api.post('/api/y', { a: 1 });
+    expect(seen.map((s) => [s.method, s.csrf])).toEqual([
+      ['GET', undefined],
+      ['POST', 'csrf-123'],
+    ]);
+  });
+
+  it('does not send it to another origin', async () => {
+    acceptedAccessToken = 'stale-access';
+    const { api } = setup({ origin: 'http://app.example' });
+    await api.post('/api/y', {});
+    expect(seen[0]!.csrf).toBeUndefined();
+  });
+
+  it('reads the token from the cookie string', () => {
+    expect(readCookie('XSRF-TOKEN', 'a=1; XSRF-TOKEN=abc%3D%3D; b=2')).toBe('abc==');
+    expect(readCookie('XSRF-TOKEN', 'a=1')).toBeNull();
+  });
+});
