@@ -1,0 +1,126 @@
+import { wagerMultiplier } from './bets';
+
+// The client's bet queues, list orders, search and countdown (spec 02 §2, §4, §9). Each
+// ordering is total (every tie ends in the id), so a list never reorders by itself when the
+// same bets arrive in another order from the server or the socket.
+
+type Dated = { id: number; expiresAt: string };
+
+function timeOf(value: string | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : null;
+}
+
+/** Earlier time first, a missing or invalid time last; 0 when both are equal or both missing. */
+function compareTimes(a: number | null, b: number | null): number {
+  if (a !== null && b !== null) return a - b;
+  if (a === null && b === null) return 0;
+  return a === null ? 1 : -1;
+}
+
+/** Active list order (spec 02 §4): soonest expiry first, invalid dates last, then lower id. */
+export function compareActiveBets(a: Dated, b: Dated): number {
+  return compareTimes(timeOf(a.expiresAt), timeOf(b.expiresAt)) || a.id - b.id;
+}
+
+/** Resolved list order (spec 02 §4): most recently resolved first, missing resolvedAt last, then higher id (the newer bet). */
+export function compareResolvedBets(a: { id: number; resolvedAt?: string | null }, b: { id: number; resolvedAt?: string | null }): number {
+  const timeA = timeOf(a.resolvedAt);
+  const timeB = timeOf(b.resolvedAt);
+  // Reversed for "most recent first", keeping missing ones last.
+  const byTime = timeA !== null && timeB !== null ? timeB - timeA : compareTimes(timeA, timeB);
+  return byTime || b.id - a.id;
+}
+
+export function sortActiveBets<T extends Dated>(bets: readonly T[]): T[] {
+  return [...bets].sort(compareActiveBets);
+}
+
+/** Resolved bets in list order; spec 02 §4 also logs those without resolvedAt (see `betsMissingResolvedAt`). */
+export function sortResolvedBets<T extends { id: number; resolvedAt?: string | null }>(bets: readonly T[]): T[] {
+  return [...bets].sort(compareResolvedBets);
+}
+
+/** The resolved bets spec 02 §4 wants logged: no usable resolvedAt. */
+export function betsMissingResolvedAt<T extends { id: number; resolvedAt?: string | null }>(bets: readonly T[]): T[] {
+  return bets.filter((bet) => timeOf(bet.resolvedAt) === null);
+}
+
+/** The resolve queue's head (spec 02 §4): earliest expiresAt, ties by lower id; null when there is none. */
+export function nextBetToResolve<T extends Dated>(bets: Iterable<T>): T | null {
+  let best: T | null = null;
+  for (const bet of bets) if (best === null || compareActiveBets(bet, best) < 0) best = bet;
+  return best;
+}
+
+/** Wagering is open while the bet is active and its expiry has not passed; an unparsable date counts as not expired (spec 02 §4). */
+export function isWageringOpen(bet: { state: string; expiresAt: string }, now: number): boolean {
+  const expiry = timeOf(bet.expiresAt);
+  return bet.state === 'active' && (expiry === null || expiry > now);
+}
+
+/**
+ * The bet queue's head (spec 02 §4): the earliest-expiring unwagered bet whose group's
+ * available points cover its base wager. Memberships are keyed by group id (as in
+ * /member/state). With `now`, bets whose wagering has closed are skipped too.
+ */
+export function nextActionableBet<T extends Dated & { groupId: number; baseWagerAmount: number; state?: string }>(
+  unwageredBets: Iterable<T>,
+  memberships: Readonly<Record<string, { availablePoints: number } | undefined>>,
+  now?: number,
+): T | null {
+  let best: T | null = null;
+  for (const bet of unwageredBets) {
+    const available = memberships[String(bet.groupId)]?.availablePoints ?? 0;
+    if (available < bet.baseWagerAmount) continue;
+    if (now !== undefined && !isWageringOpen({ state: bet.state ?? 'active', expiresAt: bet.expiresAt }, now)) continue;
+    if (best === null || compareActiveBets(bet, best) < 0) best = bet;
+  }
+  return best;
+}
+
+/** Bet search (spec 02 §5): a case-insensitive substring of the title on the trimmed query; blank matches all. */
+export function searchBets<T extends { title: string }>(bets: readonly T[], query: string): T[] {
+  const needle = query.trim().toLowerCase();
+  return needle === '' ? [...bets] : bets.filter((bet) => bet.title.toLowerCase().includes(needle));
+}
+
+/** The multiplier an existing wager prefills (spec 02 §4): points / base when that is 1, 2 or 3, else none. */
+export function prefillMultiplier(points: number, base: number): 1 | 2 | 3 | null {
+  return wagerMultiplier(base, points);
+}
+
+// ---- countdown (spec 02 §2, §4, §9) ----
+
+export const COUNTDOWN = {
+  tickMs: 1000,
+  warningMs: 24 * 60 * 60 * 1000,
+  errorMs: 60 * 60 * 1000,
+} as const;
+
+export type CountdownTone = 'success' | 'warning' | 'error';
+
+/** The countdown's colour: success above 24 h, warning within 24 h, error within 1 h or once ended. */
+export function countdownTone(msLeft: number): CountdownTone {
+  if (msLeft <= COUNTDOWN.errorMs) return 'error';
+  if (msLeft <= COUNTDOWN.warningMs) return 'warning';
+  return 'success';
+}
+
+/**
+ * The countdown's text: "Expired" once ended, then the two largest units ("2d 4h", "3h 12m"),
+ * minutes alone within the hour ("12m"), seconds only in the last minute ("45s", never "0s"
+ * while time remains).
+ */
+export function formatCountdown(msLeft: number): string {
+  if (!(msLeft > 0)) return 'Expired';
+  if (msLeft < 60_000) return `${Math.max(1, Math.floor(msLeft / 1000))}s`;
+  const totalMinutes = Math.floor(msLeft / 60_000);
+  const days = Math.floor(totalMinutes / 1440);
+  const hours = Math.floor((totalMinutes % 1440) / 60);
+  const minutes = totalMinutes % 60;
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}h ${minutes}m`;
+  return `${minutes}m`;
+}
