@@ -1,0 +1,79 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+// Declarative routes (BrowserRouter), not the data router: the data router's loaders and
+// actions are unused here and would add ~15 KB gzip to the landing page's path.
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { AppShell } from './shell/app-shell';
+import { HomeRedirect, RequireSession } from './shell/require-session';
+import { usePageTitle } from './shell/use-page-title';
+
+// The route table of spec 01 §2. Every screen is its own lazy chunk, so a visitor on the
+// landing page downloads only the shell and the landing page.
+
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(() => load().then((module) => ({ default: module[name] })));
+
+const LandingPage = lazy(() => import('./public/landing-page'));
+const HowItWorksPage = lazy(() => import('./public/how-it-works-page'));
+const AboutPage = lazy(() => import('./public/about-page'));
+const BlogPage = lazy(() => import('./public/blog-page'));
+const TermsPage = lazy(() => import('./public/terms-page'));
+const PrivacyPolicyPage = lazy(() => import('./public/privacy-policy-page'));
+
+const LoginPage = named(() => import('./auth/login-page'), 'LoginPage');
+const RegisterPage = named(() => import('./auth/register-page'), 'RegisterPage');
+const GuestPage = named(() => import('./auth/guest-page'), 'GuestPage');
+const ForgotPasswordPage = named(() => import('./auth/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = named(() => import('./auth/reset-password-page'), 'ResetPasswordPage');
+const ProfilePage = named(() => import('./profile/profile-page'), 'ProfilePage');
+
+const DashboardPage = named(() => import('./dashboard/dashboard-page'), 'DashboardPage');
+const LeaderboardPage = named(() => import('./leaderboard/leaderboard-page'), 'LeaderboardPage');
+const ActiveGroupPage = named(() => import('./groups/active-group-page'), 'ActiveGroupPage');
+const CreateGroupPage = named(() => import('./groups/create-group-page'), 'CreateGroupPage');
+const GroupDetailsPage = named(() => import('./groups/group-details-page'), 'GroupDetailsPage');
+const GroupBetsPage = named(() => import('./groups/group-bets-page'), 'GroupBetsPage');
+const BetDetailsPage = named(() => import('./bets/bet-details-page'), 'BetDetailsPage');
+
+/** The public pages are written without knowing the shell; the route gives them their title. */
+function Titled({ title, page: Page }: { title: string; page: LazyExoticComponent<ComponentType> }) {
+  usePageTitle(title);
+  return <Page />;
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route element={<AppShell />}>
+          <Route path="/" element={<HomeRedirect />} />
+          <Route path="/landing" element={<Titled title="" page={LandingPage} />} />
+          <Route path="/how-it-works" element={<Titled title="How it works" page={HowItWorksPage} />} />
+          <Route path="/about" element={<Titled title="About" page={AboutPage} />} />
+          <Route path="/blog" element={<Titled title="Blog" page={BlogPage} />} />
+          <Route path="/terms-conditions" element={<Titled title="Terms and Conditions" page={TermsPage} />} />
+          <Route path="/privacy-policy" element={<Titled title="Privacy Policy" page={PrivacyPolicyPage} />} />
+
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/continue-as-guest" element={<GuestPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+
+          <Route element={<RequireSession />}>
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/leaderboard" element={<LeaderboardPage />} />
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/group" element={<ActiveGroupPage />} />
+            <Route path="/group/create" element={<CreateGroupPage />} />
+            <Route path="/group/:id" element={<GroupDetailsPage />} />
+            <Route path="/group/:id/bets" element={<GroupBetsPage />} />
+            <Route path="/bets/:id" element={<BetDetailsPage />} />
+          </Route>
+
+          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        </Route>
+      </Routes>
+    </BrowserRouter>
+  );
+}

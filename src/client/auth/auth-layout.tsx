@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { LogoMark } from '../shell/app-header';
+import styles from './auth-layout.module.css';
+
+interface AuthLayoutProps {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** The login page's heading is the product title itself (spec 01 §2). */
+  isBrandHeading?: boolean;
+}
+
+/** The frame of the account screens: the Hunch mark, one card, the way back out below. */
+export function AuthLayout({ title, subtitle, children, footer, isBrandHeading = false }: AuthLayoutProps) {
+  return (
+    <div className={styles.page}>
+      <div className={styles.column}>
+        <Link to="/" className={styles.brand} aria-label="Hunch home">
+          <LogoMark size={isBrandHeading ? 56 : 40} />
+        </Link>
+        <div className={styles.intro}>
+          <h1 className={isBrandHeading ? styles.brandTitle : styles.title}>{title}</h1>
+          {subtitle && <p className={styles.subtitle}>{subtitle}</p>}
+        </div>
+        <div className={styles.card}>{children}</div>
+        {footer && <div className={styles.footer}>{footer}</div>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router-dom';
+import { guestFormSchema, type GuestForm } from '../../domain/auth';
+import { DEFAULT_RETURN_URL } from '../../domain/constants';
+import { registerGuest } from '../data/accounts-api';
+import { errorMessage } from '../data/api-client';
+import { usePageTitle } from '../shell/use-page-title';
+import { Button } from '../ui/button';
+import { FormAlert } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { AuthLayout } from './auth-layout';
+import styles from './auth-form.module.css';
+
+// Spec 01 §2 "Guest page", §8 "Guest failure".
+const TEXT = {
+  title: 'Play as a guest',
+  subtitle: 'Pick a name your friends will recognise. No email needed.',
+  displayName: 'Display name',
+  placeholder: 'e.g. Sam the Oracle',
+  submit: 'Continue as Guest',
+  busy: 'Loading...',
+  note: 'You can always create a full account later!',
+  haveAccount: 'Already have an account?',
+  signIn: 'Sign in',
+  failed: 'Registration failed. Please try again later.',
+};
+
+export function GuestPage() {
+  usePageTitle('Continue as Guest');
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<GuestForm>({ resolver: zodResolver(guestFormSchema), mode: 'onTouched', defaultValues: { displayName: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ displayName }) => {
+    setFailure(null);
+    try {
+      await registerGuest(displayName);
+      navigate(DEFAULT_RETURN_URL, { replace: true });
+    } catch (error) {
+      console.warn('Guest registration failed', error);
+      setFailure(errorMessage(error, TEXT.failed));
+    }
+  });
+
+  return (
+    <AuthLayout
+      title={TEXT.title}
+      subtitle={TEXT.subtitle}
+      footer={
+        <p>
+          {TEXT.haveAccount} <Link to="/login">{TEXT.signIn}</Link>
+        </p>
+      }
+    >
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        {failure && <FormAlert tone="error">{failure}</FormAlert>}
+        <TextField
+          label={TEXT.displayName}
+          autoComplete="nickname"
+          placeholder={TEXT.placeholder}
+          error={errors.displayName?.message}
+          {...form.register('displayName')}
+        />
+        <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
+          {TEXT.submit}
+        </Button>
+        <p className={styles.note}>{TEXT.note}</p>
+      </form>
+    </AuthLayout>
+  );
+}

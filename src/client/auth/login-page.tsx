@@ -1,0 +1,98 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { loginFormSchema, type LoginForm } from '../../domain/auth';
+import { returnUrlFromSearch } from '../../domain/return-url';
+import { login } from '../data/accounts-api';
+import { errorMessage } from '../data/api-client';
+import { usePageTitle } from '../shell/use-page-title';
+import { Button } from '../ui/button';
+import { Checkbox } from '../ui/checkbox';
+import { FormAlert } from '../ui/form-alert';
+import { PasswordField } from '../ui/password-field';
+import { TextField } from '../ui/text-field';
+import { AuthLayout } from './auth-layout';
+import styles from './auth-form.module.css';
+
+// Spec 01 §2 "Login page", §4 "Forms", §8.
+const TEXT = {
+  title: 'Hunch',
+  subtitle: 'Sign in to your account',
+  email: 'Email',
+  emailPlaceholder: 'you@example.com',
+  password: 'Password',
+  rememberMe: 'Remember me',
+  forgot: 'Forgot your password?',
+  submit: 'Sign In',
+  busy: 'Loading...',
+  guest: 'Continue as Guest',
+  noAccount: "Don't have an account?",
+  signUp: 'Sign up',
+  failed: 'Invalid email or password',
+};
+
+export function LoginPage() {
+  usePageTitle('Sign in');
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const [failure, setFailure] = useState<string | null>(null);
+  // mode onTouched: a field's error shows once it is touched; an invalid submit touches all.
+  const form = useForm<LoginForm>({
+    resolver: zodResolver(loginFormSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '', rememberMe: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await login(values);
+      navigate(returnUrlFromSearch(search), { replace: true });
+    } catch (error) {
+      console.warn('Login failed', error);
+      setFailure(errorMessage(error, TEXT.failed));
+    }
+  });
+
+  return (
+    <AuthLayout
+      isBrandHeading
+      title={TEXT.title}
+      subtitle={TEXT.subtitle}
+      footer={
+        <p>
+          {TEXT.noAccount} <Link to="/register">{TEXT.signUp}</Link>
+        </p>
+      }
+    >
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        {failure && <FormAlert tone="error">{failure}</FormAlert>}
+        <TextField
+          label={TEXT.email}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder={TEXT.emailPlaceholder}
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <PasswordField label={TEXT.password} autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <div className={styles.inline}>
+          <Checkbox label={TEXT.rememberMe} {...form.register('rememberMe')} />
+          <button type="button" className={styles.linkButton} onClick={() => navigate('/forgot-password')}>
+            {TEXT.forgot}
+          </button>
+        </div>
+        <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
+          {TEXT.submit}
+        </Button>
+        <div className={styles.divider}>or</div>
+        <Button variant="secondary" fullWidth onClick={() => navigate('/continue-as-guest')}>
+          {TEXT.guest}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,82 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router-dom';
+import { registerFormSchema, type RegisterForm } from '../../domain/auth';
+import { DEFAULT_RETURN_URL } from '../../domain/constants';
+import { register as registerAccount } from '../data/accounts-api';
+import { ApiError } from '../data/api-client';
+import { usePageTitle } from '../shell/use-page-title';
+import { Button } from '../ui/button';
+import { FormAlert } from '../ui/form-alert';
+import { AuthLayout } from './auth-layout';
+import { EMPTY_REGISTER_FORM, RegisterFields } from './register-fields';
+import styles from './auth-form.module.css';
+
+// Spec 01 §2 "Register page", §5 "Register form", §8.
+const TEXT = {
+  title: 'Create your account',
+  subtitle: 'Free, and ready in a minute.',
+  submit: 'Create Account',
+  busy: 'Creating account...',
+  haveAccount: 'Already have an account?',
+  signIn: 'Sign in',
+  duplicate: 'Email or username already exists.',
+  failed: 'Registration failed. Please try again later.',
+};
+
+/** Spec 01 §8: the server's message; else 409 → duplicate; else the generic failure. */
+export function registrationFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.hasServerMessage) return error.message;
+  if (error instanceof ApiError && error.status === 409) return TEXT.duplicate;
+  return TEXT.failed;
+}
+
+export function RegisterPage() {
+  usePageTitle('Create your account');
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<RegisterForm>({
+    resolver: zodResolver(registerFormSchema),
+    mode: 'onTouched',
+    defaultValues: EMPTY_REGISTER_FORM,
+  });
+  const { errors, isSubmitting, isValid } = form.formState;
+  const password = useWatch({ control: form.control, name: 'password' });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await registerAccount(values);
+      navigate(DEFAULT_RETURN_URL, { replace: true });
+    } catch (error) {
+      console.warn('Registration failed', error);
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fieldErrors ?? {})) {
+          if (field in EMPTY_REGISTER_FORM) form.setError(field as keyof RegisterForm, { message });
+        }
+      }
+      setFailure(registrationFailureMessage(error));
+    }
+  });
+
+  return (
+    <AuthLayout
+      title={TEXT.title}
+      subtitle={TEXT.subtitle}
+      footer={
+        <p>
+          {TEXT.haveAccount} <Link to="/login">{TEXT.signIn}</Link>
+        </p>
+      }
+    >
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        {failure && <FormAlert tone="error">{failure}</FormAlert>}
+        <RegisterFields register={form.register} errors={errors} password={password} />
+        <Button type="submit" fullWidth disabled={!isValid} isLoading={isSubmitting} loadingText={TEXT.busy}>
+          {TEXT.submit}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,100 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { editAccountFormSchema, type EditAccountForm, type UpdateProfileRequest } from '../../domain/auth';
+import { updateProfile } from '../data/accounts-api';
+import { useSession } from '../data/use-session';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
+import { FormAlert } from '../ui/form-alert';
+import { PasswordField } from '../ui/password-field';
+import { TextField } from '../ui/text-field';
+import styles from '../auth/auth-form.module.css';
+
+// Spec 01 §2 "Edit-account form", §5 "Other forms", §8 "Profile update failure".
+const TEXT = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  displayName: 'Display name',
+  username: 'Username',
+  email: 'Email',
+  passwordSection: 'Change password (optional)',
+  password: 'New password',
+  passwordConfirm: 'Confirm new password',
+  submit: 'Save Changes',
+  busy: 'Saving...',
+  cancel: 'Cancel',
+  updated: 'Profile Updated!',
+  failed: 'Update failed. Please try again later.',
+};
+
+export function EditAccountModal({ onDone }: { onDone: () => void }) {
+  const { user } = useSession();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<EditAccountForm>({
+    resolver: zodResolver(editAccountFormSchema),
+    mode: 'onTouched',
+    defaultValues: {
+      firstName: user?.firstName ?? '',
+      lastName: user?.lastName ?? '',
+      displayName: user?.displayName ?? '',
+      username: user?.username ?? '',
+      email: user?.email ?? '',
+      password: '',
+      passwordConfirm: '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ password, passwordConfirm, ...fields }) => {
+    setFailure(null);
+    const changes: UpdateProfileRequest = { ...fields, username: fields.username.toLowerCase() };
+    if (password) Object.assign(changes, { password, passwordConfirm });
+    try {
+      await updateProfile(changes);
+      toast.success(TEXT.updated);
+      onDone();
+    } catch (error) {
+      console.warn('Profile update failed', error);
+      setFailure(TEXT.failed);
+    }
+  });
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate>
+      {failure && <FormAlert tone="error">{failure}</FormAlert>}
+      <div className={styles.row}>
+        <TextField label={TEXT.firstName} autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
+        <TextField label={TEXT.lastName} autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
+      </div>
+      <TextField label={TEXT.displayName} autoComplete="nickname" error={errors.displayName?.message} {...form.register('displayName')} />
+      <TextField
+        label={TEXT.username}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.username?.message}
+        {...form.register('username')}
+      />
+      <TextField label={TEXT.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <fieldset className={styles.fieldset}>
+        <legend className={styles.legend}>{TEXT.passwordSection}</legend>
+        <PasswordField label={TEXT.password} autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
+        <PasswordField
+          label={TEXT.passwordConfirm}
+          autoComplete="new-password"
+          error={errors.passwordConfirm?.message}
+          {...form.register('passwordConfirm')}
+        />
+      </fieldset>
+      <div className={styles.row}>
+        <Button variant="secondary" onClick={onDone}>
+          {TEXT.cancel}
+        </Button>
+        <Button type="submit" isLoading={isSubmitting} loadingText={TEXT.busy}>
+          {TEXT.submit}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useSession } from '../data/use-session';
+import { Spinner } from '../ui/spinner';
+import { AppHeader } from './app-header';
+import { FooterNav } from './footer-nav';
+import { ModalHost } from './modal-host';
+import { isAuthPath } from './nav-items';
+import { ScrollToTop } from './scroll-to-top';
+import { ToastHost } from './toast-host';
+import styles from './app-shell.module.css';
+
+// The application shell (spec 01 §2): fixed header (hidden on the auth pages), the main
+// content, the phone footer navigation for signed-in players, the modal host and toasts.
+export function AppShell() {
+  const { user } = useSession();
+  const { pathname } = useLocation();
+  const hasHeader = !isAuthPath(pathname);
+  const hasFooter = Boolean(user) && hasHeader;
+  return (
+    <>
+      <a href="#main" className={styles.skip}>
+        Skip to content
+      </a>
+      {hasHeader && <AppHeader />}
+      <main id="main" tabIndex={-1} className={styles.main} data-header={hasHeader} data-footer={hasFooter}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {hasFooter && <FooterNav />}
+      <ModalHost />
+      <ToastHost />
+      <ScrollToTop />
+    </>
+  );
+}
+
+/** While a screen's code loads: the space stays, so nothing jumps when it arrives. */
+function PageLoading() {
+  return (
+    <div className={styles.loading}>
+      <Spinner size="large" label="Loading" />
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useSession } from '../data/use-session';
+
+/** The signed-in guard (spec 01 §2): a visitor goes to /login?returnUrl=<where they were going>. */
+export function RequireSession() {
+  const { user } = useSession();
+  const location = useLocation();
+  if (!user) {
+    const returnUrl = location.pathname + location.search + location.hash;
+    return <Navigate to={`/login?returnUrl=${encodeURIComponent(returnUrl)}`} replace />;
+  }
+  return <Outlet />;
+}
+
+/** "/": signed in → /dashboard, else → /landing. */
+export function HomeRedirect() {
+  const { user } = useSession();
+  return <Navigate to={user ? '/dashboard' : '/landing'} replace />;
+}

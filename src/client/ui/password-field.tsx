@@ -1,0 +1,47 @@
+import { Eye, EyeOff } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import type { TextFieldProps } from './text-field';
+import { FieldError } from './field-error';
+import styles from './field.module.css';
+
+interface PasswordFieldProps extends Omit<TextFieldProps, 'type' | 'hint'> {
+  /** Under the input, above the error: the register form's strength meter. */
+  meter?: ReactNode;
+}
+
+/** A password input with a show/hide toggle (spec 01 §2, login page). */
+export function PasswordField({ label, error, meter, id, className, ref, ...input }: PasswordFieldProps) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
+  const [isVisible, setIsVisible] = useState(false);
+  return (
+    <div className={[styles.field, className].filter(Boolean).join(' ')}>
+      <label htmlFor={inputId} className={styles.label}>
+        {label}
+      </label>
+      <div className={styles.control}>
+        <input
+          ref={ref}
+          id={inputId}
+          type={isVisible ? 'text' : 'password'}
+          className={`${styles.input} ${styles.withToggle}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          {...input}
+        />
+        <button
+          type="button"
+          className={styles.toggle}
+          onClick={() => setIsVisible((visible) => !visible)}
+          aria-label={isVisible ? 'Hide password' : 'Show password'}
+          aria-pressed={isVisible}
+          aria-controls={inputId}
+        >
+          {isVisible ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
+        </button>
+      </div>
+      {meter}
+      <FieldError id={`${inputId}-error`} message={error} />
+    </div>
+  );
+}
