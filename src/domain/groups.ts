@@ -90,9 +90,16 @@ export const createGroupRequestSchema = z
     inviteCode,
     defaultPoints: defaultPointsSchema.default(GROUP_LIMITS.defaultPoints),
   })
-  .transform(({ inviteCode: code, ...rest }) => (rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest));
+  .transform(({ inviteCode: code, ...rest }): CreateGroupInput => (rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest));
 export type CreateGroupRequest = z.input<typeof createGroupRequestSchema>;
-export type CreateGroupInput = z.output<typeof createGroupRequestSchema>;
+/** A validated group request: `inviteCode` only on a private group that chose one. */
+export type CreateGroupInput = {
+  name: string;
+  description?: string | undefined;
+  privacy: GroupPrivacy;
+  inviteCode?: string;
+  defaultPoints: number;
+};
 
 /** POST /groups/join-public: the group is chosen by its name (spec 02 §4). */
 export const joinPublicRequestSchema = z.strictObject({

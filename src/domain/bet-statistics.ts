@@ -1,0 +1,84 @@
+import { answerChoices, normalizeAnswer, validateCorrectAnswer, type BetRules, type BetStatistics } from './bets';
+import { findWinners, poolOf, type PayoutWager } from './payout';
+
+// GET /bets/{id}/statistics (spec 02 §3, the results panel of spec 02 §2), computed from the
+// bet's wagers. Winners are decided by payout.ts's rule, so the panel agrees with the payout.
+// Percentages are 0–100 with one decimal; the average is per participant with one decimal.
+
+function roundTenth(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function percentOf(part: number, whole: number): number {
+  return whole > 0 ? roundTenth((part / whole) * 100) : 0;
+}
+
+export type StatisticsInput = {
+  bet: BetRules & { state: string; correctAnswer: string | null };
+  wagers: readonly PayoutWager[];
+  totalMembers: number;
+  /** The viewer, whose own wager is reported; other members' predictions appear only as per-answer totals. */
+  viewerId: number | null;
+};
+
+/**
+ * The statistics of spec 02 §3. Winners and losers are counted once the bet is resolved with a
+ * valid answer: winners picked the winning answer, losers did not; an over/under push has
+ * neither (everyone was refunded). The answer distribution lists the bet's choices in their
+ * order (even those nobody picked), then other numeric guesses ascending.
+ */
+export function computeBetStatistics({ bet, wagers, totalMembers, viewerId }: StatisticsInput): BetStatistics {
+  const totalParticipants = new Set(wagers.map((wager) => wager.userId)).size;
+  const totalPoints = poolOf(wagers);
+  const isResolved = bet.state === 'resolved';
+  const correctAnswer = bet.correctAnswer ?? null;
+  const own = viewerId === null ? undefined : wagers.find((wager) => wager.userId === viewerId);
+
+  const breakdown = { totalWinners: 0, winnerPercentage: 0, winnersPoints: 0, totalLosers: 0, loserPercentage: 0, losersPoints: 0 };
+  if (isResolved && correctAnswer !== null && validateCorrectAnswer(bet, correctAnswer) === null) {
+    const { isPush, winningWagerIds } = findWinners(bet, wagers, correctAnswer);
+    if (!isPush) {
+      const winners = wagers.filter((wager) => winningWagerIds.has(wager.id));
+      const losers = wagers.filter((wager) => !winningWagerIds.has(wager.id));
+      breakdown.totalWinners = winners.length;
+      breakdown.winnersPoints = poolOf(winners);
+      breakdown.totalLosers = losers.length;
+      breakdown.losersPoints = poolOf(losers);
+      breakdown.winnerPercentage = percentOf(winners.length, wagers.length);
+      breakdown.loserPercentage = percentOf(losers.length, wagers.length);
+    }
+  }
+
+  const byAnswer = new Map<string, { participantCount: number; totalPoints: number }>();
+  for (const choice of answerChoices(bet)) byAnswer.set(choice, { participantCount: 0, totalPoints: 0 });
+  const guesses: string[] = [];
+  for (const wager of wagers) {
+    const key = normalizeAnswer(bet, wager.prediction);
+    let entry = byAnswer.get(key);
+    if (!entry) {
+      entry = { participantCount: 0, totalPoints: 0 };
+      byAnswer.set(key, entry);
+      guesses.push(key);
+    }
+    entry.participantCount += 1;
+    entry.totalPoints += wager.points;
+  }
+  guesses.sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const answers = [...answerChoices(bet), ...guesses];
+
+  return {
+    isResolved,
+    correctAnswer,
+    totalParticipants,
+    totalMembers,
+    participationRate: percentOf(totalParticipants, totalMembers),
+    totalPoints,
+    averagePoints: totalParticipants > 0 ? roundTenth(totalPoints / totalParticipants) : 0,
+    userWager: own ? { prediction: own.prediction, points: own.points } : null,
+    winnerLoserBreakdown: breakdown,
+    answerDistribution: answers.map((answer) => {
+      const entry = byAnswer.get(answer) ?? { participantCount: 0, totalPoints: 0 };
+      return { answer, ...entry, percentage: percentOf(entry.participantCount, wagers.length) };
+    }),
+  };
+}
