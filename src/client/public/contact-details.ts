@@ -1,0 +1,7 @@
+// The one address the terms and the privacy policy give for questions and requests.
+// A product decision (the spec shows none): change it here and both pages follow.
+export const CONTACT_EMAIL = 'hello@hunch.app';
+
+// The date the terms and the privacy policy were last changed. Update it with every change;
+// a material change also needs 30 days' notice before it applies (spec 01 §9).
+export const LEGAL_LAST_UPDATED = '22 November 2026';
