@@ -161,7 +161,7 @@ export function createApiClient({
             // its session and tries again later (ARCHITECTURE.md §8). Anything else (the
             // server refused, no refresh token, the 30 s wait ran out) logs out.
             if (error instanceof TypeError) throw new ApiError(0, null, 'Network error. Please check your connection.');
-            await session.logout();
+            await session.logout('expired');
             throw new ApiError(401, null, 'Your session has expired. Please sign in again.');
           }
         }

@@ -10,8 +10,13 @@ import { createEventEmitter } from './event-emitter';
 
 export type SessionUser = User;
 
+/** Why the last session ended: the person chose to log out, or it could not be refreshed. */
+export type SignOutReason = 'user' | 'expired';
+
 export interface SessionSnapshot {
   user: SessionUser | null;
+  /** Set while signed out after a logout in this tab; the route guard reads it. */
+  signedOutBy: SignOutReason | null;
 }
 
 export interface SessionEvents {
@@ -19,7 +24,7 @@ export interface SessionEvents {
   register: { user: SessionUser };
   refresh: { user: SessionUser };
   restored: { user: SessionUser };
-  logout: { user: SessionUser | null };
+  logout: { user: SessionUser | null; reason: SignOutReason };
 }
 
 export interface SessionStorages {
@@ -43,12 +48,12 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
 export function createSessionStore({ storages, revokeRefreshToken }: SessionStoreOptions) {
   const events = createEventEmitter<SessionEvents>();
   const listeners = new Set<() => void>();
-  let snapshot: SessionSnapshot = { user: null };
+  let snapshot: SessionSnapshot = { user: null, signedOutBy: null };
   let storage: Storage | null = null;
   let loggingOut: Promise<void> | null = null;
 
-  const publish = (user: SessionUser | null) => {
-    snapshot = { user };
+  const publish = (user: SessionUser | null, signedOutBy: SignOutReason | null = null) => {
+    snapshot = { user, signedOutBy };
     for (const listener of [...listeners]) listener();
   };
 
@@ -147,12 +152,12 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
      * Logout runs one at a time: a second call while one runs joins it. It announces the
      * logout, revokes the refresh token without waiting, clears both storages.
      */
-    logout(): Promise<void> {
+    logout(reason: SignOutReason = 'user'): Promise<void> {
       if (loggingOut) return loggingOut;
       loggingOut = (async () => {
         const user = snapshot.user;
         const refreshToken = storage?.getItem(STORAGE_KEYS.refreshToken) ?? null;
-        events.emit('logout', { user });
+        events.emit('logout', { user, reason });
         if (refreshToken && revokeRefreshToken) {
           revokeRefreshToken(refreshToken).catch(() => {
             // Fire and forget: the tokens are gone from this device whatever the server says.
@@ -161,7 +166,7 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
         clearStorage(storages.persistent);
         clearStorage(storages.temporary);
         storage = null;
-        publish(null);
+        publish(null, reason);
       })().finally(() => {
         loggingOut = null;
       });

@@ -1,6 +1,5 @@
 import { LogOut, ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { fetchCurrentUser, logout } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
 import { AppPage } from '../shell/app-page';
@@ -23,7 +22,6 @@ const TEXT = {
 };
 
 export function ProfilePage() {
-  const navigate = useNavigate();
   const { user } = useSession();
   const [status, setStatus] = useState<'loading' | 'loaded' | 'stale'>('loading');
 
@@ -41,11 +39,8 @@ export function ProfilePage() {
     };
   }, []);
 
-  const onLogout = () => {
-    // Leave first: on a guarded page, the guard would otherwise send us to /login?returnUrl=/profile.
-    navigate('/login', { replace: true });
-    void logout();
-  };
+  // The route guard takes a logged-out person to /login (without a returnUrl).
+  const onLogout = () => void logout();
 
   if (!user) return null;
 

@@ -3,8 +3,10 @@ import { useSession } from '../data/use-session';
 
 /** The signed-in guard (spec 01 §2): a visitor goes to /login?returnUrl=<where they were going>. */
 export function RequireSession() {
-  const { user } = useSession();
+  const { user, signedOutBy } = useSession();
   const location = useLocation();
+  // Having just pressed Logout is not trying to reach this page: plain /login, no way back.
+  if (!user && signedOutBy === 'user') return <Navigate to="/login" replace />;
   if (!user) {
     const returnUrl = location.pathname + location.search + location.hash;
     return <Navigate to={`/login?returnUrl=${encodeURIComponent(returnUrl)}`} replace />;

@@ -128,7 +128,7 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
     expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401)).toBe(true);
     expect(count((s) => s.url === '/auth/refresh-token')).toBe(1);
     expect(logouts()).toBe(1);
-    expect(session.getSnapshot().user).toBeNull();
+    expect(session.getSnapshot()).toEqual({ user: null, signedOutBy: 'expired' });
     expect(sessionStorage.length).toBe(0);
   });
 

@@ -1,0 +1,35 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end tests: Debian's Chromium (never a downloaded browser) against the real server
+// on a random free port and a fresh DATA_DIR, both prepared by tests/e2e/global-setup.ts.
+// The port is chosen here, once, and handed to the workers through the environment.
+process.env.HUNCH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+const baseURL = `http://127.0.0.1:${process.env.HUNCH_E2E_PORT}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 3,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? 'list' : [['list']],
+  outputDir: '.tmp/test-results',
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL,
+    // The phone-sized reference of DESIGN.md.
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+});

@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+// Factories and steps the account specs share: a unique person, registering through the
+// API (fast), signing in through the screen (what is under test), the mailed reset link.
+
+let counter = 0;
+
+export function newPerson() {
+  const tag = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  return {
+    firstName: 'Robin',
+    lastName: 'Quill',
+    displayName: `Robin ${tag.slice(-4)}`,
+    username: `robin_${tag}`,
+    email: `robin.${tag}@example.com`,
+    password: 'Hunchy2024!',
+  };
+}
+export type Person = ReturnType<typeof newPerson>;
+
+export async function registerViaApi(request: APIRequestContext, person: Person = newPerson()) {
+  const response = await request.post('/auth/register', {
+    data: { ...person, passwordConfirm: person.password, appName: 'hunch', isTemporary: false },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return person;
+}
+
+export async function signIn(page: Page, person: Pick<Person, 'email' | 'password'>, { rememberMe = false } = {}) {
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  if (rememberMe) await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** The reset link mailed to `email`, read from DATA_DIR/outbox (no SMTP_URL in tests). */
+export async function readResetLink(email: string): Promise<string> {
+  const outbox = path.join(process.env.HUNCH_E2E_DATA_DIR!, 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        let files: string[];
+        try {
+          files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+        } catch {
+          return undefined; // no mail yet
+        }
+        for (const file of files) {
+          // Undo quoted-printable soft line breaks and escapes before looking for the link.
+          const mail = readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+          if (!mail.toLowerCase().includes(email.toLowerCase())) continue;
+          link = mail.match(/https?:\/\/[^\s"'<>]+\/reset-password\/[A-Za-z0-9_-]+/)?.[0];
+          if (link) return link;
+        }
+        return undefined;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}

@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+import { registerViaApi, signIn } from './accounts.helpers';
+
+test('a visitor at / lands on /landing', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/landing$/);
+  await expect(page.getByRole('link', { name: 'Get Started' }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+});
+
+test('a protected URL leads to /login and back to it after signing in', async ({ page, request }) => {
+  const person = await registerViaApi(request);
+  await page.goto('/leaderboard');
+  await expect(page).toHaveURL(/\/login\?returnUrl=%2Fleaderboard$/);
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/leaderboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Leaderboard' })).toBeVisible();
+});
+
+test('an unknown route goes to the dashboard (and so, signed out, to sign in)', async ({ page }) => {
+  await page.goto('/no-such-place');
+  await expect(page).toHaveURL(/\/login\?returnUrl=%2Fdashboard$/);
+});
+
+test('the header is hidden on the auth pages and the title goes to the dashboard', async ({ page, request }) => {
+  for (const path of ['/login', '/register', '/forgot-password', '/reset-password']) {
+    await page.goto(path);
+    await expect(page.getByRole('banner')).toHaveCount(0);
+  }
+  const person = await registerViaApi(request);
+  await page.goto('/login');
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('link', { name: 'Profile' }).first().click();
+  await page.getByRole('banner').getByRole('link', { name: 'Hunch' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

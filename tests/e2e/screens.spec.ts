@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { registerViaApi, signIn } from './accounts.helpers';
+
+// Screenshots for a person to look at (not compared): every account screen and a few public
+// ones at the phone reference (390×844) and a desktop (1280×800), light and dark, in
+// .tmp/screens/. Opt-in, as it is for looking, not for testing: HUNCH_SCREENSHOTS=1.
+test.skip(!process.env.HUNCH_SCREENSHOTS, 'set HUNCH_SCREENSHOTS=1 to save screenshots');
+
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+];
+const OUT = '.tmp/screens';
+
+async function shoot(page: Page, name: string, fullPage = false) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage });
+}
+
+for (const size of SIZES) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
+      mkdirSync(OUT, { recursive: true });
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      const tag = `${size.name}-${colorScheme}`;
+      for (const path of ['/landing', '/login', '/register', '/continue-as-guest', '/forgot-password', '/reset-password/abc', '/reset-password']) {
+        await page.goto(path);
+        await shoot(page, `${tag}${path.replaceAll('/', '-')}`);
+      }
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await shoot(page, `${tag}-login-errors`);
+
+      const person = await registerViaApi(request);
+      await signIn(page, person);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await shoot(page, `${tag}-dashboard`);
+      await page.goto('/profile');
+      await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
+      await shoot(page, `${tag}-profile`);
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await shoot(page, `${tag}-edit-modal`);
+      await page.keyboard.press('Escape');
+      await page.goto('/group');
+      await shoot(page, `${tag}-group`);
+
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await page.goto('/continue-as-guest');
+      await page.getByLabel('Display name').fill('Sam the Oracle');
+      await page.getByRole('button', { name: 'Continue as Guest' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto('/profile');
+      await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
+      await shoot(page, `${tag}-guest-profile`);
+      await page.getByRole('button', { name: 'Using Temporary Account' }).click();
+      await shoot(page, `${tag}-upgrade-modal`);
+    });
+  }
+}
