@@ -87,14 +87,14 @@ function ModalDialog({ entry, onClose }: { entry: ModalEntry; onClose: () => voi
         className={`${styles.dialog} ${entry.size === 'narrow' ? styles.narrow : ''}`}
         onKeyDown={trapFocus}
       >
-        <header className={styles.header}>
+        <div className={styles.header}>
           <h2 id={titleId} className={styles.title}>
             {entry.title}
           </h2>
           <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
             <X size={22} aria-hidden="true" />
           </button>
-        </header>
+        </div>
         <div ref={bodyRef} className={styles.body}>{entry.render(onClose)}</div>
       </div>
     </div>
