@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
+// checkout starts with no configuration; a bad value stops start-up naming the variable.
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = (protocols: RegExp, hint: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((value) => URL.canParse(value) && protocols.test(new URL(value).protocol), `must be a ${hint} URL`)
+      .optional(),
+  );
+const perMinute = (fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback));
+const booleanFlag = z.preprocess(
+  emptyAsUndefined,
+  z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default('false').transform((v) => v === 'true' || v === '1'),
+);
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number (0–65535)').default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, 'postgres://'),
+  REDIS_URL: optionalUrl(/^rediss?:$/, 'redis://'),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: z.preprocess(
+    emptyAsUndefined,
+    z.string().regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://').optional(),
+  ),
+  SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
+  PUBLIC_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  ),
+  /** Behind a load balancer, take the client IP (rate limits) from X-Forwarded-For. */
+  TRUST_PROXY: booleanFlag,
+  RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
+  RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
+  RATE_LIMIT_GUEST_PER_IP: perMinute(30),
+  RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
+});
+
+export interface RateLimits {
+  /** Requests allowed per window; the window is one minute unless a test shortens it. */
+  loginPerIp: number;
+  loginPerEmail: number;
+  guestPerIp: number;
+  forgotPasswordPerIp: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (embedded database, generated secrets, mail outbox). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  jwtSecret: string | undefined;
+  vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string | undefined };
+  smtpUrl: string | undefined;
+  /** Origin used in mailed links and share links, without a trailing slash. */
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  rateLimits: RateLimits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+    smtpUrl: e.SMTP_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
+      loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,
+      guestPerIp: e.RATE_LIMIT_GUEST_PER_IP,
+      forgotPasswordPerIp: e.RATE_LIMIT_FORGOT_PER_IP,
+      windowMs: 60_000,
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The Drizzle database both drivers satisfy; services take this (or a transaction of it). */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseConnection {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Applies pending migrations (drizzle-kit's history in ./migrations). */
+  migrate(): Promise<void>;
+  /** Throws unless the database answers; /readyz uses it. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The migrations folder: src/server/db/migrations when run from source (tsx, Vitest), and
+ * dist/server/migrations next to the esbuild bundle, where scripts/build-server.mjs copies
+ * it. In both cases it sits beside the module that contains this code.
+ */
+export function migrationsFolder(): string {
+  const candidates = [
+    fileURLToPath(new URL('./migrations', import.meta.url)),
+    path.resolve('src/server/db/migrations'),
+  ];
+  const found = candidates.find((dir) => existsSync(path.join(dir, 'meta', '_journal.json')));
+  if (!found) throw new Error(`Database migrations not found (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+/** Wraps an open PGlite (file-backed or in memory). */
+export function fromPglite(client: PGlite): DatabaseConnection {
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Wraps a node-postgres pool; closing the connection ends the pool. */
+export function fromPool(pool: pg.Pool): DatabaseConnection {
+  const db = drizzlePostgres({ client: pool, schema });
+  return {
+    db,
+    driver: 'postgres',
+    migrate: () => migratePostgres(db, { migrationsFolder: migrationsFolder() }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (ARCHITECTURE.md §3). */
+export async function connectDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseConnection> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    return fromPool(pool);
+  }
+  const dir = path.join(options.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  return fromPglite(await PGlite.create(dir));
+}
