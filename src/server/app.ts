@@ -1,0 +1,125 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import { AUTH_BASE } from '../domain/constants';
+import { authRoutes } from './auth/auth.routes';
+import { createAuthService } from './auth/auth.service';
+import { registerAuthenticate } from './auth/authenticate';
+import { AccessTokens } from './auth/tokens';
+import { registerClientApp } from './client-app';
+import type { Config } from './config';
+import { registerCsrfProtection } from './csrf';
+import type { DatabaseConnection } from './db/connect';
+import { handleError } from './errors';
+import { createMailer } from './mail/mailer';
+import { loadOrCreateSecrets } from './secrets';
+
+// Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
+// main.ts and the tests start the very same thing.
+
+/** Bodies are small JSON documents; anything bigger is refused with 413 before parsing. */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  /** Opened and migrated by the caller, who also closes it after app.close(). */
+  database: DatabaseConnection;
+  /** Where the built client lives; main.ts passes dist/client. Missing: a placeholder page. */
+  clientDir: string;
+  /** Overrides the pino logger built from config.logLevel (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+  /** The clock of the services; tests move it to expire tokens. */
+  now?: () => Date;
+}
+
+function defaultLogger(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    // Pretty in a terminal, JSON lines everywhere else (ARCHITECTURE.md §3).
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? defaultLogger(config),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    // Graceful shutdown: close() stops accepting, waits for requests in flight, and tells
+    // keep-alive clients to go away.
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  // JSON only: a text/plain body is what a cross-site form can send without CORS, so refuse it (415).
+  app.removeContentTypeParser('text/plain');
+
+  const isHttps = config.publicUrl.startsWith('https://');
+  const websocketOrigin = config.publicUrl.replace(/^http/, 'ws');
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", websocketOrigin],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(isHttps ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // HSTS only means something when we are served over HTTPS.
+    strictTransportSecurity: isHttps ? { maxAge: 15552000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCookie);
+  registerCsrfProtection(app, { secureCookie: isHttps });
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+  await app.register(fastifyRateLimit, {
+    global: false,
+    nameSpace: 'hunch-rate-limit:',
+    // A Redis outage must not lock everybody out: limits pause rather than answer 500.
+    skipOnError: true,
+    ...(redis ? { redis } : {}),
+  });
+
+  const accessTokens = new AccessTokens(config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret);
+  registerAuthenticate(app, accessTokens);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger: app.log });
+  const auth = createAuthService({ db: database.db, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not ready');
+      return reply.status(503).send({ message: 'The database is not answering.', code: 'not_ready' });
+    }
+  });
+
+  await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
+  registerClientApp(app, { clientDir: deps.clientDir });
+
+  app.addHook('onClose', async () => {
+    await mailer.close();
+    redis?.disconnect();
+  });
+  return app;
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  authResponseSchema,
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  messageResponseSchema,
+  refreshTokenRequestSchema,
+  registerGuestRequestSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  revokeTokenRequestSchema,
+  updateProfileRequestSchema,
+  updateProfileResponseSchema,
+  userBubbleSchema,
+  userIdsQuerySchema,
+  userSchema,
+} from '../../domain/auth';
+import type { RateLimits } from '../config';
+import { byIp, rateLimitHook } from '../rate-limits';
+import type { AuthService } from './auth.service';
+import { currentUser } from './authenticate';
+
+// The accounts API of spec 01 §7 under /auth. Each route declares its schemas, its auth and
+// its limits, and calls one service function.
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  rateLimits: RateLimits;
+}
+
+export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }: AuthRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const windowMs = rateLimits.windowMs;
+  const limit = {
+    loginPerIp: rateLimitHook(app, { name: 'login-ip', max: rateLimits.loginPerIp, windowMs, key: byIp }),
+    loginPerEmail: rateLimitHook(app, {
+      name: 'login-email',
+      max: rateLimits.loginPerEmail,
+      windowMs,
+      key: (request) => (request.body as { email?: string } | undefined)?.email,
+    }),
+    guestPerIp: rateLimitHook(app, { name: 'guest-ip', max: rateLimits.guestPerIp, windowMs, key: byIp }),
+    forgotPerIp: rateLimitHook(app, { name: 'forgot-ip', max: rateLimits.forgotPasswordPerIp, windowMs, key: byIp }),
+  };
+
+  app.post('/register', { schema: { body: registerRequestSchema, response: { 201: authResponseSchema } } }, async (request, reply) => {
+    return reply.status(201).send(await auth.register(request.body));
+  });
+
+  app.post(
+    '/login',
+    {
+      // Per IP before parsing, so even malformed attempts count; per email once it is known.
+      onRequest: [limit.loginPerIp],
+      preHandler: [limit.loginPerEmail],
+      schema: { body: loginRequestSchema, response: { 200: authResponseSchema } },
+    },
+    async (request) => auth.login(request.body),
+  );
+
+  app.post(
+    '/register-guest',
+    { onRequest: [limit.guestPerIp], schema: { body: registerGuestRequestSchema, response: { 201: authResponseSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.registerGuest(request.body)),
+  );
+
+  app.post('/refresh-token', { schema: { body: refreshTokenRequestSchema, response: { 200: authResponseSchema } } }, async (request) =>
+    auth.refresh(request.body.refreshToken),
+  );
+
+  app.post('/revoke-token', { schema: { body: revokeTokenRequestSchema, response: { 200: messageResponseSchema } } }, async (request) =>
+    auth.revoke(request.body.refreshToken),
+  );
+
+  app.post(
+    '/forgot-password',
+    { onRequest: [limit.forgotPerIp], schema: { body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } } },
+    async (request) => auth.forgotPassword(request.body),
+  );
+
+  app.post('/reset-password', { schema: { body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } } }, async (request) =>
+    auth.resetPassword(request.body),
+  );
+
+  app.get('/users/me', { onRequest: [app.authenticate], schema: { response: { 200: userSchema } } }, async (request) =>
+    auth.getProfile(currentUser(request)),
+  );
+
+  app.put(
+    '/users/me',
+    { onRequest: [app.authenticate], schema: { body: updateProfileRequestSchema, response: { 200: updateProfileResponseSchema } } },
+    async (request) => auth.updateProfile(currentUser(request), request.body),
+  );
+
+  app.get(
+    '/users/ids',
+    { onRequest: [app.authenticate], schema: { querystring: userIdsQuerySchema, response: { 200: z.array(userBubbleSchema) } } },
+    async (request) => auth.findUsersByIds(currentUser(request), request.query.ids),
+  );
+}

@@ -1,0 +1,326 @@
+import { and, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type {
+  AuthResponse,
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  MessageResponse,
+  registerGuestRequestSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  UpdateProfileResponse,
+  updateProfileRequestSchema,
+  User,
+  UserBubble,
+} from '../../domain/auth';
+import { TOKEN_LIFETIME } from '../../domain/constants';
+import type { Database } from '../db/connect';
+import { passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
+import {
+  cannotBecomeTemporary,
+  emailOrUsernameTaken,
+  invalidAccessToken,
+  invalidCredentials,
+  invalidRefreshToken,
+  invalidResetToken,
+  upgradeIncomplete,
+  upgradeRequired,
+  validationFailed,
+} from '../errors';
+import type { Mailer } from '../mail/mailer';
+import { renderPasswordResetMail } from '../mail/password-reset.mail';
+import {
+  type AccessTokens,
+  type AuthUser,
+  generateOpaqueToken,
+  hashOpaqueToken,
+  hashPassword,
+  newTokenFamily,
+  verifyPassword,
+} from './tokens';
+import { presentUser, presentUserBubble } from './user.presenter';
+
+// The rules of accounts and sessions (spec 01, ARCHITECTURE.md §6). Each change runs in one
+// transaction; routes only validate, call one function here and send what it returns.
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+type Executor = Database | Transaction;
+
+export const FORGOT_PASSWORD_MESSAGE = 'Password reset link has been sent to your email.';
+export const RESET_PASSWORD_MESSAGE = 'Your password has been reset successfully.';
+export const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
+
+/** The roles of a full account; guests have none (spec 01 §3). */
+const FULL_ACCOUNT_ROLES = ['user'];
+
+export interface AuthServiceDeps {
+  db: Database;
+  accessTokens: AccessTokens;
+  mailer: Mailer;
+  publicUrl: string;
+  /** The clock; tests move it to expire tokens. */
+  now?: () => Date;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService({ db, accessTokens, mailer, publicUrl, now = () => new Date() }: AuthServiceDeps) {
+  const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
+
+  /** A new session: an access token and the first refresh token of a new family. */
+  async function startSession(tx: Executor, user: UserRow, appName: string): Promise<AuthResponse> {
+    const refreshToken = generateOpaqueToken();
+    await tx.insert(refreshTokens).values({
+      userId: user.id,
+      tokenHash: hashOpaqueToken(refreshToken),
+      familyId: newTokenFamily(),
+      appName,
+      expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
+    });
+    const accessToken = await accessTokens.sign({ id: user.id, appName, isTemporary: user.isTemporary });
+    return { accessToken, refreshToken, user: presentUser(user) };
+  }
+
+  async function assertEmailAndUsernameFree(tx: Executor, fields: { email?: string; username?: string }, exceptUserId?: number) {
+    const taken = [
+      fields.email !== undefined ? eq(users.email, fields.email) : undefined,
+      fields.username !== undefined ? eq(users.username, fields.username) : undefined,
+    ].filter((condition) => condition !== undefined);
+    if (taken.length === 0) return;
+    const [clash] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(or(...taken), exceptUserId === undefined ? undefined : ne(users.id, exceptUserId)))
+      .limit(1);
+    if (clash) throw emailOrUsernameTaken();
+  }
+
+  async function revokeAllSessions(tx: Executor, userId: number) {
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: now() })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  }
+
+  async function findUser(tx: Executor, id: number): Promise<UserRow> {
+    const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
+    // A valid token for a user who no longer exists is a dead session.
+    if (!row) throw invalidAccessToken();
+    return row;
+  }
+
+  return {
+    async register(input: z.output<typeof registerRequestSchema>): Promise<AuthResponse> {
+      if (input.isTemporary) {
+        throw validationFailed('Use the guest registration for a temporary account', { isTemporary: 'Must be false' });
+      }
+      const passwordHash = await hashPassword(input.password);
+      return db.transaction(async (tx) => {
+        await assertEmailAndUsernameFree(tx, input);
+        const [user] = await tx
+          .insert(users)
+          .values({
+            appName: input.appName,
+            email: input.email,
+            username: input.username,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            displayName: input.displayName,
+            isTemporary: false,
+            roles: FULL_ACCOUNT_ROLES,
+          })
+          .returning();
+        return startSession(tx, user!, input.appName);
+      });
+    },
+
+    async login(input: z.output<typeof loginRequestSchema>): Promise<AuthResponse> {
+      const [user] = await db.select().from(users).where(eq(users.email, input.email)).limit(1);
+      // Unknown email, wrong password and a guest (no password) all look the same (spec 01 §8).
+      const isValid = await verifyPassword(user?.passwordHash ?? null, input.password);
+      if (!user || !isValid) throw invalidCredentials();
+      return db.transaction((tx) => startSession(tx, user, input.appName));
+    },
+
+    async registerGuest(input: z.output<typeof registerGuestRequestSchema>): Promise<AuthResponse> {
+      return db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          .values({ appName: input.appName, displayName: input.displayName, isTemporary: true, roles: [] })
+          .returning();
+        return startSession(tx, user!, input.appName);
+      });
+    },
+
+    /**
+     * Rotates a refresh token. A token that was already rotated or revoked means it leaked
+     * (or a client raced itself): the whole family is revoked and the caller must sign in.
+     */
+    async refresh(refreshToken: string): Promise<AuthResponse> {
+      const outcome = await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select()
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hashOpaqueToken(refreshToken)))
+          .for('update')
+          .limit(1);
+        if (!current) return { ok: false as const };
+        if (current.revokedAt !== null) {
+          await tx
+            .update(refreshTokens)
+            .set({ revokedAt: now() })
+            .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+          return { ok: false as const };
+        }
+        if (current.expiresAt <= now()) return { ok: false as const };
+        await tx.update(refreshTokens).set({ revokedAt: now() }).where(eq(refreshTokens.id, current.id));
+        const user = await findUser(tx, current.userId);
+        const next = generateOpaqueToken();
+        await tx.insert(refreshTokens).values({
+          userId: user.id,
+          tokenHash: hashOpaqueToken(next),
+          familyId: current.familyId,
+          appName: current.appName,
+          expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
+        });
+        const accessToken = await accessTokens.sign({ id: user.id, appName: current.appName, isTemporary: user.isTemporary });
+        return { ok: true as const, session: { accessToken, refreshToken: next, user: presentUser(user) } };
+      });
+      // Thrown after the commit, so the family revocation above is kept.
+      if (!outcome.ok) throw invalidRefreshToken();
+      return outcome.session;
+    },
+
+    /** Signs a session out: its refresh token family stops working. Unknown tokens answer the same. */
+    async revoke(refreshToken: string): Promise<MessageResponse> {
+      await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ familyId: refreshTokens.familyId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hashOpaqueToken(refreshToken)))
+          .limit(1);
+        if (!current) return;
+        await tx
+          .update(refreshTokens)
+          .set({ revokedAt: now() })
+          .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+      });
+      return { message: REVOKE_TOKEN_MESSAGE };
+    },
+
+    /** Mails a reset link to a full account; answers the same whether or not the email is known. */
+    async forgotPassword(input: z.output<typeof forgotPasswordRequestSchema>): Promise<MessageResponse> {
+      const token = generateOpaqueToken();
+      const user = await db.transaction(async (tx) => {
+        const [found] = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.email, input.email), eq(users.isTemporary, false)))
+          .limit(1);
+        if (!found) return undefined;
+        await tx.insert(passwordResets).values({
+          userId: found.id,
+          tokenHash: hashOpaqueToken(token),
+          expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
+        });
+        return found;
+      });
+      if (user?.email) {
+        mailer.send(renderPasswordResetMail({ to: user.email, displayName: user.displayName, link: `${publicUrl}/reset-password/${token}` }));
+      }
+      return { message: FORGOT_PASSWORD_MESSAGE };
+    },
+
+    /** Sets a new password with a single-use reset token and signs every session out. */
+    async resetPassword(input: z.output<typeof resetPasswordRequestSchema>): Promise<MessageResponse> {
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        // One conditional update both checks and consumes the token, so it works only once
+        // even when two requests race.
+        const [used] = await tx
+          .update(passwordResets)
+          .set({ usedAt: now() })
+          .where(
+            and(
+              eq(passwordResets.tokenHash, hashOpaqueToken(input.token)),
+              isNull(passwordResets.usedAt),
+              gt(passwordResets.expiresAt, now()),
+            ),
+          )
+          .returning({ userId: passwordResets.userId });
+        if (!used) throw invalidResetToken();
+        await tx.update(users).set({ passwordHash, updatedAt: now() }).where(eq(users.id, used.userId));
+        // Other outstanding links die with this one; so do the sessions of whoever knew the old password.
+        await tx
+          .update(passwordResets)
+          .set({ usedAt: now() })
+          .where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
+        await revokeAllSessions(tx, used.userId);
+      });
+      return { message: RESET_PASSWORD_MESSAGE };
+    },
+
+    async getProfile(auth: AuthUser): Promise<User> {
+      return presentUser(await findUser(db, auth.id));
+    },
+
+    /**
+     * Profile update and guest upgrade (spec 01 §3, ARCHITECTURE.md §6). A guest becomes a full
+     * user with the same id by sending every account field and isTemporary false. When the
+     * account type or the password changes, every other session is signed out and a new pair
+     * of tokens is returned.
+     */
+    async updateProfile(auth: AuthUser, input: z.output<typeof updateProfileRequestSchema>): Promise<UpdateProfileResponse> {
+      const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+      return db.transaction(async (tx) => {
+        const [current] = await tx.select().from(users).where(eq(users.id, auth.id)).for('update').limit(1);
+        if (!current) throw invalidAccessToken();
+
+        if (input.isTemporary === true && !current.isTemporary) throw cannotBecomeTemporary();
+        const isUpgrade = current.isTemporary && input.isTemporary === false;
+        if (isUpgrade) {
+          const required = ['firstName', 'lastName', 'username', 'email', 'password', 'passwordConfirm'] as const;
+          const missing = required.filter((field) => input[field] === undefined);
+          if (missing.length > 0) throw upgradeIncomplete(missing);
+        } else if (current.isTemporary && (input.email !== undefined || input.username !== undefined || input.password !== undefined)) {
+          throw upgradeRequired();
+        }
+
+        await assertEmailAndUsernameFree(tx, { email: input.email, username: input.username }, current.id);
+        const [updated] = await tx
+          .update(users)
+          .set({
+            firstName: input.firstName,
+            lastName: input.lastName,
+            displayName: input.displayName,
+            username: input.username,
+            email: input.email,
+            appName: input.appName,
+            passwordHash,
+            ...(isUpgrade ? { isTemporary: false, roles: FULL_ACCOUNT_ROLES } : {}),
+            updatedAt: now(),
+          })
+          .where(eq(users.id, current.id))
+          .returning();
+
+        if (!isUpgrade && passwordHash === undefined) return { user: presentUser(updated!) };
+        await revokeAllSessions(tx, current.id);
+        return startSession(tx, updated!, auth.appName);
+      });
+    },
+
+    /** User bubbles for the given ids; unknown ids are skipped. */
+    async findUsersByIds(auth: AuthUser, ids: number[]): Promise<UserBubble[]> {
+      const safeIds = ids.filter((id) => id > 0 && id <= 2_147_483_647);
+      if (safeIds.length === 0) return [];
+      const rows = await db.select().from(users).where(inArray(users.id, safeIds));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      // Groups (spec 02) will widen who sees an email to fellow members.
+      return safeIds.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [presentUserBubble(row, row.id === auth.id)] : [];
+      });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type {} from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import { csrfMismatch } from './errors';
+
+// The double-submit cookie of spec 01 §4 and ARCHITECTURE.md §6. Every response to a request
+// without the cookie sets one; the client reads it with JavaScript and echoes it in
+// X-XSRF-TOKEN on its non-GET requests. A request that carries the cookie (so it comes from a
+// browser that has visited us) must echo it: another site can make the browser send our
+// cookie but cannot read it. Requests without the cookie (curl, API clients with Bearer
+// tokens, a browser's very first call) pass: Bearer tokens are not ambient credentials.
+
+export const CSRF_COOKIE = 'XSRF-TOKEN';
+export const CSRF_HEADER = 'x-xsrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Needs @fastify/cookie registered first. */
+export function registerCsrfProtection(app: FastifyInstance, options: { secureCookie: boolean }): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (!cookie) {
+      reply.setCookie(CSRF_COOKIE, randomBytes(24).toString('base64url'), {
+        path: '/',
+        sameSite: 'strict',
+        secure: options.secureCookie,
+        httpOnly: false,
+      });
+      return;
+    }
+    if (SAFE_METHODS.has(request.method)) return;
+    const header = request.headers[CSRF_HEADER];
+    if (typeof header !== 'string' || !sameToken(header, cookie)) throw csrfMismatch();
+  });
+}

@@ -1,0 +1,132 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorBody } from '../domain/api-error';
+
+// The one error vocabulary of the API (CONVENTIONS.md, "One error vocabulary"): each factory
+// has an HTTP status and a stable snake_case code; the client branches on `code` and shows
+// `message`. Every error leaves the server as {message, code, fieldErrors?}.
+
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toBody(): ApiErrorBody {
+    return this.fieldErrors ? { message: this.message, code: this.code, fieldErrors: this.fieldErrors } : { message: this.message, code: this.code };
+  }
+}
+
+// ---- 400 ----
+export const validationFailed = (message: string, fieldErrors?: Record<string, string>) =>
+  new AppError(400, 'validation_failed', message, fieldErrors);
+export const invalidResetToken = () =>
+  new AppError(400, 'invalid_reset_token', 'This password reset link is invalid or has expired. Please request a new one.');
+/** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
+export const upgradeIncomplete = (missing: string[]) =>
+  new AppError(
+    400,
+    'upgrade_incomplete',
+    'To upgrade, send firstName, lastName, username, email, password and passwordConfirm.',
+    Object.fromEntries(missing.map((field) => [field, 'Required'])),
+  );
+/** A guest sets an email, username or password only by upgrading to a full account. */
+export const upgradeRequired = () =>
+  new AppError(400, 'upgrade_required', 'Upgrade to a full account (isTemporary false) to set an email, username or password.');
+
+// ---- 401 ----
+export const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Invalid email or password');
+export const authenticationRequired = () => new AppError(401, 'authentication_required', 'Authentication required');
+export const invalidAccessToken = () => new AppError(401, 'invalid_access_token', 'Your session has expired. Please sign in again.');
+export const invalidRefreshToken = () => new AppError(401, 'invalid_refresh_token', 'Your session has expired. Please sign in again.');
+
+// ---- 403 ----
+export const csrfMismatch = () => new AppError(403, 'csrf_mismatch', 'Security token mismatch. Please reload the page and try again.');
+
+// ---- 404 ----
+export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+
+// ---- 409 ----
+export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
+export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
+
+// ---- 422 (a rule) ----
+export const cannotBecomeTemporary = () => new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
+
+// ---- 429 ----
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`);
+
+// ---- 500 ----
+export const internalError = () => new AppError(500, 'internal_error', 'Something went wrong. Please try again later.');
+
+/**
+ * The constraint named by PostgreSQL's unique_violation (23505), whether raised by pg or PGlite
+ * or wrapped by Drizzle; undefined when the error is something else.
+ */
+export function uniqueViolation(error: unknown): { constraint: string } | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') {
+      return { constraint: String((e as { constraint?: unknown }).constraint ?? '') };
+    }
+  }
+  return undefined;
+}
+
+// A race the services' own checks cannot close (two sign-ups with one email at once) ends at
+// a unique constraint; these answer with the error the service would have thrown.
+const CONFLICTS: Record<string, () => AppError> = {
+  users_email_unique: emailOrUsernameTaken,
+  users_username_unique: emailOrUsernameTaken,
+};
+
+// Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status
+// and get a stable code instead of Fastify's FST_ERR_* names.
+const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request body is empty.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Send the request body as application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length', message: 'The request body length does not match Content-Length.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', message: 'The request body is too large.' },
+};
+
+function fieldOf(path: string): string {
+  return path.replace(/^\//, '').replaceAll('/', '.');
+}
+
+/** Turns every thrown error into the API's error body; bad input is never a 500. */
+export function handleError(this: unknown, error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return reply.status(error.statusCode).send(error.toBody());
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of error.validation) {
+      const params = issue.params as { keys?: unknown };
+      // An unknown key has no path of its own: name the key, as the client shows per field.
+      const fields = Array.isArray(params.keys) && issue.instancePath === '/' ? params.keys.map(String) : [fieldOf(issue.instancePath)];
+      for (const field of fields) {
+        if (field && !(field in fieldErrors)) fieldErrors[field] = issue.message ?? 'Invalid input';
+      }
+    }
+    const first = error.validation[0]!;
+    const body = validationFailed(first.message ?? 'Invalid input', Object.keys(fieldErrors).length ? fieldErrors : undefined);
+    return reply.status(400).send(body.toBody());
+  }
+  const violation = uniqueViolation(error);
+  if (violation) {
+    return reply.status(409).send((CONFLICTS[violation.constraint] ?? alreadyExists)().toBody());
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = FASTIFY_CODES[(error as FastifyError).code ?? ''];
+    return reply.status(status).send(known ?? { message: error.message, code: 'bad_request' });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send(internalError().toBody());
+}
