@@ -1,0 +1,141 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness';
+
+describe('the app without a client build', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers /healthz while the process lives', async () => {
+    const response = await server.request('GET', '/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz while the database answers', async () => {
+    const response = await server.request('GET', '/readyz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ready' });
+  });
+
+  it('serves a placeholder page for client routes', async () => {
+    const response = await server.request('GET', '/dashboard', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(response.text).toContain('Hunch');
+  });
+
+  it('answers unknown API and auth paths with a JSON 404', async () => {
+    for (const url of ['/api/nothing', '/auth/nothing', '/socket.io/x']) {
+      const response = await server.request('GET', url, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'not_found' });
+    }
+  });
+
+  it('sends security headers with a content security policy that allows only the app itself', async () => {
+    const response = await server.request('GET', '/healthz');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain('connect-src');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('the CSRF double-submit cookie', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('sets a readable XSRF-TOKEN cookie when the request has none', async () => {
+    const response = await server.request('GET', '/healthz');
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]+;/);
+    expect(cookie).toContain('Path=/');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).not.toContain('HttpOnly');
+  });
+
+  it('does not set a new cookie when the request already has one', async () => {
+    const response = await server.request('GET', '/healthz', { headers: { cookie: 'XSRF-TOKEN=abc' } });
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses a write that carries the cookie without the matching header', async () => {
+    const body = { displayName: 'Mallory', appName: 'hunch' };
+    const missing = await server.request('POST', '/auth/register-guest', { body, headers: { cookie: 'XSRF-TOKEN=abc' } });
+    expect(missing.status).toBe(403);
+    expect(missing.body).toMatchObject({ code: 'csrf_mismatch' });
+    const wrong = await server.request('POST', '/auth/register-guest', { body, headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': 'abd' } });
+    expect(wrong.status).toBe(403);
+  });
+
+  it('lets a write through when the header equals the cookie', async () => {
+    const response = await server.request('POST', '/auth/register-guest', {
+      body: { displayName: 'Alice', appName: 'hunch' },
+      headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': 'abc' },
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it('lets a write without the cookie through, as API clients send it', async () => {
+    const response = await server.request('POST', '/auth/register-guest', { body: { displayName: 'Bob', appName: 'hunch' } });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('the app with a client build', () => {
+  let server: TestServer;
+  let clientDir: string;
+  beforeAll(async () => {
+    clientDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-client-'));
+    mkdirSync(path.join(clientDir, 'assets'));
+    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Hunch app</title><div id="root"></div>');
+    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log("plain")');
+    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("brotli")'));
+    writeFileSync(path.join(clientDir, 'manifest.webmanifest'), '{}');
+    server = await startTestServer({ clientDir });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('serves index.html for client routes, never cached', async () => {
+    for (const url of ['/', '/dashboard', '/group/3?inviteCode=x', '/reset-password/abc']) {
+      const response = await server.request('GET', url, { headers: { accept: 'text/html' } });
+      expect(response.status, url).toBe(200);
+      expect(response.text).toContain('Hunch app');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('caches hashed assets for a year and serves the precompressed copy', async () => {
+    const response = await server.request('GET', '/assets/index-abc123.js', { headers: { 'accept-encoding': 'br' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.text).toBe('console.log("brotli")');
+  });
+
+  it('answers a missing file with 404 instead of the page', async () => {
+    const response = await server.request('GET', '/assets/missing-123.js', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(404);
+  });
+
+  it('serves other files without long caching', async () => {
+    const response = await server.request('GET', '/manifest.webmanifest');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+  });
+});

@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { AuthResponse, RegisterRequest } from '../../src/domain/auth';
+import { buildApp } from '../../src/server/app';
+import { loadConfig, type Config, type RateLimits } from '../../src/server/config';
+import { fromPglite, fromPool, type DatabaseConnection } from '../../src/server/db/connect';
+
+// The server test harness: a real app listening on a random port, on a real database of
+// its own (a copy of the migrated PGlite snapshot, or a PostgreSQL database created from the
+// migrated template; see global-setup.ts), spoken to over real HTTP.
+
+const GENEROUS = 10_000;
+
+// Tests read response bodies freely and assert on them; `any` keeps the assertions short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is (with the content type in headers, default application/json). */
+  rawBody?: string;
+  /** A Bearer access token. */
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseConnection;
+  dataDir: string;
+  /** The services' clock; advance it to expire tokens. */
+  clock: { now(): Date; advance(ms: number): void };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Extra environment, as loadConfig reads it (SMTP_URL, PUBLIC_URL, JWT_SECRET, …). */
+  env?: Record<string, string>;
+  /** Limits for this server; the rest stay high so ordinary tests never meet them. */
+  rateLimits?: Partial<RateLimits>;
+  /** Reuse a database (e.g. two app starts on the same data); it is then not closed. */
+  database?: DatabaseConnection;
+  /** Reuse a data directory; it is then not deleted. */
+  dataDir?: string;
+  clientDir?: string;
+}
+
+/** A fresh, migrated, isolated database for this test file. */
+export async function openTestDatabase(): Promise<DatabaseConnection> {
+  if (process.env.HUNCH_TEST_DB === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL!;
+    const name = `hunch_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const connection = fromPool(new pg.Pool({ connectionString: url.toString(), max: 5 }));
+    return {
+      ...connection,
+      async close() {
+        await connection.close();
+        const dropper = new pg.Client({ connectionString: base });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const snapshot = readFileSync(inject('pgliteSnapshot'));
+  return fromPglite(await PGlite.create({ loadDataDir: new Blob([snapshot]) }));
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'hunch-test-'));
+  const database = options.database ?? (await openTestDatabase());
+  const base = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://hunch.test', ...options.env });
+  const config: Config = {
+    ...base,
+    rateLimits: {
+      loginPerIp: GENEROUS,
+      loginPerEmail: GENEROUS,
+      guestPerIp: GENEROUS,
+      forgotPasswordPerIp: GENEROUS,
+      windowMs: 60_000,
+      ...options.rateLimits,
+    },
+  };
+  let offsetMs = 0;
+  const clock = {
+    now: () => new Date(Date.now() + offsetMs),
+    advance: (ms: number) => {
+      offsetMs += ms;
+    },
+  };
+  const app = await buildApp({
+    config,
+    database,
+    clientDir: options.clientDir ?? path.join(dataDir, 'no-client-build'),
+    logger: false,
+    now: clock.now,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  return {
+    url,
+    app,
+    config,
+    database,
+    dataDir,
+    clock,
+    async request(method, requestPath, { body, rawBody, token, headers = {} } = {}) {
+      const hasBody = body !== undefined || rawBody !== undefined;
+      const response = await fetch(url + requestPath, {
+        method,
+        headers: {
+          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed as never, text };
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- factories ----
+
+let sequence = 0;
+
+/** Register fields for a new, unique full account; override any of them. */
+export function newAccount(overrides: Partial<RegisterRequest> = {}) {
+  sequence += 1;
+  const tag = `${process.pid}_${sequence}_${randomBytes(2).toString('hex')}`;
+  const password = overrides.password ?? 'Correct-horse-1';
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    displayName: `Ada ${sequence}`,
+    username: `ada_${tag}`,
+    email: `ada.${tag}@example.com`,
+    password,
+    passwordConfirm: password,
+    appName: 'hunch',
+    isTemporary: false,
+    ...overrides,
+  };
+}
+
+export interface SignedInUser extends AuthResponse {
+  email: string;
+  password: string;
+}
+
+/** Registers a full account through the API. */
+export async function createUser(server: TestServer, overrides: Partial<RegisterRequest> = {}): Promise<SignedInUser> {
+  const account = newAccount(overrides);
+  const response = await server.request<AuthResponse>('POST', '/auth/register', { body: account });
+  if (response.status !== 201) throw new Error(`createUser failed: ${response.status} ${response.text}`);
+  return { ...response.body, email: account.email.toLowerCase(), password: account.password };
+}
+
+/** Registers a guest through the API. */
+export async function createGuest(server: TestServer, displayName = 'Guest Player'): Promise<AuthResponse> {
+  const response = await server.request<AuthResponse>('POST', '/auth/register-guest', { body: { displayName, appName: 'hunch' } });
+  if (response.status !== 201) throw new Error(`createGuest failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export function login(server: TestServer, email: string, password: string) {
+  return server.request<AuthResponse>('POST', '/auth/login', { body: { email, password } });
+}
