@@ -15,13 +15,14 @@ const OUT = '.tmp/screens';
 
 async function shoot(page: Page, name: string, fullPage = false) {
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(350);
+  await page.waitForTimeout(900);
   await page.screenshot({ path: `${OUT}/${name}.png`, fullPage });
 }
 
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
+      test.setTimeout(120_000);
       mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
@@ -47,6 +48,7 @@ for (const size of SIZES) {
       await page.goto('/group');
       await shoot(page, `${tag}-group`);
 
+      await page.goto('/profile');
       await page.getByRole('button', { name: 'Logout' }).click();
       await page.goto('/continue-as-guest');
       await page.getByLabel('Display name').fill('Sam the Oracle');
