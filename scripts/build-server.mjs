@@ -1,0 +1,26 @@
+// Bundles the server (src/server/main.ts and what it imports from src/domain) into
+// dist/server/main.js with esbuild, and copies the SQL migrations next to it, where
+// src/server/db/connect.ts looks for them. npm packages stay external: they are loaded from
+// node_modules at run time.
+import { cpSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, 'dist/server');
+
+rmSync(outDir, { recursive: true, force: true });
+await build({
+  entryPoints: [path.join(root, 'src/server/main.ts')],
+  outfile: path.join(outDir, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+cpSync(path.join(root, 'src/server/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
+console.log(`server bundled into ${path.relative(process.cwd(), outDir) || '.'}/main.js`);
