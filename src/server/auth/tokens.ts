@@ -43,6 +43,8 @@ export class AccessTokens {
     return new SignJWT({ app: user.appName, tmp: user.isTemporary })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
+      // A unique id, so two tokens issued in the same second still differ.
+      .setJti(randomUUID())
       .setIssuedAt()
       .setExpirationTime(`${TOKEN_LIFETIME.accessSeconds}s`)
       .sign(this.key);
