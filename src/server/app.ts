@@ -88,8 +88,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   registerCsrfProtection(app, { secureCookie: isHttps });
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  // Commands fail fast instead of queueing while Redis is away (the limits then pause, see
+  // skipOnError); so wait for the first connection, or the first requests would go uncounted.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
+    : undefined;
   redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+  await redis?.connect();
   await app.register(fastifyRateLimit, {
     global: false,
     nameSpace: 'hunch-rate-limit:',

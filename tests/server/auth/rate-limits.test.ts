@@ -42,3 +42,28 @@ describe('rate limits', () => {
     expectRateLimited(await forgot());
   });
 });
+
+// With REDIS_URL, instances behind a load balancer share their counts (ARCHITECTURE.md §9).
+describe.runIf(process.env.TEST_REDIS_URL)('rate limits shared through Redis', () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    const env = { REDIS_URL: process.env.TEST_REDIS_URL! };
+    first = await startTestServer({ env, rateLimits: { loginPerEmail: 3 } });
+    second = await startTestServer({ env, database: first.database, rateLimits: { loginPerEmail: 3 } });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it('counts the attempts made on every instance', async () => {
+    const email = `redis-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    expect((await login(first, email, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(second, email, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(first, email, 'Wrong-password-1')).status).toBe(401);
+    const limited = await login(second, email, 'Wrong-password-1');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
