@@ -41,6 +41,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     }
 
     test('no axe violations on the signed-in screens and the account modals', async ({ page, request }) => {
+      test.setTimeout(90_000); // five screens and a modal, each analysed
       const person = await registerViaApi(request);
       await page.goto('/login');
       await signIn(page, person);
