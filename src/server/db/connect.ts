@@ -13,6 +13,9 @@ import * as schema from './schema';
 
 /** The Drizzle database both drivers satisfy; services take this (or a transaction of it). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of that database; functions meant to run inside a caller's transaction take an Executor. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Executor = Database | Transaction;
 
 export interface DatabaseConnection {
   db: Database;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { LEDGER_KINDS } from '../../domain/ledger';
 
 // One schema for PGlite and PostgreSQL (ARCHITECTURE.md §3, §4). Ids are integers.
 // Later features add their tables here and a new migration with `npm run db:generate`.
@@ -59,3 +60,91 @@ export const passwordResets = pgTable(
   },
   (table) => [index('password_resets_user_idx').on(table.userId)],
 );
+
+// ---- groups (spec 02 §3, ARCHITECTURE.md §4) ----
+
+export const groups = pgTable(
+  'groups',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    privacy: text('privacy', { enum: ['public', 'private'] }).notNull(),
+    // Private groups only: joining one by id needs this code (spec 02 §3, §4).
+    inviteCode: text('invite_code'),
+    defaultPoints: integer('default_points').notNull(),
+    createdByUserId: integer('created_by_user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // Joining a public group is by name, so public names are unique case-insensitively
+    // (ARCHITECTURE.md §4); private groups may share names.
+    uniqueIndex('groups_public_name_unique')
+      .on(sql`lower(${table.name})`)
+      .where(sql`${table.privacy} = 'public'`),
+    check('groups_privacy_check', sql`${table.privacy} in ('public', 'private')`),
+    check('groups_invite_code_check', sql`(${table.privacy} = 'private') = (${table.inviteCode} is not null)`),
+    check('groups_default_points_check', sql`${table.defaultPoints} > 0`),
+  ],
+);
+export type GroupRow = typeof groups.$inferSelect;
+
+// One row per user and group, kept when the user leaves (left_at) so joining again restores
+// the points and never grants them twice (ARCHITECTURE.md §4).
+export const memberships = pgTable(
+  'memberships',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['member', 'admin'] })
+      .notNull()
+      .default('member'),
+    totalPoints: integer('total_points').notNull(),
+    availablePoints: integer('available_points').notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    leftAt: timestamp('left_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.groupId, table.userId] }),
+    index('memberships_user_idx').on(table.userId),
+    check('memberships_role_check', sql`${table.role} in ('member', 'admin')`),
+    check('memberships_points_check', sql`0 <= ${table.availablePoints} and ${table.availablePoints} <= ${table.totalPoints}`),
+  ],
+);
+export type MembershipRow = typeof memberships.$inferSelect;
+
+// Every change of a membership's points is one row here, written in the same transaction
+// (ARCHITECTURE.md §4); a membership's points are the sums of its rows' deltas.
+export const ledger = pgTable(
+  'ledger',
+  {
+    // Many rows per wager over the years: 64-bit ids (still JavaScript numbers, far below 2^53).
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id').notNull(),
+    userId: integer('user_id').notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    totalDelta: integer('total_delta').notNull(),
+    availableDelta: integer('available_delta').notNull(),
+    // The bets and wagers tables come with the bets feature, which may add the foreign keys.
+    betId: integer('bet_id'),
+    wagerId: integer('wager_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // A ledger row always belongs to a membership.
+    foreignKey({ name: 'ledger_membership_fk', columns: [table.groupId, table.userId], foreignColumns: [memberships.groupId, memberships.userId] }).onDelete(
+      'cascade',
+    ),
+    index('ledger_group_user_idx').on(table.groupId, table.userId),
+    check('ledger_kind_check', sql`${table.kind} in (${sql.raw(LEDGER_KINDS.map((kind) => `'${kind}'`).join(', '))})`),
+  ],
+);
+export type LedgerRow = typeof ledger.$inferSelect;
