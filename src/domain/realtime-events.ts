@@ -1,0 +1,92 @@
+import type { BetType, BetTypeConfig } from './bets';
+import type { Distribution } from './payout';
+
+// The realtime events of spec 02 §3 with their payloads, in ONE interface: the socket.io
+// server and client take it as their ServerToClientEvents generic, the server's in-process
+// event bus (src/server/events.ts) is typed by it, and the client's sync engine applies each
+// event to Dexie by the rules of spec 02 §4. `groupId` is added wherever it helps the client
+// find what to update (ARCHITECTURE.md §7). Dates travel as ISO 8601 strings.
+
+export interface BetCreatedPayload {
+  betId: number;
+  title: string;
+  betType: BetType;
+  betTypeConfig: BetTypeConfig;
+  baseWagerAmount: number;
+  createdBy: number;
+  expiresAt: string;
+  groupId: number;
+}
+
+export interface WagerPlacedPayload {
+  groupId: number;
+  userId: number;
+  betId: number;
+  points: number;
+}
+
+export interface BetResolvedPayload {
+  betId: number;
+  groupId: number;
+  /** Per wager: total changes by winnings − wagerAmount, available by winnings (ARCHITECTURE.md §5). */
+  distributions: Distribution[];
+}
+
+export interface BetCancelledPayload {
+  betId: number;
+  groupId: number;
+  totalPointsRefunded: number;
+}
+
+export interface BetExpiredPayload {
+  betId: number;
+  groupId: number;
+}
+
+export interface PointsRefundedPayload {
+  betId: number;
+  groupId: number;
+  totalRefunded: number;
+  refundedParticipants: number;
+}
+
+export interface UserJoinedGroupPayload {
+  groupId: number;
+  userId: number;
+  userName: string;
+  totalPoints: number;
+  availablePoints: number;
+}
+
+export interface GroupCreatedPayload {
+  groupId: number;
+  name: string;
+}
+
+/** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (spec 02 §8). */
+export interface AuthErrorPayload {
+  message: string;
+}
+
+/** Sent once the handshake's token is accepted and the socket has joined its rooms. */
+export interface ConnectionAuthenticatedPayload {
+  userId: number;
+  groupIds: number[];
+}
+
+/** Every event the server sends to clients, as socket.io wants it: name → listener. */
+export interface ServerToClientEvents {
+  betCreated(payload: BetCreatedPayload): void;
+  wagerPlaced(payload: WagerPlacedPayload): void;
+  betResolved(payload: BetResolvedPayload): void;
+  betCancelled(payload: BetCancelledPayload): void;
+  betExpired(payload: BetExpiredPayload): void;
+  pointsRefunded(payload: PointsRefundedPayload): void;
+  userJoinedGroup(payload: UserJoinedGroupPayload): void;
+  groupCreated(payload: GroupCreatedPayload): void;
+  authError(payload: AuthErrorPayload): void;
+  connectionAuthenticated(payload: ConnectionAuthenticatedPayload): void;
+}
+
+export type RealtimeEventName = keyof ServerToClientEvents;
+export type RealtimeEventPayload<E extends RealtimeEventName> = Parameters<ServerToClientEvents[E]>[0];

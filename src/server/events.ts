@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { RealtimeEventName, RealtimeEventPayload } from '../domain/realtime-events';
+
+// The in-process bus of domain events (CONVENTIONS.md, "Events after commit"). A service
+// publishes only after its transaction has committed, so a listener never announces a change
+// that was rolled back; the realtime module (socket.io rooms) and push subscribe to it. A
+// service never touches socket.io itself.
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's event bus: realtime and push subscribe here; tests listen here too. */
+    events: EventBus;
+  }
+}
+
+/** Who may receive an event: everyone in a group's room, or one user's sockets (ARCHITECTURE.md §7). */
+export type Audience = { groupId: number } | { userId: number };
+
+export type PublishedEvent = {
+  [E in RealtimeEventName]: { event: E; payload: RealtimeEventPayload<E>; audience: Audience };
+}[RealtimeEventName];
+
+export type EventListener = (published: PublishedEvent) => void | Promise<void>;
+
+export interface EventBus {
+  /** Call only after the change's transaction committed. Listeners run now, in order; their failures are logged, never thrown at the publisher. */
+  publish<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>, audience: Audience): void;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void;
+}
+
+/** The socket.io room of an audience: `group:{id}` or `user:{id}` (ARCHITECTURE.md §7). */
+export function roomOf(audience: Audience): string {
+  return 'groupId' in audience ? `group:${audience.groupId}` : `user:${audience.userId}`;
+}
+
+export function createEventBus(logger?: Pick<FastifyBaseLogger, 'error'>): EventBus {
+  const listeners = new Set<EventListener>();
+  // The change is committed already: a failing listener (a socket, a push service) must not
+  // turn the caller's success into an error, so it is only logged.
+  const report = (error: unknown, event: string) => logger?.error({ err: error, event }, 'event listener failed');
+  return {
+    publish(event, payload, audience) {
+      const published = { event, payload, audience } as PublishedEvent;
+      for (const listener of [...listeners]) {
+        try {
+          const result = listener(published);
+          if (result instanceof Promise) result.catch((error: unknown) => report(error, event));
+        } catch (error) {
+          report(error, event);
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
