@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import { AUTH_BASE } from '../domain/constants';
+import { API_BASE, AUTH_BASE } from '../domain/constants';
 import { authRoutes } from './auth/auth.routes';
 import { createAuthService } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
@@ -14,6 +14,9 @@ import type { Config } from './config';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
+import { createEventBus } from './events';
+import { groupsRoutes } from './groups/groups.routes';
+import { createGroupsService } from './groups/groups.service';
 import { createMailer } from './mail/mailer';
 import { loadOrCreateSecrets } from './secrets';
 
@@ -107,6 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthenticate(app, accessTokens);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger: app.log });
   const auth = createAuthService({ db: database.db, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
+  // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
+  const events = createEventBus(app.log);
+  app.decorate('events', events);
+  const groups = createGroupsService({ db: database.db, events, now: deps.now });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
@@ -120,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
+  await app.register(groupsRoutes, { prefix: API_BASE, groups });
   registerClientApp(app, { clientDir: deps.clientDir });
 
   app.addHook('onClose', async () => {

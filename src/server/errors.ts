@@ -47,6 +47,10 @@ export const invalidRefreshToken = () => new AppError(401, 'invalid_refresh_toke
 
 // ---- 403 ----
 export const csrfMismatch = () => new AppError(403, 'csrf_mismatch', 'Security token mismatch. Please reload the page and try again.');
+/** A private group's content is for its members (spec 02 §6); the client opens the private join dialog on it. */
+export const notMember = () => new AppError(403, 'not_member', "You're not a member of this group");
+export const notGroupAdmin = () => new AppError(403, 'not_group_admin', 'Only group admins can do this.');
+export const wrongInviteCode = () => new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
@@ -54,9 +58,17 @@ export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `$
 // ---- 409 ----
 export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
 export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
+/** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
+export const groupNameTaken = () => new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
 
 // ---- 422 (a rule) ----
 export const cannotBecomeTemporary = () => new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
+// The creator is always a member and an admin, so every group keeps someone who can manage it.
+export const cannotRemoveCreator = () => new AppError(422, 'cannot_remove_creator', "The group's creator cannot be removed.");
+export const cannotDemoteCreator = () => new AppError(422, 'cannot_demote_creator', "The group's creator cannot stop being an admin.");
+export const creatorCannotLeave = () => new AppError(422, 'creator_cannot_leave', "The group's creator cannot leave the group.");
+export const insufficientPoints = (needed: number, available: number) =>
+  new AppError(422, 'insufficient_points', `Not enough points: this needs ${needed} and you have ${available} available.`);
 
 // ---- 429 ----
 export const rateLimited = (retryAfterSeconds: number) =>
@@ -83,6 +95,7 @@ export function uniqueViolation(error: unknown): { constraint: string } | undefi
 const CONFLICTS: Record<string, () => AppError> = {
   users_email_unique: emailOrUsernameTaken,
   users_username_unique: emailOrUsernameTaken,
+  groups_public_name_unique: groupNameTaken,
 };
 
 // Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status

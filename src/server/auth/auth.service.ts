@@ -28,6 +28,7 @@ import {
   validationFailed,
 } from '../errors';
 import type { Mailer } from '../mail/mailer';
+import { usersSharingAGroupWith } from '../groups/membership.service';
 import { renderPasswordResetMail } from '../mail/password-reset.mail';
 import {
   type AccessTokens,
@@ -316,10 +317,11 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
       if (safeIds.length === 0) return [];
       const rows = await db.select().from(users).where(inArray(users.id, safeIds));
       const byId = new Map(rows.map((row) => [row.id, row]));
-      // Groups (spec 02) will widen who sees an email to fellow members.
+      // An email is for the caller and for users who share a group with them now.
+      const canSeeEmail = await usersSharingAGroupWith(db, auth.id, safeIds);
       return safeIds.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [presentUserBubble(row, row.id === auth.id)] : [];
+        return row ? [presentUserBubble(row, canSeeEmail.has(row.id))] : [];
       });
     },
   };

@@ -19,7 +19,7 @@ export function presentUser(row: UserRow): User {
   };
 }
 
-/** A user bubble; the email only when the viewer may see it (themself, later fellow members). */
+/** A user bubble; the email only when the viewer may see it (themself, or a fellow member of a group). */
 export function presentUserBubble(row: UserRow, canSeeEmail: boolean): UserBubble {
   return {
     id: row.id,

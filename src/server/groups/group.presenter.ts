@@ -1,0 +1,61 @@
+import type { Group, LeaderboardResponse, Membership, PublicGroupSummary } from '../../domain/groups';
+import { rankLeaderboard } from '../../domain/groups';
+import type { GroupRow, MembershipRow } from '../db/schema';
+
+// Never send a database row (CONVENTIONS.md): these shape groups and memberships into the
+// response schemas of src/domain/groups.ts.
+
+/** A current member of a group as the presenters need them. */
+export interface GroupMember {
+  userId: number;
+  role: 'member' | 'admin';
+}
+
+/**
+ * A group as `viewerId` may see it. The invite code goes only to current members of a
+ * private group (they share it); `admins` and `memberUserIds` list current members only,
+ * ascending, admins included in both (spec 02 §3, §6).
+ */
+export function presentGroup(row: GroupRow, members: readonly GroupMember[], viewerId: number): Group {
+  const memberUserIds = members.map((member) => member.userId).sort((a, b) => a - b);
+  const admins = members
+    .filter((member) => member.role === 'admin')
+    .map((member) => member.userId)
+    .sort((a, b) => a - b);
+  const isViewerMember = memberUserIds.includes(viewerId);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    privacy: row.privacy,
+    ...(row.privacy === 'private' && row.inviteCode && isViewerMember ? { inviteCode: row.inviteCode } : {}),
+    defaultPoints: row.defaultPoints,
+    createdByUserId: row.createdByUserId,
+    admins,
+    memberUserIds,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A membership with the member's display name; `role` is the stored one (the creator is an admin; Group.createdByUserId tells who created it). */
+export function presentMembership(row: MembershipRow, userName: string): Membership {
+  return {
+    groupId: row.groupId,
+    userId: row.userId,
+    userName,
+    totalPoints: row.totalPoints,
+    availablePoints: row.availablePoints,
+    role: row.role,
+  };
+}
+
+export function presentPublicGroupSummary(row: Pick<GroupRow, 'id' | 'name' | 'description'>, memberCount: number): PublicGroupSummary {
+  return { id: row.id, name: row.name, description: row.description, memberCount };
+}
+
+/** Current members by total points descending, ties by user id (spec 02 §2). */
+export function presentLeaderboard(rows: ReadonlyArray<{ userId: number; userName: string; totalPoints: number }>): LeaderboardResponse {
+  const ranked = rankLeaderboard(rows.map((row) => ({ id: row.userId, name: row.userName, points: row.totalPoints })));
+  return { users: ranked.map(({ id, name, points }) => ({ id, name, points })) };
+}

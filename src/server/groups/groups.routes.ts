@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageResponseSchema } from '../../domain/auth';
+import {
+  createGroupRequestSchema,
+  groupAdminRequestSchema,
+  groupIdParamsSchema,
+  groupMemberRequestSchema,
+  groupSchema,
+  groupUserParamsSchema,
+  joinPrivateRequestSchema,
+  joinPublicRequestSchema,
+  leaderboardResponseSchema,
+  listGroupsQuerySchema,
+  membershipQuerySchema,
+  membershipSchema,
+  publicGroupSummarySchema,
+  publicGroupsQuerySchema,
+} from '../../domain/groups';
+import { memberStateResponseSchema } from '../../domain/member-state';
+import { currentUser } from '../auth/authenticate';
+import type { GroupsService } from './groups.service';
+
+// The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
+// signed-in users (401 before the body is parsed); each declares its schemas from
+// src/domain and calls one service function.
+
+export interface GroupsRoutesOptions {
+  groups: GroupsService;
+}
+
+export const LEFT_GROUP_MESSAGE = 'You left the group.';
+
+export async function groupsRoutes(instance: FastifyInstance, { groups }: GroupsRoutesOptions) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', app.authenticate);
+
+  app.post('/groups', { schema: { body: createGroupRequestSchema, response: { 201: groupSchema } } }, async (request, reply) =>
+    reply.status(201).send(await groups.createGroup(currentUser(request), request.body)),
+  );
+
+  app.get('/groups', { schema: { querystring: listGroupsQuerySchema, response: { 200: z.array(groupSchema) } } }, async (request) =>
+    groups.listGroups(currentUser(request), request.query),
+  );
+
+  app.get('/groups/public', { schema: { querystring: publicGroupsQuerySchema, response: { 200: z.array(publicGroupSummarySchema) } } }, async (request) =>
+    groups.searchPublicGroups(currentUser(request), request.query.search),
+  );
+
+  app.post('/groups/join-public', { schema: { body: joinPublicRequestSchema, response: { 200: groupSchema } } }, async (request) =>
+    groups.joinPublic(currentUser(request), request.body.groupName),
+  );
+
+  app.post('/groups/join-private', { schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } } }, async (request) =>
+    groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
+  );
+
+  app.get('/groups/:id', { schema: { params: groupIdParamsSchema, response: { 200: groupSchema } } }, async (request) =>
+    groups.getGroup(currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/groups/:id/membership',
+    { schema: { params: groupIdParamsSchema, querystring: membershipQuerySchema, response: { 200: membershipSchema } } },
+    async (request) => groups.getMembership(currentUser(request), request.params.id, request.query.user),
+  );
+
+  app.post(
+    '/groups/:id/members',
+    { schema: { params: groupIdParamsSchema, body: groupMemberRequestSchema, response: { 200: groupSchema } } },
+    async (request) => groups.addMember(currentUser(request), request.params.id, request.body.userId),
+  );
+
+  app.delete('/groups/:id/members/:userId', { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } }, async (request) =>
+    groups.removeMember(currentUser(request), request.params.id, request.params.userId),
+  );
+
+  app.post(
+    '/groups/:id/admins',
+    { schema: { params: groupIdParamsSchema, body: groupAdminRequestSchema, response: { 200: groupSchema } } },
+    async (request) => groups.addAdmin(currentUser(request), request.params.id, request.body.userId),
+  );
+
+  app.delete('/groups/:id/admins/:userId', { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } }, async (request) =>
+    groups.removeAdmin(currentUser(request), request.params.id, request.params.userId),
+  );
+
+  // Spec 02 §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
+  app.post('/groups/:id/leave', { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } }, async (request) => {
+    await groups.leaveGroup(currentUser(request), request.params.id);
+    return { message: LEFT_GROUP_MESSAGE };
+  });
+
+  app.get('/groups/:id/leaderboard', { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } }, async (request) =>
+    groups.getLeaderboard(currentUser(request), request.params.id),
+  );
+
+  app.get('/member/state', { schema: { response: { 200: memberStateResponseSchema } } }, async (request) =>
+    groups.getMemberState(currentUser(request)),
+  );
+}

@@ -1,0 +1,191 @@
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
+import type { Executor } from '../db/connect';
+import { ledger, memberships, type MembershipRow } from '../db/schema';
+import { insufficientPoints, notMember } from '../errors';
+
+// Memberships and their points: the only code that writes the memberships and ledger tables.
+// Other features (bets) call these functions inside their own transaction and never touch
+// the tables directly. Every change of points writes one ledger row in the same transaction,
+// so a membership's points always equal the sums of its ledger rows (ARCHITECTURE.md §4).
+
+export type JoinOutcome = 'joined' | 'rejoined' | 'already_member';
+
+/** The membership row, whether active or left; undefined when the user never joined. */
+export async function findMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** The membership of a user who is in the group now (not left). */
+export async function findActiveMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
+  const row = await findMembership(tx, groupId, userId);
+  return row && row.leftAt === null ? row : undefined;
+}
+
+/** Like findActiveMembership, but a non-member is refused with 403 not_member (placing a wager, creating a bet). */
+export async function requireActiveMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow> {
+  const row = await findActiveMembership(tx, groupId, userId);
+  if (!row) throw notMember();
+  return row;
+}
+
+/** The user ids of a group's current members, ascending (push audiences, statistics' totalMembers). */
+export async function listActiveMemberIds(tx: Executor, groupId: number): Promise<number[]> {
+  const rows = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)))
+    .orderBy(memberships.userId);
+  return rows.map((row) => row.userId);
+}
+
+/** The ids of the groups a user is in now, ascending (socket rooms, the member state). */
+export async function listActiveGroupIds(tx: Executor, userId: number): Promise<number[]> {
+  const rows = await tx
+    .select({ groupId: memberships.groupId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .orderBy(memberships.groupId);
+  return rows.map((row) => row.groupId);
+}
+
+/**
+ * Of `userIds`, those who share at least one group with `callerId`, both being current
+ * members, plus the caller: whose email the caller may see on user bubbles.
+ */
+export async function usersSharingAGroupWith(tx: Executor, callerId: number, userIds: readonly number[]): Promise<Set<number>> {
+  const visible = new Set<number>(userIds.includes(callerId) ? [callerId] : []);
+  const others = userIds.filter((id) => id !== callerId);
+  if (others.length === 0) return visible;
+  const mine = alias(memberships, 'mine');
+  const rows = await tx
+    .selectDistinct({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(mine, and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)))
+    .where(and(inArray(memberships.userId, others), isNull(memberships.leftAt), ne(memberships.userId, callerId)));
+  for (const row of rows) visible.add(row.userId);
+  return visible;
+}
+
+/**
+ * Makes the user a current member. A first join inserts the membership and grants
+ * `defaultPoints` in the ledger; a former member gets the old row back (points, open wagers),
+ * never a second grant; a current member is left alone. Two concurrent joins cannot both
+ * insert: ON CONFLICT DO NOTHING on the primary key lets exactly one of them grant, and the
+ * rejoin is a conditional UPDATE, so only one request restores a left membership.
+ */
+export async function joinMembership(
+  tx: Executor,
+  input: { groupId: number; userId: number; defaultPoints: number; role?: 'member' | 'admin'; now: Date },
+): Promise<{ membership: MembershipRow; outcome: JoinOutcome }> {
+  const { groupId, userId, defaultPoints, now } = input;
+  const [inserted] = await tx
+    .insert(memberships)
+    .values({ groupId, userId, role: input.role ?? 'member', totalPoints: 0, availablePoints: 0, joinedAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) {
+    const membership = await applyLedgerEvent(tx, { groupId, userId, event: { kind: 'join_grant', points: defaultPoints }, now });
+    return { membership, outcome: 'joined' };
+  }
+  const [restored] = await tx
+    .update(memberships)
+    .set({ leftAt: null, joinedAt: now, updatedAt: now, ...(input.role ? { role: input.role } : {}) })
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), sql`${memberships.leftAt} is not null`))
+    .returning();
+  if (restored) return { membership: restored, outcome: 'rejoined' };
+  const current = await findMembership(tx, groupId, userId);
+  return { membership: current!, outcome: 'already_member' };
+}
+
+/**
+ * Marks a current member as left: the row, its points and its open wagers stay, so joining
+ * again restores them. The role drops to member, so leaving (or being removed) also ends
+ * admin rights. Returns false when the user was not a current member.
+ */
+export async function markMembershipLeft(tx: Executor, groupId: number, userId: number, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(memberships)
+    .set({ leftAt: now, role: 'member', updatedAt: now })
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .returning({ userId: memberships.userId });
+  return rows.length > 0;
+}
+
+/** Sets a current member's role; returns false when the user is not a current member. */
+export async function setMembershipRole(tx: Executor, groupId: number, userId: number, role: 'member' | 'admin', now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(memberships)
+    .set({ role, updatedAt: now })
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .returning({ userId: memberships.userId });
+  return rows.length > 0;
+}
+
+export interface LedgerEntryInput {
+  groupId: number;
+  userId: number;
+  /** What happened; its deltas come from src/domain/ledger.ts, the one place they are computed. */
+  event: LedgerEvent;
+  betId?: number | null;
+  wagerId?: number | null;
+  now?: Date;
+}
+
+/**
+ * Applies one change of points to a membership and writes its ledger row, inside the
+ * caller's transaction. The change is a single conditional UPDATE: a debit of available
+ * points (placing or raising a wager) applies only while `available_points` covers it and
+ * only to a current member, so concurrent wagers can never overspend; otherwise it throws
+ * 422 insufficient_points (or 403 not_member) and the caller's transaction rolls back.
+ * Credits (payouts, refunds, lowering a wager) also reach members who have left, whose open
+ * wagers still settle. Returns the membership after the change.
+ *
+ *   placing a wager:   applyLedgerEvent(tx, { groupId, userId, event: { kind: 'wager_placed', points }, betId, wagerId })
+ *   changing it:       { kind: 'wager_changed', previousPoints, points }
+ *   settling a bet:    { kind: 'payout', winnings, wagerAmount } or { kind: 'refund', wagerAmount }
+ */
+export async function applyLedgerEvent(tx: Executor, input: LedgerEntryInput): Promise<MembershipRow> {
+  const { groupId, userId, event } = input;
+  const now = input.now ?? new Date();
+  const { totalDelta, availableDelta } = ledgerDelta(event);
+  const isDebit = availableDelta < 0;
+  const [updated] = await tx
+    .update(memberships)
+    .set({
+      totalPoints: sql`${memberships.totalPoints} + ${totalDelta}`,
+      availablePoints: sql`${memberships.availablePoints} + ${availableDelta}`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        isDebit ? isNull(memberships.leftAt) : undefined,
+        isDebit ? sql`${memberships.availablePoints} >= ${-availableDelta}` : undefined,
+      ),
+    )
+    .returning();
+  if (!updated) {
+    const current = await findMembership(tx, groupId, userId);
+    if (!current || (isDebit && current.leftAt !== null)) throw notMember();
+    throw insufficientPoints(-availableDelta, current.availablePoints);
+  }
+  await tx.insert(ledger).values({
+    groupId,
+    userId,
+    kind: event.kind,
+    totalDelta,
+    availableDelta,
+    betId: input.betId ?? null,
+    wagerId: input.wagerId ?? null,
+    createdAt: now,
+  });
+  return updated;
+}
