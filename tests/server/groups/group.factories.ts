@@ -1,0 +1,67 @@
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { CreateGroupRequest, Group } from '../../../src/domain/groups';
+import type { PublishedEvent } from '../../../src/server/events';
+import { createGuest, type TestServer } from '../harness';
+
+// Factories for the groups tests (and the bets tests after them): users are guests, which
+// skip password hashing and keep the permission table fast; everything goes through HTTP.
+
+let sequence = 0;
+
+/** A unique group name, so public names never clash between tests of one file. */
+export function uniqueGroupName(prefix = 'Group'): string {
+  sequence += 1;
+  return `${prefix} ${process.pid}-${sequence}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** A signed-in guest user. */
+export function createPlayer(server: TestServer, displayName = 'Player'): Promise<AuthResponse> {
+  sequence += 1;
+  return createGuest(server, `${displayName} ${sequence}`);
+}
+
+export async function createGroup(server: TestServer, owner: AuthResponse, overrides: Partial<CreateGroupRequest> = {}): Promise<Group> {
+  const body: CreateGroupRequest = { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100, ...overrides };
+  const response = await server.request<Group>('POST', '/api/groups', { token: owner.accessToken, body });
+  if (response.status !== 201) throw new Error(`createGroup failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** Joins by the path a real client would take: by name for a public group, by id and code for a private one. */
+export async function joinGroup(server: TestServer, user: AuthResponse, group: Group, inviteCode = group.inviteCode): Promise<Group> {
+  const response =
+    group.privacy === 'public'
+      ? await server.request<Group>('POST', '/api/groups/join-public', { token: user.accessToken, body: { groupName: group.name } })
+      : await server.request<Group>('POST', '/api/groups/join-private', { token: user.accessToken, body: { groupId: group.id, inviteCode } });
+  if (response.status !== 200) throw new Error(`joinGroup failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export async function makeAdmin(server: TestServer, admin: AuthResponse, group: Group, user: AuthResponse): Promise<void> {
+  const response = await server.request('POST', `/api/groups/${group.id}/admins`, { token: admin.accessToken, body: { userId: user.user.id } });
+  if (response.status !== 200) throw new Error(`makeAdmin failed: ${response.status} ${response.text}`);
+}
+
+/** A group with one user in each role, and an outsider. */
+export async function createGroupWithRoles(server: TestServer, overrides: Partial<CreateGroupRequest> = {}) {
+  const [creator, admin, member, outsider] = await Promise.all([
+    createPlayer(server, 'Creator'),
+    createPlayer(server, 'Admin'),
+    createPlayer(server, 'Member'),
+    createPlayer(server, 'Outsider'),
+  ]);
+  const created = await createGroup(server, creator, overrides);
+  await joinGroup(server, admin, created);
+  await joinGroup(server, member, created);
+  await makeAdmin(server, creator, created, admin);
+  return { group: created, creator, admin, member, outsider };
+}
+
+/** Records every event published on the app's bus until stopped. */
+export function recordEvents(server: TestServer) {
+  const events: PublishedEvent[] = [];
+  const stop = server.app.events.subscribe((published) => {
+    events.push(published);
+  });
+  return { events, stop };
+}
