@@ -44,11 +44,11 @@ describe('rate limits', () => {
 });
 
 // With REDIS_URL, instances behind a load balancer share their counts (ARCHITECTURE.md §9).
-describe.runIf(process.env.TEST_REDIS_URL)('rate limits shared through Redis', () => {
+describe.runIf(process.env.REDIS_URL)('rate limits shared through Redis', () => {
   let first: TestServer;
   let second: TestServer;
   beforeAll(async () => {
-    const env = { REDIS_URL: process.env.TEST_REDIS_URL! };
+    const env = { REDIS_URL: process.env.REDIS_URL! };
     first = await startTestServer({ env, rateLimits: { loginPerEmail: 3 } });
     second = await startTestServer({ env, database: first.database, rateLimits: { loginPerEmail: 3 } });
   });
