@@ -5,7 +5,6 @@ import { registerViaApi, signIn } from './accounts.helpers';
 // Screenshots for a person to look at (not compared): every account screen and a few public
 // ones at the phone reference (390×844) and a desktop (1280×800), light and dark, in
 // .tmp/screens/. Opt-in, as it is for looking, not for testing: HUNCH_SCREENSHOTS=1.
-test.skip(!process.env.HUNCH_SCREENSHOTS, 'set HUNCH_SCREENSHOTS=1 to save screenshots');
 
 const SIZES = [
   { name: 'phone', width: 390, height: 844 },
