@@ -23,11 +23,16 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// A checkout that moved on (git pull) never serves stale code: whatever is older than its
+// sources is built again.
+const isStale = (output, sources) => {
+  if (!existsSync(output)) return true;
+  const newest = Math.max(...sources.map((dir) => newestMtime(at(dir))));
+  return newest > statSync(output).mtimeMs;
+};
 const hasClientSource = existsSync(at('src/client/index.html'));
-const needsClient = hasClientSource && !existsSync(at('dist/client/index.html'));
-// The server bundle is cheap to rebuild, so a checkout that moved on never runs stale code.
-const serverSources = Math.max(newestMtime(at('src/server')), newestMtime(at('src/domain')));
-const needsServer = !existsSync(serverBundle) || (serverSources > 0 && serverSources > statSync(serverBundle).mtimeMs);
+const needsClient = hasClientSource && isStale(at('dist/client/index.html'), ['src/client', 'src/domain', 'src-sw', 'public']);
+const needsServer = isStale(serverBundle, ['src/server', 'src/domain']);
 
 if (needsClient) {
   run('npm', ['run', 'build']);
