@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 
 // A test that logs an unexpected console.error fails (CONVENTIONS.md, Tests). A test that
 // expects one spies on console.error itself (vi.spyOn(console, 'error').mockImplementation()).
