@@ -1,5 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, foreignKey, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { BET_STATES, BET_TYPES, type BetTypeConfig } from '../../domain/bets';
 import { LEDGER_KINDS } from '../../domain/ledger';
 
 // One schema for PGlite and PostgreSQL (ARCHITECTURE.md §3, §4). Ids are integers.
@@ -133,9 +149,10 @@ export const ledger = pgTable(
     kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
     totalDelta: integer('total_delta').notNull(),
     availableDelta: integer('available_delta').notNull(),
-    // The bets and wagers tables come with the bets feature, which may add the foreign keys.
-    betId: integer('bet_id'),
-    wagerId: integer('wager_id'),
+    // Set on wager, payout and refund rows. No cascade: a bet or wager with ledger rows cannot
+    // be deleted on its own, which would break "points = sum of the ledger".
+    betId: integer('bet_id').references((): AnyPgColumn => bets.id),
+    wagerId: integer('wager_id').references((): AnyPgColumn => wagers.id),
     createdAt: createdAt(),
   },
   (table) => [
@@ -148,3 +165,65 @@ export const ledger = pgTable(
   ],
 );
 export type LedgerRow = typeof ledger.$inferSelect;
+
+// ---- bets (spec 02 §3, ARCHITECTURE.md §5) ----
+
+export const bets = pgTable(
+  'bets',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    betType: text('bet_type', { enum: BET_TYPES }).notNull(),
+    // Validated per type by src/domain/bets.ts before it is stored (yes_no labels, options, line).
+    betTypeConfig: jsonb('bet_type_config').$type<BetTypeConfig>().notNull().default({}),
+    baseWagerAmount: integer('base_wager_amount').notNull(),
+    state: text('state', { enum: BET_STATES }).notNull().default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    correctAnswer: text('correct_answer'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: integer('resolved_by').references(() => users.id),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // A group's lists, the member state's queues and the expiry job all filter on these.
+    index('bets_group_state_expires_idx').on(table.groupId, table.state, table.expiresAt),
+    index('bets_created_by_idx').on(table.createdBy),
+    check('bets_state_check', sql`${table.state} in (${sql.raw(BET_STATES.map((state) => `'${state}'`).join(', '))})`),
+    check('bets_type_check', sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`),
+    check('bets_base_wager_check', sql`${table.baseWagerAmount} > 0`),
+  ],
+);
+export type BetRow = typeof bets.$inferSelect;
+
+// One wager per user per bet (ARCHITECTURE.md §4); changing it updates the row.
+export const wagers = pgTable(
+  'wagers',
+  {
+    id: serial('id').primaryKey(),
+    betId: integer('bet_id')
+      .notNull()
+      .references(() => bets.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Stored normalised (src/domain/bets.ts normalizeAnswer), so equal answers share one key.
+    prediction: text('prediction').notNull(),
+    points: integer('points').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('wagers_bet_user_unique').on(table.betId, table.userId),
+    index('wagers_user_idx').on(table.userId),
+    check('wagers_points_check', sql`${table.points} > 0`),
+  ],
+);
+export type WagerRow = typeof wagers.$inferSelect;
