@@ -22,7 +22,14 @@ export interface WagerPlacedPayload {
   groupId: number;
   userId: number;
   betId: number;
+  /** The wager's points now. */
   points: number;
+  /** Its points before this change: 0 for a new wager, so available moves by points − previousPoints. */
+  previousPoints: number;
+  /** The bet's points per (normalised) answer after the change: live odds without revealing who picked what (ARCHITECTURE.md §5). */
+  answerTotals: Record<string, number>;
+  /** The bet's pool after the change (the sum of answerTotals). */
+  pool: number;
 }
 
 export interface BetResolvedPayload {

@@ -6,6 +6,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { Redis } from 'ioredis';
 import { API_BASE, AUTH_BASE } from '../domain/constants';
 import { authRoutes } from './auth/auth.routes';
+import { betsRoutes } from './bets/bets.routes';
+import { createBetsService } from './bets/bets.service';
+import { createWagersService } from './bets/wagers.service';
 import { createAuthService } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { AccessTokens } from './auth/tokens';
@@ -17,6 +20,7 @@ import { handleError } from './errors';
 import { createEventBus } from './events';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
+import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
 import { createMailer } from './mail/mailer';
 import { loadOrCreateSecrets } from './secrets';
 
@@ -113,7 +117,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
   const events = createEventBus(app.log);
   app.decorate('events', events);
-  const groups = createGroupsService({ db: database.db, events, now: deps.now });
+  const bets = createBetsService({ db: database.db, events, now: deps.now });
+  const wagers = createWagersService({ db: database.db, events, now: deps.now });
+  const groups = createGroupsService({ db: database.db, events, now: deps.now, memberStateBets: bets.memberStateBets });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
@@ -128,9 +134,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
   await app.register(groupsRoutes, { prefix: API_BASE, groups });
+  await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
   registerClientApp(app, { clientDir: deps.clientDir });
 
+  // Unresolved bets expire 7 days after expiresAt (ARCHITECTURE.md §5); 0 turns the timer off.
+  let betExpiry: BetExpiryJob | undefined;
+  if (config.betExpiryIntervalMs > 0) {
+    app.addHook('onReady', async () => {
+      betExpiry = startBetExpiryJob({ db: database.db, events, intervalMs: config.betExpiryIntervalMs, now: deps.now, logger: app.log });
+    });
+  }
+
   app.addHook('onClose', async () => {
+    await betExpiry?.stop();
     await mailer.close();
     redis?.disconnect();
   });

@@ -46,6 +46,8 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
   RATE_LIMIT_GUEST_PER_IP: perMinute(30),
   RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
+  /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
+  BET_EXPIRY_INTERVAL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000)),
 });
 
 export interface RateLimits {
@@ -72,6 +74,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   rateLimits: RateLimits;
+  /** Milliseconds between runs of the bet expiry job (src/server/jobs); 0: never. */
+  betExpiryIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -107,5 +111,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       forgotPasswordPerIp: e.RATE_LIMIT_FORGOT_PER_IP,
       windowMs: 60_000,
     },
+    betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
   };
 }

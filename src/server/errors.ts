@@ -35,6 +35,18 @@ export const upgradeIncomplete = (missing: string[]) =>
     'To upgrade, send firstName, lastName, username, email, password and passwordConfirm.',
     Object.fromEntries(missing.map((field) => [field, 'Required'])),
   );
+/** A prediction that does not fit the bet's type (ARCHITECTURE.md §5); the message is the domain's. */
+export const invalidPrediction = (message: string) => new AppError(400, 'invalid_prediction', message, { prediction: message });
+/** A wager's points must be the bet's base amount times 1, 2 or 3 (spec 02 §3, §5). */
+export const invalidWagerPoints = (base: number) =>
+  new AppError(
+    400,
+    'invalid_wager_points',
+    `Points must be 1, 2 or 3 times the base wager amount: ${base}, ${base * 2} or ${base * 3}.`,
+    { points: `Points must be ${base}, ${base * 2} or ${base * 3}` },
+  );
+/** A correct answer that does not fit the bet's type (an over/under bet is resolved with the actual number). */
+export const invalidAnswer = (message: string) => new AppError(400, 'invalid_answer', message, { correctAnswer: message });
 /** A guest sets an email, username or password only by upgrading to a full account. */
 export const upgradeRequired = () =>
   new AppError(400, 'upgrade_required', 'Upgrade to a full account (isTemporary false) to set an email, username or password.');
@@ -50,10 +62,17 @@ export const csrfMismatch = () => new AppError(403, 'csrf_mismatch', 'Security t
 /** A private group's content is for its members (spec 02 §6); the client opens the private join dialog on it. */
 export const notMember = () => new AppError(403, 'not_member', "You're not a member of this group");
 export const notGroupAdmin = () => new AppError(403, 'not_group_admin', 'Only group admins can do this.');
+/** Resolving is the bet creator's (spec 02 §6: only the creator gets it in the resolve queue). */
+export const notBetCreator = () => new AppError(403, 'not_bet_creator', 'Only the creator of this bet can resolve it.');
+/** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
+export const cannotCancelBet = () => new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
+export const notWagerOwner = () => new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
 export const wrongInviteCode = () => new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+export const betNotFound = () => new AppError(404, 'bet_not_found', 'Bet not found');
+export const wagerNotFound = () => new AppError(404, 'wager_not_found', 'Wager not found');
 
 // ---- 409 ----
 export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
@@ -61,7 +80,27 @@ export const alreadyExists = () => new AppError(409, 'already_exists', 'This alr
 /** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
 export const groupNameTaken = () => new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
 
+/** One wager per user per bet (ARCHITECTURE.md §4): a change is a PUT of the existing wager. */
+export const wagerExists = (wagerId?: number) =>
+  new AppError(
+    409,
+    'wager_exists',
+    wagerId
+      ? `You already have a wager on this bet. Update it instead (PUT /api/bets/wagers/${wagerId}).`
+      : 'You already have a wager on this bet. Update it instead.',
+  );
+
 // ---- 422 (a rule) ----
+/** Wagers are taken only while the bet is active and before its expiresAt (spec 02 §4). */
+export const betClosed = (reason: 'expired' | 'not_active') =>
+  new AppError(
+    422,
+    'bet_closed',
+    reason === 'expired' ? 'This bet has expired: wagers are no longer accepted.' : 'This bet is no longer open for wagers.',
+  );
+export const alreadyResolved = () => new AppError(422, 'already_resolved', 'This bet has already been resolved.');
+/** Resolve and cancel need an active bet; a cancelled or expired one has been settled already. */
+export const betNotActive = (state: string) => new AppError(422, 'bet_not_active', `This bet is ${state} and can no longer be changed.`);
 export const cannotBecomeTemporary = () => new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
 // The creator is always a member and an admin, so every group keeps someone who can manage it.
 export const cannotRemoveCreator = () => new AppError(422, 'cannot_remove_creator', "The group's creator cannot be removed.");
@@ -96,6 +135,7 @@ const CONFLICTS: Record<string, () => AppError> = {
   users_email_unique: emailOrUsernameTaken,
   users_username_unique: emailOrUsernameTaken,
   groups_public_name_unique: groupNameTaken,
+  wagers_bet_user_unique: () => wagerExists(),
 };
 
 // Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status

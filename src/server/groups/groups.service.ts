@@ -39,6 +39,8 @@ export interface GroupsServiceDeps {
   now?: () => Date;
   /** Random bytes for invite codes; tests may pin them. */
   randomBytes?: (length: number) => Uint8Array;
+  /** The bets feature's maps of /member/state for the caller's current groups (the groups feature never reads bets itself). */
+  memberStateBets?: (userId: number, groupIds: number[]) => Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>>;
 }
 
 export interface ListGroupsFilter {
@@ -56,7 +58,7 @@ interface Joined {
   userName: string;
 }
 
-export function createGroupsService({ db, events, now = () => new Date(), randomBytes = nodeRandomBytes }: GroupsServiceDeps) {
+export function createGroupsService({ db, events, now = () => new Date(), randomBytes = nodeRandomBytes, memberStateBets }: GroupsServiceDeps) {
   async function findGroup(tx: Executor, groupId: number, options: { forUpdate?: boolean } = {}): Promise<GroupRow> {
     const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
     const [row] = options.forUpdate ? await query.for('update') : await query;
@@ -377,6 +379,15 @@ export function createGroupsService({ db, events, now = () => new Date(), random
       for (const row of rows) {
         state.groups[String(row.group.id)] = { id: row.group.id, name: row.group.name };
         state.currentUserMemberships[String(row.group.id)] = presentMembership(row.membership, row.userName);
+      }
+      if (memberStateBets) {
+        Object.assign(
+          state,
+          await memberStateBets(
+            caller.id,
+            rows.map((row) => row.group.id),
+          ),
+        );
       }
       return state;
     },

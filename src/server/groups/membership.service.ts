@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
-import { ledger, memberships, type MembershipRow } from '../db/schema';
+import { groups, ledger, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import { insufficientPoints, notMember } from '../errors';
 
 // Memberships and their points: the only code that writes the memberships and ledger tables.
@@ -32,6 +32,36 @@ export async function findActiveMembership(tx: Executor, groupId: number, userId
 export async function requireActiveMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow> {
   const row = await findActiveMembership(tx, groupId, userId);
   if (!row) throw notMember();
+  return row;
+}
+
+/**
+ * What another feature (bets) needs to apply the groups' read rule without touching their
+ * tables: the group's privacy and the user's current membership; undefined when the group
+ * does not exist.
+ */
+export async function findGroupAccess(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<{ privacy: GroupRow['privacy']; membership: MembershipRow | undefined } | undefined> {
+  const [group] = await tx.select({ privacy: groups.privacy }).from(groups).where(eq(groups.id, groupId)).limit(1);
+  if (!group) return undefined;
+  return { privacy: group.privacy, membership: await findActiveMembership(tx, groupId, userId) };
+}
+
+/** A current membership with the member's display name (the bet user context shows it). */
+export async function findActiveMembershipWithName(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<{ membership: MembershipRow; userName: string } | undefined> {
+  const [row] = await tx
+    .select({ membership: memberships, userName: users.displayName })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .limit(1);
   return row;
 }
 

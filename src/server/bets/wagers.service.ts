@@ -1,0 +1,133 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { isValidWagerPoints, normalizeAnswer, validatePrediction, type Wager } from '../../domain/bets';
+import { isWageringOpen } from '../../domain/bet-lists';
+import { totalsByAnswer } from '../../domain/odds';
+import type { AuthUser } from '../auth/tokens';
+import type { Database, Executor } from '../db/connect';
+import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
+import { betClosed, invalidPrediction, invalidWagerPoints, notWagerOwner, wagerExists, wagerNotFound } from '../errors';
+import type { EventBus } from '../events';
+import { applyLedgerEvent, requireActiveMembership } from '../groups/membership.service';
+import { presentWager } from './bet.presenter';
+import { findBet, loadWagers } from './bets.service';
+
+// Wagers (spec 02 §4, ARCHITECTURE.md §4): one per user per bet, by members only, while the
+// bet is active and before its expiresAt; placing debits available points by the wager,
+// changing it debits or credits the difference. The debit is applyLedgerEvent's conditional
+// UPDATE, so no mix of concurrent requests can take available points below zero.
+
+export interface WagersServiceDeps {
+  db: Database;
+  events: EventBus;
+  now?: () => Date;
+}
+
+export type WagersService = ReturnType<typeof createWagersService>;
+
+interface WagerChange {
+  bet: BetRow;
+  wager: WagerRow;
+  previousPoints: number;
+  betWagers: WagerRow[];
+}
+
+export function createWagersService({ db, events, now = () => new Date() }: WagersServiceDeps) {
+  /** The window and input rules shared by placing and changing a wager; the bet is locked FOR SHARE by the caller. */
+  async function checkWager(tx: Executor, caller: AuthUser, bet: BetRow, prediction: string, points: number, at: Date): Promise<string> {
+    await requireActiveMembership(tx, bet.groupId, caller.id);
+    if (bet.state !== 'active') throw betClosed('not_active');
+    if (!isWageringOpen({ state: bet.state, expiresAt: bet.expiresAt.toISOString() }, at.getTime())) throw betClosed('expired');
+    const problem = validatePrediction(bet, prediction);
+    if (problem) throw invalidPrediction(problem);
+    if (!isValidWagerPoints(bet.baseWagerAmount, points)) throw invalidWagerPoints(bet.baseWagerAmount);
+    return normalizeAnswer(bet, prediction);
+  }
+
+  /** After the commit: the group learns the new per-answer totals (live odds), never who picked what. */
+  function announce({ bet, wager, previousPoints, betWagers }: WagerChange): void {
+    const answerTotals = totalsByAnswer(bet, betWagers);
+    const pool = betWagers.reduce((sum, entry) => sum + entry.points, 0);
+    events.publish(
+      'wagerPlaced',
+      { groupId: bet.groupId, userId: wager.userId, betId: bet.id, points: wager.points, previousPoints, answerTotals, pool },
+      { groupId: bet.groupId },
+    );
+  }
+
+  return {
+    /** POST /bets/wagers: a second wager on the same bet is 409 wager_exists (update it instead). */
+    async placeWager(caller: AuthUser, input: { betId: number; prediction: string; points: number }): Promise<Wager> {
+      const at = now();
+      const change = await db.transaction(async (tx): Promise<WagerChange> => {
+        const bet = await findBet(tx, input.betId, 'share');
+        const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
+        const [existing] = await tx
+          .select({ id: wagers.id })
+          .from(wagers)
+          .where(and(eq(wagers.betId, bet.id), eq(wagers.userId, caller.id)))
+          .limit(1);
+        if (existing) throw wagerExists(existing.id);
+        // A concurrent first wager by the same user ends at the unique index (409 wager_exists too).
+        const [wager] = await tx
+          .insert(wagers)
+          .values({ betId: bet.id, userId: caller.id, prediction, points: input.points, createdAt: at, updatedAt: at })
+          .returning();
+        await applyLedgerEvent(tx, {
+          groupId: bet.groupId,
+          userId: caller.id,
+          event: { kind: 'wager_placed', points: wager!.points },
+          betId: bet.id,
+          wagerId: wager!.id,
+          now: at,
+        });
+        return { bet, wager: wager!, previousPoints: 0, betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [] };
+      });
+      announce(change);
+      return presentWager(change.wager);
+    },
+
+    /** PUT /bets/wagers/{wagerId}: the owner changes prediction and points under the same rules; the difference is debited or credited. */
+    async updateWager(caller: AuthUser, wagerId: number, input: { prediction: string; points: number }): Promise<Wager> {
+      const at = now();
+      const change = await db.transaction(async (tx): Promise<WagerChange> => {
+        const [found] = await tx.select().from(wagers).where(eq(wagers.id, wagerId)).limit(1);
+        if (!found) throw wagerNotFound();
+        if (found.userId !== caller.id) throw notWagerOwner();
+        // Lock order everywhere: the bet, then the wager, then the membership (no deadlocks).
+        const bet = await findBet(tx, found.betId, 'share');
+        const [current] = await tx.select().from(wagers).where(eq(wagers.id, wagerId)).limit(1).for('update');
+        if (!current) throw wagerNotFound();
+        const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
+        if (current.points !== input.points) {
+          await applyLedgerEvent(tx, {
+            groupId: bet.groupId,
+            userId: caller.id,
+            event: { kind: 'wager_changed', previousPoints: current.points, points: input.points },
+            betId: bet.id,
+            wagerId: current.id,
+            now: at,
+          });
+        }
+        const [wager] = await tx
+          .update(wagers)
+          .set({ prediction, points: input.points, updatedAt: at })
+          .where(eq(wagers.id, current.id))
+          .returning();
+        return { bet, wager: wager!, previousPoints: current.points, betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [] };
+      });
+      announce(change);
+      return presentWager(change.wager);
+    },
+
+    /** GET /bets/user/wagers?group=: the caller's own wagers, newest first, optionally in one group. */
+    async listUserWagers(caller: AuthUser, groupId?: number): Promise<Wager[]> {
+      const rows = await db
+        .select({ wager: wagers })
+        .from(wagers)
+        .innerJoin(bets, eq(bets.id, wagers.betId))
+        .where(and(eq(wagers.userId, caller.id), groupId === undefined ? undefined : eq(bets.groupId, groupId)))
+        .orderBy(desc(wagers.createdAt), desc(wagers.id));
+      return rows.map((row) => presentWager(row.wager));
+    },
+  };
+}
