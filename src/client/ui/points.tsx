@@ -1,0 +1,32 @@
+import styles from './points.module.css';
+
+// Points are always shown with a small coin mark in the accent colour, in tabular figures,
+// and with the word "points" where space allows (DESIGN.md "Components"). Screen readers
+// always hear the word.
+
+interface PointsProps {
+  value: number;
+  /** 'always' shows the word; 'wide' only from 480 px up; 'never' keeps it for screen readers only. */
+  word?: 'always' | 'wide' | 'never';
+  size?: 'small' | 'medium';
+  className?: string;
+}
+
+export function Points({ value, word = 'always', size = 'medium', className }: PointsProps) {
+  return (
+    <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
+      <CoinMark />
+      <span className={styles.value}>{value.toLocaleString('en-US')}</span>
+      <span className={word === 'always' ? styles.word : word === 'wide' ? `${styles.word} ${styles.wideOnly}` : 'visually-hidden'}>points</span>
+    </span>
+  );
+}
+
+export function CoinMark({ size = 14 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" focusable="false" className={styles.coin}>
+      <circle cx="8" cy="8" r="7" fill="var(--color-accent-mark)" />
+      <circle cx="8" cy="8" r="4.4" fill="none" stroke="var(--color-accent-soft)" strokeWidth="1.4" opacity="0.9" />
+    </svg>
+  );
+}
