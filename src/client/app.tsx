@@ -31,6 +31,7 @@ const LeaderboardPage = named(() => import('./leaderboard/leaderboard-page'), 'L
 const ActiveGroupPage = named(() => import('./groups/active-group-page'), 'ActiveGroupPage');
 const CreateGroupPage = named(() => import('./groups/create-group-page'), 'CreateGroupPage');
 const GroupDetailsPage = named(() => import('./groups/group-details-page'), 'GroupDetailsPage');
+const GroupInviteRedirect = named(() => import('./groups/group-details-page'), 'GroupInviteRedirect');
 const GroupBetsPage = named(() => import('./groups/group-bets-page'), 'GroupBetsPage');
 const BetDetailsPage = named(() => import('./bets/bet-details-page'), 'BetDetailsPage');
 
@@ -67,6 +68,7 @@ export function App() {
             <Route path="/group" element={<ActiveGroupPage />} />
             <Route path="/group/create" element={<CreateGroupPage />} />
             <Route path="/group/:id" element={<GroupDetailsPage />} />
+            <Route path="/group/:id/invite" element={<GroupInviteRedirect />} />
             <Route path="/group/:id/bets" element={<GroupBetsPage />} />
             <Route path="/bets/:id" element={<BetDetailsPage />} />
           </Route>

@@ -1,16 +1,16 @@
-import { UsersRound } from 'lucide-react';
+import { useNavigate } from 'react-router-dom';
 import { AppPage } from '../shell/app-page';
 import { Card } from '../ui/card';
-import { EmptyState } from '../ui/empty-state';
+import { GroupForm } from './group-form';
 
-// Spec 02 §2 "/group/create". The group form arrives with the groups feature.
+// Spec 02 §2 "/group/create": "Create Your Group" and the group form; the new group becomes
+// the active group and the player goes to /group.
 export function CreateGroupPage() {
+  const navigate = useNavigate();
   return (
     <AppPage title="Create Your Group">
-      <Card>
-        <EmptyState icon={<UsersRound size={26} />} title="Groups are on their way">
-          Soon you will name your group, choose public or private, and set everyone's starting points right here.
-        </EmptyState>
+      <Card padding="roomy">
+        <GroupForm onCreated={() => navigate('/group')} />
       </Card>
     </AppPage>
   );

@@ -1,18 +1,19 @@
-import { UsersRound } from 'lucide-react';
-import { AppPage } from '../shell/app-page';
-import { Card } from '../ui/card';
-import { EmptyState } from '../ui/empty-state';
+import { Navigate, useParams, useSearchParams } from 'react-router-dom';
+import { GroupScreen } from './group-screen';
 
-// Spec 02 §2 "/group/{id}" (optional ?inviteCode). The group view arrives with the groups
-// feature; the guard already brings invite links back here after signing in.
+// Spec 02 §2 "/group/{id}" with an optional ?inviteCode (the share link of a private group).
 export function GroupDetailsPage() {
-  return (
-    <AppPage title="Group">
-      <Card>
-        <EmptyState icon={<UsersRound size={26} />} title="Groups are on their way">
-          Group pages, with their bets and members, open here very soon.
-        </EmptyState>
-      </Card>
-    </AppPage>
-  );
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const groupId = Number(id);
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) return <Navigate to="/group" replace />;
+  const inviteCode = search.get('inviteCode')?.trim() || undefined;
+  return <GroupScreen key={groupId} groupId={groupId} inviteCode={inviteCode} />;
+}
+
+/** /group/{id}/invite?inviteCode= (where spec 01 §2's login return rule points): the same link as /group/{id}?inviteCode=. */
+export function GroupInviteRedirect() {
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  return <Navigate to={`/group/${encodeURIComponent(id ?? '')}?${search.toString()}`} replace />;
 }

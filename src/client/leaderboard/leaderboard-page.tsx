@@ -1,28 +1,87 @@
-import { Trophy } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { Trophy, UserPlus } from 'lucide-react';
+import { useEffect } from 'react';
+import { useActiveGroup } from '../data/use-active-group';
+import { useSession } from '../data/use-session';
+import { refreshLeaderboard } from '../groups/group-actions';
+import { openJoinGroupModal } from '../groups/group-modals';
 import { AppPage } from '../shell/app-page';
-import { buttonClassName } from '../ui/button';
+import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { DataTable, type DataTableColumn } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
+import { Points } from '../ui/points';
+import { Spinner } from '../ui/spinner';
+import { useLeaderboard, type RankedRow } from './use-leaderboard';
+import styles from './leaderboard-page.module.css';
 
-// Spec 02 §2 "/leaderboard": the active group's members by total points. With no active
-// group there is nobody to rank yet.
+// Spec 02 §2 "/leaderboard": the active group's members by total points descending, ranked
+// 1..n, in the data table (Rank and Points sortable, "Search...", "No data to show"). The
+// player's own row is highlighted, and says "You" so colour is not the only sign.
+
 export function LeaderboardPage() {
+  const active = useActiveGroup();
+  const { user } = useSession();
+  const rows = useLeaderboard(active?.id);
+
+  // Fresh standings whenever the page is shown (until the socket keeps them live).
+  useEffect(() => {
+    if (active) void refreshLeaderboard(active.id);
+  }, [active?.id]); // eslint-disable-line react-hooks/exhaustive-deps -- the id, not the points
+
+  if (active === null) {
+    return (
+      <AppPage title="Leaderboard">
+        <Card>
+          <EmptyState
+            icon={<Trophy size={26} />}
+            title="No leaderboard yet"
+            action={
+              <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => openJoinGroupModal()}>
+                Join a group
+              </Button>
+            }
+          >
+            Join a group and the leaderboard shows who is calling it best.
+          </EmptyState>
+        </Card>
+      </AppPage>
+    );
+  }
+
+  const columns: DataTableColumn<RankedRow>[] = [
+    { key: 'rank', header: 'Rank', sortValue: (row) => row.rank, render: (row) => <span className={styles.rank}>{row.rank}</span> },
+    {
+      key: 'user',
+      header: 'User',
+      isRowHeader: true,
+      searchText: (row) => row.name,
+      render: (row) => (
+        <span className={styles.user}>
+          <span className={styles.name}>{row.name}</span>
+          {row.id === user?.id && <span className={styles.you}>You</span>}
+        </span>
+      ),
+    },
+    { key: 'points', header: 'Points', align: 'end', sortValue: (row) => row.points, render: (row) => <Points value={row.points} size="small" word="never" /> },
+  ];
+
   return (
     <AppPage title="Leaderboard">
-      <Card>
-        <EmptyState
-          icon={<Trophy size={26} />}
-          title="No leaderboard yet"
-          action={
-            <Link to="/group" className={buttonClassName()}>
-              Join a group
-            </Link>
-          }
-        >
-          Join a group and the leaderboard shows who is calling it best, live.
-        </EmptyState>
-      </Card>
+      {active && <p className={styles.group}>{active.name}</p>}
+      {!active || !rows ? (
+        <div className={styles.loading}>
+          <Spinner size="large" label="Loading the leaderboard" />
+        </div>
+      ) : (
+        <DataTable
+          caption={`${active.name} standings`}
+          isCaptionHidden
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.id}
+          isRowHighlighted={(row) => row.id === user?.id}
+        />
+      )}
     </AppPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../data/use-session';
 import { Spinner } from '../ui/spinner';
@@ -17,6 +17,17 @@ export function AppShell() {
   const { pathname } = useLocation();
   const hasHeader = !isAuthPath(pathname);
   const hasFooter = Boolean(user) && hasHeader;
+
+  // The sync engine (Dexie) is loaded once someone is signed in, never for a visitor on the
+  // landing page; from then on it follows the session's events itself.
+  const isSignedIn = Boolean(user);
+  useEffect(() => {
+    if (!isSignedIn) return;
+    import('../data/sync-engine').then(
+      ({ syncEngine }) => syncEngine.start(),
+      (error: unknown) => console.warn('The sync engine failed to load', error),
+    );
+  }, [isSignedIn]);
   return (
     <>
       <a href="#main" className={styles.skip}>

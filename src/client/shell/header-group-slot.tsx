@@ -1,22 +1,17 @@
-import { UsersRound } from 'lucide-react';
-import { useNavigate } from 'react-router-dom';
+import { lazy, Suspense } from 'react';
+import { Spinner } from '../ui/spinner';
 import styles from './app-header.module.css';
 
-/**
- * The header's group corner (spec 01 §2): the player's available points in the active group,
- * a spinner while the active group loads, the active group's name (opens the group selector)
- * or "Join Group" when there is none. Groups arrive in the next issue, which renders the
- * points and the group button here; until then there is never an active group.
- */
+// The header's group corner (spec 01 §2) is rendered only for a signed-in player, and its
+// code is a lazy chunk: it reads Dexie, which must stay off the landing page's path.
+const HeaderGroupCorner = lazy(() => import('./header-group-corner').then((m) => ({ default: m.HeaderGroupCorner })));
+
 export function HeaderGroupSlot() {
-  const navigate = useNavigate();
   return (
     <div className={styles.groupSlot} data-slot="group">
-      {/* points of the active group: rendered here by the groups feature */}
-      <button type="button" className={styles.joinGroup} onClick={() => navigate('/group')}>
-        <UsersRound size={18} aria-hidden="true" />
-        <span>Join Group</span>
-      </button>
+      <Suspense fallback={<Spinner size="small" label="Loading your group" />}>
+        <HeaderGroupCorner />
+      </Suspense>
     </div>
   );
 }

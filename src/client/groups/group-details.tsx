@@ -1,0 +1,108 @@
+import { Globe, Lock, LogOut, Share2, Ticket } from 'lucide-react';
+import { Link, useNavigate } from 'react-router-dom';
+import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
+import type { GroupRow } from '../data/db';
+import { toast } from '../shell/toast-store';
+import { AppPage } from '../shell/app-page';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { EmptyState } from '../ui/empty-state';
+import { Points } from '../ui/points';
+import { GroupMembers } from './group-members';
+import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
+import { useMyMembership } from './use-groups';
+import styles from './group-details.module.css';
+
+// The group details view of spec 02 §2: the name as heading, its description, Share (only
+// when a shareable link exists), the bet list (the bets feature fills it), the Members list
+// of user bubbles, and Leave group behind a confirmation.
+
+const TEXT = {
+  share: 'Share',
+  public: 'Public',
+  private: 'Private',
+  yourPoints: 'Your points',
+  bets: 'Bets',
+  viewAllBets: 'View All Bets',
+  noBets: 'No Bets',
+  noBetsHint: 'When someone in the group starts a bet, it shows up here. Tap Bet to start one.',
+  leave: 'Leave group',
+  left: (name: string) => `You left ${name}.`,
+};
+
+/** A link exists for a public group, and for a private one whose invite code the viewer knows. */
+function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'private' } {
+  return group.privacy === 'public' || (group.privacy === 'private' && Boolean(group.inviteCode));
+}
+
+export function GroupDetails({ group, userId }: { group: GroupRow; userId: number }) {
+  const navigate = useNavigate();
+  const membership = useMyMembership(group.id, userId);
+  const role = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId) ? 'Creator' : group.admins && isGroupAdmin({ admins: group.admins }, userId) ? 'Admin' : null;
+
+  return (
+    <AppPage
+      title={group.name}
+      actions={
+        canShare(group) && (
+          <Button variant="secondary" size="small" icon={<Share2 size={16} aria-hidden="true" />} onClick={() => openShareGroupModal(group)}>
+            {TEXT.share}
+          </Button>
+        )
+      }
+    >
+      <div className={styles.intro}>
+        {group.description && <p className={styles.description}>{group.description}</p>}
+        <div className={styles.facts}>
+          {group.privacy && (
+            <span className={styles.badge}>
+              {group.privacy === 'private' ? <Lock size={14} aria-hidden="true" /> : <Globe size={14} aria-hidden="true" />}
+              {group.privacy === 'private' ? TEXT.private : TEXT.public}
+            </span>
+          )}
+          {role && <span className={styles.badge}>{role}</span>}
+          {membership && (
+            <span className={styles.points}>
+              <span className={styles.pointsLabel}>{TEXT.yourPoints}</span>
+              <Points value={membership.availablePoints} size="small" />
+            </span>
+          )}
+        </div>
+      </div>
+
+      <section className={styles.section} aria-labelledby="group-bets">
+        <div className={styles.sectionHead}>
+          <h2 id="group-bets" className={styles.sectionTitle}>
+            {TEXT.bets}
+          </h2>
+          <Link to={`/group/${group.id}/bets`} className={styles.sectionLink}>
+            {TEXT.viewAllBets}
+          </Link>
+        </div>
+        <Card>
+          <EmptyState icon={<Ticket size={24} />} title={TEXT.noBets} headingLevel="h3">
+            {TEXT.noBetsHint}
+          </EmptyState>
+        </Card>
+      </section>
+
+      <GroupMembers group={group} userId={userId} />
+
+      <div className={styles.leave}>
+        <Button
+          variant="danger"
+          size="small"
+          icon={<LogOut size={16} aria-hidden="true" />}
+          onClick={() =>
+            openLeaveGroupModal(group, () => {
+              toast.info(TEXT.left(group.name));
+              navigate('/group');
+            })
+          }
+        >
+          {TEXT.leave}
+        </Button>
+      </div>
+    </AppPage>
+  );
+}

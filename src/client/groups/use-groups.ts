@@ -1,0 +1,48 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { UserBubble } from '../../domain/auth';
+import type { Membership } from '../../domain/groups';
+import { db, type GroupRow } from '../data/db';
+
+// The groups views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync,
+// an action or (later) a socket event shows up on screen without any view asking for it.
+// Each returns undefined while the first answer is pending.
+
+export interface MyGroup {
+  group: GroupRow;
+  membership: Membership;
+}
+
+/** The signed-in player's groups with their points, by name. */
+export function useMyGroups(userId: number | undefined): MyGroup[] | undefined {
+  return useLiveQuery(async () => {
+    if (userId === undefined) return [];
+    const memberships = await db.memberships.where('userId').equals(userId).toArray();
+    const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
+    return memberships
+      .map((membership, index) => ({ membership, group: groups[index] ?? { id: membership.groupId, name: '' } }))
+      .sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
+  }, [userId]);
+}
+
+/** One group as this device knows it; null when it knows nothing of it. */
+export function useGroup(groupId: number | undefined): GroupRow | null | undefined {
+  return useLiveQuery(async () => (groupId === undefined ? null : ((await db.groups.get(groupId)) ?? null)), [groupId]);
+}
+
+/** The player's membership in a group; null when they are not a member. */
+export function useMyMembership(groupId: number | undefined, userId: number | undefined): Membership | null | undefined {
+  return useLiveQuery(
+    async () => (groupId === undefined || userId === undefined ? null : ((await db.memberships.get([groupId, userId])) ?? null)),
+    [groupId, userId],
+  );
+}
+
+/** The bubbles of these users, in the given order; users not loaded yet are left out. */
+export function useUserBubbles(userIds: readonly number[] | undefined): UserBubble[] | undefined {
+  const key = (userIds ?? []).join(',');
+  return useLiveQuery(async () => {
+    if (!userIds) return [];
+    const bubbles = await db.userBubbles.bulkGet([...userIds]);
+    return bubbles.filter((bubble): bubble is UserBubble => bubble !== undefined);
+  }, [key]); // the ids' contents, not the array's identity
+}

@@ -1,0 +1,40 @@
+import { ChevronDown, UsersRound } from 'lucide-react';
+import { useActiveGroup } from '../data/use-active-group';
+import { useSession } from '../data/use-session';
+import { openGroupSelectorModal, openJoinGroupModal } from '../groups/group-modals';
+import { useMyMembership } from '../groups/use-groups';
+import { Points } from '../ui/points';
+import { Spinner } from '../ui/spinner';
+import styles from './app-header.module.css';
+
+/**
+ * Spec 01 §2: the player's available points in the active group, a spinner while the active
+ * group is not known yet, the active group's name (opens the group selector), or "Join
+ * Group" (opens the join modal) when there is none. The points come live from Dexie; the
+ * stored active group's copy covers the moment before the database answers.
+ */
+export function HeaderGroupCorner() {
+  const active = useActiveGroup();
+  const { user } = useSession();
+  const membership = useMyMembership(active?.id, user?.id);
+
+  if (active === undefined) return <Spinner size="small" label="Loading your group" />;
+  if (active === null) {
+    return (
+      <button type="button" className={styles.joinGroup} onClick={() => openJoinGroupModal()}>
+        <UsersRound size={18} aria-hidden="true" />
+        <span>Join Group</span>
+      </button>
+    );
+  }
+  const points = membership?.availablePoints ?? active.availablePoints;
+  return (
+    <>
+      <Points value={points} size="small" word="wide" className={styles.points} />
+      <button type="button" className={styles.groupButton} onClick={openGroupSelectorModal} aria-label={`Active group: ${active.name}. Change group`}>
+        <span className={styles.groupName}>{active.name}</span>
+        <ChevronDown size={16} aria-hidden="true" />
+      </button>
+    </>
+  );
+}
