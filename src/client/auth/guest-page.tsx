@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { guestFormSchema, type GuestForm } from '../../domain/auth';
-import { DEFAULT_RETURN_URL } from '../../domain/constants';
+import { returnUrlFromSearch } from '../../domain/return-url';
 import { registerGuest } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
@@ -30,6 +30,8 @@ const TEXT = {
 export function GuestPage() {
   usePageTitle('Continue as Guest');
   const navigate = useNavigate();
+  // An invite link (/group/{id}?inviteCode=…) passes through login as returnUrl: honour it here too.
+  const { search } = useLocation();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<GuestForm>({ resolver: zodResolver(guestFormSchema), mode: 'onTouched', defaultValues: { displayName: '' } });
   const { errors, isSubmitting } = form.formState;
@@ -38,7 +40,7 @@ export function GuestPage() {
     setFailure(null);
     try {
       await registerGuest(displayName);
-      navigate(DEFAULT_RETURN_URL, { replace: true });
+      navigate(returnUrlFromSearch(search), { replace: true });
     } catch (error) {
       console.warn('Guest registration failed', error);
       setFailure(errorMessage(error, TEXT.failed));
@@ -51,7 +53,7 @@ export function GuestPage() {
       subtitle={TEXT.subtitle}
       footer={
         <p>
-          {TEXT.haveAccount} <Link to="/login">{TEXT.signIn}</Link>
+          {TEXT.haveAccount} <Link to={`/login${search}`}>{TEXT.signIn}</Link>
         </p>
       }
     >

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { loginFormSchema, type LoginForm } from '../../domain/auth';
+import { DEFAULT_RETURN_URL } from '../../domain/constants';
 import { returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
@@ -31,6 +32,12 @@ const TEXT = {
   signUp: 'Sign up',
   failed: 'Invalid email or password',
 };
+
+/** "?returnUrl=…" when this visit has somewhere to go back to, else nothing. */
+function returnQuery(search: string): string {
+  const target = returnUrlFromSearch(search);
+  return target === DEFAULT_RETURN_URL ? '' : `?returnUrl=${encodeURIComponent(target)}`;
+}
 
 export function LoginPage() {
   usePageTitle('Sign in');
@@ -89,7 +96,8 @@ export function LoginPage() {
           {TEXT.submit}
         </Button>
         <div className={styles.divider}>or</div>
-        <Button variant="secondary" fullWidth onClick={() => navigate('/continue-as-guest')}>
+        {/* An invite link brought them here: a guest lands back on it too. */}
+        <Button variant="secondary" fullWidth onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}>
           {TEXT.guest}
         </Button>
       </form>
