@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { RealtimeEventName, RealtimeEventPayload } from '../domain/realtime-events';
+import type { ServerToClientEvents } from '../domain/realtime-events';
 
 // The in-process bus of domain events (CONVENTIONS.md, "Events after commit"). A service
 // publishes only after its transaction has committed, so a listener never announces a change
@@ -13,18 +13,37 @@ declare module 'fastify' {
   }
 }
 
+/** A membership ended: the member left, or an admin removed them. */
+export interface MembershipEndedPayload {
+  groupId: number;
+  userId: number;
+}
+
+/**
+ * Events only the server's own modules hear; the realtime gateway never sends them to a
+ * client (it uses them to keep socket rooms in step with memberships).
+ */
+export interface InternalEvents {
+  membershipEnded(payload: MembershipEndedPayload): void;
+}
+
+/** Everything the bus carries: the client-facing events of spec 02 §3 and the internal ones. */
+export type BusEvents = ServerToClientEvents & InternalEvents;
+export type BusEventName = keyof BusEvents;
+export type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
+
 /** Who may receive an event: everyone in a group's room, or one user's sockets (ARCHITECTURE.md §7). */
 export type Audience = { groupId: number } | { userId: number };
 
 export type PublishedEvent = {
-  [E in RealtimeEventName]: { event: E; payload: RealtimeEventPayload<E>; audience: Audience };
-}[RealtimeEventName];
+  [E in BusEventName]: { event: E; payload: BusEventPayload<E>; audience: Audience };
+}[BusEventName];
 
 export type EventListener = (published: PublishedEvent) => void | Promise<void>;
 
 export interface EventBus {
   /** Call only after the change's transaction committed. Listeners run now, in order; their failures are logged, never thrown at the publisher. */
-  publish<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>, audience: Audience): void;
+  publish<E extends BusEventName>(event: E, payload: BusEventPayload<E>, audience: Audience): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void;
 }

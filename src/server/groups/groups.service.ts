@@ -138,6 +138,11 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     );
   }
 
+  /** After the commit: the realtime gateway takes the former member's sockets out of the group's room (internal, never sent to clients). */
+  function announceMembershipEnded(groupId: number, userId: number): void {
+    events.publish('membershipEnded', { groupId, userId }, { userId });
+  }
+
   /** Joins `group` and answers the group as the new member sees it (with its invite code). */
   async function joinAndPresent(userId: number, loadGroup: (tx: Executor) => Promise<GroupRow>): Promise<Group> {
     const at = now();
@@ -272,7 +277,7 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     /** An admin removes a member, or a member removes themself (leaving); the creator stays. */
     async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
-      return db.transaction(async (tx) => {
+      const group = await db.transaction(async (tx) => {
         if (userId === caller.id) return presentOne(tx, await leave(tx, caller, groupId, at), caller.id);
         const row = await findGroup(tx, groupId);
         await assertAdmin(tx, row, caller.id);
@@ -280,6 +285,8 @@ export function createGroupsService({ db, events, now = () => new Date(), random
         if (!(await markMembershipLeft(tx, groupId, userId, at))) throw notFound('Member');
         return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
       });
+      announceMembershipEnded(groupId, userId);
+      return group;
     },
 
     /** An admin makes a current member an admin (already one: nothing changes). */
@@ -349,6 +356,7 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     async leaveGroup(caller: AuthUser, groupId: number): Promise<void> {
       const at = now();
       await db.transaction((tx) => leave(tx, caller, groupId, at));
+      announceMembershipEnded(groupId, caller.id);
     },
 
     /** Current members by total points descending, ties by user id; names are display names. */
