@@ -95,5 +95,11 @@ export interface ServerToClientEvents {
   connectionAuthenticated(payload: ConnectionAuthenticatedPayload): void;
 }
 
+/**
+ * The client sends nothing over the socket: every change goes through the HTTP API and its
+ * outbox (ARCHITECTURE.md §8), so the socket is a one-way feed.
+ */
+export type ClientToServerEvents = Record<never, never>;
+
 export type RealtimeEventName = keyof ServerToClientEvents;
 export type RealtimeEventPayload<E extends RealtimeEventName> = Parameters<ServerToClientEvents[E]>[0];
