@@ -20,8 +20,10 @@ import { handleError } from './errors';
 import { createEventBus } from './events';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
+import { listActiveGroupIds } from './groups/membership.service';
 import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
 import { createMailer } from './mail/mailer';
+import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
@@ -40,6 +42,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The clock of the services; tests move it to expire tokens. */
   now?: () => Date;
+  /** The socket.io Redis adapter's key (channel prefix); tests give each server pair their own. */
+  realtimeRedisKey?: string;
 }
 
 function defaultLogger(config: Config): FastifyServerOptions['logger'] {
@@ -120,6 +124,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const bets = createBetsService({ db: database.db, events, now: deps.now });
   const wagers = createWagersService({ db: database.db, events, now: deps.now });
   const groups = createGroupsService({ db: database.db, events, now: deps.now, memberStateBets: bets.memberStateBets });
+  // socket.io shares Fastify's HTTP server (one port); it attaches now and serves once listening.
+  const realtime = await createRealtimeGateway({
+    httpServer: app.server,
+    events,
+    accessTokens,
+    listActiveGroupIds: (userId) => listActiveGroupIds(database.db, userId),
+    logger: app.log,
+    publicUrl: config.publicUrl,
+    redisUrl: config.redisUrl,
+    redisKey: deps.realtimeRedisKey,
+  });
+  // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
+  app.addHook('preClose', async () => realtime.disconnectAll());
+  app.addHook('onClose', async () => realtime.close());
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {

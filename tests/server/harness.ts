@@ -59,6 +59,8 @@ export interface TestServerOptions {
   /** Reuse a data directory; it is then not deleted. */
   dataDir?: string;
   clientDir?: string;
+  /** The socket.io Redis adapter's key: give two servers the same one to make them one cluster. Default: unique to this server. */
+  realtimeRedisKey?: string;
 }
 
 /** A fresh, migrated, isolated database for this test file. */
@@ -119,6 +121,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clientDir: options.clientDir ?? path.join(dataDir, 'no-client-build'),
     logger: false,
     now: clock.now,
+    // Unique by default: the pglite and postgres projects run at once against one Redis.
+    realtimeRedisKey: options.realtimeRedisKey ?? `hunch-test-${process.pid}-${randomBytes(4).toString('hex')}`,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,0 +1,181 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import type { ClientToServerEvents, RealtimeEventName, RealtimeEventPayload, ServerToClientEvents } from '../../domain/realtime-events';
+import type { AccessTokens, AuthUser } from '../auth/tokens';
+import { roomOf, type EventBus, type PublishedEvent } from '../events';
+
+// socket.io at /socket.io (spec 02 §7, ARCHITECTURE.md §7): the access token is checked in
+// the handshake, each socket sits in its user's room and one room per group it belongs to,
+// and every event of the bus goes to its audience's room only — never a broadcast, so
+// nothing of a private group reaches a non-member. Rooms follow memberships live through
+// the bus. With Redis, the adapter carries emits and room changes to every instance.
+
+export const SOCKET_PATH = '/socket.io';
+
+/** The adapter's key (channel prefix) when none is given; tests give one per server pair so parallel runs never hear each other. */
+export const DEFAULT_REDIS_KEY = 'hunch-socket.io';
+
+interface SocketData {
+  user: AuthUser;
+}
+
+type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, Record<never, never>, SocketData>;
+type HunchSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<never, never>, SocketData>;
+
+export interface RealtimeGatewayDeps {
+  /** The HTTP server socket.io attaches to (Fastify's `app.server`); it need not listen yet. */
+  httpServer: HttpServer;
+  events: EventBus;
+  accessTokens: AccessTokens;
+  /** The groups a user is an active member of now, for the rooms joined at connection. */
+  listActiveGroupIds(userId: number): Promise<number[]>;
+  logger: FastifyBaseLogger;
+  /** PUBLIC_URL: a browser page of this origin may connect even when a proxy rewrites Host. */
+  publicUrl: string;
+  /** REDIS_URL: with it, the Redis adapter carries events between instances. */
+  redisUrl?: string | undefined;
+  redisKey?: string | undefined;
+}
+
+export interface RealtimeGateway {
+  io: HunchServer;
+  /** Shutdown, first step: drops every connection without socket.io's "server disconnect", so clients reconnect (to another instance, or this one restarted). */
+  disconnectAll(): void;
+  /** Shutdown, last step: stops listening to the bus and closes the adapter and its Redis connections. */
+  close(): Promise<void>;
+}
+
+const userRoom = (userId: number) => roomOf({ userId });
+const groupRoom = (groupId: number) => roomOf({ groupId });
+
+/** The token of the handshake's `auth.token`, with or without a `Bearer ` prefix. */
+function tokenOf(socket: HunchSocket): string | undefined {
+  const raw: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
+  if (typeof raw !== 'string') return undefined;
+  const token = raw.replace(/^Bearer\s+/i, '').trim();
+  return token || undefined;
+}
+
+/**
+ * Same origin only. A browser always sends Origin on a websocket handshake, and websockets
+ * are not covered by CORS; the token in the handshake is the real guard, this only keeps
+ * other sites' pages out. No Origin (a native client, the tests) is fine. The Host check
+ * lets the Vite dev proxy and load balancers that keep Host through.
+ */
+function isSameOrigin(request: IncomingMessage, publicOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  if (origin === publicOrigin) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
+  const { events, accessTokens, logger } = deps;
+  const publicOrigin = new URL(deps.publicUrl).origin;
+  const io: HunchServer = new Server(deps.httpServer, {
+    path: SOCKET_PATH,
+    transports: ['websocket'],
+    serveClient: false,
+    // No `cors` option: no CORS headers, so only same-origin pages may use HTTP here.
+    allowRequest: (request, callback) => callback(null, isSameOrigin(request, publicOrigin)),
+  });
+
+  let redis: { pub: Redis; sub: Redis } | undefined;
+  if (deps.redisUrl) {
+    const pub = new Redis(deps.redisUrl, { lazyConnect: true });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub, { key: deps.redisKey ?? DEFAULT_REDIS_KEY }));
+    // Commands on one connection run in order: once this answers, the adapter's subscriptions
+    // are in place, so an event published by another instance right after start-up arrives.
+    await sub.ping();
+    redis = { pub, sub };
+  }
+
+  io.use(async (socket, next) => {
+    const token = tokenOf(socket);
+    const user = token ? await accessTokens.verify(token) : undefined;
+    if (!user) {
+      next(new Error(token ? 'Authentication failed: the access token is invalid or expired' : 'Authentication failed: no access token'));
+      return;
+    }
+    try {
+      socket.data.user = user;
+      // Rooms are joined before the connection completes, so the client's `connect` means
+      // "everything of my groups reaches me from now on".
+      await socket.join(userRoom(user.id));
+      const groupIds = await deps.listActiveGroupIds(user.id);
+      await socket.join(groupIds.map(groupRoom));
+      next();
+    } catch (error) {
+      logger.error({ err: error, userId: user.id }, 'socket rooms could not be joined');
+      next(new Error('Connection failed: please try again'));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const { user } = socket.data;
+    const groupIds = [...socket.rooms].filter((room) => room.startsWith('group:')).map((room) => Number(room.slice('group:'.length)));
+    socket.emit('connectionAuthenticated', { userId: user.id, groupIds });
+  });
+
+  function emitTo<E extends RealtimeEventName>(rooms: string | string[], event: E, payload: RealtimeEventPayload<E>): void {
+    // socket.io's emit types its arguments per event name; with E generic they cannot be
+    // spread, so the payload is passed through a signature that is the same for every event.
+    const emit = io.to(rooms).emit.bind(io.to(rooms)) as (event: E, payload: RealtimeEventPayload<E>) => boolean;
+    emit(event, payload);
+  }
+
+  function forward(published: PublishedEvent): void {
+    switch (published.event) {
+      case 'membershipEnded': {
+        // Internal, never emitted: the former member's sockets, on every instance, stop hearing the group.
+        const { groupId, userId } = published.payload;
+        io.in(userRoom(userId)).socketsLeave(groupRoom(groupId));
+        return;
+      }
+      case 'userJoinedGroup': {
+        const { groupId, userId } = published.payload;
+        // Join first, so the new member's open sockets hear this group from now on; the emit
+        // also names their user room, so they hear this very event even if a remote join
+        // lands late (socket.io sends once to a socket that is in both rooms).
+        io.in(userRoom(userId)).socketsJoin(groupRoom(groupId));
+        emitTo([roomOf(published.audience), userRoom(userId)], published.event, published.payload);
+        return;
+      }
+      case 'groupCreated': {
+        // The creator is the first member: their sockets join the new group's room.
+        if ('userId' in published.audience) io.in(userRoom(published.audience.userId)).socketsJoin(groupRoom(published.payload.groupId));
+        emitTo(roomOf(published.audience), published.event, published.payload);
+        return;
+      }
+      default:
+        // Type-checks only while every internal event has its case above, so none can leak to clients.
+        emitTo(roomOf(published.audience), published.event, published.payload);
+    }
+  }
+  const unsubscribe = events.subscribe(forward);
+
+  return {
+    io,
+    disconnectAll() {
+      // engine.io closes the transports: clients see "transport close" and reconnect, which a
+      // socket.io "io server disconnect" would forbid (spec 02 §4).
+      io.engine.close();
+    },
+    async close() {
+      unsubscribe();
+      io.engine.close();
+      await io.of('/').adapter.close();
+      if (redis) await Promise.all([redis.pub.quit(), redis.sub.quit()]);
+    },
+  };
+}
