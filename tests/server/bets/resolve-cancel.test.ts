@@ -1,0 +1,214 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BET_MESSAGES } from '../../../src/domain/bets';
+import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
+import { startTestServer, type TestServer } from '../harness';
+import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { cancel, createBet, DAY, NO_EXPIRY_TIMER, placeWager, pointsOf, resolve } from './bet.factories';
+
+// Resolving and cancelling (ARCHITECTURE.md §5): the creator resolves, before or after
+// expiry, once; the creator or a group admin cancels; every point moves in the same
+// transaction as the state change, and the events follow the commit.
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer(NO_EXPIRY_TIMER);
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  await assertLedgerMatchesMemberships(server.database);
+});
+
+describe('resolving', () => {
+  it('pays once: a second resolve is 422 already_resolved and moves nothing', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, creator, bet, 'yes', 1);
+    await placeWager(server, member, bet, 'no', 3);
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    const again = await resolve(server, creator, bet, 'no');
+    expect(again.status).toBe(422);
+    expect(again.body).toEqual({ code: 'already_resolved', message: 'This bet has already been resolved.' });
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
+    expect(await pointsOf(server, member, group)).toEqual({ total: 97, available: 97 });
+  });
+
+  it('pays once when two resolves race', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, creator, bet, 'yes', 2);
+    await placeWager(server, member, bet, 'no', 2);
+    const recorder = recordEvents(server);
+    const responses = await Promise.all([resolve(server, creator, bet, 'yes'), resolve(server, creator, bet, 'no')]);
+    recorder.stop();
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
+    expect(recorder.events.filter((published) => published.event === 'betResolved')).toHaveLength(1);
+    const winner = responses.find((response) => response.status === 200)!.body.correctAnswer === 'yes' ? creator : member;
+    expect(await pointsOf(server, winner, group)).toEqual({ total: 102, available: 102 });
+  });
+
+  it('is for the creator only: an admin or a member gets 403 not_bet_creator', async () => {
+    const { group, creator, admin, member, outsider } = await createGroupWithRoles(server);
+    const bet = await createBet(server, member, group);
+    for (const someone of [creator, admin, outsider]) {
+      const response = await resolve(server, someone, bet, 'yes');
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ code: 'not_bet_creator', message: 'Only the creator of this bet can resolve it.' });
+    }
+    expect((await resolve(server, member, bet, 'yes')).status).toBe(200);
+  });
+
+  it('works after expiry too', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, member, bet, 'yes', 1);
+    server.clock.advance(3 * DAY);
+    try {
+      expect((await resolve(server, creator, bet, 'yes')).body.state).toBe('resolved');
+    } finally {
+      server.clock.advance(-3 * DAY);
+    }
+  });
+
+  it('checks the answer against the type, with the messages of spec 02 §5', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const yesNo = await createBet(server, creator, group);
+    const choice = await createBet(server, creator, group, { betType: 'multiple_choice', betTypeConfig: { options: ['A', 'B'] } });
+    const overUnder = await createBet(server, creator, group, { betType: 'over_under', betTypeConfig: { line: 2 } });
+    expect((await resolve(server, creator, yesNo, ' ')).body.fieldErrors).toEqual({ correctAnswer: BET_MESSAGES.answerRequired });
+    expect((await resolve(server, creator, yesNo, 'perhaps')).body).toEqual({
+      code: 'invalid_answer',
+      message: BET_MESSAGES.answerYesNo,
+      fieldErrors: { correctAnswer: BET_MESSAGES.answerYesNo },
+    });
+    expect((await resolve(server, creator, choice, 'C')).body.message).toBe(BET_MESSAGES.answerNotAnOption);
+    expect((await resolve(server, creator, overUnder, 'over')).body.message).toBe(BET_MESSAGES.numberInvalid);
+  });
+
+  it('publishes betResolved to the group after commit; a refund adds pointsRefunded', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const paid = await createBet(server, creator, group);
+    const refunded = await createBet(server, creator, group);
+    await placeWager(server, creator, paid, 'yes', 1);
+    await placeWager(server, member, paid, 'no', 2);
+    await placeWager(server, member, refunded, 'no', 2);
+    const recorder = recordEvents(server);
+    // The listener reads the database: an event published before the commit would see the bet still active.
+    const statesSeen: string[] = [];
+    const stopProbe = server.app.events.subscribe(async (published) => {
+      if (published.event === 'betResolved') {
+        const response = await server.request('GET', `/api/bets/${published.payload.betId}`, { token: creator.accessToken });
+        statesSeen.push(response.body.state);
+      }
+    });
+    await resolve(server, creator, paid, 'yes');
+    await resolve(server, creator, refunded, 'yes');
+    recorder.stop();
+    stopProbe();
+    await expect.poll(() => statesSeen).toEqual(['resolved', 'resolved']);
+    expect(recorder.events).toEqual([
+      {
+        event: 'betResolved',
+        payload: {
+          betId: paid.id,
+          groupId: group.id,
+          distributions: [
+            { userId: creator.user.id, winnings: 3, wagerAmount: 1 },
+            { userId: member.user.id, winnings: 0, wagerAmount: 2 },
+          ],
+        },
+        audience: { groupId: group.id },
+      },
+      {
+        event: 'betResolved',
+        payload: { betId: refunded.id, groupId: group.id, distributions: [{ userId: member.user.id, winnings: 2, wagerAmount: 2 }] },
+        audience: { groupId: group.id },
+      },
+      {
+        event: 'pointsRefunded',
+        payload: { betId: refunded.id, groupId: group.id, totalRefunded: 2, refundedParticipants: 1 },
+        audience: { groupId: group.id },
+      },
+    ]);
+  });
+
+  it('publishes nothing when the resolve is refused', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    const recorder = recordEvents(server);
+    await resolve(server, member, bet, 'yes');
+    await resolve(server, creator, bet, 'nope');
+    recorder.stop();
+    expect(recorder.events).toEqual([]);
+  });
+});
+
+describe('cancelling', () => {
+  it('refunds every wager and publishes betCancelled and pointsRefunded', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
+    await placeWager(server, creator, bet, 'yes', 2);
+    await placeWager(server, admin, bet, 'no', 4);
+    await placeWager(server, member, bet, 'no', 6);
+    const recorder = recordEvents(server);
+    const response = await cancel(server, creator, bet);
+    recorder.stop();
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: bet.id, state: 'cancelled' });
+    for (const user of [creator, admin, member]) expect(await pointsOf(server, user, group)).toEqual({ total: 100, available: 100 });
+    expect(recorder.events).toEqual([
+      { event: 'betCancelled', payload: { betId: bet.id, groupId: group.id, totalPointsRefunded: 12 }, audience: { groupId: group.id } },
+      {
+        event: 'pointsRefunded',
+        payload: { betId: bet.id, groupId: group.id, totalRefunded: 12, refundedParticipants: 3 },
+        audience: { groupId: group.id },
+      },
+    ]);
+  });
+
+  it('is open to a group admin, not to a plain member or an outsider', async () => {
+    const { group, creator, admin, member, outsider } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    for (const someone of [member, outsider]) {
+      const refused = await cancel(server, someone, bet);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('cannot_cancel_bet');
+    }
+    expect((await cancel(server, admin, bet)).status).toBe(200);
+  });
+
+  it('cannot cancel a resolved bet, nor cancel twice; a cancelled bet cannot be resolved', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const resolved = await createBet(server, creator, group);
+    await resolve(server, creator, resolved, 'yes');
+    expect((await cancel(server, creator, resolved)).body.code).toBe('already_resolved');
+    const cancelled = await createBet(server, creator, group);
+    await placeWager(server, creator, cancelled, 'yes', 1);
+    expect((await cancel(server, creator, cancelled)).status).toBe(200);
+    const twice = await cancel(server, creator, cancelled);
+    expect(twice.status).toBe(422);
+    expect(twice.body).toEqual({ code: 'bet_not_active', message: 'This bet is cancelled and can no longer be changed.' });
+    expect((await resolve(server, creator, cancelled, 'yes')).body.code).toBe('bet_not_active');
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 100, available: 100 });
+  });
+
+  it('publishes only betCancelled when nobody had wagered', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    const recorder = recordEvents(server);
+    await cancel(server, creator, bet);
+    recorder.stop();
+    expect(recorder.events.map((published) => published.event)).toEqual(['betCancelled']);
+  });
+
+  it('settles once when a cancel and a resolve race', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, creator, bet, 'yes', 3);
+    await placeWager(server, member, bet, 'no', 3);
+    const responses = await Promise.all([cancel(server, creator, bet), resolve(server, creator, bet, 'yes')]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
+  });
+});
