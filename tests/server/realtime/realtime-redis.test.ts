@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
+import { startTestServer, type TestServer } from '../harness';
+import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
+import { connectSocket, syncSockets, type TestSocket } from './test-socket';
+
+// Two instances behind a load balancer share PostgreSQL (or here one database) and Redis:
+// an event published on A reaches sockets on B, and room changes made on A apply to B's
+// sockets (ARCHITECTURE.md §9). Runs whenever REDIS_URL is set, as CI sets it.
+
+describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis', () => {
+  let first: TestServer;
+  let second: TestServer;
+  const open: TestSocket[] = [];
+
+  beforeAll(async () => {
+    // One JWT secret (a token from A works on B) and one adapter key of their own (the
+    // pglite and postgres projects run this file at the same time against one Redis).
+    const env = { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: randomBytes(24).toString('hex') };
+    const realtimeRedisKey = `hunch-test-cluster-${process.pid}-${randomBytes(4).toString('hex')}`;
+    first = await startTestServer({ env, realtimeRedisKey });
+    second = await startTestServer({ env, realtimeRedisKey, database: first.database });
+  });
+  afterEach(() => {
+    for (const client of open.splice(0)) client.close();
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  async function connectToSecond(user: AuthResponse): Promise<TestSocket> {
+    const client = await connectSocket(second, user.accessToken);
+    open.push(client);
+    return client;
+  }
+
+  it('a join through A reaches the members and the joiner connected to B, and A then routes the group to B', async () => {
+    const [owner, joiner, outsider] = await Promise.all([createPlayer(first), createPlayer(first), createPlayer(first)]);
+    const group = await createGroup(first, owner, { privacy: 'private' });
+    const [ownerOnB, joinerOnB, outsiderOnB] = [await connectToSecond(owner), await connectToSecond(joiner), await connectToSecond(outsider)];
+
+    await joinGroup(first, joiner, group);
+    const announced = { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 100, availablePoints: 100 };
+    expect(await ownerOnB.waitFor('userJoinedGroup')).toEqual(announced);
+    expect(await joinerOnB.waitFor('userJoinedGroup')).toEqual(announced);
+
+    // As the bets service on A would after a wager's commit.
+    const wager = { groupId: group.id, userId: owner.user.id, betId: 42, points: 3 };
+    first.app.events.publish('wagerPlaced', wager as never, { groupId: group.id });
+    expect(await joinerOnB.waitFor('wagerPlaced')).toMatchObject(wager);
+    expect(await ownerOnB.waitFor('wagerPlaced')).toMatchObject(wager);
+    await syncSockets(first, { client: outsiderOnB, userId: outsider.user.id });
+    expect(outsiderOnB.received.map((entry) => entry.event)).toEqual(['connectionAuthenticated']);
+  });
+
+  it('a member who leaves through A stops hearing the group on B', async () => {
+    const [owner, leaver] = await Promise.all([createPlayer(first), createPlayer(first)]);
+    const group = await createGroup(first, owner, { privacy: 'private' });
+    await joinGroup(first, leaver, group);
+    const [ownerOnB, leaverOnB] = [await connectToSecond(owner), await connectToSecond(leaver)];
+
+    expect((await first.request('POST', `/api/groups/${group.id}/leave`, { token: leaver.accessToken })).status).toBe(200);
+    first.app.events.publish('betExpired', { betId: 43, groupId: group.id }, { groupId: group.id });
+    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 43)).toMatchObject({ betId: 43 });
+    await syncSockets(first, { client: leaverOnB, userId: leaver.user.id });
+    expect(leaverOnB.heard('betExpired')).toEqual([]);
+  });
+
+  it('a group created through A is heard by the creator on B', async () => {
+    const owner = await createPlayer(first);
+    const ownerOnB = await connectToSecond(owner);
+    const group = await createGroup(first, owner);
+    expect(await ownerOnB.waitFor('groupCreated')).toEqual({ groupId: group.id, name: group.name });
+    first.app.events.publish('betExpired', { betId: 44, groupId: group.id }, { groupId: group.id });
+    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 44)).toMatchObject({ betId: 44 });
+  });
+});
