@@ -48,6 +48,13 @@ export function createSyncEngine({
   let epoch = 0;
   let leaderboardGroupId: number | null = null;
   let clearing: Promise<void> = Promise.resolve();
+  /** The syncs running in the background, so a test (or a later shutdown) can wait for quiet. */
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  };
 
   const currentUserId = () => session.user?.id ?? null;
 
@@ -167,7 +174,7 @@ export function createSyncEngine({
     const id = activeGroup.getSnapshot()?.id ?? null;
     if (id === leaderboardGroupId) return;
     leaderboardGroupId = id;
-    if (id !== null && currentUserId() !== null) void refreshLeaderboard(id);
+    if (id !== null && currentUserId() !== null) void track(refreshLeaderboard(id));
   };
 
   const syncAll = async () => {
@@ -193,13 +200,13 @@ export function createSyncEngine({
       if (isStarted) return;
       isStarted = true;
       const onOnline = () => {
-        if (currentUserId() !== null) void syncAll();
+        if (currentUserId() !== null) void track(syncAll());
       };
       unsubscribers = [
-        session.events.on('login', () => void syncAll()),
-        session.events.on('register', () => void syncAll()),
-        session.events.on('restored', () => void syncAll()),
-        session.events.on('logout', () => void signOut()),
+        session.events.on('login', () => void track(syncAll())),
+        session.events.on('register', () => void track(syncAll())),
+        session.events.on('restored', () => void track(syncAll())),
+        session.events.on('logout', () => void track(signOut())),
         activeGroup.subscribe(onActiveGroupChange),
       ];
       if (onlineEvents) {
@@ -207,7 +214,7 @@ export function createSyncEngine({
         unsubscribers.push(() => onlineEvents.removeEventListener('online', onOnline));
       }
       leaderboardGroupId = activeGroup.getSnapshot()?.id ?? null;
-      if (currentUserId() !== null) void syncAll();
+      if (currentUserId() !== null) void track(syncAll());
     },
     stop() {
       for (const unsubscribe of unsubscribers) unsubscribe();
@@ -222,6 +229,10 @@ export function createSyncEngine({
       localWrites += 1;
       await clearing;
       return write();
+    },
+    /** Resolves once no background sync is running. */
+    async whenIdle(): Promise<void> {
+      while (running.size > 0) await Promise.allSettled([...running]);
     },
     /** What the logout event runs: forget the session's data (tests call it directly). */
     signOut,
