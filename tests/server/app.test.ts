@@ -32,11 +32,17 @@ describe('the app without a client build', () => {
   });
 
   it('answers unknown API and auth paths with a JSON 404', async () => {
-    for (const url of ['/api/nothing', '/auth/nothing', '/socket.io/x']) {
+    for (const url of ['/api/nothing', '/auth/nothing']) {
       const response = await server.request('GET', url, { headers: { accept: 'text/html' } });
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ code: 'not_found' });
     }
+  });
+
+  it('leaves /socket.io to socket.io, which refuses anything but a websocket handshake', async () => {
+    const response = await server.request('GET', '/socket.io/x', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/json');
   });
 
   it('sends security headers with a content security policy that allows only the app itself', async () => {
