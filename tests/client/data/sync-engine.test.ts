@@ -12,7 +12,7 @@ import { createSyncEngine, type SyncEngine } from '../../../src/client/data/sync
 // The sync engine against a real local HTTP stand-in for the API and a real (fake-indexeddb)
 // Dexie database: what the server says is what the tables hold.
 
-const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', displayName: 'Me Myself', isTemporary: false, roles: [] };
+const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
 const them = { id: 8, displayName: 'Them Other', username: 'them', email: 'them@example.com' };
 
 const group = (id: number, name: string, members: number[] = [me.id]): Group => ({
