@@ -5,6 +5,7 @@ import { ledger, memberships } from '../../../src/server/db/schema';
 import { AppError } from '../../../src/server/errors';
 import { applyLedgerEvent, listActiveGroupIds, listActiveMemberIds } from '../../../src/server/groups/membership.service';
 import { startTestServer, type TestServer } from '../harness';
+import { createBet, placeWager } from '../bets/bet.factories';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { createGroup, createPlayer, joinGroup, recordEvents } from './group.factories';
 
@@ -104,8 +105,8 @@ describe('leaving and joining again', () => {
     const [owner, player] = [await createPlayer(server), await createPlayer(server)];
     const group = await createGroup(server, owner);
     await joinGroup(server, player, group);
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'wager_placed', points: 30 }, betId: 1, wagerId: 1 });
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'wager_placed', points: 15 }, betId: 1, wagerId: 2 });
+    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'wager_placed', points: 30 } });
+    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'wager_placed', points: 15 } });
 
     await server.request('POST', `/api/groups/${group.id}/leave`, { token: player.accessToken });
     expect(await membershipRow(group, player.user.id)).toMatchObject({ totalPoints: 100, availablePoints: 70, leftAt: expect.any(Date) });
@@ -113,8 +114,8 @@ describe('leaving and joining again', () => {
     expect(await listActiveGroupIds(server.database.db, player.user.id)).toEqual([]);
 
     // An open wager still settles while they are away (the pool of 45 goes to them).
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'payout', winnings: 45, wagerAmount: 30 }, betId: 1, wagerId: 1 });
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'payout', winnings: 0, wagerAmount: 15 }, betId: 1, wagerId: 2 });
+    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'payout', winnings: 45, wagerAmount: 30 } });
+    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'payout', winnings: 0, wagerAmount: 15 } });
 
     const rejoined = await joinGroup(server, player, group);
     expect(rejoined.memberUserIds).toContain(player.user.id);
@@ -129,17 +130,20 @@ describe('applyLedgerEvent', () => {
     const [owner, player] = [await createPlayer(server), await createPlayer(server)];
     const group = await createGroup(server, owner, { defaultPoints: points });
     await joinGroup(server, player, group);
-    return { group, userId: player.user.id };
+    return { group, owner, userId: player.user.id };
   }
 
   it('debits available points and writes the ledger row in the caller’s transaction', async () => {
-    const { group, userId } = await memberOf();
+    const { group, owner, userId } = await memberOf();
+    // The ledger's bet and wager ids reference real rows (foreign keys): take the owner's.
+    const bet = await createBet(server, owner, group);
+    const wager = await placeWager(server, owner, bet, 'yes', 1);
     const after = await server.database.db.transaction((tx) =>
-      applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 40 }, betId: 7, wagerId: 9 }),
+      applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 40 }, betId: bet.id, wagerId: wager.id }),
     );
     expect(after).toMatchObject({ totalPoints: 100, availablePoints: 60 });
     const rows = await server.database.db.select().from(ledger).where(and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'wager_placed')));
-    expect(rows).toEqual([expect.objectContaining({ totalDelta: 0, availableDelta: -40, betId: 7, wagerId: 9 })]);
+    expect(rows).toEqual([expect.objectContaining({ totalDelta: 0, availableDelta: -40, betId: bet.id, wagerId: wager.id })]);
   });
 
   it('refuses to overspend with 422 insufficient_points and changes nothing', async () => {
@@ -166,7 +170,7 @@ describe('applyLedgerEvent', () => {
     const { group, userId } = await memberOf(100);
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, (_, index) =>
-        server.database.db.transaction((tx) => applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 30 }, wagerId: index + 1 })),
+        server.database.db.transaction((tx) => applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 30 } })),
       ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
