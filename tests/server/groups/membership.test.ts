@@ -169,7 +169,7 @@ describe('applyLedgerEvent', () => {
   it('never overspends under concurrent debits', async () => {
     const { group, userId } = await memberOf(100);
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, index) =>
+      Array.from({ length: 8 }, () =>
         server.database.db.transaction((tx) => applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 30 } })),
       ),
     );
