@@ -15,7 +15,8 @@ export function AppHeader() {
     <header className={styles.header}>
       <div className={styles.inner}>
         {/* Signed out, /dashboard would only bounce to /login; the title takes visitors home. */}
-        <Link to={user ? '/dashboard' : '/'} className={styles.title}>
+        {/* Signed in on a phone, the group corner needs the room: the word hides, the mark stays. */}
+        <Link to={user ? '/dashboard' : '/'} className={`${styles.title} ${user ? styles.titleCompact : ''}`}>
           <LogoMark />
           <span>Hunch</span>
         </Link>

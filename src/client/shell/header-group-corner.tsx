@@ -30,7 +30,7 @@ export function HeaderGroupCorner() {
   const points = membership?.availablePoints ?? active.availablePoints;
   return (
     <>
-      <Points value={points} size="small" word="wide" className={styles.points} />
+      <Points value={points} size="small" word="never" className={styles.points} />
       <button type="button" className={styles.groupButton} onClick={openGroupSelectorModal} aria-label={`Active group: ${active.name}. Change group`}>
         <span className={styles.groupName}>{active.name}</span>
         <ChevronDown size={16} aria-hidden="true" />
