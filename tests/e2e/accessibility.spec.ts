@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
+import { activeGroupButton, createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
 // axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
 
@@ -56,6 +57,44 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Edit' }).click();
       await expect(page.getByRole('dialog', { name: 'Edit Profile' })).toBeVisible();
       await expectNoViolations(page, 'edit-account modal');
+    });
+
+    test('no axe violations on the group screens and modals', async ({ page, request }) => {
+      test.setTimeout(120_000); // six screens and four modals, each analysed
+      const player = await registerPlayer(request);
+      await page.goto('/login');
+      await signIn(page, player.person);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto('/group');
+      await expect(page.getByRole('heading', { name: 'Join Your First Group!' })).toBeVisible();
+      await expectNoViolations(page, '/group without a group');
+      await page.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
+      const join = page.getByRole('dialog', { name: 'Join a Group' });
+      await join.getByRole('button', { name: 'Join Group' }).click();
+      await expect(join.getByText('Please select a public group.')).toBeVisible();
+      await expectNoViolations(page, 'join modal, public tab');
+      await join.getByRole('tab', { name: 'Private Group' }).click();
+      await expectNoViolations(page, 'join modal, private tab');
+      await page.keyboard.press('Escape');
+
+      const group = await createGroupViaApi(request, player, { name: uniqueGroupName('Axe Club'), privacy: 'private', description: 'Checked by axe.' });
+      await page.goto(`/group/${group.id}`);
+      await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Members' })).toBeVisible();
+      await expectNoViolations(page, '/group/{id}');
+      await page.getByRole('button', { name: 'Share' }).click();
+      await expect(page.getByRole('dialog', { name: `Share ${group.name}` }).locator('svg[height="250"]')).toBeVisible();
+      await expectNoViolations(page, 'share modal');
+      await page.keyboard.press('Escape');
+      await activeGroupButton(page, group.name).click();
+      await expect(page.getByRole('list', { name: 'My groups' })).toBeVisible();
+      await expectNoViolations(page, 'group selector');
+      await page.keyboard.press('Escape');
+      for (const path of ['/group', '/group/create', '/leaderboard', '/group/999999']) {
+        await page.goto(path);
+        await expect(page.locator('h1').first()).toBeAttached();
+        await expectNoViolations(page, path);
+      }
     });
 
     test('no axe violations for a guest and the upgrade modal', async ({ page }) => {

@@ -55,6 +55,11 @@ export async function joinViaApi(request: APIRequestContext, player: Player, gro
   expect(response.status(), await response.text()).toBe(200);
 }
 
+export async function joinPrivateViaApi(request: APIRequestContext, player: Player, groupId: number, inviteCode: string) {
+  const response = await request.post('/api/groups/join-private', { headers: await authHeaders(request, player), data: { groupId, inviteCode } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** A group name no other test run will have picked. */
 export function uniqueGroupName(prefix: string) {
   return `${prefix} ${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1e4)}`;
