@@ -262,3 +262,55 @@ export const idempotencyKeys = pgTable(
   ],
 );
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+// ---- push (spec 02 §3 push subscription, ARCHITECTURE.md §7) ----
+
+// One subscription per user, app and device (spec 02 §3): a device registering again updates
+// its row. An endpoint is one browser's push channel, so it belongs to one row only: when
+// another account signs in on that browser, registering moves the endpoint to it, and the
+// previous account stops receiving that browser's notifications.
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appName: text('app_name').notNull(),
+    deviceId: text('device_id').notNull(),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    deviceName: text('device_name'),
+    // Off after the user detaches it (logout) or the push service answers 404/410.
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('push_subscriptions_device_unique').on(table.userId, table.appName, table.deviceId),
+    uniqueIndex('push_subscriptions_endpoint_unique').on(table.endpoint),
+    // Every notification looks up the active subscriptions of its recipients.
+    index('push_subscriptions_active_user_idx').on(table.userId).where(sql`${table.active}`),
+  ],
+);
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+// When each person was last told the odds moved on a bet: at most one such push per bet per
+// 10 minutes (ARCHITECTURE.md §7). Kept in the database so every instance agrees; a claim is
+// one conditional upsert, so two instances never both send.
+export const pushOddsNotices = pgTable(
+  'push_odds_notices',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    betId: integer('bet_id')
+      .notNull()
+      .references(() => bets.id, { onDelete: 'cascade' }),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ name: 'push_odds_notices_pk', columns: [table.userId, table.betId] })],
+);
