@@ -21,6 +21,7 @@ import { createEventBus } from './events';
 import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
 import { listActiveGroupIds } from './groups/membership.service';
+import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
 import { createMailer } from './mail/mailer';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
@@ -116,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const accessTokens = new AccessTokens(config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret);
   registerAuthenticate(app, accessTokens);
+  // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (ARCHITECTURE.md §4).
+  registerIdempotency(app, { db: database.db });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger: app.log });
   const auth = createAuthService({ db: database.db, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
   // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).

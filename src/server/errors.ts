@@ -50,6 +50,9 @@ export const invalidAnswer = (message: string) => new AppError(400, 'invalid_ans
 /** A guest sets an email, username or password only by upgrading to a full account. */
 export const upgradeRequired = () =>
   new AppError(400, 'upgrade_required', 'Upgrade to a full account (isTemporary false) to set an email, username or password.');
+/** Idempotency-Key is 1–255 visible ASCII characters (ARCHITECTURE.md §4); a UUID fits. */
+export const invalidIdempotencyKey = () =>
+  new AppError(400, 'invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).');
 
 // ---- 401 ----
 export const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Invalid email or password');
@@ -79,6 +82,9 @@ export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_t
 export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
 /** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
 export const groupNameTaken = () => new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
+/** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
+export const idempotencyInProgress = () =>
+  new AppError(409, 'idempotency_in_progress', 'A request with this key is still being processed. Try again shortly.');
 
 /** One wager per user per bet (ARCHITECTURE.md §4): a change is a PUT of the existing wager. */
 export const wagerExists = (wagerId?: number) =>
@@ -108,6 +114,13 @@ export const cannotDemoteCreator = () => new AppError(422, 'cannot_demote_creato
 export const creatorCannotLeave = () => new AppError(422, 'creator_cannot_leave', "The group's creator cannot leave the group.");
 export const insufficientPoints = (needed: number, available: number) =>
   new AppError(422, 'insufficient_points', `Not enough points: this needs ${needed} and you have ${available} available.`);
+/** One Idempotency-Key names one request: the same key with another method, path or body is a client bug. */
+export const idempotencyKeyReused = () =>
+  new AppError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used for a different request. Send a new key for a new request.',
+  );
 
 // ---- 429 ----
 export const rateLimited = (retryAfterSeconds: number) =>
