@@ -16,10 +16,11 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
   );
 const perMinute = (fallback: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback));
-const booleanFlag = z.preprocess(
-  emptyAsUndefined,
-  z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default('false').transform((v) => v === 'true' || v === '1'),
-);
+const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default(fallback).transform((v) => v === 'true' || v === '1'),
+  );
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number (0–65535)').default(3000)),
@@ -41,13 +42,21 @@ const envSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   ),
   /** Behind a load balancer, take the client IP (rate limits) from X-Forwarded-For. */
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: booleanFlag(),
   RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
   RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
   RATE_LIMIT_GUEST_PER_IP: perMinute(30),
   RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
   /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
   BET_EXPIRY_INTERVAL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000)),
+  /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
+  PUSH_ENABLED: booleanFlag('true'),
+}).superRefine((env, context) => {
+  // Half a key pair cannot sign anything; generating the other half would not match it.
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'must be set together with the other VAPID key' });
+  }
 });
 
 export interface RateLimits {
@@ -76,6 +85,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Milliseconds between runs of the bet expiry job (src/server/jobs); 0: never. */
   betExpiryIntervalMs: number;
+  /** Whether web push notifications are sent (src/server/push). */
+  pushEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -112,5 +123,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: 60_000,
     },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
+    pushEnabled: e.PUSH_ENABLED,
   };
 }

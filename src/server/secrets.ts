@@ -1,35 +1,73 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import webpush from 'web-push';
 
 // Secrets that are not configured are generated once and kept in DATA_DIR, so sessions
-// survive a restart with no configuration (ARCHITECTURE.md §3). Later features (VAPID keys)
-// add their own entries to the same file.
+// survive a restart with no configuration (ARCHITECTURE.md §3). Each secret is generated only
+// when it is asked for, i.e. when its variable is unset, and kept in the same file.
 
 export interface GeneratedSecrets {
   jwtSecret: string;
 }
 
+/** The web push identity (VAPID, RFC 8292): base64url P-256 keys, as web-push makes them. */
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
+
+type SecretsFile = Partial<GeneratedSecrets> & { vapidKeys?: Partial<VapidKeys> };
+
 const FILE_NAME = 'secrets.json';
 
-function readSecrets(file: string): Partial<GeneratedSecrets> {
+function readSecrets(file: string): SecretsFile {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
+    return JSON.parse(readFileSync(file, 'utf8')) as SecretsFile;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new Error(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 
-/** Reads DATA_DIR/secrets.json, generating and saving (mode 0600) whatever is missing. */
-export function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
+/** Reads one entry of DATA_DIR/secrets.json, generating and saving it (mode 0600) when missing or unusable. */
+function loadOrCreateEntry<K extends keyof SecretsFile>(
+  dataDir: string,
+  key: K,
+  isUsable: (value: SecretsFile[K]) => boolean,
+  generate: () => NonNullable<SecretsFile[K]>,
+): NonNullable<SecretsFile[K]> {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, FILE_NAME);
   const existing = readSecrets(file);
-  if (typeof existing.jwtSecret === 'string' && existing.jwtSecret.length >= 32) {
-    return { jwtSecret: existing.jwtSecret };
-  }
-  const secrets: GeneratedSecrets = { ...existing, jwtSecret: randomBytes(48).toString('base64url') };
-  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return secrets;
+  if (isUsable(existing[key])) return existing[key]!;
+  const value = generate();
+  writeFileSync(file, `${JSON.stringify({ ...existing, [key]: value }, null, 2)}\n`, { mode: 0o600 });
+  return value;
+}
+
+/** Reads DATA_DIR/secrets.json, generating and saving (mode 0600) whatever is missing. */
+export function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
+  const jwtSecret = loadOrCreateEntry(
+    dataDir,
+    'jwtSecret',
+    (value) => typeof value === 'string' && value.length >= 32,
+    () => randomBytes(48).toString('base64url'),
+  );
+  return { jwtSecret };
+}
+
+/**
+ * The VAPID keys kept in DATA_DIR, generated on first use. Browsers tie a subscription to the
+ * public key, so changing it would silently cut every device off: it is made once and kept.
+ * Several instances must share one pair, so they set VAPID_* instead (ARCHITECTURE.md §3).
+ */
+export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
+  const keys = loadOrCreateEntry(
+    dataDir,
+    'vapidKeys',
+    (value) => typeof value?.publicKey === 'string' && typeof value.privateKey === 'string',
+    () => webpush.generateVAPIDKeys(),
+  );
+  return { publicKey: keys.publicKey!, privateKey: keys.privateKey! };
 }
