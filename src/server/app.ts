@@ -24,6 +24,10 @@ import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
 import { createMailer } from './mail/mailer';
+import { startPushNotifier } from './push/push.notifier';
+import { pushRoutes } from './push/push.routes';
+import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
+import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 
@@ -141,6 +145,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
+  // Web push (ARCHITECTURE.md §7): the notifier hears the bus and sends off the request path.
+  const vapid = resolveVapidIdentity(config);
+  const push = createPushService({ db: database.db, now: deps.now, allowLoopbackHttp: !isHttps });
+  const pushNotifier = config.pushEnabled
+    ? startPushNotifier({ db: database.db, events, push, sender: createPushSender({ vapid, timeoutMs: PUSH_SEND_TIMEOUT_MS }), logger: app.log })
+    : undefined;
+  app.decorate('push', { idle: async () => pushNotifier?.idle() });
+  // Its last sends write to the database, which the caller closes after app.close().
+  app.addHook('onClose', async () => pushNotifier?.stop());
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
@@ -156,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
   await app.register(groupsRoutes, { prefix: API_BASE, groups });
   await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
+  await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, { clientDir: deps.clientDir });
 
   // Unresolved bets expire 7 days after expiresAt (ARCHITECTURE.md §5); 0 turns the timer off.

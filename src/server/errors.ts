@@ -25,6 +25,9 @@ export class AppError extends Error {
 // ---- 400 ----
 export const validationFailed = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError(400, 'validation_failed', message, fieldErrors);
+/** Push services are reached over https; plain http only reaches a stand-in on this machine while the app itself runs on http. */
+export const insecurePushEndpoint = () =>
+  new AppError(400, 'insecure_push_endpoint', 'endpoint must be an https:// URL', { endpoint: 'endpoint must be an https:// URL' });
 export const invalidResetToken = () =>
   new AppError(400, 'invalid_reset_token', 'This password reset link is invalid or has expired. Please request a new one.');
 /** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
@@ -76,6 +79,8 @@ export const wrongInviteCode = () => new AppError(403, 'invalid_invite_code', 'I
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
 export const betNotFound = () => new AppError(404, 'bet_not_found', 'Bet not found');
 export const wagerNotFound = () => new AppError(404, 'wager_not_found', 'Wager not found');
+export const pushSubscriptionNotFound = () =>
+  new AppError(404, 'push_subscription_not_found', 'No push subscription for this device and app.');
 
 // ---- 409 ----
 export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_taken', 'Email or username already exists.');

@@ -50,6 +50,12 @@ export async function findGroupAccess(
   return { privacy: group.privacy, membership: await findActiveMembership(tx, groupId, userId) };
 }
 
+/** A group's name, for texts other features write about it (push notifications); undefined when it does not exist. */
+export async function findGroupName(tx: Executor, groupId: number): Promise<string | undefined> {
+  const [row] = await tx.select({ name: groups.name }).from(groups).where(eq(groups.id, groupId)).limit(1);
+  return row?.name;
+}
+
 /** A current membership with the member's display name (the bet user context shows it). */
 export async function findActiveMembershipWithName(
   tx: Executor,

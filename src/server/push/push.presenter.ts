@@ -1,0 +1,15 @@
+import type { PushSubscription } from '../../domain/push';
+import type { PushSubscriptionRow } from '../db/schema';
+
+// Never send a database row (CONVENTIONS.md): the endpoint and keys stay on the server.
+
+export function presentPushSubscription(row: PushSubscriptionRow): PushSubscription {
+  return {
+    appName: row.appName,
+    deviceId: row.deviceId,
+    deviceName: row.deviceName,
+    active: row.active,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

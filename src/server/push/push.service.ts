@@ -1,0 +1,156 @@
+import { and, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
+import { ODDS_PUSH_INTERVAL_MS, type PushSubscription, type RegisterPushSubscriptionRequest } from '../../domain/push';
+import type { AuthUser } from '../auth/tokens';
+import type { Database } from '../db/connect';
+import { pushOddsNotices, pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
+import { insecurePushEndpoint, pushSubscriptionNotFound } from '../errors';
+import { presentPushSubscription } from './push.presenter';
+
+// Push subscriptions of spec 02 §3 and §7: one per user, app and device, and the reads and
+// marks the notifier needs (who can be reached, gone endpoints, the odds limit). The only
+// code that touches the push tables.
+
+export interface PushServiceDeps {
+  db: Database;
+  now?: () => Date;
+  /**
+   * Whether a plain-http endpoint on a loopback host is accepted: true only while the app is
+   * itself served over http (development, tests with a local stand-in push service).
+   */
+  allowLoopbackHttp: boolean;
+}
+
+export type PushService = ReturnType<typeof createPushService>;
+
+/** A subscription the notifier may send to. */
+export type Destination = Pick<PushSubscriptionRow, 'id' | 'userId' | 'endpoint' | 'p256dh' | 'auth'>;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Real push services are https; http is only for a stand-in on this machine, never for a remote host. */
+function isAcceptableEndpoint(endpoint: string, allowLoopbackHttp: boolean): boolean {
+  const url = new URL(endpoint);
+  if (url.protocol === 'https:') return true;
+  return allowLoopbackHttp && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+function deviceKey(userId: number, appName: string, deviceId: string) {
+  return and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.appName, appName), eq(pushSubscriptions.deviceId, deviceId));
+}
+
+export function createPushService({ db, now = () => new Date(), allowLoopbackHttp }: PushServiceDeps) {
+  return {
+    /** GET /push-subscriptions/status: whether this device of the caller gets notifications now. */
+    async isActive(caller: AuthUser, deviceId: string, appName: string): Promise<boolean> {
+      const [row] = await db
+        .select({ active: pushSubscriptions.active })
+        .from(pushSubscriptions)
+        .where(deviceKey(caller.id, appName, deviceId))
+        .limit(1);
+      return row?.active ?? false;
+    },
+
+    /**
+     * POST /push-subscriptions: creates or refreshes the caller's subscription for this app and
+     * device, active. The endpoint belongs to one row: a row elsewhere holding it (another
+     * account signed in on this browser before, or this device under an old id) gives it up.
+     */
+    async register(caller: AuthUser, input: RegisterPushSubscriptionRequest): Promise<PushSubscription> {
+      if (!isAcceptableEndpoint(input.endpoint, allowLoopbackHttp)) throw insecurePushEndpoint();
+      const at = now();
+      const fields = {
+        endpoint: input.endpoint,
+        p256dh: input.keys.p256dh,
+        auth: input.keys.auth,
+        userAgent: input.userAgent ?? null,
+        deviceName: input.deviceName ?? null,
+        active: true,
+        updatedAt: at,
+      };
+      const row = await db.transaction(async (tx) => {
+        await tx
+          .delete(pushSubscriptions)
+          .where(
+            and(
+              eq(pushSubscriptions.endpoint, input.endpoint),
+              or(ne(pushSubscriptions.userId, caller.id), ne(pushSubscriptions.appName, input.appName), ne(pushSubscriptions.deviceId, input.deviceId)),
+            ),
+          );
+        const [saved] = await tx
+          .insert(pushSubscriptions)
+          .values({ userId: caller.id, appName: input.appName, deviceId: input.deviceId, ...fields, createdAt: at })
+          .onConflictDoUpdate({ target: [pushSubscriptions.userId, pushSubscriptions.appName, pushSubscriptions.deviceId], set: fields })
+          .returning();
+        return saved!;
+      });
+      return presentPushSubscription(row);
+    },
+
+    /** DELETE /push-subscriptions/user/{deviceId}: the device no longer wants notifications; already gone is fine. */
+    async remove(caller: AuthUser, deviceId: string, appName: string): Promise<void> {
+      await db.delete(pushSubscriptions).where(deviceKey(caller.id, appName, deviceId));
+    },
+
+    /** PATCH /push-subscriptions/user/{deviceId}/deactivate: kept but silent (logout detaches the device). */
+    async deactivate(caller: AuthUser, deviceId: string, appName: string): Promise<PushSubscription> {
+      const [row] = await db
+        .update(pushSubscriptions)
+        .set({ active: false, updatedAt: now() })
+        .where(deviceKey(caller.id, appName, deviceId))
+        .returning();
+      if (!row) throw pushSubscriptionNotFound();
+      return presentPushSubscription(row);
+    },
+
+    // ---- for the notifier ----
+
+    /** The active subscriptions of these users. */
+    async listDestinations(userIds: readonly number[]): Promise<Destination[]> {
+      if (userIds.length === 0) return [];
+      return db
+        .select({
+          id: pushSubscriptions.id,
+          userId: pushSubscriptions.userId,
+          endpoint: pushSubscriptions.endpoint,
+          p256dh: pushSubscriptions.p256dh,
+          auth: pushSubscriptions.auth,
+        })
+        .from(pushSubscriptions)
+        .where(and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)))
+        .orderBy(pushSubscriptions.id);
+    },
+
+    /** The push service answered 404/410: the browser dropped this subscription, stop sending to it (ARCHITECTURE.md §7). */
+    async markGone(destination: Destination): Promise<void> {
+      // Matching the endpoint too: the device may have re-registered with a new one meanwhile.
+      await db
+        .update(pushSubscriptions)
+        .set({ active: false, updatedAt: now() })
+        .where(and(eq(pushSubscriptions.id, destination.id), eq(pushSubscriptions.endpoint, destination.endpoint)));
+    },
+
+    async markDelivered(destination: Destination): Promise<void> {
+      await db.update(pushSubscriptions).set({ lastSuccessAt: now() }).where(eq(pushSubscriptions.id, destination.id));
+    },
+
+    /**
+     * Claims the "odds changed" notice on `betId` for whichever of these users was not told in
+     * the last 10 minutes, and returns them. One conditional upsert: concurrent wagers, on one
+     * instance or several, never both win the same person's claim.
+     */
+    async claimOddsNotices(betId: number, userIds: readonly number[]): Promise<number[]> {
+      if (userIds.length === 0) return [];
+      const at = now();
+      const rows = await db
+        .insert(pushOddsNotices)
+        .values(userIds.map((userId) => ({ userId, betId, lastSentAt: at })))
+        .onConflictDoUpdate({
+          target: [pushOddsNotices.userId, pushOddsNotices.betId],
+          set: { lastSentAt: sql`excluded.last_sent_at` },
+          setWhere: lte(pushOddsNotices.lastSentAt, new Date(at.getTime() - ODDS_PUSH_INTERVAL_MS)),
+        })
+        .returning({ userId: pushOddsNotices.userId });
+      return rows.map((row) => row.userId).sort((a, b) => a - b);
+    },
+  };
+}
