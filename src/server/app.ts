@@ -62,6 +62,8 @@ function defaultLogger(config: Config): FastifyServerOptions['logger'] {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  // First, so a bad VAPID_* stops start-up before anything is opened.
+  const vapid = resolveVapidIdentity(config);
   const app = Fastify({
     logger: deps.logger ?? defaultLogger(config),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -146,7 +148,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
   // Web push (ARCHITECTURE.md §7): the notifier hears the bus and sends off the request path.
-  const vapid = resolveVapidIdentity(config);
   const push = createPushService({ db: database.db, now: deps.now, allowLoopbackHttp: !isHttps });
   const pushNotifier = config.pushEnabled
     ? startPushNotifier({ db: database.db, events, push, sender: createPushSender({ vapid, timeoutMs: PUSH_SEND_TIMEOUT_MS }), logger: app.log })
