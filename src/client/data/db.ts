@@ -1,11 +1,12 @@
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { UserBubble } from '../../domain/auth';
+import type { Bet, BetStatistics, Wager } from '../../domain/bets';
 import type { Group, Membership } from '../../domain/groups';
 
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` that repeats the tables it keeps; never edit an old version.
-// Bets, wagers and the outbox arrive as version 3.
+// Version 3 adds bets, wagers and cached bet statistics; the outbox comes as a later version.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 export interface MetaRow {
@@ -27,6 +28,35 @@ export interface LeaderboardRow {
   points: number;
 }
 
+/**
+ * A bet as the server sends it (betSchema), plus where this device learnt of it. The queue
+ * flags mirror /member/state's maps (spec 02 §4 "Client bet lists"): whoever adds or removes a
+ * bet from a queue (sync, actions, socket events) sets them. Fields a socket payload lacks
+ * (betCreated has no description, state, dates) may be filled with placeholders until a load.
+ */
+export type BetRow = Bet & {
+  /** In /member/state's unwageredBets: the player has not wagered yet (the bet queue's candidates). */
+  isUnwagered?: boolean;
+  /** In /member/state's betsToResolve: the player created it and it awaits resolution. */
+  isToResolve?: boolean;
+  /**
+   * Loaded by a group bet list or the bet page too: a sync that no longer lists the bet in
+   * its queues only clears the flags instead of deleting the row.
+   */
+  isListed?: boolean;
+};
+
+/** A wager as the server sends it (wagerSchema). The player's own come from user-context and GET /bets/user/wagers. */
+export type WagerRow = Wager;
+
+/** GET /bets/{id}/statistics (or a group list's `statistics`), kept so results stay readable offline. */
+export interface BetStatisticsRow {
+  betId: number;
+  statistics: BetStatistics;
+  /** ms since the epoch. */
+  fetchedAt: number;
+}
+
 export type HunchDb = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   groups: EntityTable<GroupRow, 'id'>;
@@ -34,6 +64,9 @@ export type HunchDb = Dexie & {
   memberships: Table<Membership, [number, number]>;
   leaderboard: Table<LeaderboardRow, [number, number]>;
   userBubbles: EntityTable<UserBubble, 'id'>;
+  bets: EntityTable<BetRow, 'id'>;
+  wagers: EntityTable<WagerRow, 'id'>;
+  betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
 };
 
 export function openHunchDb(name = 'hunch'): HunchDb {
@@ -47,6 +80,16 @@ export function openHunchDb(name = 'hunch'): HunchDb {
     memberships: '&[groupId+userId], groupId, userId',
     leaderboard: '&[groupId+userId], groupId',
     userBubbles: '&id',
+  });
+  db.version(3).stores({
+    meta: '&key',
+    groups: '&id, name',
+    memberships: '&[groupId+userId], groupId, userId',
+    leaderboard: '&[groupId+userId], groupId',
+    userBubbles: '&id',
+    bets: 'id, groupId, state, expiresAt, createdBy',
+    wagers: 'id, betId, userId, [betId+userId]',
+    betStatistics: '&betId',
   });
   return db;
 }
