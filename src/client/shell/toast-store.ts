@@ -62,6 +62,14 @@ export function createToastStore() {
     return id;
   };
 
+  /** Changes a shown toast's text in place (a progress toast such as "Reconnecting... (2/5)"); false once it is gone. */
+  const update = (id: number, message: string): boolean => {
+    const current = toasts.find((t) => t.id === id);
+    if (!current || current.isLeaving) return false;
+    if (current.message !== message) publish(toasts.map((t) => (t.id === id ? { ...t, message } : t)));
+    return true;
+  };
+
   return {
     subscribe(listener: () => void) {
       listeners.add(listener);
@@ -69,6 +77,7 @@ export function createToastStore() {
     },
     getSnapshot: () => toasts,
     show,
+    update,
     dismiss,
     success: (message: string, options?: ToastOptions) => show(message, 'success', options),
     error: (message: string, options?: ToastOptions) => show(message, 'error', options),
