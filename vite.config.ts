@@ -1,12 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { serviceWorkerPlugin } from './scripts/vite-plugin-service-worker';
 
 // The client is built into dist/client and served by the Fastify server (`npm start`).
 // In development (`npm run dev`) Vite serves it and proxies the API to the server.
+// After a build, the service worker (src-sw) is bundled into dist/client/sw.js with the
+// precache manifest of what was built.
 const apiTarget = `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorkerPlugin({ root: import.meta.dirname })],
   root: 'src/client',
   publicDir: '../../public',
   build: {
