@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { sessionStore } from './data/session';
 import { SessionContext } from './data/use-session';
+import { startPwa } from './pwa/start-pwa';
 import './styles/global.css';
 
 // Restore before the first render so the route guard already knows who is signed in.
@@ -15,3 +16,6 @@ createRoot(document.getElementById('root')!).render(
     </SessionContext>
   </StrictMode>,
 );
+
+// The service worker (once the page is stable) and push, which follows the session.
+startPwa();

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../data/use-session';
+import { OfflineIndicator } from '../pwa/offline-indicator';
 import { Spinner } from '../ui/spinner';
 import { AppHeader } from './app-header';
 import { FooterNav } from './footer-nav';
@@ -11,7 +12,8 @@ import { ToastHost } from './toast-host';
 import styles from './app-shell.module.css';
 
 // The application shell (spec 01 §2): fixed header (hidden on the auth pages), the main
-// content, the phone footer navigation for signed-in players, the modal host and toasts.
+// content (under the offline indicator), the phone footer navigation for signed-in players,
+// the modal host and toasts.
 export function AppShell() {
   const { user } = useSession();
   const { pathname } = useLocation();
@@ -27,6 +29,11 @@ export function AppShell() {
       ({ syncEngine }) => syncEngine.start(),
       (error: unknown) => console.warn('The sync engine failed to load', error),
     );
+    // Live updates (socket.io-client) the same lazy way; the socket then follows the session.
+    import('../data/realtime-sync').then(
+      ({ startRealtime }) => startRealtime(),
+      (error: unknown) => console.warn('Live updates failed to load', error),
+    );
   }, [isSignedIn]);
   return (
     <>
@@ -35,6 +42,7 @@ export function AppShell() {
       </a>
       {hasHeader && <AppHeader />}
       <main id="main" tabIndex={-1} className={styles.main} data-header={hasHeader} data-footer={hasFooter}>
+        <OfflineIndicator isBelowHeader={hasHeader} />
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>
