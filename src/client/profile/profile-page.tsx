@@ -2,6 +2,7 @@ import { LogOut, ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { fetchCurrentUser, logout } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
+import { PushSettingsCard } from '../push/push-settings-card';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -10,7 +11,7 @@ import { AccountCard } from './account-card';
 import { openEditAccountModal, openUpgradeModal } from './account-modals';
 import styles from './profile-page.module.css';
 
-// Spec 01 §2 "Profile page". Push notification settings join this page with the push issue.
+// Spec 01 §2 "Profile page", with the push notification settings of spec 02 §2.
 const TEXT = {
   title: 'Profile',
   loading: 'Loading profile...',
@@ -69,6 +70,7 @@ export function ProfilePage() {
             </Card>
           )}
           <AccountCard user={user} onEdit={user.isTemporary ? undefined : openEditAccountModal} />
+          <PushSettingsCard />
         </>
       )}
       <Button variant="danger" fullWidth icon={<LogOut size={18} aria-hidden="true" />} onClick={onLogout}>

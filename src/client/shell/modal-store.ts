@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 
 // One modal at a time (spec 01 §2): opening one while another is open replaces it with a
 // warning. Closing plays the exit animation, then removes it. Any code opens a modal with
-// openModal({ title, render: (close) => <MyForm onDone={close} /> }).
+// openModal({ title, render: (close) => <MyForm onDone={close} /> }); replaceModal(...) for the
+// next step of the open modal's flow (no warning).
 
 export const MODAL_ANIMATION_MS = 250;
 
@@ -46,11 +47,11 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
     }, animationMs);
   };
 
-  const open = (request: ModalRequest): number => {
+  const show = (request: ModalRequest, isExpectedReplacement: boolean): number => {
     clearTimeout(removeTimer);
     let returnFocus = typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null);
     if (current && !current.isClosing) {
-      console.warn(`A modal is already open ("${current.title}"); "${request.title}" replaces it.`);
+      if (!isExpectedReplacement) console.warn(`A modal is already open ("${current.title}"); "${request.title}" replaces it.`);
       current.onClose?.();
       // Focus was inside the replaced modal; give it back to what opened the first one.
       returnFocus = current.returnFocus;
@@ -59,6 +60,9 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
     publish(entry);
     return entry.id;
   };
+  const open = (request: ModalRequest) => show(request, false);
+  /** The open modal turns into the next step of its flow (the join modal into the push prompt, spec 02 §4). */
+  const replace = (request: ModalRequest) => show(request, true);
 
   return {
     subscribe(listener: () => void) {
@@ -67,6 +71,7 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
     },
     getSnapshot: () => current,
     open,
+    replace,
     close,
   };
 }
@@ -74,3 +79,4 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
 export const modalStore = createModalStore();
 export const openModal = modalStore.open;
 export const closeModal = modalStore.close;
+export const replaceModal = modalStore.replace;

@@ -1,0 +1,155 @@
+import type { RegisterPushSubscriptionRequest } from '../../domain/push';
+import { SERVICE_WORKER_URL } from '../pwa/register-service-worker';
+import type { PushApi } from './push-api';
+import { getDeviceName, getPushDeviceId, PUSH_APP_NAME } from './push-device';
+
+// This device's push subscription (spec 02 §3, §4, §7): subscribe (permission → the browser's
+// PushManager → register on the server), unsubscribe (locally, then delete on the server; a
+// server failure still counts as success), the server's status, re-registering after a
+// sign-in and detaching at logout. The browser and the server are passed in, so the rules are
+// tested without either.
+
+/** Spec 02 §8, internal errors. */
+export const PUSH_ERRORS = {
+  notSupported: 'Push not supported',
+  permissionDenied: 'Permission denied by user. Enable in browser settings.',
+  permissionNotGranted: 'Notification permission not granted',
+} as const;
+
+/** The person (or the browser for them) refused notifications: the toggle shows blocked. */
+export class PushPermissionDeniedError extends Error {
+  constructor() {
+    super(PUSH_ERRORS.permissionDenied);
+    this.name = 'PushPermissionDeniedError';
+  }
+}
+
+/** What the service needs from the browser. */
+export interface PushBrowser {
+  isSupported(): boolean;
+  permission(): NotificationPermission;
+  requestPermission(): Promise<NotificationPermission>;
+  /** The service worker registration, registering it if the page has not yet (it waits until active). */
+  registration(): Promise<ServiceWorkerRegistration>;
+  /** The registration if one exists, without registering. */
+  existingRegistration(): Promise<ServiceWorkerRegistration | undefined>;
+  userAgent(): string;
+  deviceName(): string;
+}
+
+export const browserPush: PushBrowser = {
+  isSupported: () =>
+    typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window,
+  permission: () => Notification.permission,
+  requestPermission: () => Notification.requestPermission(),
+  async registration() {
+    const container = navigator.serviceWorker;
+    // Toggled before the app registered its worker (it waits for a stable page): register now.
+    if (!(await container.getRegistration('/'))) await container.register(SERVICE_WORKER_URL, { scope: '/' });
+    return container.ready;
+  },
+  existingRegistration: () => navigator.serviceWorker.getRegistration('/'),
+  userAgent: () => navigator.userAgent,
+  deviceName: () => getDeviceName(),
+};
+
+/** The VAPID public key (base64url) as the bytes PushManager.subscribe wants. */
+export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
+  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function sameBytes(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.byteLength) return false;
+  const view = new Uint8Array(a);
+  return view.every((byte, i) => byte === b[i]);
+}
+
+export interface PushServiceOptions {
+  pushApi: PushApi;
+  browser?: PushBrowser;
+  appName?: string;
+  deviceId?: () => string;
+}
+
+export type PushService = ReturnType<typeof createPushService>;
+
+export function createPushService({ pushApi, browser = browserPush, appName = PUSH_APP_NAME, deviceId = () => getPushDeviceId() }: PushServiceOptions) {
+  const toRequest = (subscription: PushSubscription): RegisterPushSubscriptionRequest => {
+    const json = subscription.toJSON();
+    return {
+      appName,
+      deviceId: deviceId(),
+      endpoint: subscription.endpoint,
+      keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+      userAgent: browser.userAgent().slice(0, 512),
+      deviceName: browser.deviceName(),
+    };
+  };
+
+  /** The browser's subscription for our current VAPID key, made if missing (or made for an old key). */
+  const browserSubscription = async (registration: ServiceWorkerRegistration): Promise<PushSubscription> => {
+    const key = base64UrlToBytes(await pushApi.getVapidPublicKey());
+    const existing = await registration.pushManager.getSubscription();
+    if (existing && sameBytes(existing.options?.applicationServerKey, key)) return existing;
+    if (existing) await existing.unsubscribe();
+    return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  };
+
+  return {
+    isSupported: () => browser.isSupported(),
+    permission: (): NotificationPermission => (browser.isSupported() ? browser.permission() : 'default'),
+
+    /** GET status: does the server hold an active subscription for this device? */
+    status: (signal?: AbortSignal) => pushApi.getStatus(deviceId(), appName, signal),
+
+    /** Enable (spec 02 §4): request permission, subscribe, register on the server. */
+    async subscribe(): Promise<void> {
+      if (!browser.isSupported()) throw new Error(PUSH_ERRORS.notSupported);
+      const permission = await browser.requestPermission();
+      if (permission === 'denied') throw new PushPermissionDeniedError();
+      if (permission !== 'granted') throw new Error(PUSH_ERRORS.permissionNotGranted);
+      const registration = await browser.registration();
+      const subscription = await browserSubscription(registration);
+      await pushApi.register(toRequest(subscription));
+    },
+
+    /** Disable (spec 02 §4): unsubscribe locally, then delete on the server; a server failure still counts as success. */
+    async unsubscribe(): Promise<void> {
+      if (!browser.isSupported()) throw new Error(PUSH_ERRORS.notSupported);
+      const registration = await browser.existingRegistration();
+      const subscription = await registration?.pushManager.getSubscription();
+      if (subscription) await subscription.unsubscribe();
+      await pushApi.remove(deviceId(), appName).catch((error: unknown) => {
+        console.warn('The server could not delete the push subscription; it is gone from this device', error);
+      });
+    },
+
+    /**
+     * After login, registration, session restore or token refresh (spec 02 §4): with permission
+     * granted, a subscription this browser still holds, or one the server still counts as
+     * active, is registered again for whoever is signed in now. Never asks for permission.
+     */
+    async resume(): Promise<void> {
+      if (!browser.isSupported() || browser.permission() !== 'granted') return;
+      // No worker registered yet means a first visit: nothing to resume on this device.
+      const existingRegistration = await browser.existingRegistration();
+      if (!existingRegistration) return;
+      const existing = await existingRegistration.pushManager.getSubscription();
+      if (!existing && !(await pushApi.getStatus(deviceId(), appName))) return;
+      const registration = await browser.registration();
+      await pushApi.register(toRequest(await browserSubscription(registration)));
+    },
+
+    /** At logout (spec 02 §4): the server stops sending here; fire and forget. */
+    detach(accessToken: string | null): void {
+      if (!accessToken || !browser.isSupported()) return;
+      pushApi.deactivate(deviceId(), appName, accessToken).catch((error: unknown) => {
+        console.warn('Detaching the push subscription at logout failed', error);
+      });
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { Bell, BellOff, Lock } from 'lucide-react';
+import { Card } from '../ui/card';
+import { Toggle } from '../ui/toggle';
+import { usePushToggle } from './use-push-toggle';
+import type { PushToggleStatus } from './push-toggle';
+import styles from './push-settings-card.module.css';
+
+// Profile "Push notifications" settings (spec 02 §2, §4): the toggle on, off or blocked for
+// this device. Blocked (the browser denied permission) disables it and says how to allow it.
+
+const TEXT = {
+  title: 'Push notifications',
+  label: 'Notifications on this device',
+  checking: 'Checking this device…',
+  on: 'You’ll hear about new bets in your groups, odds moving on your wagers, your results and friends joining.',
+  off: 'Get a notification when something happens in your groups, even when Hunch is closed.',
+  blocked: 'Notifications are blocked for Hunch in this browser.',
+  unsupported: 'This browser can’t show notifications from Hunch.',
+  howTo: 'To allow them:',
+  steps: ['Click the lock icon in the address bar.', 'Find the notification settings.', 'Choose Allow.', 'Refresh this page.'],
+};
+
+const DESCRIPTIONS: Record<PushToggleStatus, string> = {
+  checking: TEXT.checking,
+  on: TEXT.on,
+  off: TEXT.off,
+  blocked: TEXT.blocked,
+  unsupported: TEXT.unsupported,
+};
+
+export function PushSettingsCard() {
+  const { status, isBusy, toggle } = usePushToggle();
+  const Icon = status === 'on' ? Bell : status === 'blocked' ? Lock : BellOff;
+  return (
+    <Card aria-labelledby="push-settings" aria-busy={status === 'checking' || isBusy}>
+      <h2 id="push-settings" className={styles.title}>
+        <Icon size={20} aria-hidden="true" className={styles.icon} data-status={status} />
+        {TEXT.title}
+      </h2>
+      <Toggle
+        label={TEXT.label}
+        checked={status === 'on'}
+        onChange={(next) => void toggle(next)}
+        disabled={status === 'checking' || status === 'blocked' || status === 'unsupported' || isBusy}
+        description={DESCRIPTIONS[status]}
+      />
+      {status === 'blocked' && (
+        <div className={styles.blocked}>
+          <p>{TEXT.howTo}</p>
+          <ol>
+            {TEXT.steps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </Card>
+  );
+}
