@@ -69,3 +69,13 @@ export function uniqueGroupName(prefix: string) {
 export function activeGroupButton(page: Page, name: string) {
   return page.getByRole('banner').getByRole('button', { name: `Active group: ${name}. Change group` });
 }
+
+/**
+ * After a join, a device without push gets the "Enable group updates" prompt (spec 02 §4);
+ * specs about something else answer it with "Not now".
+ */
+export async function declinePushPrompt(page: Page) {
+  const prompt = page.getByRole('dialog', { name: 'Enable group updates' });
+  await prompt.getByRole('button', { name: 'Not now' }).click();
+  await expect(prompt).toHaveCount(0);
+}

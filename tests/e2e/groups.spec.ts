@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { activeGroupButton, createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import { activeGroupButton, declinePushPrompt, createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
 // Spec 02 §2 and §4 end to end, against the real server: create, share, join by link (as a
 // brand-new guest), by name and by code; members and the leaderboard on both sides.
@@ -64,6 +64,7 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
   await friendPage.getByRole('button', { name: 'Continue as Guest' }).click();
 
   await expect(friendPage.getByText('Group joined successfully!')).toBeVisible();
+  await declinePushPrompt(friendPage);
   await expect(friendPage).toHaveURL(/\/group\/\d+$/);
   await expect(friendPage.getByRole('heading', { name: groupName, level: 1 })).toBeVisible();
   await expect(activeGroupButton(friendPage, groupName)).toBeVisible();
@@ -111,6 +112,7 @@ test('joining a public group by typing part of its name, then switching groups i
   await selector.getByRole('option', { name: new RegExp(groupName) }).click();
   await selector.getByRole('button', { name: 'Join Group' }).click();
   await expect(page.getByText('Group joined successfully!')).toBeVisible();
+  await declinePushPrompt(page);
   await expect(selector).toHaveCount(0);
   await expect(activeGroupButton(page, groupName)).toBeVisible();
 
@@ -155,6 +157,7 @@ test('a wrong invite code shows the server’s error; a private group without a 
   await dialog.getByLabel('Invite code').fill('right-code-1');
   await dialog.getByRole('button', { name: 'Join Group' }).click();
   await expect(page.getByText('Group joined successfully!')).toBeVisible();
+  await declinePushPrompt(page);
   await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
 });
 
@@ -169,6 +172,7 @@ test('a public group seen from outside offers Join group; leaving asks first', a
   await expect(page.getByText('Join to participate and access member features.')).toBeVisible();
   await page.getByRole('main').getByRole('button', { name: 'Join group', exact: true }).click();
   await expect(page.getByText('Group joined successfully!')).toBeVisible();
+  await declinePushPrompt(page);
   await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
   await expect(activeGroupButton(page, group.name)).toBeVisible();
 
