@@ -4,7 +4,7 @@ import { isGroupMember, type Group, type LeaderboardResponse } from '../../domai
 import type { MemberStateResponse } from '../../domain/member-state';
 import { activeGroupStore, type ActiveGroupInfo, type ActiveGroupStore } from './active-group-store';
 import type { ApiClient } from './api-client';
-import { clearLocalData, db as defaultDb, type GroupRow, type HunchDb, type LeaderboardRow } from './db';
+import { clearLocalData, db as defaultDb, type BetRow, type GroupRow, type HunchDb, type LeaderboardRow } from './db';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
@@ -16,7 +16,7 @@ import type { SessionStore } from './session-store';
 // - the active group's leaderboard and its members' bubbles whenever the active group changes;
 // - signing out, or another user signing in, clears every table and the stored active group.
 // Failures are only logged (spec 02 §8: "User-state load failure: only logged").
-// Bets and wagers join syncMemberState (the unwageredBets / betsToResolve maps) with their tables.
+// Bets: syncMemberState writes the unwageredBets / betsToResolve maps into `bets` with queue flags.
 
 export interface SyncEngineOptions {
   db?: HunchDb;
@@ -73,7 +73,7 @@ export function createSyncEngine({
     const memberships = Object.values(state.currentUserMemberships).filter((m) => m.userId === userId);
     const listedIds = new Set<number>([...Object.values(state.groups).map((g) => g.id), ...memberships.map((m) => m.groupId)]);
 
-    await db.transaction('rw', [db.groups, db.memberships, db.leaderboard], async () => {
+    await db.transaction('rw', [db.groups, db.memberships, db.leaderboard, db.bets], async () => {
       const existing = new Map((await db.groups.toArray()).map((group) => [group.id, group]));
       // A group the player viewed from outside (a public group they did not join) is not theirs
       // to lose; one they belonged to and the server no longer lists is gone (left or removed).
@@ -95,7 +95,36 @@ export function createSyncEngine({
       const mine = await db.memberships.where('userId').equals(userId).primaryKeys();
       await db.memberships.bulkDelete(mine.filter(([groupId]) => !listedIds.has(groupId)));
       await db.memberships.bulkPut(memberships);
+
+      await writeQueuedBets(state, staleGroupIds);
     });
+  };
+
+  /**
+   * The unwageredBets / betsToResolve maps into `bets` with their queue flags. A bet the
+   * answer no longer lists leaves the queues; its row goes too unless a group list or the bet
+   * page loaded it (`isListed`), so resolved bets stay readable there. Runs inside
+   * writeMemberState's transaction.
+   */
+  const writeQueuedBets = async (state: MemberStateResponse, staleGroupIds: number[]) => {
+    const unwagered = new Set(Object.values(state.unwageredBets).map((bet) => bet.id));
+    const toResolve = new Set(Object.values(state.betsToResolve).map((bet) => bet.id));
+    const listed = new Map([...Object.values(state.unwageredBets), ...Object.values(state.betsToResolve)].map((bet) => [bet.id, bet]));
+    const known = new Map((await db.bets.bulkGet([...listed.keys()])).filter((row): row is BetRow => row !== undefined).map((row) => [row.id, row]));
+    await db.bets.bulkPut(
+      [...listed.values()].map((bet) => ({
+        // The queue maps may lack the live totals a group list or the bet page brought.
+        ...known.get(bet.id),
+        ...bet,
+        isUnwagered: unwagered.has(bet.id),
+        isToResolve: toResolve.has(bet.id),
+      })),
+    );
+    const dropped = await db.bets.filter((row) => !listed.has(row.id) && (row.isUnwagered === true || row.isToResolve === true)).toArray();
+    await db.bets.bulkDelete(dropped.filter((row) => !row.isListed).map((row) => row.id));
+    await db.bets.bulkPut(dropped.filter((row) => row.isListed).map((row) => ({ ...row, isUnwagered: false, isToResolve: false })));
+    // The bets of a group the player left go with it.
+    await db.bets.where('groupId').anyOf(staleGroupIds).delete();
   };
 
   /** The player's groups as active-group candidates, first by id (spec 02 §4: "the first of the user's groups"). */
