@@ -1,33 +1,130 @@
-import { ArrowLeft, Ticket } from 'lucide-react';
-import { useNavigate } from 'react-router-dom';
+import { ArrowLeft, Ban } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isGroupAdmin } from '../../domain/groups';
+import { ApiError } from '../data/api-client';
+import { useSession } from '../data/use-session';
+import { useGroup, useMyMembership } from '../groups/use-groups';
 import { AppPage } from '../shell/app-page';
+import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
+import { Spinner } from '../ui/spinner';
+import { loadBetContext } from './bet-actions';
+import { BetCard } from './bet-card';
+import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
+import { ResolveCard } from './resolve-card';
+import { ResultsPanel } from './results-panel';
+import { useBet, useMyWager } from './use-bets';
+import styles from './bet-details-page.module.css';
 
-// Spec 02 §2 "/bets/{id}": title "Bet Details" and a Back button (history back if possible,
-// else /dashboard). The bet itself arrives with the bets feature.
+// Spec 02 §2 "/bets/{id}" with the guard and resolver of §8: a bad id, 403, 404 or another
+// server error → /dashboard with "Failed to load bet. Please try again."; 401 → /login with
+// a return URL (RequireSession covers the signed-out case). Loaded through user-context into
+// Dexie, drawn from Dexie, so a bet seen once stays readable offline ("Unable to load bet"
+// only when the network failed and nothing is stored).
+
+export const BET_PAGE_TEXT = {
+  title: 'Bet Details',
+  back: 'Back',
+  loading: 'Loading bet',
+  unable: 'Unable to load bet',
+  unableHint: "Check your connection and try again. Bets you've opened before stay readable offline.",
+  failed: 'Failed to load bet. Please try again.',
+  otherState: (state: string) => `This bet is currently ${state}.`,
+};
+
 export function BetDetailsPage() {
+  const { id } = useParams();
+  const betId = Number(id);
+  if (!Number.isSafeInteger(betId) || betId <= 0) return <BadBet />;
+  return <BetDetails key={betId} betId={betId} />;
+}
+
+function BadBet() {
+  useEffect(() => void toast.error(BET_PAGE_TEXT.failed), []);
+  return <Navigate to="/dashboard" replace />;
+}
+
+function BetDetails({ betId }: { betId: number }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  const { user } = useSession();
+  const bet = useBet(betId);
+  const wager = useMyWager(betId, user?.id);
+  const membership = useMyMembership(bet?.groupId, user?.id);
+  const group = useGroup(bet?.groupId);
+  const [isUnreachable, setIsUnreachable] = useState(false);
+
+  useEffect(() => {
+    loadBetContext(betId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) {
+        navigate(`/login?returnUrl=${encodeURIComponent(location.pathname)}`, { replace: true });
+      } else if (error instanceof ApiError) {
+        toast.error(BET_PAGE_TEXT.failed);
+        navigate('/dashboard', { replace: true });
+      } else {
+        console.warn(`Loading bet ${betId} failed`, error);
+        setIsUnreachable(true);
+      }
+    });
+    // Only on arrival: the location is read for the return URL, not watched.
+  }, [betId]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const goBack = () => {
     const canGoBack = (window.history.state as { idx?: number } | null)?.idx;
     if (canGoBack) navigate(-1);
     else navigate('/dashboard');
   };
+
+  const isCreator = bet && user ? bet.createdBy === user.id : false;
+  const isAdmin = bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
+  const canCancel = bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
+
   return (
     <AppPage
-      title="Bet Details"
+      title={BET_PAGE_TEXT.title}
       actions={
         <Button variant="ghost" size="small" icon={<ArrowLeft size={16} aria-hidden="true" />} onClick={goBack}>
-          Back
+          {BET_PAGE_TEXT.back}
         </Button>
       }
     >
-      <Card>
-        <EmptyState icon={<Ticket size={26} />} title="Bets are on their way">
-          Countdowns, wagers and results for this bet show up here very soon.
-        </EmptyState>
-      </Card>
+      {bet === undefined || (bet === null && !isUnreachable) ? (
+        <div className={styles.loading}>
+          <Spinner size="large" label={BET_PAGE_TEXT.loading} />
+        </div>
+      ) : bet === null ? (
+        <Card>
+          <EmptyState title={BET_PAGE_TEXT.unable}>{BET_PAGE_TEXT.unableHint}</EmptyState>
+        </Card>
+      ) : (
+        <div className={styles.body}>
+          <header className={styles.head}>
+            <h2 className={styles.title}>{bet.title}</h2>
+            {bet.description && <p className={styles.description}>{bet.description}</p>}
+            {group?.name && <p className={styles.group}>{group.name}</p>}
+          </header>
+          {bet.state === 'active' ? (
+            <BetCard bet={bet} wager={wager ?? null} membership={membership ?? null} />
+          ) : bet.state === 'resolved' ? (
+            <ResultsPanel betId={bet.id} bet={bet} />
+          ) : (
+            <Card>
+              <p>{BET_PAGE_TEXT.otherState(bet.state)}</p>
+            </Card>
+          )}
+          {isCreator && (bet.state === 'active' || bet.state === 'expired') && <ResolveCard key={bet.id} bet={bet} />}
+          {canCancel && (
+            <div className={styles.cancel}>
+              <Button variant="danger" size="small" icon={<Ban size={16} aria-hidden="true" />} onClick={() => openCancelBetModal(bet.id)}>
+                {CANCEL_TEXT.open}
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
     </AppPage>
   );
 }

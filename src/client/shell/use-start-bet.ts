@@ -1,11 +1,14 @@
-import { useNavigate } from 'react-router-dom';
+import { activeGroupStore } from '../data/active-group-store';
 
 /**
- * The Bet button (spec 01 §2) opens the bet-creation modal for the active group. Groups and
- * bets arrive in the next issue; until then it takes the player to their group, where
- * betting starts.
+ * The Bet button (spec 02 §2): opens the bet-creation modal for the active group, or the
+ * join modal when the player has no group yet (a bet needs one). Both modals are dynamic
+ * imports: the shell is on the landing page's path and must not carry them.
  */
 export function useStartBet() {
-  const navigate = useNavigate();
-  return () => navigate('/group');
+  return () => {
+    const active = activeGroupStore.getSnapshot();
+    if (active) void import('../bets/bet-modals').then((m) => m.openCreateBetModal(active.id));
+    else void import('../groups/group-modals').then((m) => m.openJoinGroupModal());
+  };
 }

@@ -1,0 +1,72 @@
+import { Pencil } from 'lucide-react';
+import { useState } from 'react';
+import { answerLabel } from '../../domain/bets';
+import { isWageringOpen } from '../../domain/bet-lists';
+import type { Membership } from '../../domain/groups';
+import type { BetRow, WagerRow } from '../data/db';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { Points } from '../ui/points';
+import { BetMeta } from './bet-meta';
+import { useNow } from './use-now';
+import { WagerForm } from './wager-form';
+import styles from './bet-card.module.css';
+
+// The bet card of spec 02 §4 for an active bet: unanswered (the form) or answered (locked,
+// showing the wager, until the player chooses "Change"; we keep it locked so a stray tap
+// never moves points).
+
+export const BET_CARD_TEXT = {
+  yourWager: 'Your wager',
+  change: 'Change',
+};
+
+interface BetCardProps {
+  bet: BetRow;
+  wager: WagerRow | null;
+  membership: Membership | null;
+  /** The dashboard shows the title on the card; the bet page has it as its heading. */
+  showTitle?: boolean;
+  groupName?: string;
+}
+
+export function BetCard({ bet, wager, membership, showTitle = false, groupName }: BetCardProps) {
+  const now = useNow(1000);
+  const [isChanging, setIsChanging] = useState(false);
+  const isLocked = wager !== null && !isChanging;
+  return (
+    <Card as="article" className={styles.card} aria-label={showTitle ? bet.title : 'Place your wager'}>
+      {showTitle && (
+        <header className={styles.head}>
+          <h3 className={styles.title}>{bet.title}</h3>
+          {bet.description && <p className={styles.description}>{bet.description}</p>}
+        </header>
+      )}
+      <BetMeta bet={bet} groupName={groupName} />
+      {isLocked ? (
+        <div className={styles.locked}>
+          <p className={styles.lockedText}>
+            <span className={styles.lockedLabel}>{BET_CARD_TEXT.yourWager}</span>
+            <strong>{answerLabel(bet, wager.prediction)}</strong>
+            <Points value={wager.points} size="small" />
+          </p>
+          {isWageringOpen(bet, now) && membership && (
+            <Button variant="secondary" size="small" icon={<Pencil size={16} aria-hidden="true" />} onClick={() => setIsChanging(true)}>
+              {BET_CARD_TEXT.change}
+            </Button>
+          )}
+        </div>
+      ) : (
+        <WagerForm
+          key={bet.id}
+          bet={bet}
+          wager={wager}
+          membership={membership}
+          now={now}
+          onCancel={wager ? () => setIsChanging(false) : undefined}
+          onPlaced={() => setIsChanging(false)}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,87 @@
+import type { MyGroup } from '../groups/use-groups';
+import { SegmentedField } from '../ui/segmented-field';
+import { SelectField } from '../ui/select-field';
+import { TextAreaField } from '../ui/text-area-field';
+import { TextField } from '../ui/text-field';
+import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-model';
+
+// Step 1 "Details" of the bet-creation stepper (spec 02 §2, §5): title, optional
+// description, expiry (default now + 24 h), base wager $ / $$ / $$$ (1, 2, 3), group.
+
+export const DETAILS_TEXT = {
+  title: 'Title',
+  titlePlaceholder: 'Will it rain on Saturday?',
+  description: 'Description (optional)',
+  expiresAt: 'Closes at',
+  baseWager: 'Base wager',
+  baseWagerHint: 'Each wager is 1x, 2x or 3x this amount.',
+  group: 'Group',
+  chooseGroup: 'Choose a group',
+};
+
+const TIERS = [
+  { value: 1, label: '$', ariaLabel: '$ (1 point)' },
+  { value: 2, label: '$$', ariaLabel: '$$ (2 points)' },
+  { value: 3, label: '$$$', ariaLabel: '$$$ (3 points)' },
+] as const;
+
+interface StepProps {
+  values: BetFormValues;
+  errors: BetFormErrors;
+  touched: ReadonlySet<BetFormField>;
+  onChange: (patch: Partial<BetFormValues>) => void;
+  onTouch: (field: BetFormField) => void;
+}
+
+export function BetDetailsStep({ values, errors, touched, onChange, onTouch, groups }: StepProps & { groups: readonly MyGroup[] }) {
+  const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
+  return (
+    <>
+      <TextField
+        label={DETAILS_TEXT.title}
+        placeholder={DETAILS_TEXT.titlePlaceholder}
+        value={values.title}
+        maxLength={100}
+        error={shown('title')}
+        onChange={(event) => onChange({ title: event.target.value })}
+        onBlur={() => onTouch('title')}
+        autoFocus
+      />
+      <TextAreaField
+        label={DETAILS_TEXT.description}
+        value={values.description}
+        rows={2}
+        error={shown('description')}
+        onChange={(event) => onChange({ description: event.target.value })}
+        onBlur={() => onTouch('description')}
+      />
+      <TextField
+        label={DETAILS_TEXT.expiresAt}
+        type="datetime-local"
+        value={values.expiresAt}
+        error={shown('expiresAt')}
+        onChange={(event) => onChange({ expiresAt: event.target.value })}
+        onBlur={() => onTouch('expiresAt')}
+      />
+      <SegmentedField
+        label={DETAILS_TEXT.baseWager}
+        value={values.baseWagerAmount}
+        options={TIERS}
+        hint={DETAILS_TEXT.baseWagerHint}
+        error={shown('baseWagerAmount')}
+        onChange={(baseWagerAmount) => onChange({ baseWagerAmount })}
+      />
+      <SelectField
+        label={DETAILS_TEXT.group}
+        placeholder={DETAILS_TEXT.chooseGroup}
+        value={values.groupId === null ? '' : String(values.groupId)}
+        options={groups.map(({ group }) => ({ value: String(group.id), label: group.name }))}
+        error={shown('groupId')}
+        onChange={(event) => onChange({ groupId: event.target.value === '' ? null : Number(event.target.value) })}
+        onBlur={() => onTouch('groupId')}
+      />
+    </>
+  );
+}
+
+export type { StepProps as BetStepProps };

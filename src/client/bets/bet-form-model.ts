@@ -1,0 +1,91 @@
+import { BET_MESSAGES, createBetRequestSchemaAt, defaultExpiresAt, type BetType, type CreateBetRequest } from '../../domain/bets';
+
+// The bet-creation form's values and rules (spec 02 §5), kept pure so the stepper's rules
+// are testable without a screen. Validation is the domain's createBetRequestSchemaAt, so the
+// form and the server refuse the same things with the same words.
+
+export interface BetFormValues {
+  title: string;
+  description: string;
+  /** A datetime-local value ("2025-05-01T18:30"), in the device's time zone. */
+  expiresAt: string;
+  baseWagerAmount: 1 | 2 | 3;
+  groupId: number | null;
+  betType: BetType;
+  yesLabel: string;
+  noLabel: string;
+  options: string[];
+  line: string;
+}
+
+export type BetFormField = 'title' | 'description' | 'expiresAt' | 'baseWagerAmount' | 'groupId' | 'betType' | 'yesLabel' | 'noLabel' | 'options' | 'line';
+export type BetFormErrors = Partial<Record<BetFormField, string>>;
+
+export const DETAILS_FIELDS: BetFormField[] = ['title', 'description', 'expiresAt', 'baseWagerAmount', 'groupId'];
+export const TYPE_FIELDS: BetFormField[] = ['betType', 'yesLabel', 'noLabel', 'options', 'line'];
+
+/** A Date as a datetime-local value in the device's zone. */
+export function toDateTimeLocal(time: number): string {
+  const date = new Date(time);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function initialBetFormValues(now: number, groupId: number | null): BetFormValues {
+  return {
+    title: '',
+    description: '',
+    expiresAt: toDateTimeLocal(Date.parse(defaultExpiresAt(now))),
+    baseWagerAmount: 1,
+    groupId,
+    betType: 'yes_no',
+    yesLabel: '',
+    noLabel: '',
+    options: ['', ''],
+    line: '',
+  };
+}
+
+/** The POST /bets body: only the chosen type's config, blank options dropped by the schema. */
+export function toBetRequest(values: BetFormValues): CreateBetRequest {
+  const expiry = values.expiresAt.trim() === '' ? '' : new Date(values.expiresAt);
+  const config =
+    values.betType === 'yes_no'
+      ? { yesLabel: values.yesLabel, noLabel: values.noLabel }
+      : values.betType === 'multiple_choice'
+        ? { options: values.options }
+        : values.betType === 'over_under'
+          ? { line: values.line.trim() === '' ? undefined : Number(values.line) }
+          : {};
+  return {
+    title: values.title,
+    description: values.description,
+    expiresAt: expiry === '' ? '' : Number.isFinite(expiry.getTime()) ? expiry.toISOString() : 'invalid',
+    baseWagerAmount: values.baseWagerAmount,
+    betType: values.betType,
+    betTypeConfig: config,
+    groupId: values.groupId ?? (undefined as unknown as number),
+  };
+}
+
+/** Every field's first error (spec 02 §5 messages), checked against the clock for the future expiry. */
+export function validateBetForm(values: BetFormValues, now: number): BetFormErrors {
+  const result = createBetRequestSchemaAt(now).safeParse(toBetRequest(values));
+  const errors: BetFormErrors = {};
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    const [head, sub] = issue.path;
+    const field = (head === 'betTypeConfig' ? sub : head) as BetFormField | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  if (values.groupId === null) errors.groupId = BET_MESSAGES.groupRequired;
+  return errors;
+}
+
+export function hasErrorIn(errors: BetFormErrors, fields: readonly BetFormField[]): boolean {
+  return fields.some((field) => errors[field] !== undefined);
+}
+
+/** Spec 02 §5: at most 10 options; one can be removed only while more than 2 remain. */
+export const canAddOption = (options: readonly string[]) => options.length < 10;
+export const canRemoveOption = (options: readonly string[]) => options.length > 2;

@@ -1,0 +1,28 @@
+import { UsersRound } from 'lucide-react';
+import type { BetRow } from '../data/db';
+import { Points } from '../ui/points';
+import { Countdown } from './countdown';
+import styles from './bet-card.module.css';
+
+// A bet's line of context (DESIGN.md "Cards"): the countdown, the group, the pool and how many have wagered.
+
+export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string }) {
+  const pool = Object.values(bet.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
+  return (
+    <div className={styles.meta}>
+      {bet.state === 'active' && <Countdown expiresAt={bet.expiresAt} />}
+      {groupName && <span className={styles.metaItem}>{groupName}</span>}
+      {bet.wagerCount !== undefined && (
+        <span className={styles.metaItem}>
+          <UsersRound size={14} aria-hidden="true" />
+          {bet.wagerCount} {bet.wagerCount === 1 ? 'wager' : 'wagers'}
+        </span>
+      )}
+      {pool > 0 && (
+        <span className={styles.metaItem}>
+          Pool <Points value={pool} size="small" word="wide" />
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { Clock } from 'lucide-react';
+import { COUNTDOWN, countdownTone, formatCountdown } from '../../domain/bet-lists';
+import { useNow } from './use-now';
+import styles from './countdown.module.css';
+
+// Spec 02 §4, §9: ticks every 1 s; success above 24 h, warning within 24 h, error within 1 h
+// or once ended; "Expired" when ended; seconds only in the last minute. The tone is also
+// spoken in words for screen readers (colour is never the only signal). No aria-live: a
+// region announcing every second would drown everything else out.
+
+const ENDED = 'Expired';
+
+export function Countdown({ expiresAt, className }: { expiresAt: string; className?: string }) {
+  const now = useNow(COUNTDOWN.tickMs);
+  const end = Date.parse(expiresAt);
+  // An unparsable date counts as not expired (spec 02 §4): show no time rather than "Expired".
+  if (!Number.isFinite(end)) return null;
+  const left = end - now;
+  const text = formatCountdown(left);
+  return (
+    <span className={[styles.countdown, styles[countdownTone(left)], className].filter(Boolean).join(' ')}>
+      <Clock size={14} aria-hidden="true" />
+      <time dateTime={new Date(end).toISOString()} title={new Date(end).toLocaleString()}>
+        {text === ENDED ? text : <><span className="visually-hidden">Closes in </span>{text}</>}
+      </time>
+    </span>
+  );
+}

@@ -1,0 +1,92 @@
+import { CheckCheck } from 'lucide-react';
+import { useState } from 'react';
+import { answerChoices, answerLabel, validateCorrectAnswer } from '../../domain/bets';
+import { errorMessage } from '../data/api-client';
+import type { BetRow } from '../data/db';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { AnswerInput, ANSWER_TEXT } from './answer-input';
+import { resolveBet } from './bet-actions';
+import styles from './resolve-card.module.css';
+
+// Spec 02 §2, §4 "Resolve card": selection (the answer input of the type; over/under takes
+// the actual number) → confirmation (title, answer, the warning, Back, Confirm with
+// "Resolving..."); "Bet resolved!"; a failure is a toast. The parent keys it by bet id, so
+// a different bet starts again at selection with no answer.
+
+export const RESOLVE_TEXT = {
+  heading: 'Resolve this bet',
+  pick: 'The correct answer',
+  resolve: 'Resolve Bet',
+  confirmQuestion: 'Are you sure you want to resolve this bet?',
+  cannotUndo: 'This action cannot be undone.',
+  answer: 'Answer:',
+  back: 'Back',
+  confirm: 'Confirm',
+  resolving: 'Resolving...',
+  resolved: 'Bet resolved!',
+  failed: 'Failed to resolve bet. Please try again.',
+};
+
+export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle?: boolean }) {
+  const [answer, setAnswer] = useState('');
+  const [phase, setPhase] = useState<'selection' | 'confirmation'>('selection');
+  const [isResolving, setIsResolving] = useState(false);
+  const isSupported = bet.betType === 'numeric' || bet.betType === 'over_under' || answerChoices(bet).length > 0;
+  const isChosen = validateCorrectAnswer(bet, answer) === null;
+  const shownAnswer = bet.betType === 'over_under' ? answer.trim() : answerLabel(bet, answer.trim());
+
+  const confirm = async () => {
+    setIsResolving(true);
+    try {
+      await resolveBet(bet.id, answer.trim());
+      toast.success(RESOLVE_TEXT.resolved);
+    } catch (error) {
+      toast.error(errorMessage(error, RESOLVE_TEXT.failed));
+      setIsResolving(false);
+    }
+  };
+
+  return (
+    <Card as="article" className={styles.card} aria-label={`${RESOLVE_TEXT.heading}: ${bet.title}`}>
+      <header className={styles.head}>
+        <CheckCheck size={20} aria-hidden="true" className={styles.icon} />
+        <h3 className={styles.heading}>{showTitle ? bet.title : RESOLVE_TEXT.heading}</h3>
+      </header>
+      {!isSupported ? (
+        <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>
+      ) : phase === 'selection' ? (
+        <>
+          <AnswerInput bet={bet} value={answer} onChange={setAnswer} purpose="resolve" label={RESOLVE_TEXT.pick} />
+          <div className={styles.actions}>
+            <Button disabled={!isChosen} onClick={() => setPhase('confirmation')}>
+              {RESOLVE_TEXT.resolve}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <div className={styles.confirm} role="group" aria-labelledby={`resolve-q-${bet.id}`} aria-describedby={`resolve-w-${bet.id}`}>
+          <p className={styles.betTitle}>{bet.title}</p>
+          <p className={styles.answer}>
+            {RESOLVE_TEXT.answer} <strong>{shownAnswer}</strong>
+          </p>
+          <p id={`resolve-q-${bet.id}`} className={styles.question}>
+            {RESOLVE_TEXT.confirmQuestion}
+          </p>
+          <p id={`resolve-w-${bet.id}`} className={styles.warning}>
+            {RESOLVE_TEXT.cannotUndo}
+          </p>
+          <div className={styles.actions}>
+            <Button variant="secondary" disabled={isResolving} onClick={() => setPhase('selection')}>
+              {RESOLVE_TEXT.back}
+            </Button>
+            <Button isLoading={isResolving} loadingText={RESOLVE_TEXT.resolving} onClick={() => void confirm()} autoFocus>
+              {RESOLVE_TEXT.confirm}
+            </Button>
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,106 @@
+import { RotateCw, Trophy, Users } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { answerLabel, type BetRules } from '../../domain/bets';
+import { errorMessage } from '../data/api-client';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { EmptyState } from '../ui/empty-state';
+import { Points } from '../ui/points';
+import { Spinner } from '../ui/spinner';
+import { AnswerDistribution } from './answer-distribution';
+import { loadBetStatistics } from './bet-actions';
+import { ResultsSummary } from './results-summary';
+import { useBetStatistics } from './use-bets';
+import styles from './results-panel.module.css';
+
+// Spec 02 §2 "Bet results panel": GET /bets/{id}/statistics, cached in Dexie so the results
+// stay readable offline (a cached copy is shown while a fresh one loads and when loading fails).
+
+export const RESULTS_TEXT = {
+  loading: 'Loading Results...',
+  failedTitle: 'Failed to Load Results',
+  failed: 'Failed to load bet statistics. Please try again.',
+  retry: 'Retry',
+  idRequired: 'Bet ID is required',
+  resolved: 'Bet Resolved',
+  yourWager: 'Your Wager',
+  noParticipants: 'No Participants',
+  noWagers: "This bet hasn't received any wagers yet.",
+};
+
+export function ResultsPanel({ betId, bet }: { betId: number | undefined; bet: BetRules }) {
+  const cached = useBetStatistics(betId);
+  const [status, setStatus] = useState<'loading' | 'loaded' | 'failed'>('loading');
+  const [failure, setFailure] = useState('');
+
+  const fetchStatistics = useCallback(() => {
+    if (betId === undefined) return;
+    loadBetStatistics(betId).then(
+      () => setStatus('loaded'),
+      (error: unknown) => {
+        console.warn(`Loading the statistics of bet ${betId} failed`, error);
+        setFailure(errorMessage(error, RESULTS_TEXT.failed));
+        setStatus('failed');
+      },
+    );
+  }, [betId]);
+  useEffect(fetchStatistics, [fetchStatistics]);
+  const retry = () => {
+    setStatus('loading');
+    fetchStatistics();
+  };
+
+  if (betId === undefined) return <Card><p role="alert">{RESULTS_TEXT.idRequired}</p></Card>;
+  if (!cached) {
+    if (status === 'failed')
+      return (
+        <Card>
+          <EmptyState headingLevel="h3" title={RESULTS_TEXT.failedTitle} action={<Button variant="secondary" icon={<RotateCw size={16} aria-hidden="true" />} onClick={retry}>{RESULTS_TEXT.retry}</Button>}>
+            {failure}
+          </EmptyState>
+        </Card>
+      );
+    return (
+      <Card className={styles.loading} aria-busy="true">
+        <Spinner size="medium" />
+        <p>{RESULTS_TEXT.loading}</p>
+      </Card>
+    );
+  }
+
+  const stats = cached;
+  return (
+    <div className={styles.panel}>
+      {stats.isResolved && stats.correctAnswer !== null && (
+        <div className={styles.banner} role="status">
+          <Trophy size={22} aria-hidden="true" />
+          <div>
+            <p className={styles.bannerTitle}>{RESULTS_TEXT.resolved}</p>
+            <p className={styles.bannerAnswer}>{answerLabel(bet, stats.correctAnswer)}</p>
+          </div>
+        </div>
+      )}
+      {stats.totalParticipants === 0 ? (
+        <Card>
+          <EmptyState headingLevel="h3" icon={<Users size={24} />} title={RESULTS_TEXT.noParticipants}>
+            {RESULTS_TEXT.noWagers}
+          </EmptyState>
+        </Card>
+      ) : (
+        <>
+          {stats.userWager && (
+            <Card className={styles.yourWager}>
+              <h3 className={styles.heading}>{RESULTS_TEXT.yourWager}</h3>
+              <p className={styles.yourWagerLine}>
+                <strong>{answerLabel(bet, stats.userWager.prediction)}</strong>
+                <Points value={stats.userWager.points} size="small" />
+              </p>
+            </Card>
+          )}
+          <ResultsSummary stats={stats} />
+          <AnswerDistribution stats={stats} bet={bet} />
+        </>
+      )}
+    </div>
+  );
+}

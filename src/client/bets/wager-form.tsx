@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { normalizeAnswer, validatePrediction } from '../../domain/bets';
+import { isWageringOpen, prefillMultiplier } from '../../domain/bet-lists';
+import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
+import type { Membership } from '../../domain/groups';
+import { errorMessage } from '../data/api-client';
+import type { BetRow, WagerRow } from '../data/db';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
+import { Points } from '../ui/points';
+import { defaultPreset, ValueSelector, valueSelectorError } from '../ui/value-selector';
+import { AnswerInput } from './answer-input';
+import { placeWager } from './bet-actions';
+import styles from './bet-card.module.css';
+
+// The betting form of spec 02 §2, §4: the answer input with live odds, the multiplier value
+// selector (1x / 2x / 3x of the base, or a custom amount), "If you win: about N points",
+// Submit Prediction / Update Wager. An existing wager prefills the prediction and the
+// multiplier (points / base when that is 1–3).
+
+export const WAGER_TEXT = {
+  answers: 'Your prediction',
+  submit: 'Submit Prediction',
+  update: 'Update Wager',
+  submitting: 'Submitting...',
+  updating: 'Updating...',
+  placed: 'Wager Placed!',
+  failed: 'Failed to submit wager',
+  ifYouWin: 'If you win: about',
+  points: 'points',
+  cancel: 'Keep my wager',
+  closed: 'Wagering is closed for this bet.',
+  notMember: 'Join this group to place a wager.',
+  tooFewPoints: "You don't have enough points for this wager.",
+};
+
+interface WagerFormProps {
+  bet: BetRow;
+  wager: WagerRow | null;
+  membership: Membership | null;
+  now: number;
+  /** Leaving the "Change" mode without submitting. */
+  onCancel?: () => void;
+  onPlaced?: () => void;
+}
+
+export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: WagerFormProps) {
+  const base = bet.baseWagerAmount;
+  const presets = [1, 2, 3].map((m) => ({ label: `${m}x`, value: base * m }));
+  const [prediction, setPrediction] = useState(wager?.prediction ?? '');
+  const [points, setPoints] = useState<number | null>(() => {
+    const multiplier = wager ? prefillMultiplier(wager.points, base) : null;
+    return multiplier ? base * multiplier : wager ? wager.points : defaultPreset(presets);
+  });
+  const [isBusy, setIsBusy] = useState(false);
+
+  const totals = bet.answerTotals ?? {};
+  const odds = Object.fromEntries(answerOdds(bet, totals).map((entry) => [entry.answer, formatMultiplier(entry.multiplier)]));
+  const isPredictionValid = validatePrediction(bet, prediction) === null;
+  const isPointsValid = points !== null && valueSelectorError(points) === null && Number.isInteger(points);
+  // Changing a wager frees its old points first (ARCHITECTURE.md §4: the difference is debited).
+  const spendable = (membership?.availablePoints ?? 0) + (wager?.points ?? 0);
+  const reason = !isWageringOpen(bet, now) ? WAGER_TEXT.closed : !membership ? WAGER_TEXT.notMember : spendable < base ? WAGER_TEXT.tooFewPoints : null;
+  const isAffordable = points === null || points <= spendable;
+  const payout = isPredictionValid && isPointsValid ? projectedPayout(bet, totals, normalizeAnswer(bet, prediction), points, wager) : 0;
+
+  const submit = async () => {
+    if (!isPredictionValid || !isPointsValid || points === null) return;
+    setIsBusy(true);
+    try {
+      await placeWager(bet.id, prediction.trim(), points);
+      toast.success(WAGER_TEXT.placed);
+      onPlaced?.();
+    } catch (error) {
+      toast.error(errorMessage(error, WAGER_TEXT.failed));
+    } finally {
+      setIsBusy(false);
+    }
+  };
+
+  const isDisabled = reason !== null || isBusy;
+  return (
+    <form
+      className={styles.form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <AnswerInput bet={bet} value={prediction} onChange={setPrediction} odds={odds} disabled={isDisabled} label={WAGER_TEXT.answers} />
+      <ValueSelector
+        key={bet.id}
+        presets={presets}
+        value={points}
+        onChange={setPoints}
+        disabled={isDisabled}
+        summary={points !== null && isPointsValid ? <Points value={points} size="small" /> : null}
+      />
+      {!isAffordable && reason === null && <p className={styles.reason}>{WAGER_TEXT.tooFewPoints}</p>}
+      {payout > 0 && isAffordable && (
+        <p className={styles.payout}>
+          {WAGER_TEXT.ifYouWin} <Points value={payout} size="small" />
+        </p>
+      )}
+      {reason && <p className={styles.reason}>{reason}</p>}
+      <div className={styles.actions}>
+        {onCancel && (
+          <Button variant="ghost" onClick={onCancel} disabled={isBusy}>
+            {WAGER_TEXT.cancel}
+          </Button>
+        )}
+        <Button
+          type="submit"
+          className={styles.submit}
+          disabled={isDisabled || !isPredictionValid || !isPointsValid || !isAffordable}
+          isLoading={isBusy}
+          loadingText={wager ? WAGER_TEXT.updating : WAGER_TEXT.submitting}
+        >
+          {wager ? WAGER_TEXT.update : WAGER_TEXT.submit}
+        </Button>
+      </div>
+    </form>
+  );
+}
