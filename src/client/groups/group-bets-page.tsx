@@ -1,10 +1,43 @@
+import { ArrowLeft, Plus } from 'lucide-react';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { BetList } from '../bets/bet-list';
+import { openCreateBetModal } from '../bets/bet-modals';
 import { AppPage } from '../shell/app-page';
+import { Button, buttonClassName } from '../ui/button';
+import { Card } from '../ui/card';
+import { useGroup } from './use-groups';
 
-// Spec 01 §2 and 02 §2: "/group/{id}/bets" is a page that only says "Hello world".
+// "/group/{id}/bets": spec 02 §2 has a "Hello world" placeholder; we show ALL of the group's
+// bets with the group view's tabs and search instead (issue 5: the placeholder is not good
+// enough for a real product).
+
+const TEXT = {
+  title: (name: string | undefined) => (name ? `${name}: all bets` : 'All bets'),
+  back: 'Back to group',
+  create: 'Create a bet',
+};
+
 export function GroupBetsPage() {
+  const { id } = useParams();
+  const groupId = Number(id);
+  const group = useGroup(Number.isSafeInteger(groupId) && groupId > 0 ? groupId : undefined);
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) return <Navigate to="/group" replace />;
   return (
-    <AppPage title="Bets" isTitleHidden>
-      <p>Hello world</p>
+    <AppPage
+      title={TEXT.title(group?.name)}
+      actions={
+        <Button size="small" icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(groupId)}>
+          {TEXT.create}
+        </Button>
+      }
+    >
+      <Link to={`/group/${groupId}`} className={buttonClassName({ variant: 'ghost', size: 'small' })}>
+        <ArrowLeft size={16} aria-hidden="true" />
+        <span>{TEXT.back}</span>
+      </Link>
+      <Card>
+        <BetList groupId={groupId} />
+      </Card>
     </AppPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Globe, Lock, LogOut, Share2, Ticket } from 'lucide-react';
+import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
 import type { GroupRow } from '../data/db';
@@ -6,15 +6,15 @@ import { toast } from '../shell/toast-store';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
-import { EmptyState } from '../ui/empty-state';
 import { Points } from '../ui/points';
+import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
 import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
 import { useMyMembership } from './use-groups';
 import styles from './group-details.module.css';
 
 // The group details view of spec 02 §2: the name as heading, its description, Share (only
-// when a shareable link exists), the bet list (the bets feature fills it), the Members list
+// when a shareable link exists), the bet list (3 per tab), the Members list
 // of user bubbles, and Leave group behind a confirmation.
 
 const TEXT = {
@@ -24,13 +24,14 @@ const TEXT = {
   yourPoints: 'Your points',
   bets: 'Bets',
   viewAllBets: 'View All Bets',
-  noBets: 'No Bets',
-  noBetsHint: 'When someone in the group starts a bet, it shows up here. Tap Bet to start one.',
   leave: 'Leave group',
   left: (name: string) => `You left ${name}.`,
 };
 
 /** A link exists for a public group, and for a private one whose invite code the viewer knows. */
+/** Spec 02 §9: the group view shows at most 3 bets per tab; "View All Bets" shows the rest. */
+const BETS_PER_TAB = 3;
+
 function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'private' } {
   return group.privacy === 'public' || (group.privacy === 'private' && Boolean(group.inviteCode));
 }
@@ -80,9 +81,7 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
           </Link>
         </div>
         <Card>
-          <EmptyState icon={<Ticket size={24} />} title={TEXT.noBets} headingLevel="h3">
-            {TEXT.noBetsHint}
-          </EmptyState>
+          <BetList groupId={group.id} limit={BETS_PER_TAB} />
         </Card>
       </section>
 

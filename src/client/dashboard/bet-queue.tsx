@@ -1,0 +1,75 @@
+import { Plus, Sparkles, UsersRound } from 'lucide-react';
+import { BetCard } from '../bets/bet-card';
+import { openCreateBetModal } from '../bets/bet-modals';
+import { useMyWager, useNextActionableBet } from '../bets/use-bets';
+import { useNow } from '../bets/use-now';
+import type { BetRow } from '../data/db';
+import { useActiveGroup } from '../data/use-active-group';
+import { openJoinGroupModal } from '../groups/group-modals';
+import { useGroup, useMyMembership } from '../groups/use-groups';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { EmptyState } from '../ui/empty-state';
+import { QueueSkeleton } from './queue-skeleton';
+import styles from './dashboard-page.module.css';
+
+// "Your Bet Queue" (spec 02 §2, §4): nextActionableBet across the player's groups, shown as
+// the full bet card so the wager is placed right here; else the spec's empty text with what
+// to do next (DESIGN.md: "Create a bet", "Join a group").
+
+export const BET_QUEUE_TEXT = {
+  heading: 'Your Bet Queue',
+  empty: 'No active bets in your groups',
+  emptyHint: 'Start one and see who agrees with you.',
+  noGroupHint: 'Bets from your groups show up here, the soonest to close first.',
+  create: 'Create a bet',
+  join: 'Join a group',
+};
+
+export function BetQueue({ userId }: { userId: number | undefined }) {
+  const now = useNow(60_000);
+  const bet = useNextActionableBet(userId, now);
+  const active = useActiveGroup();
+  return (
+    <section className={styles.section} aria-labelledby="bet-queue">
+      <h2 id="bet-queue" className={styles.sectionTitle}>
+        {BET_QUEUE_TEXT.heading}
+      </h2>
+      {bet === undefined ? (
+        <QueueSkeleton />
+      ) : bet ? (
+        <QueuedBet key={bet.id} bet={bet} userId={userId} />
+      ) : (
+        <Card>
+          <EmptyState
+            headingLevel="h3"
+            icon={<Sparkles size={26} />}
+            title={BET_QUEUE_TEXT.empty}
+            action={
+              active ? (
+                <Button icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(active.id)}>
+                  {BET_QUEUE_TEXT.create}
+                </Button>
+              ) : (
+                <Button icon={<UsersRound size={16} aria-hidden="true" />} onClick={() => openJoinGroupModal()}>
+                  {BET_QUEUE_TEXT.join}
+                </Button>
+              )
+            }
+          >
+            {active ? BET_QUEUE_TEXT.emptyHint : BET_QUEUE_TEXT.noGroupHint}
+          </EmptyState>
+        </Card>
+      )}
+    </section>
+  );
+}
+
+/** The queued bet as the full bet card. Once wagered it leaves the queue and the next one takes its place. */
+function QueuedBet({ bet, userId }: { bet: BetRow; userId: number | undefined }) {
+  const wager = useMyWager(bet.id, userId);
+  const membership = useMyMembership(bet.groupId, userId);
+  const group = useGroup(bet.groupId);
+  if (wager === undefined || membership === undefined) return <QueueSkeleton />;
+  return <BetCard bet={bet} wager={wager} membership={membership} showTitle groupName={group?.name} />;
+}

@@ -1,0 +1,38 @@
+import { CheckCheck } from 'lucide-react';
+import { ResolveCard } from '../bets/resolve-card';
+import { useNextBetToResolve } from '../bets/use-bets';
+import { Card } from '../ui/card';
+import { EmptyState } from '../ui/empty-state';
+import { QueueSkeleton } from './queue-skeleton';
+import styles from './dashboard-page.module.css';
+
+// "Your Resolve Queue" (spec 02 §2, §4): nextBetToResolve among the bets the player created,
+// with the resolve card inline; keyed by bet so the next bet starts at selection.
+
+export const RESOLVE_QUEUE_TEXT = {
+  heading: 'Your Resolve Queue',
+  empty: 'No more bets to resolve for your groups.',
+  emptyHint: 'Bets you create land here when it is time to call the answer.',
+};
+
+export function ResolveQueue({ userId }: { userId: number | undefined }) {
+  const bet = useNextBetToResolve(userId);
+  return (
+    <section className={styles.section} aria-labelledby="resolve-queue">
+      <h2 id="resolve-queue" className={styles.sectionTitle}>
+        {RESOLVE_QUEUE_TEXT.heading}
+      </h2>
+      {bet === undefined ? (
+        <QueueSkeleton />
+      ) : bet ? (
+        <ResolveCard key={bet.id} bet={bet} showTitle />
+      ) : (
+        <Card>
+          <EmptyState headingLevel="h3" icon={<CheckCheck size={26} />} title={RESOLVE_QUEUE_TEXT.empty}>
+            {RESOLVE_QUEUE_TEXT.emptyHint}
+          </EmptyState>
+        </Card>
+      )}
+    </section>
+  );
+}
