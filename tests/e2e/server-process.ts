@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+// Starting and stopping the real Hunch server for end-to-end tests: the global setup runs one
+// for the whole run, and a spec that needs to restart a server (the realtime reconnection)
+// runs its own through the same function, on its own port and DATA_DIR.
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export function assertPortFree(port: number) {
+  return new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () => reject(new Error(`Port ${port} is busy; set HUNCH_E2E_PORT to a free port`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+/** A free port on the loopback, chosen by the system. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited (${server.exitCode}):\n${log()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server did not answer within 180 s:\n${log()}`);
+}
+
+export interface ServerProcess {
+  url: string;
+  /** Stops the server (SIGTERM to its process group, SIGKILL after 10 s); the DATA_DIR stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and DATA_DIR, so it comes back with its data. */
+  start(): Promise<void>;
+}
+
+/** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits for /healthz. */
+export async function startServerProcess({ port, dataDir }: { port: number; dataDir: string }): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const source = path.join(root, 'src/server/main.ts');
+  const command = existsSync(source) ? [path.join(root, 'node_modules/tsx/dist/cli.mjs'), source] : [path.join(root, 'dist/server/main.js')];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: url,
+    // Many sign-ins from one address in a minute is what a test run is.
+    RATE_LIMIT_LOGIN_PER_IP: '10000',
+    RATE_LIMIT_LOGIN_PER_EMAIL: '10000',
+    RATE_LIMIT_GUEST_PER_IP: '10000',
+    RATE_LIMIT_FORGOT_PER_IP: '10000',
+  };
+  // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.
+  delete env.SMTP_URL;
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+
+  let server: ChildProcess | null = null;
+  let output = '';
+  const start = async () => {
+    await assertPortFree(port);
+    const child = spawn(process.execPath, command, { cwd: root, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    server = child;
+    await waitForServer(url, child, () => output);
+  };
+  const stop = async () => {
+    const child = server;
+    server = null;
+    if (!child || child.exitCode !== null || !child.pid) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid, 'SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  };
+
+  await start();
+  return { url, stop, start };
+}
