@@ -1,9 +1,9 @@
-import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
+import { replacePushSubscribe } from './push.helpers';
 
 // Issue 8 end to end in Chromium. The browser's own push service cannot be reached here, so
 // only PushManager.prototype.subscribe is replaced, at the browser boundary, by one that
@@ -29,30 +29,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => pushService.close(resolve));
 });
 
-/** Keys made as a browser makes them: a P-256 public key (65 bytes) and a 16-byte secret. */
-function browserKeys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-}
-
-async function replacePushSubscribe(context: BrowserContext) {
-  const fake = { endpoint: `${pushServiceUrl}/push/${randomBytes(8).toString('hex')}`, ...browserKeys() };
-  await context.addInitScript((subscription) => {
-    PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
-      return {
-        endpoint: subscription.endpoint,
-        expirationTime: null,
-        options: { applicationServerKey: options?.applicationServerKey ?? null, userVisibleOnly: true },
-        getKey: () => null,
-        toJSON: () => ({ endpoint: subscription.endpoint, expirationTime: null, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }),
-        unsubscribe: async () => true,
-      } as unknown as PushSubscription;
-    };
-  }, fake);
-  return fake;
-}
-
 async function serverStatus(request: APIRequestContext, player: Player, page: Page): Promise<boolean> {
   const deviceId = await page.evaluate(() => localStorage.getItem('push_device_id_hunch'));
   expect(deviceId).toBeTruthy();
@@ -73,7 +49,7 @@ async function openProfile(page: Page, player: Player) {
 
 test('the profile toggle goes off → on → off, with its messages, and the server follows', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
-  await replacePushSubscribe(context);
+  await replacePushSubscribe(context, pushServiceUrl);
   const player = await registerPlayer(request);
   const toggle = await openProfile(page, player);
 
@@ -115,7 +91,7 @@ test('a denied permission shows the blocked state, disabled, with the instructio
 
 test('a push delivered to the service worker shows a notification with its title', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
-  await replacePushSubscribe(context);
+  await replacePushSubscribe(context, pushServiceUrl);
   const player = await registerPlayer(request);
   const toggle = await openProfile(page, player);
   await toggle.click();
@@ -141,7 +117,7 @@ test('a push delivered to the service worker shows a notification with its title
 
 test('after a join the modal offers "Enable group updates"; enabling closes it', async ({ page, context, request, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
-  await replacePushSubscribe(context);
+  await replacePushSubscribe(context, pushServiceUrl);
   const owner = await registerPlayer(request);
   const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Prompted'), privacy: 'private', inviteCode: 'prompt-code-1' });
   const player = await registerPlayer(request);
