@@ -158,6 +158,8 @@ export function createSyncEngine({
         if (epoch !== startEpoch || currentUserId() !== userId) return;
         if (localWrites !== writesBefore && attempt < MAX_SYNC_ATTEMPTS) continue;
         await writeMemberState(userId, state, groups);
+        // When data was last brought up to date: the offline indicator says so (issue 7).
+        await db.meta.put({ key: 'lastSyncedAt', value: Date.now() });
         break;
       }
       if (epoch !== startEpoch) return;
