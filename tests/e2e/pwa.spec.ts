@@ -78,7 +78,10 @@ test('after one online visit the app opens offline from the cache and says it is
   // The shell comes from the precache: the header, the signed-in navigation and the screen.
   await expect(page.getByRole('banner')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeAttached();
-  await expect(page.getByRole('status').filter({ hasText: "You're offline." })).toBeVisible();
+  const indicator = page.getByRole('status').filter({ hasText: "You're offline." });
+  await expect(indicator).toBeVisible();
+  // …and says when the data on screen was last brought up to date (the sync at sign-in).
+  await expect(indicator).toContainText('Last updated just now.');
 
   // Any app route is answered with the cached shell; the router takes it from there.
   await page.goto('/profile');
