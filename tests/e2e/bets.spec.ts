@@ -1,0 +1,172 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './accounts.helpers';
+import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+
+// Issue 5 end to end: two members of one group in two browser contexts play one bet of each
+// type: the creator makes it in the bet modal, both wager on the bet page, the creator
+// resolves, both see the results panel, and the header's points and the leaderboard move
+// exactly as the payout rule (ARCHITECTURE.md §5) says. Each starts with 100 points.
+
+type Wager = { answer: string | { number: string }; multiplier: '1x' | '2x' | '3x' };
+interface Round {
+  title: string;
+  type: 'Yes / No' | 'Multiple choice' | 'Number' | 'Over / under';
+  tier: '$' | '$$' | '$$$';
+  configure?: (page: Page) => Promise<void>;
+  creator: Wager;
+  friend: Wager;
+  resolve: string | { number: string };
+  /** Available (= total, nothing left staked) points after the round. */
+  after: { creator: number; friend: number };
+  winner: RegExp;
+}
+
+const rounds: Round[] = [
+  // Pool 3 + 1 = 4; only the creator picked yes: they get 4.
+  { title: 'Rain on Saturday?', type: 'Yes / No', tier: '$', creator: { answer: 'Yes', multiplier: '3x' }, friend: { answer: 'No', multiplier: '1x' }, resolve: 'Yes', after: { creator: 101, friend: 99 }, winner: /Yes/ },
+  // Base 2: the creator stakes 2 on Red, the friend 4 on Green; Green wins the pool of 6.
+  {
+    title: 'Which colour wins?',
+    type: 'Multiple choice',
+    tier: '$$',
+    configure: async (page) => {
+      await page.getByLabel('Option 1', { exact: true }).fill('Red');
+      await page.getByLabel('Option 2', { exact: true }).fill('Green');
+      await page.getByRole('button', { name: 'Add option' }).click();
+      await page.getByLabel('Option 3', { exact: true }).fill('Blue');
+    },
+    creator: { answer: 'Red', multiplier: '1x' },
+    friend: { answer: 'Green', multiplier: '2x' },
+    resolve: 'Green',
+    after: { creator: 99, friend: 101 },
+    winner: /Green/,
+  },
+  // 10 (2 points) vs 20 (1 point), actual 18: the closest guess takes the pool of 3.
+  { title: 'Goals this season?', type: 'Number', tier: '$', creator: { answer: { number: '10' }, multiplier: '2x' }, friend: { answer: { number: '20' }, multiplier: '1x' }, resolve: { number: '18' }, after: { creator: 97, friend: 103 }, winner: /20/ },
+  // Line 2.5, 3 points each, actual 1: under wins the pool of 6.
+  {
+    title: 'Cups of coffee today?',
+    type: 'Over / under',
+    tier: '$$$',
+    configure: async (page) => page.getByLabel('Line').fill('2.5'),
+    creator: { answer: 'Over', multiplier: '1x' },
+    friend: { answer: 'Under', multiplier: '1x' },
+    resolve: { number: '1' },
+    after: { creator: 94, friend: 106 },
+    winner: /Under/,
+  },
+];
+
+const header = (page: Page) => page.getByRole('banner');
+
+async function expectHeaderPoints(page: Page, points: number) {
+  await expect(header(page).getByText(String(points), { exact: true })).toBeVisible();
+}
+
+async function createBet(page: Page, round: Round): Promise<number> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Bet' }).click();
+  const modal = page.getByRole('dialog', { name: 'Create a Bet' });
+  await expect(modal.getByRole('tab', { name: /Details/ })).toHaveAttribute('aria-selected', 'true');
+  // The Type step is out of reach until Details is valid.
+  await expect(modal.getByRole('tab', { name: /Type/ })).toBeDisabled();
+  // Next refuses while the step is invalid; pressing it anyway shows the step's errors.
+  const next = modal.getByRole('button', { name: 'Next' });
+  await expect(next).toBeDisabled();
+  await next.click({ force: true });
+  await expect(modal.getByText('Title is required')).toBeVisible();
+  await modal.getByLabel('Title').fill(round.title);
+  await modal.getByText(round.tier, { exact: true }).click();
+  await modal.getByRole('button', { name: 'Next' }).click();
+  await modal.getByText(round.type, { exact: true }).click();
+  await round.configure?.(page);
+  await modal.getByRole('button', { name: 'Create Bet' }).click();
+  await expect(page.getByText('Bet Created!')).toBeVisible();
+  await expect(page).toHaveURL(/\/bets\/\d+$/);
+  await expect(page.getByRole('heading', { name: round.title })).toBeVisible();
+  return Number(page.url().split('/').pop());
+}
+
+async function placeWager(page: Page, wager: Wager) {
+  const card = page.getByRole('article', { name: 'Place your wager' });
+  if (typeof wager.answer === 'string') await card.getByRole('button', { name: new RegExp(`^${wager.answer}`) }).click();
+  else await card.getByLabel('Your prediction').fill(wager.answer.number);
+  await card.getByRole('button', { name: wager.multiplier, exact: true }).click();
+  await expect(card.getByText(/If you win: about/)).toBeVisible();
+  await card.getByRole('button', { name: 'Submit Prediction' }).click();
+  await expect(page.getByText('Wager Placed!').last()).toBeVisible();
+  // Locked once placed, until Change.
+  await expect(card.getByRole('button', { name: 'Change' })).toBeVisible();
+}
+
+async function resolve(page: Page, answer: Round['resolve']) {
+  const card = page.getByRole('article', { name: /^Resolve this bet/ });
+  const resolveButton = card.getByRole('button', { name: 'Resolve Bet' });
+  await expect(resolveButton).toBeDisabled();
+  if (typeof answer === 'string') await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
+  else await card.getByRole('textbox').fill(answer.number);
+  await resolveButton.click();
+  await expect(card.getByText('Are you sure you want to resolve this bet?')).toBeVisible();
+  await expect(card.getByText('This action cannot be undone.')).toBeVisible();
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Bet resolved!')).toBeVisible();
+}
+
+async function expectResults(page: Page, winner: RegExp) {
+  await expect(page.getByText('Bet Resolved', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Participation Overview' })).toBeVisible();
+  await expect(page.getByText('2 / 2')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Results Breakdown' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
+  // The winning answer carries the "Correct" tag next to its bar.
+  const correct = page.getByRole('listitem').filter({ hasText: 'Correct' });
+  await expect(correct).toHaveCount(1);
+  await expect(correct).toContainText(winner);
+}
+
+test('two members play one bet of each type: create, wager, resolve, results, points and leaderboard', async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const creator = await registerPlayer(request);
+  const friend = await registerPlayer(request);
+  const groupName = uniqueGroupName('Bet Night');
+  await createGroupViaApi(request, creator, { name: groupName });
+  await joinViaApi(request, friend, groupName);
+
+  const creatorPage = await (await browser.newContext()).newPage();
+  const friendPage = await (await browser.newContext()).newPage();
+  for (const [page, player] of [
+    [creatorPage, creator],
+    [friendPage, friend],
+  ] as const) {
+    await page.goto('/login');
+    await signIn(page, player.person);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expectHeaderPoints(page, 100);
+    await expect(page.getByText('No active bets in your groups')).toBeVisible();
+  }
+
+  let points = { creator: 100, friend: 100 };
+  for (const round of rounds) {
+    await test.step(round.type, async () => {
+      const betId = await createBet(creatorPage, round);
+      await placeWager(creatorPage, round.creator);
+      await friendPage.goto(`/bets/${betId}`);
+      await expect(friendPage.getByRole('heading', { name: round.title })).toBeVisible();
+      await placeWager(friendPage, round.friend);
+      await resolve(creatorPage, round.resolve);
+      await expectResults(creatorPage, round.winner);
+      await friendPage.goto(`/bets/${betId}`);
+      await expectResults(friendPage, round.winner);
+      points = round.after;
+      await expectHeaderPoints(creatorPage, points.creator);
+      await expectHeaderPoints(friendPage, points.friend);
+    });
+  }
+
+  await friendPage.goto('/leaderboard');
+  for (const [name, value] of [
+    [creator.person.displayName, points.creator],
+    [friend.person.displayName, points.friend],
+  ] as const) {
+    await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(String(value));
+  }
+});
