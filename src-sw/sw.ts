@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { clientsClaim } from 'workbox-core';
 import { routeAppShell } from './app-shell-routes';
+import { registerOutboxQueue } from './outbox-queue';
 import { listenForUpdateRequests } from './update-lifecycle';
 import { handlePushNotifications } from './push-notifications';
 
@@ -14,9 +15,9 @@ declare const self: ServiceWorkerGlobalScope;
 // 1. The app shell and its assets, precached; navigations fall back to the cached shell.
 routeAppShell(self.__WB_MANIFEST);
 
-// 2. The outbox (ARCHITECTURE.md §8): its workbox-background-sync Queue and the route that
-//    feeds it belong HERE, as one `registerOutboxQueue()` from `./outbox-queue.ts`, before
-//    anything else that answers /api writes. Not built yet.
+// 2. The outbox (ARCHITECTURE.md §8): /api writes with an Idempotency-Key that fail for lack
+//    of network wait in a workbox-background-sync Queue, replayed on `sync` or at worker start.
+registerOutboxQueue(self);
 
 // 3. Push: show each message, open or focus its URL when clicked (issue 8).
 handlePushNotifications(self);

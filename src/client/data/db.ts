@@ -6,7 +6,7 @@ import type { Group, Membership } from '../../domain/groups';
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` that repeats the tables it keeps; never edit an old version.
-// Version 3 adds bets, wagers and cached bet statistics; the outbox comes as a later version.
+// Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 export interface MetaRow {
@@ -67,7 +67,47 @@ export type HunchDb = Dexie & {
   bets: EntityTable<BetRow, 'id'>;
   wagers: EntityTable<WagerRow, 'id'>;
   betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
+  /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
+  outbox: EntityTable<OutboxEntry, 'id'>;
 };
+
+export type OutboxKind = 'createGroup' | 'joinGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet';
+/** The tables an optimistic write may touch (and a rollback restores). */
+export type OutboxTable = 'groups' | 'memberships' | 'bets' | 'wagers';
+
+/** One row as it was before an optimistic write: restored on rollback (no `previous` = the row did not exist). */
+export interface OutboxUndo {
+  table: OutboxTable;
+  key: number | [number, number];
+  previous?: unknown;
+}
+
+/**
+ * A write the server has not confirmed yet. `id` is its Idempotency-Key; rows it changed
+ * optimistically carry `pendingWriteId: id` until the answer lands, and `undo` restores them
+ * if the server refuses it.
+ */
+export interface OutboxEntry {
+  id: string;
+  userId: number;
+  kind: OutboxKind;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** ms since the epoch: the outbox is sent oldest first. */
+  createdAt: number;
+  status: 'pending' | 'sending' | 'failed';
+  error?: string;
+  attempts: number;
+  undo: OutboxUndo[];
+  /** What the kind's success step needs, e.g. the temporary id of a created group or bet. */
+  meta?: { tempId?: number; groupId?: number; betId?: number };
+}
+
+/** A row changed by a write the server has not confirmed yet: the views show it as pending. */
+export interface PendingMark {
+  pendingWriteId?: string;
+}
 
 export function openHunchDb(name = 'hunch'): HunchDb {
   const db = new Dexie(name) as HunchDb;
@@ -90,6 +130,17 @@ export function openHunchDb(name = 'hunch'): HunchDb {
     bets: 'id, groupId, state, expiresAt, createdBy',
     wagers: 'id, betId, userId, [betId+userId]',
     betStatistics: '&betId',
+  });
+  db.version(4).stores({
+    meta: '&key',
+    groups: '&id, name',
+    memberships: '&[groupId+userId], groupId, userId',
+    leaderboard: '&[groupId+userId], groupId',
+    userBubbles: '&id',
+    bets: 'id, groupId, state, expiresAt, createdBy',
+    wagers: 'id, betId, userId, [betId+userId]',
+    betStatistics: '&betId',
+    outbox: 'id, createdAt, status, userId',
   });
   return db;
 }

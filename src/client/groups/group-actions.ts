@@ -2,14 +2,16 @@ import { API_BASE } from '../../domain/constants';
 import type { CreateGroupInput, Group, Membership, PublicGroupSummary } from '../../domain/groups';
 import { activeGroupStore } from '../data/active-group-store';
 import { ApiError } from '../data/api-client';
-import { db } from '../data/db';
+import { db, type GroupRow } from '../data/db';
+import { outbox, OUTBOX_TEXT, type RowChange } from '../data/outbox';
+import { toast } from '../shell/toast-store';
 import { api, sessionStore } from '../data/session';
 import { syncEngine } from '../data/sync-engine';
 
-// The group writes of spec 02 §4 in one place: each calls the API, then records the answer in
-// Dexie, where the views see it through their live queries. The outbox issue moves them
-// behind an optimistic write plus a queued request with an Idempotency-Key; the screens call
-// these same functions and need not change.
+// The group writes of spec 02 §4 in one place. Creating and joining go through the outbox
+// (data/outbox.ts): an optimistic change in Dexie marked pending, a request with an
+// Idempotency-Key, sent now or when the network returns; the views see it through their live
+// queries. A refusal is rolled back and rejects, so the screens show the message as before.
 
 function currentUser() {
   const user = sessionStore.user;
@@ -17,56 +19,103 @@ function currentUser() {
   return user;
 }
 
-/** The group and the player's membership in it, in one transaction; then it becomes the active group. */
-async function saveJoinedGroup(group: Group, membership: Membership): Promise<void> {
-  await syncEngine.applyLocal(() =>
-    db.transaction('rw', [db.groups, db.memberships], async () => {
-      await db.groups.put(group);
-      await db.memberships.put(membership);
-    }),
-  );
-  // Spec 02 §4: the joined or created group becomes the active group.
-  activeGroupStore.set({ id: group.id, name: group.name, availablePoints: membership.availablePoints });
+/** The outbox's answer to the screens: offline, say when it goes out (DESIGN.md voice). */
+function announceQueued(kind: 'createGroup' | 'joinGroup') {
+  toast.info(OUTBOX_TEXT.queued[kind]);
 }
 
-/** The server's word on the player's points; a rejoin restores old points, so a guess would be wrong. */
-async function fetchMyMembership(group: Group): Promise<Membership> {
-  const user = currentUser();
-  try {
-    return await api.get<Membership>(`${API_BASE}/groups/${group.id}/membership`);
-  } catch (error) {
-    console.warn('Loading the new membership failed; showing the starting points until the next sync', error);
-    return { groupId: group.id, userId: user.id, userName: user.displayName, totalPoints: group.defaultPoints, availablePoints: group.defaultPoints };
-  }
-}
-
-/** POST /groups: the creator is its first member, holding the starting points (spec 02 §4). */
+/**
+ * POST /groups through the outbox: the group shows at once under a temporary (negative) id,
+ * marked pending, with the creator holding the starting points (spec 02 §4) and as the active
+ * group; the server's answer replaces it. Offline, it resolves with the pending group.
+ */
 export async function createGroup(input: CreateGroupInput): Promise<Group> {
   const user = currentUser();
-  const group = await api.post<Group>(`${API_BASE}/groups`, input);
-  await saveJoinedGroup(group, {
-    groupId: group.id,
+  const tempId = outbox.tempId();
+  const now = new Date().toISOString();
+  const pending: Group = {
+    id: tempId,
+    name: input.name,
+    description: input.description ?? null,
+    privacy: input.privacy,
+    ...(input.inviteCode !== undefined ? { inviteCode: input.inviteCode } : {}),
+    defaultPoints: input.defaultPoints,
+    createdByUserId: user.id,
+    admins: [user.id],
+    memberUserIds: [user.id],
+    createdAt: now,
+    updatedAt: now,
+  };
+  const membership: Membership = {
+    groupId: tempId,
     userId: user.id,
     userName: user.displayName,
-    totalPoints: group.defaultPoints,
-    availablePoints: group.defaultPoints,
+    totalPoints: input.defaultPoints,
+    availablePoints: input.defaultPoints,
     role: 'creator',
+  };
+  const write = outbox.runWrite<Group>({
+    kind: 'createGroup',
+    method: 'POST',
+    path: `${API_BASE}/groups`,
+    body: input,
+    meta: { tempId },
+    changes: [
+      { table: 'groups', key: tempId, value: pending },
+      { table: 'memberships', key: [tempId, user.id], value: membership },
+    ],
   });
-  return group;
+  // Spec 02 §4: the created group becomes the active group (the real id replaces it on the answer).
+  activeGroupStore.set({ id: tempId, name: input.name, availablePoints: input.defaultPoints });
+  try {
+    const result = await write;
+    if (result.status === 'sent') return result.response;
+  } catch (error) {
+    if (activeGroupStore.getSnapshot()?.id === tempId) await reconcileActiveGroup(user.id);
+    throw error;
+  }
+  announceQueued('createGroup');
+  return pending;
+}
+
+/**
+ * A join through the outbox. When this device knows the group (a public group viewed, an
+ * invite link), the membership shows at once with the starting points, marked pending; the
+ * server's answer (and its word on the points: a rejoin restores old ones) replaces it.
+ */
+async function joinThroughOutbox(path: string, body: unknown, known: GroupRow | undefined): Promise<Group> {
+  const user = currentUser();
+  const changes: RowChange[] = [];
+  if (known && known.defaultPoints !== undefined && !(await db.memberships.get([known.id, user.id]))) {
+    changes.push({
+      table: 'memberships',
+      key: [known.id, user.id],
+      value: { groupId: known.id, userId: user.id, userName: user.displayName, totalPoints: known.defaultPoints, availablePoints: known.defaultPoints } satisfies Membership,
+    });
+  }
+  const result = await outbox.runWrite<Group>({ kind: 'joinGroup', method: 'POST', path, body, changes, meta: known ? { groupId: known.id } : undefined });
+  if (result.status === 'sent') return result.response;
+  announceQueued('joinGroup');
+  return { description: null, privacy: 'public', defaultPoints: 0, createdByUserId: 0, admins: [], memberUserIds: [], createdAt: '', updatedAt: '', ...known } as Group;
 }
 
 /** POST /groups/join-public: a public group is joined by its name (spec 02 §4). */
 export async function joinPublicGroup(groupName: string): Promise<Group> {
-  const group = await api.post<Group>(`${API_BASE}/groups/join-public`, { groupName });
-  await saveJoinedGroup(group, await fetchMyMembership(group));
-  return group;
+  const known = await db.groups.where('name').equals(groupName).first();
+  return joinThroughOutbox(`${API_BASE}/groups/join-public`, { groupName }, known ?? { id: outbox.tempId(), name: groupName });
 }
 
 /** POST /groups/join-private with the group id and its invite code. */
 export async function joinPrivateGroup(groupId: number, inviteCode: string): Promise<Group> {
-  const group = await api.post<Group>(`${API_BASE}/groups/join-private`, { groupId, inviteCode });
-  await saveJoinedGroup(group, await fetchMyMembership(group));
-  return group;
+  const known = await db.groups.get(groupId);
+  return joinThroughOutbox(`${API_BASE}/groups/join-private`, { groupId, inviteCode }, known ?? { id: groupId, name: '' });
+}
+
+/** After a refused create: the active group moves to another of the player's groups, or none. */
+async function reconcileActiveGroup(userId: number) {
+  const memberships = await db.memberships.where('userId').equals(userId).sortBy('groupId');
+  const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
+  activeGroupStore.reconcile(memberships.map((m, i) => ({ id: m.groupId, name: groups[i]?.name ?? '', availablePoints: m.availablePoints })));
 }
 
 /** POST /groups/{id}/leave; the active group moves to another of the player's groups, or none. */
@@ -81,9 +130,7 @@ export async function leaveGroup(groupId: number): Promise<void> {
     }),
   );
   if (activeGroupStore.getSnapshot()?.id === groupId) {
-    const memberships = await db.memberships.where('userId').equals(user.id).sortBy('groupId');
-    const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
-    activeGroupStore.reconcile(memberships.map((m, i) => ({ id: m.groupId, name: groups[i]?.name ?? '', availablePoints: m.availablePoints })));
+    await reconcileActiveGroup(user.id);
   }
 }
 

@@ -29,6 +29,12 @@ export function AppShell() {
       ({ syncEngine }) => syncEngine.start(),
       (error: unknown) => console.warn('The sync engine failed to load', error),
     );
+    // The outbox (Dexie) the same way: it sends writes left from an earlier visit, then follows
+    // the session, `online` and the service worker's replays itself.
+    import('../data/outbox').then(
+      ({ outbox }) => outbox.start(),
+      (error: unknown) => console.warn('The outbox failed to load', error),
+    );
     // Live updates (socket.io-client) the same lazy way; the socket then follows the session.
     import('../data/realtime-sync').then(
       ({ startRealtime }) => startRealtime(),
