@@ -1,33 +1,27 @@
-import { WifiOff } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { useSession } from '../data/use-session';
 import { useIsOnline } from './use-online-status';
-import styles from './offline-indicator.module.css';
 
-// Issue 7: with the network gone, the interface says so and says when the data on screen was
-// last brought up to date. The "last updated" part reads Dexie, so it is a lazy chunk loaded
-// only for a signed-in player who is offline: the landing page never pulls Dexie in.
+// Issue 7: with the network gone, the interface says so. The shell keeps this polite live
+// region mounted (so the change is announced) and loads the banner itself only when the
+// device goes offline: it is in the precache by then, and the landing page's first load
+// stays small.
 
-const LastSynced = lazy(() => import('./last-synced').then((m) => ({ default: m.LastSynced })));
+const OfflineBanner = lazy(() => import('./offline-banner').then((m) => ({ default: m.OfflineBanner })));
 
-export const OFFLINE_TEXT = "You're offline.";
+// Sticky here, not on the banner: a sticky box only sticks within its parent. Inline so the
+// first load carries no CSS for it; an empty region takes no space.
+const stickyUnder = (isBelowHeader: boolean) =>
+  ({ position: 'sticky', zIndex: 50, top: isBelowHeader ? 'calc(var(--header-height) + var(--safe-top))' : 0 }) as const;
 
 export function OfflineIndicator({ isBelowHeader }: { isBelowHeader: boolean }) {
   const isOnline = useIsOnline();
-  const { user } = useSession();
-  if (isOnline) return null;
   return (
-    <div className={styles.indicator} role="status" data-below-header={isBelowHeader}>
-      <WifiOff size={16} aria-hidden="true" className={styles.icon} />
-      <span className={styles.text}>
-        <strong>{OFFLINE_TEXT}</strong>
-        {user && (
-          <Suspense fallback={null}>
-            {' '}
-            <LastSynced />
-          </Suspense>
-        )}
-      </span>
+    <div role="status" style={stickyUnder(isBelowHeader)}>
+      {!isOnline && (
+        <Suspense fallback={null}>
+          <OfflineBanner />
+        </Suspense>
+      )}
     </div>
   );
 }

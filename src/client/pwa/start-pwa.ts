@@ -1,16 +1,18 @@
-import { registerServiceWorker, whenPageIsStable } from './register-service-worker';
-
 // What the installed app needs at start (spec 01 §4 "App lifecycle"): the service worker,
 // registered once the page is stable (a production build only: the dev server has no
-// /sw.js), and the push subscription following the session (a lazy chunk, so the landing
-// page's first load does not carry it).
+// /sw.js), and the push subscription following the session. Both are lazy chunks, so the
+// landing page's first load does not carry them.
 export function startPwa(): void {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-    void registerServiceWorker({
-      container: navigator.serviceWorker,
-      whenStable: () => whenPageIsStable(),
-      reload: () => window.location.reload(),
-    });
+    import('./register-service-worker').then(
+      ({ registerServiceWorker, whenPageIsStable }) =>
+        registerServiceWorker({
+          container: navigator.serviceWorker,
+          whenStable: () => whenPageIsStable(),
+          reload: () => window.location.reload(),
+        }),
+      (error: unknown) => console.warn('The service worker registration could not be loaded', error),
+    );
   }
   import('../push/push-session').then(
     ({ startPushSession }) => startPushSession(),
