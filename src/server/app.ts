@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -30,6 +29,7 @@ import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
+import { registerSecurityHeaders } from './security-headers';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
 // main.ts and the tests start the very same thing.
@@ -80,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const isHttps = config.publicUrl.startsWith('https://');
   const websocketOrigin = config.publicUrl.replace(/^http/, 'ws');
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
