@@ -1,6 +1,6 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type KeyObject, createSecretKey } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 
 // The credentials of ARCHITECTURE.md §6: argon2id password hashes, 15-minute HS256 access
@@ -34,9 +34,11 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 
 export class AccessTokens {
   private readonly key: Uint8Array;
+  private readonly hmacKey: KeyObject;
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
+    this.hmacKey = createSecretKey(this.key);
   }
 
   sign(user: AuthUser): Promise<string> {
@@ -50,16 +52,46 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The bearer, or undefined for a token that is malformed, forged or expired. */
+  /**
+   * The bearer, or undefined for a token that is malformed, forged or expired. Every signed-in
+   * request comes through here, so it is checked synchronously with node:crypto (a few µs)
+   * instead of jose's WebCrypto path (a key import and an async job per call), with jose's
+   * rules for what we issue: a compact JWS whose header is HS256 with no `crit`, a signature
+   * equal to ours (constant-time), and numeric `exp` in the future, `nbf` (if any) not ahead.
+   */
   async verify(token: string): Promise<AuthUser | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      const id = Number(payload.sub);
-      if (!Number.isSafeInteger(id) || id <= 0 || typeof payload.app !== 'string' || typeof payload.tmp !== 'boolean') return undefined;
-      return { id, appName: payload.app, isTemporary: payload.tmp };
-    } catch {
-      return undefined;
-    }
+    return this.verifySync(token);
+  }
+
+  private verifySync(token: string): AuthUser | undefined {
+    const parts = token.split('.');
+    if (parts.length !== 3) return undefined;
+    const [encodedHeader, encodedPayload, signature] = parts as [string, string, string];
+    const expected = createHmac('sha256', this.hmacKey).update(`${encodedHeader}.${encodedPayload}`).digest('base64url');
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) return undefined;
+    const header = decodeJson(encodedHeader);
+    if (!header || header.alg !== 'HS256' || header.crit !== undefined || header.b64 !== undefined) return undefined;
+    const payload = decodeJson(encodedPayload);
+    if (!payload) return undefined;
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof payload.exp !== 'number' || payload.exp <= now) return undefined;
+    if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) return undefined;
+    if (payload.iat !== undefined && typeof payload.iat !== 'number') return undefined;
+    const id = Number(payload.sub);
+    if (typeof payload.sub !== 'string' || !Number.isSafeInteger(id) || id <= 0 || typeof payload.app !== 'string' || typeof payload.tmp !== 'boolean') return undefined;
+    return { id, appName: payload.app, isTemporary: payload.tmp };
+  }
+}
+
+/** A base64url JSON object, or undefined when it is anything else. */
+function decodeJson(encoded: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
