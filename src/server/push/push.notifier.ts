@@ -113,15 +113,20 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   }
 
   async function wagerPlaced(event: WagerPlacedPayload): Promise<Delivery[]> {
+    // Every wager lands here: the members who can be reached at all come first (two small
+    // queries), so a group without push subscriptions costs no bet or wager reads.
+    const members = (await listActiveMemberIds(db, event.groupId)).filter((userId) => userId !== event.userId);
+    const reachable = await push.listDestinations(members);
+    if (reachable.length === 0) return [];
     const bet = await findBet(db, event.betId);
     // A wager racing the resolution: the result notice says all there is to say.
     if (bet.state !== 'active') return [];
-    const members = new Set(await listActiveMemberIds(db, event.groupId));
+    const memberSet = new Set(members);
     const predictions = new Map<number, string>();
     for (const wager of (await loadWagers(db, [bet.id])).get(bet.id) ?? []) {
-      if (wager.userId !== event.userId && members.has(wager.userId)) predictions.set(wager.userId, wager.prediction);
+      if (memberSet.has(wager.userId)) predictions.set(wager.userId, wager.prediction);
     }
-    const destinations = await push.listDestinations([...predictions.keys()]);
+    const destinations = reachable.filter((destination) => predictions.has(destination.userId));
     if (destinations.length === 0) return [];
     // Claimed only for people who can be reached, so turning push on later is not met by a stale limit.
     const claimed = new Set(await push.claimOddsNotices(bet.id, [...new Set(destinations.map((d) => d.userId))]));
