@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Bet } from '../../../src/domain/bets';
 import type { Group, Membership } from '../../../src/domain/groups';
 import type { MemberStateResponse } from '../../../src/domain/member-state';
 import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
@@ -33,14 +34,16 @@ function stateOf(groups: Group[], points: Record<number, number> = {}): MemberSt
   return {
     groups: Object.fromEntries(groups.map((g) => [String(g.id), { id: g.id, name: g.name }])),
     currentUserMemberships: Object.fromEntries(groups.map((g) => [String(g.id), membership(g.id, points[g.id] ?? 100)])),
-    unwageredBets: {},
-    betsToResolve: {},
+    unwageredBets: Object.fromEntries(serverUnwagered.map((b) => [String(b.id), b])),
+    betsToResolve: Object.fromEntries(serverToResolve.map((b) => [String(b.id), b])),
   };
 }
 
 // What the stand-in server answers; each test sets it.
 let serverGroups: Group[] = [];
 let serverPoints: Record<number, number> = {};
+let serverUnwagered: Bet[] = [];
+let serverToResolve: Bet[] = [];
 let leaderboards: Record<number, Array<{ id: number; name: string; points: number }>> = {};
 let requests: string[] = [];
 let server: Server;
@@ -85,6 +88,8 @@ beforeEach(() => {
   sessionStorage.clear();
   serverGroups = [];
   serverPoints = {};
+  serverUnwagered = [];
+  serverToResolve = [];
   leaderboards = {};
   requests = [];
   db = openHunchDb(`hunch-sync-test-${dbCount++}`);
@@ -209,5 +214,36 @@ describe('sync engine (ARCHITECTURE.md §8)', () => {
     await engine.syncMemberState();
     expect(await db.memberships.get([11, me.id])).toBeDefined();
     expect(activeGroup.getSnapshot()?.id).toBe(11);
+  });
+
+  it('writes the unwageredBets / betsToResolve maps into bets with their flags and prunes what the answer drops', async () => {
+    const bet = (id: number, overrides: Partial<Bet> = {}): Bet => ({
+      id, title: `Bet ${id}`, description: null, betType: 'yes_no', state: 'active', betTypeConfig: {}, baseWagerAmount: 1, groupId: 2,
+      createdBy: me.id, expiresAt: '2030-01-01T00:00:00.000Z', correctAnswer: null, resolvedAt: null, resolvedBy: null,
+      createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', ...overrides,
+    });
+    serverGroups = [group(2, 'Book Club')];
+    serverUnwagered = [bet(1), bet(2)];
+    serverToResolve = [bet(2), bet(3)];
+    // Already known: a queue-only bet the server will drop, one a group list loaded, and a resolved one from a list.
+    await db.bets.bulkPut([
+      { ...bet(4), isUnwagered: true },
+      { ...bet(5), isToResolve: true, isListed: true },
+      { ...bet(6, { state: 'resolved', correctAnswer: 'yes' }), isListed: true },
+    ]);
+    signIn();
+
+    await until(async () => expect(await db.bets.get(1)).toMatchObject({ isUnwagered: true, isToResolve: false }));
+    expect(await db.bets.get(2)).toMatchObject({ isUnwagered: true, isToResolve: true });
+    expect(await db.bets.get(3)).toMatchObject({ isUnwagered: false, isToResolve: true });
+    expect(await db.bets.get(4)).toBeUndefined();
+    expect(await db.bets.get(5)).toMatchObject({ isUnwagered: false, isToResolve: false, isListed: true });
+    expect(await db.bets.get(6)).toMatchObject({ state: 'resolved' });
+
+    // The player wagered on 1 elsewhere: the next sync takes it out of the bet queue.
+    serverUnwagered = [bet(2)];
+    await engine.syncMemberState();
+    expect(await db.bets.get(1)).toBeUndefined();
+    expect(await db.bets.get(2)).toMatchObject({ isUnwagered: true });
   });
 });

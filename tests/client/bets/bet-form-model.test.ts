@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { canAddOption, canRemoveOption, DETAILS_FIELDS, hasErrorIn, initialBetFormValues, toBetRequest, TYPE_FIELDS, validateBetForm } from '../../../src/client/bets/bet-form-model';
+import { canReachStep } from '../../../src/client/ui/stepper';
+
+// The bet-creation stepper's rules (spec 02 §4, §5): a step is reachable only when every
+// earlier step is valid; Next and Submit wait for the current step; option limits.
+
+const now = Date.parse('2030-01-01T12:00:00Z');
+
+describe('stepper rules', () => {
+  it('reaches a step only when every earlier step is valid', () => {
+    expect(canReachStep([{ isValid: false }, { isValid: false }], 0)).toBe(true);
+    expect(canReachStep([{ isValid: false }, { isValid: true }], 1)).toBe(false);
+    expect(canReachStep([{ isValid: true }, { isValid: false }], 1)).toBe(true);
+    expect(canReachStep([{ isValid: true }, { isValid: false }, { isValid: true }], 2)).toBe(false);
+    expect(canReachStep([{ isValid: true }], 3)).toBe(false);
+  });
+
+  it('the Details step is invalid without a title and valid with one (expiry defaults to now + 24 h, group to the given one)', () => {
+    const values = initialBetFormValues(now, 3);
+    expect(validateBetForm(values, now).title).toBe('Title is required');
+    expect(hasErrorIn(validateBetForm(values, now), DETAILS_FIELDS)).toBe(true);
+    const filled = { ...values, title: 'Rain?' };
+    expect(hasErrorIn(validateBetForm(filled, now), DETAILS_FIELDS)).toBe(false);
+    expect(toBetRequest(filled).expiresAt).toBe('2030-01-02T12:00:00.000Z');
+  });
+
+  it('asks for a group and a future expiry', () => {
+    const values = { ...initialBetFormValues(now, null), title: 'Rain?' };
+    expect(validateBetForm(values, now).groupId).toBe('Group is required');
+    expect(validateBetForm({ ...values, groupId: 3, expiresAt: '2029-12-31T00:00' }, now).expiresAt).toBe('Expiry date must be in the future');
+  });
+
+  it('multiple choice needs two non-blank options; blanks are dropped', () => {
+    const values = { ...initialBetFormValues(now, 3), title: 'Colour?', betType: 'multiple_choice' as const, options: ['Red', '  '] };
+    expect(validateBetForm(values, now).options).toBe('At least 2 options are required');
+    const ok = { ...values, options: ['Red', '', 'Blue'] };
+    expect(hasErrorIn(validateBetForm(ok, now), TYPE_FIELDS)).toBe(false);
+  });
+
+  it('over/under needs its line', () => {
+    const values = { ...initialBetFormValues(now, 3), title: 'Cups?', betType: 'over_under' as const };
+    expect(validateBetForm(values, now).line).toBe('Line is required');
+    expect(validateBetForm({ ...values, line: '2.5' }, now).line).toBeUndefined();
+    expect(toBetRequest({ ...values, line: '2.5' }).betTypeConfig).toEqual({ line: 2.5 });
+  });
+
+  it('adds up to 10 options and removes only while more than 2 remain', () => {
+    expect(canRemoveOption(['a', 'b'])).toBe(false);
+    expect(canRemoveOption(['a', 'b', 'c'])).toBe(true);
+    expect(canAddOption(Array.from({ length: 9 }, String))).toBe(true);
+    expect(canAddOption(Array.from({ length: 10 }, String))).toBe(false);
+  });
+});
