@@ -18,7 +18,7 @@ export interface MetaRow {
  * A group as far as this device knows it. /member/state names only id and name; the group
  * list and GET /groups/{id} fill in the rest, so every other field may still be missing.
  */
-export type GroupRow = Pick<Group, 'id' | 'name'> & Partial<Omit<Group, 'id' | 'name'>>;
+export type GroupRow = Pick<Group, 'id' | 'name'> & Partial<Omit<Group, 'id' | 'name'>> & PendingMark;
 
 /** One member's place on a group's leaderboard (GET /groups/{id}/leaderboard). */
 export interface LeaderboardRow {
@@ -34,7 +34,7 @@ export interface LeaderboardRow {
  * bet from a queue (sync, actions, socket events) sets them. Fields a socket payload lacks
  * (betCreated has no description, state, dates) may be filled with placeholders until a load.
  */
-export type BetRow = Bet & {
+export type BetRow = Bet & PendingMark & {
   /** In /member/state's unwageredBets: the player has not wagered yet (the bet queue's candidates). */
   isUnwagered?: boolean;
   /** In /member/state's betsToResolve: the player created it and it awaits resolution. */
@@ -47,7 +47,7 @@ export type BetRow = Bet & {
 };
 
 /** A wager as the server sends it (wagerSchema). The player's own come from user-context and GET /bets/user/wagers. */
-export type WagerRow = Wager;
+export type WagerRow = Wager & PendingMark;
 
 /** GET /bets/{id}/statistics (or a group list's `statistics`), kept so results stay readable offline. */
 export interface BetStatisticsRow {
@@ -61,7 +61,7 @@ export type HunchDb = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   groups: EntityTable<GroupRow, 'id'>;
   /** The signed-in user's memberships, from /member/state and the group actions. */
-  memberships: Table<Membership, [number, number]>;
+  memberships: Table<Membership & PendingMark, [number, number]>;
   leaderboard: Table<LeaderboardRow, [number, number]>;
   userBubbles: EntityTable<UserBubble, 'id'>;
   bets: EntityTable<BetRow, 'id'>;
