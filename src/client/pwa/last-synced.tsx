@@ -10,13 +10,21 @@ import { formatLastUpdated } from './format-last-updated';
 export const LAST_SYNCED_KEY = 'lastSyncedAt';
 const TICK_MS = 30_000;
 
+/** "1 change waiting to be sent" / "N changes …": the outbox (issue 7), when it holds any. */
+export function pendingChangesText(count: number): string | null {
+  if (count <= 0) return null;
+  return count === 1 ? '1 change waiting to be sent.' : `${count} changes waiting to be sent.`;
+}
+
 export function LastSynced() {
   const syncedAt = useLiveQuery(async () => (await db.meta.get(LAST_SYNCED_KEY))?.value, []);
+  const pending = pendingChangesText(useLiveQuery(() => db.outbox.count(), []) ?? 0);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, []);
-  if (typeof syncedAt !== 'number') return null;
-  return <span>{formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.</span>;
+  const updated = typeof syncedAt === 'number' ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.` : null;
+  if (!updated && !pending) return null;
+  return <span>{[updated, pending].filter(Boolean).join(' ')}</span>;
 }
