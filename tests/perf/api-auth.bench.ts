@@ -1,0 +1,50 @@
+import { cannon, mean, tokenFor, BENCH_JWT_SECRET, type CannonFigures, type CannonSettings } from './lib/load';
+import { startChild } from './lib/processes';
+import { atLeast, atMost, log, reported, type Section } from './lib/report';
+
+// Benchmark 1: an authenticated API call with no database work, through the whole plugin
+// stack (helmet, cookies and the CSRF cookie, rate-limit, app.authenticate's JWT check, the
+// idempotency hook, the error handler, the pino logger at warn), against a bare Fastify route
+// returning a small JSON object, with the same autocannon settings. The route
+// GET /api/bench/authenticated is registered by the bench's server process only.
+
+const SETTINGS: CannonSettings = { connections: 20, durationSeconds: 5, pipelining: 1 };
+const ROUNDS = 2;
+
+export async function run(): Promise<Section> {
+  const hunch = await startChild('server-process.ts', { BENCH_MODE: 'hunch', BENCH_DB: 'pglite-memory', JWT_SECRET: BENCH_JWT_SECRET, PUSH_ENABLED: 'false' });
+  const bare = await startChild('server-process.ts', { BENCH_MODE: 'bare' });
+  try {
+    const token = await tokenFor(1);
+    const hunchUrl = `http://127.0.0.1:${hunch.port}/api/bench/authenticated`;
+    const bareUrl = `http://127.0.0.1:${bare.port}/bench/bare`;
+    const auth = { authorization: `Bearer ${token}` };
+    // Warm-up (JIT, connection setup), not measured.
+    await cannon(bareUrl, { ...SETTINGS, durationSeconds: 2 });
+    await cannon(hunchUrl, { ...SETTINGS, durationSeconds: 2 }, auth);
+    const subject: CannonFigures[] = [];
+    const reference: CannonFigures[] = [];
+    // Alternated rounds, so a burst of outside load hits both sides alike.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      reference.push(await cannon(bareUrl, SETTINGS));
+      subject.push(await cannon(hunchUrl, SETTINGS, auth));
+      log(`api-auth round ${round + 1}: hunch ${subject.at(-1)!.requestsPerSecond.toFixed(0)} req/s, bare ${reference.at(-1)!.requestsPerSecond.toFixed(0)} req/s`);
+    }
+    const bad = subject.reduce((sum, figures) => sum + figures.non2xx + figures.errors, 0);
+    const name = '1 auth call, no DB';
+    return {
+      id: 'api-auth',
+      title: 'Authenticated API call with no database work vs a bare Fastify route',
+      settings: { autocannon: SETTINGS, rounds: ROUNDS, warmUpSeconds: 2, note: 'alternated rounds, figures are their means' },
+      rows: [
+        atLeast(name, 'throughput', 'req/s', mean(subject.map((f) => f.requestsPerSecond)), mean(reference.map((f) => f.requestsPerSecond)), 0.7),
+        atMost(name, 'p99 latency', 'ms', mean(subject.map((f) => f.p99)), mean(reference.map((f) => f.p99)), 2),
+        reported(name, 'p50 latency', 'ms', mean(subject.map((f) => f.p50)), mean(reference.map((f) => f.p50))),
+      ],
+      notes: bad > 0 ? [`${bad} non-2xx responses or errors on the Hunch side`] : [],
+    };
+  } finally {
+    await hunch.stop();
+    await bare.stop();
+  }
+}

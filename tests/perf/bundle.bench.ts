@@ -1,0 +1,89 @@
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from '@playwright/test';
+import { buildClient, CHROMIUM_FLAGS, CHROMIUM_PATH, sessionScript, startClientServer, type ClientBuild, type Session } from './lib/client';
+import { budget, log, type Section } from './lib/report';
+
+// Benchmark 6: the client's first load against fixed budgets. After a production `vite
+// build`, Debian's Chromium loads /landing (signed out) and /dashboard (a signed-in guest with
+// a group and open bets, put into localStorage before the page runs); every JavaScript file
+// the page fetched until the network is idle is gzipped (level 9, as a static host would) and
+// summed. The build's chunk → module map says whether socket.io-client or Dexie were on the
+// landing page's path.
+
+const LANDING_BUDGET_KB = 100;
+const DASHBOARD_BUDGET_KB = 200;
+const FORBIDDEN_ON_LANDING = [/node_modules\/socket\.io-client\//, /node_modules\/engine\.io-client\//, /node_modules\/dexie\//];
+
+interface Loaded {
+  files: { path: string; bytes: number; gzip: number }[];
+  gzipKB: number;
+}
+
+async function loadPage(page: Page, url: string): Promise<Loaded> {
+  const files: Loaded['files'] = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      response.body().then(
+        (body) => {
+          files.push({ path: new URL(response.url()).pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
+        },
+        () => {},
+      ),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(1500);
+  await Promise.all(pending);
+  return { files, gzipKB: files.reduce((sum, file) => sum + file.gzip, 0) / 1024 };
+}
+
+export async function measurePages(build: ClientBuild, origin: string, session: Session) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  try {
+    const landingContext = await browser.newContext({ serviceWorkers: 'block' });
+    const landing = await loadPage(await landingContext.newPage(), `${origin}/landing`);
+    await landingContext.close();
+    const dashboardContext = await browser.newContext({ serviceWorkers: 'block' });
+    await dashboardContext.addInitScript(sessionScript(session));
+    const dashboardPage = await dashboardContext.newPage();
+    const dashboard = await loadPage(dashboardPage, `${origin}/dashboard`);
+    const finalPath = new URL(dashboardPage.url()).pathname;
+    await dashboardContext.close();
+    const forbidden = landing.files.flatMap((file) =>
+      (build.modulesByFile.get(file.path.replace(/^\//, '')) ?? []).filter((id) => FORBIDDEN_ON_LANDING.some((pattern) => pattern.test(id))).map((id) => `${file.path}: ${id.replace(/.*node_modules\//, '')}`),
+    );
+    return { landing, dashboard, finalPath, forbidden };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function run(): Promise<Section> {
+  const build = await buildClient();
+  const app = await startClientServer(build.outDir);
+  try {
+    const session = await app.newSession();
+    const { landing, dashboard, finalPath, forbidden } = await measurePages(build, app.origin, session);
+    log(`landing JS: ${landing.files.map((f) => `${f.path} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
+    log(`dashboard JS: ${dashboard.files.length} files, ended on ${finalPath}`);
+    const forbiddenModules = new Set(forbidden.map((entry) => entry.split(': ')[1]!.split('/')[0]));
+    return {
+      id: 'bundle',
+      title: 'Client first load: JavaScript fetched by Chromium, gzip level 9',
+      settings: { build: `vite build (project config), ${build.seconds.toFixed(1)} s`, browser: CHROMIUM_PATH, landingFiles: landing.files.length, dashboardFiles: dashboard.files.length, dashboardEndedOn: finalPath },
+      rows: [
+        budget('6 landing JS', 'gzip', 'KB', landing.gzipKB, LANDING_BUDGET_KB, 'max'),
+        budget('6 dashboard JS', 'gzip in all', 'KB', dashboard.gzipKB, DASHBOARD_BUDGET_KB, 'max'),
+        budget('6 landing path', 'socket.io-client / Dexie modules', 'modules', forbidden.length, 0, 'max'),
+      ],
+      notes: [
+        ...(finalPath !== '/dashboard' ? [`the signed-in load ended on ${finalPath}, not /dashboard`] : []),
+        ...(forbidden.length ? [`on the landing path: ${[...forbiddenModules].join(', ')}`] : []),
+      ],
+    };
+  } finally {
+    await app.stop();
+  }
+}

@@ -1,0 +1,102 @@
+import { chromium } from '@playwright/test';
+import { launch, type LaunchedChrome } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildClient, CHROMIUM_FLAGS, CHROMIUM_PATH, sessionScript, startClientServer, type Session } from './lib/client';
+import { budget, log, type Row, type Section } from './lib/report';
+
+// Benchmark 7: Lighthouse with its default (mobile) settings — a Moto G Power sized screen,
+// simulated slow 4G and 4× CPU slowdown — on Debian's Chromium started by chrome-launcher,
+// against the production build served by the real app. Three runs per page, the median
+// score of each category. For /dashboard a signed-in guest (a group, five open bets) is
+// written to localStorage through the DevTools protocol first, and Lighthouse is told not to
+// clear storage. Everything is loopback: no network beyond 127.0.0.1 is needed.
+
+const RUNS = 3;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+const GOALS: Record<string, Record<(typeof CATEGORIES)[number], number>> = {
+  '/landing': { performance: 95, accessibility: 100, 'best-practices': 100 },
+  '/dashboard': { performance: 90, accessibility: 100, 'best-practices': 100 },
+};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function seedSession(chrome: LaunchedChrome, origin: string, session: Session): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    await page.goto(`${origin}/robots.txt`);
+    await page.evaluate(sessionScript(session));
+    await page.close();
+  } finally {
+    // Disconnects only: the browser belongs to chrome-launcher.
+    await browser.close();
+  }
+}
+
+export async function run(): Promise<Section> {
+  const build = await buildClient();
+  const app = await startClientServer(build.outDir);
+  let chrome: LaunchedChrome | undefined;
+  const scores: Record<string, Record<string, number[]>> = {};
+  const failures: string[] = [];
+  const lighthouseVersion: string[] = [];
+  const timings: string[] = [];
+  try {
+    const session = await app.newSession();
+    chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS] });
+    await seedSession(chrome, app.origin, session);
+    for (const pagePath of Object.keys(GOALS)) {
+      scores[pagePath] = {};
+      for (let index = 0; index < RUNS; index += 1) {
+        const result = await lighthouse(`${app.origin}${pagePath}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+          disableStorageReset: true,
+        });
+        if (!result) throw new Error('lighthouse returned nothing');
+        const { lhr } = result;
+        lighthouseVersion[0] = lhr.lighthouseVersion;
+        if (lhr.runtimeError) failures.push(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+        if (finalPath !== pagePath) failures.push(`${pagePath} ended on ${finalPath}`);
+        for (const category of CATEGORIES) {
+          const score = lhr.categories[category]?.score;
+          (scores[pagePath]![category] ??= []).push(score === null || score === undefined ? Number.NaN : Math.round(score * 100));
+        }
+        const failing = Object.values(lhr.audits)
+          .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+          .map((audit) => audit.id);
+        for (const id of failing) {
+          const items = (lhr.audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? [];
+          failures.push(`${pagePath} ${id}: ${JSON.stringify(items).slice(0, 300)}`);
+        }
+        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index', 'cumulative-layout-shift'];
+        timings.push(`${pagePath} run ${index + 1}: ${metrics.map((id) => `${id} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`);
+        log(`lighthouse ${pagePath} run ${index + 1}: ${CATEGORIES.map((c) => `${c} ${scores[pagePath]![c]!.at(-1)}`).join(', ')}${failing.length ? `; failing: ${failing.join(', ')}` : ''}`);
+      }
+    }
+  } finally {
+    await chrome?.kill();
+    await app.stop();
+  }
+  const rows: Row[] = [];
+  for (const [pagePath, goals] of Object.entries(GOALS)) {
+    for (const category of CATEGORIES) {
+      const values = scores[pagePath]?.[category] ?? [];
+      rows.push(budget(`7 lighthouse ${pagePath}`, `${category}, median of ${values.length}`, 'score', values.length ? median(values) : null, goals[category], 'min'));
+    }
+  }
+  return {
+    id: 'lighthouse',
+    title: 'Lighthouse, mobile defaults (simulated throttling), Debian Chromium, median of 3',
+    settings: { lighthouse: lighthouseVersion[0] ?? '?', chrome: CHROMIUM_PATH, flags: ['--headless=new', ...CHROMIUM_FLAGS], runs: RUNS, scores },
+    rows,
+    notes: [...new Set(failures), ...timings],
+  };
+}
