@@ -70,7 +70,8 @@ type SendOutcome = 'sent' | 'offline' | 'retry' | 'refused';
 export interface OutboxOptions {
   db?: HunchDb;
   api?: ApiClient;
-  session?: SessionStore;
+  /** The user whose writes these are; `events` (login, logout…) only for start(). */
+  session?: Pick<SessionStore, 'user'> & Partial<Pick<SessionStore, 'events'>>;
   activeGroup?: ActiveGroupStore;
   /** Shows a refusal to the player (the toast in the app). */
   notifyError?: (message: string) => void;
@@ -393,12 +394,15 @@ export function createOutbox({
         lastUserId = userId;
         void flush();
       };
-      unsubscribers = [
-        session.events.on('login', onSignIn),
-        session.events.on('register', onSignIn),
-        session.events.on('restored', onSignIn),
-        session.events.on('logout', () => void forgetQueued()),
-      ];
+      const sessionEvents = session.events;
+      unsubscribers = sessionEvents
+        ? [
+            sessionEvents.on('login', onSignIn),
+            sessionEvents.on('register', onSignIn),
+            sessionEvents.on('restored', onSignIn),
+            sessionEvents.on('logout', () => void forgetQueued()),
+          ]
+        : [() => undefined];
       if (events) {
         events.window.addEventListener('online', onOnline);
         unsubscribers.push(() => events.window.removeEventListener('online', onOnline));
