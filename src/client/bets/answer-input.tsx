@@ -8,6 +8,9 @@ import styles from './answer-input.module.css';
 // answer" (messages once touched, §5). Over/under: Over and Under showing the line when
 // wagering; resolving it takes the actual number. Each choice may show its live odds.
 
+/** What formatMultiplier shows for an answer nobody has staked on. */
+const NO_ODDS = '—';
+
 export const ANSWER_TEXT = {
   placeholder: 'Enter your answer',
   numberLabel: 'Your answer',
@@ -50,7 +53,8 @@ export function AnswerInput({ bet, value, onChange, purpose = 'wager', odds, dis
             {answerLabel(bet, answer)}
             {line !== undefined && <span className={styles.line}> {line}</span>}
           </span>
-          {odds?.[answer] !== undefined && <span className={styles.odds}>{odds[answer]}</span>}
+          {/* No pill before anyone has staked on the answer: "—" says nothing useful there. */}
+          {odds?.[answer] !== undefined && odds[answer] !== NO_ODDS && <span className={styles.odds}>{odds[answer]}</span>}
         </button>
       ))}
     </div>

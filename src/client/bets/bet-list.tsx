@@ -25,7 +25,8 @@ export const BET_LIST_TEXT = {
 
 type Tab = 'active' | 'resolved';
 
-export function BetList({ groupId, limit }: { groupId: number; limit?: number }) {
+/** `headingLevel`: the bets' titles sit under the page's h1 (h2) or under a section's h2 (h3). */
+export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: number; limit?: number; headingLevel?: 'h2' | 'h3' }) {
   const { user } = useSession();
   const data = useGroupBets(groupId, user?.id);
   const [tab, setTab] = useState<Tab>('active');
@@ -69,13 +70,13 @@ export function BetList({ groupId, limit }: { groupId: number; limit?: number })
             <Spinner size="medium" label="Loading bets" />
           </div>
         ) : shown.length === 0 ? (
-          <EmptyState icon={<Ticket size={24} />} title={BET_LIST_TEXT.noBets} headingLevel="h3">
+          <EmptyState icon={<Ticket size={24} />} title={BET_LIST_TEXT.noBets} headingLevel={headingLevel}>
             {query.trim() && sorted.length > 0 ? BET_LIST_TEXT.noMatches : BET_LIST_TEXT.noBetsHint}
           </EmptyState>
         ) : (
           <ul className={styles.items}>
             {shown.map((bet) => (
-              <BetSummaryCard key={bet.id} bet={bet} wager={data.wagers.get(bet.id)} />
+              <BetSummaryCard key={bet.id} bet={bet} wager={data.wagers.get(bet.id)} headingLevel={headingLevel} />
             ))}
           </ul>
         )}

@@ -20,14 +20,14 @@ export const SUMMARY_CARD_TEXT = {
   none: '—',
 };
 
-export function BetSummaryCard({ bet, wager }: { bet: BetRow; wager: WagerRow | undefined }) {
+export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { bet: BetRow; wager: WagerRow | undefined; headingLevel?: 'h2' | 'h3' }) {
   const isActive = bet.state === 'active';
   const isResolved = bet.state === 'resolved';
   const link = isActive ? SUMMARY_CARD_TEXT.placeBet : isResolved ? SUMMARY_CARD_TEXT.viewResults : SUMMARY_CARD_TEXT.viewBet;
   return (
     <li className={styles.card}>
       <div className={styles.main}>
-        <h3 className={styles.title}>{bet.title}</h3>
+        <Heading className={styles.title}>{bet.title}</Heading>
         <div className={styles.line}>
           {isActive && <Countdown expiresAt={bet.expiresAt} />}
           {isResolved && (

@@ -6,6 +6,7 @@ import { AppPage } from '../shell/app-page';
 import { Button, buttonClassName } from '../ui/button';
 import { Card } from '../ui/card';
 import { useGroup } from './use-groups';
+import styles from './group-bets-page.module.css';
 
 // "/group/{id}/bets": spec 02 §2 has a "Hello world" placeholder; we show ALL of the group's
 // bets with the group view's tabs and search instead (issue 5: the placeholder is not good
@@ -26,17 +27,19 @@ export function GroupBetsPage() {
     <AppPage
       title={TEXT.title(group?.name)}
       actions={
-        <Button size="small" icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(groupId)}>
+        <Button size="small" className={styles.create} icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(groupId)}>
           {TEXT.create}
         </Button>
       }
     >
-      <Link to={`/group/${groupId}`} className={buttonClassName({ variant: 'ghost', size: 'small' })}>
-        <ArrowLeft size={16} aria-hidden="true" />
-        <span>{TEXT.back}</span>
-      </Link>
+      <div className={styles.back}>
+        <Link to={`/group/${groupId}`} className={buttonClassName({ variant: 'ghost', size: 'small' })}>
+          <ArrowLeft size={16} aria-hidden="true" />
+          <span>{TEXT.back}</span>
+        </Link>
+      </div>
       <Card>
-        <BetList groupId={groupId} />
+        <BetList groupId={groupId} headingLevel="h2" />
       </Card>
     </AppPage>
   );
