@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
-import { activeGroupButton, createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import { seedBetTable } from './bets.helpers';
+import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { replacePushSubscribe } from './push.helpers';
 
 // axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
@@ -96,6 +97,47 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await expect(page.locator('h1').first()).toBeAttached();
         await expectNoViolations(page, path);
       }
+    });
+
+    test('no axe violations on the bet screens and the bet modal', async ({ page, request }) => {
+      test.setTimeout(150_000);
+      const me = await registerPlayer(request);
+      const friend = await registerPlayer(request);
+      const other = await registerPlayer(request);
+      const group = await createGroupViaApi(request, me, { name: uniqueGroupName('Axe Bets'), privacy: 'private' });
+      for (const player of [friend, other]) await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
+      const bets = await seedBetTable(request, { me, friend, other }, group.id);
+      await page.goto('/login');
+      await signIn(page, me.person);
+      await expect(page.getByRole('heading', { name: 'Who wins the quiz?' }).first()).toBeVisible();
+      await expectNoViolations(page, 'dashboard with queues');
+      await page.goto(`/bets/${bets.open.id}`);
+      await page.getByRole('button', { name: /^Rain/ }).click();
+      await page.getByRole('button', { name: 'Custom amount' }).click();
+      await page.getByPlaceholder('Enter amount').fill('0');
+      await page.getByPlaceholder('Enter amount').blur();
+      await expect(page.getByText('Value must be at least 1')).toBeVisible();
+      await expectNoViolations(page, 'bet card');
+      await page.goto(`/bets/${bets.toResolve.id}`);
+      const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
+      await resolveCard.getByRole('button', { name: /^Alex/ }).click();
+      await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
+      await expectNoViolations(page, 'resolve confirmation');
+      await page.goto(`/bets/${bets.resolved.id}`);
+      await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
+      await expectNoViolations(page, 'results panel');
+      await page.goto(`/group/${group.id}/bets`);
+      await expect(page.getByRole('link', { name: /Place Bet/ }).first()).toBeVisible();
+      await expectNoViolations(page, '/group/{id}/bets');
+      await page.getByRole('button', { name: 'Bet', exact: true }).first().click();
+      const modal = page.getByRole('dialog', { name: 'Create a Bet' });
+      await modal.getByRole('button', { name: 'Next' }).click({ force: true });
+      await expect(modal.getByText('Title is required')).toBeVisible();
+      await expectNoViolations(page, 'bet modal, details');
+      await modal.getByLabel('Title').fill('Axe bet');
+      await modal.getByRole('button', { name: 'Next' }).click();
+      await modal.getByText('Multiple choice', { exact: true }).click();
+      await expectNoViolations(page, 'bet modal, type');
     });
 
     test('no axe violations for a guest and the upgrade modal', async ({ page }) => {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
 import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import { seedBetTable } from './bets.helpers';
 import { replacePushSubscribe } from './push.helpers';
 
 // Screenshots for a person to look at (not compared): every account screen and a few public
@@ -109,6 +110,67 @@ for (const size of SIZES) {
       await page.goto('/leaderboard');
       await expect(page.getByRole('table')).toBeVisible();
       await shoot(page, `${tag}-leaderboard`);
+    });
+  }
+}
+
+// Bets (issue 5): the dashboard's queues, the creation steps, the bet card with odds, the
+// resolve confirmation, the results panel and the group's bet list.
+for (const size of SIZES) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`bet screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
+      test.setTimeout(120_000);
+      mkdirSync(OUT, { recursive: true });
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      const tag = `${size.name}-${colorScheme}`;
+      const me = await registerPlayer(request);
+      const friend = await registerPlayer(request, { ...newPerson(), displayName: 'Sam Guest' });
+      const other = await registerPlayer(request, { ...newPerson(), displayName: 'Alex Rivera' });
+      const group = await createGroupViaApi(request, me, { name: uniqueGroupName('Friday Forecasters'), privacy: 'private' });
+      for (const player of [friend, other]) await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
+      const bets = await seedBetTable(request, { me, friend, other }, group.id);
+
+      await page.goto('/login');
+      await signIn(page, me.person);
+      // The soonest to close leads both queues.
+      await expect(page.getByRole('heading', { name: 'Who wins the quiz?' }).first()).toBeVisible();
+      await shoot(page, `${tag}-dashboard-queues`, true);
+
+      await page.goto(`/bets/${bets.open.id}`);
+      await page.getByRole('button', { name: /^Rain/ }).click();
+      await page.getByRole('button', { name: '2x', exact: true }).click();
+      await expect(page.getByText(/If you win: about/)).toBeVisible();
+      await shoot(page, `${tag}-bet-card-odds`, true);
+
+      await page.goto(`/bets/${bets.toResolve.id}`);
+      const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
+      await resolveCard.getByRole('button', { name: /^Alex/ }).click();
+      await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
+      await expect(resolveCard.getByText('This action cannot be undone.')).toBeVisible();
+      await shoot(page, `${tag}-resolve-confirm`, true);
+
+      await page.goto(`/bets/${bets.resolved.id}`);
+      await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
+      await shoot(page, `${tag}-results-panel`, true);
+
+      await page.goto(`/group/${group.id}/bets`);
+      await expect(page.getByRole('link', { name: /Place Bet/ }).first()).toBeVisible();
+      await shoot(page, `${tag}-group-bets`, true);
+      await page.getByRole('tab', { name: 'Resolved' }).click();
+      await shoot(page, `${tag}-group-bets-resolved`);
+
+      await page.goto('/dashboard');
+      await (size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')).getByRole('button', { name: 'Bet' }).click();
+      const modal = page.getByRole('dialog', { name: 'Create a Bet' });
+      await modal.getByLabel('Title').fill('How many goals on Sunday?');
+      await shoot(page, `${tag}-create-bet-details`);
+      await modal.getByRole('button', { name: 'Next' }).click();
+      await modal.getByText('Multiple choice', { exact: true }).click();
+      await modal.getByLabel('Option 1', { exact: true }).fill('None');
+      await modal.getByLabel('Option 2', { exact: true }).fill('One or two');
+      await modal.getByRole('button', { name: 'Add option' }).click();
+      await shoot(page, `${tag}-create-bet-type`);
     });
   }
 }
