@@ -18,6 +18,7 @@ const group = { id: 50, name: 'Friends', description: null, privacy: 'public', d
 const bet = (id: number, state = 'active') => ({ id, groupId: 50, createdBy: me.id, title: 'Rain?', description: null, betType: 'yes_no', state, expiresAt: '2030-01-01T00:00:00.000Z', correctAnswer: null, resolvedAt: null, resolvedBy: null, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
 const wager = (id: number, points: number) => ({ id, betId: 3, userId: me.id, prediction: 'yes', points, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
 
+let delayMs = 0;
 let refusal: { status: number; message: string; code: string } | null = null;
 let applied: Array<{ method: string; path: string; key: string | undefined }> = [];
 const answers = new Map<string, { status: number; body: unknown }>();
@@ -46,8 +47,11 @@ beforeAll(async () => {
         if (answer.status < 300) applied.push({ method: req.method!, path: req.url!, key });
         if (key) answers.set(key, answer);
       }
-      res.writeHead(answer.status, { 'Content-Type': 'application/json', ...(stored ? { 'Idempotent-Replayed': 'true' } : {}) });
-      res.end(JSON.stringify(answer.body));
+      const reply = () => {
+        res.writeHead(answer.status, { 'Content-Type': 'application/json', ...(stored ? { 'Idempotent-Replayed': 'true' } : {}) });
+        res.end(JSON.stringify(answer.body));
+      };
+      setTimeout(reply, delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -73,6 +77,7 @@ beforeEach(async () => {
   localStorage.clear();
   sessionStorage.clear();
   refusal = null;
+  delayMs = 0;
   applied = [];
   answers.clear();
   offline = false;
@@ -122,6 +127,7 @@ const placeWager = (points = 20) =>
 
 describe('outbox (ARCHITECTURE.md §8)', () => {
   it('pending → sent: the optimistic rows show at once, the answer replaces them and the entry goes', async () => {
+    delayMs = 300; // the answer takes a while: the pending state is visible meanwhile
     const write = placeWager();
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(1));
     expect((await db.wagers.get(-1))?.pendingWriteId).toBe('key-1');
