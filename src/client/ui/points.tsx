@@ -17,7 +17,7 @@ export function Points({ value, word = 'always', size = 'medium', className }: P
     <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
       <CoinMark />
       <span className={styles.value}>{value.toLocaleString('en-US')}</span>
-      <span className={word === 'always' ? styles.word : word === 'wide' ? `${styles.word} ${styles.wideOnly}` : 'visually-hidden'}>points</span>
+      <span className={word === 'always' ? styles.word : word === 'wide' ? `${styles.word} ${styles.wideOnly}` : 'visually-hidden'}>{value === 1 ? 'point' : 'points'}</span>
     </span>
   );
 }
