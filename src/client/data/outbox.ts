@@ -158,6 +158,11 @@ export function createOutbox({
         const known = await db.memberships.get([group.id, entry.userId]);
         const { pendingWriteId: _mark, ...base } = { ...(mine ?? known) } as Membership & { pendingWriteId?: string };
         if (mine || known) await db.memberships.put({ ...base, groupId: group.id });
+        else if (entry.kind === 'createGroup') {
+          // A sync that ran meanwhile dropped the temporary membership: the creator holds the starting points.
+          const userName = session.user?.id === entry.userId ? session.user.displayName : '';
+          await db.memberships.put({ groupId: group.id, userId: entry.userId, userName, totalPoints: group.defaultPoints, availablePoints: group.defaultPoints, role: 'creator' });
+        }
         break;
       }
       case 'createBet':
