@@ -4,8 +4,10 @@ import type { Membership } from '../../domain/groups';
 import { applyPointsDelta, ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import { ApiError, type ApiClient } from '../data/api-client';
 import { db as defaultDb, type BetRow, type HunchDb } from '../data/db';
+import { createOutbox, outbox as defaultOutbox, OUTBOX_TEXT, type Outbox, type RowChange } from '../data/outbox';
 import { api as defaultApi, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
+import { toast } from '../shell/toast-store';
 import { syncEngine as defaultSyncEngine, type SyncEngine } from '../data/sync-engine';
 
 // The bet writes (spec 02 §4 "Client bet lists") and the bet loads, in one place: each calls
@@ -19,6 +21,14 @@ export interface BetActionsDeps {
   api?: ApiClient;
   session?: Pick<SessionStore, 'user'>;
   syncEngine?: Pick<SyncEngine, 'applyLocal' | 'refreshLeaderboard'>;
+  /** The outbox writes go through (issue 7); the app's own by default. */
+  outbox?: Outbox;
+}
+
+/** A row without the outbox's pending mark (the optimistic copy gets the new write's). */
+function stripMark<T extends object>(row: T & { pendingWriteId?: string }): T {
+  const { pendingWriteId: _mark, ...rest } = row;
+  return rest as T;
 }
 
 /** What cancelling said: the points refunded to everyone (the pool the bet held). */
@@ -33,7 +43,9 @@ const newKey = () => ({ 'Idempotency-Key': crypto.randomUUID() });
 
 const poolOf = (bet: Pick<Bet, 'answerTotals'> | undefined) => Object.values(bet?.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
 
-export function createBetActions({ db = defaultDb, api = defaultApi, session = sessionStore, syncEngine = defaultSyncEngine }: BetActionsDeps = {}) {
+export function createBetActions({ db = defaultDb, api = defaultApi, session = sessionStore, syncEngine = defaultSyncEngine, outbox: givenOutbox }: BetActionsDeps = {}) {
+  // The app's outbox, or one on the injected database and client (tests).
+  const outbox = givenOutbox ?? (db === defaultDb && api === defaultApi ? defaultOutbox : createOutbox({ db, api, session, applyLocal: syncEngine.applyLocal }));
   const currentUser = () => {
     const user = session.user;
     if (!user) throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
@@ -82,29 +94,36 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
     async placeWager(betId: number, prediction: string, points: number): Promise<Wager> {
       const user = currentUser();
       const previous = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
-      const wager = previous
-        ? await api.put<Wager>(`${API_BASE}/bets/wagers/${previous.id}`, { prediction, points }, { headers: newKey() })
-        : await api.post<Wager>(`${API_BASE}/bets/wagers`, { betId, prediction, points }, { headers: newKey() });
-      // The fresh totals (what the server now holds, this wager included) are fetched before the write.
+      const known = await db.bets.get(betId);
+      const membership = known ? await db.memberships.get([known.groupId, user.id]) : undefined;
+      const now = new Date().toISOString();
+      const tempId = previous ? undefined : outbox.tempId();
+      const optimistic: Wager = previous
+        ? { ...stripMark(previous), prediction, points, updatedAt: now }
+        : { id: tempId!, betId, userId: user.id, prediction, points, createdAt: now, updatedAt: now };
+      // Issue 7: the wager, the bet leaving the queue and the points show at once, marked pending.
+      const changes: RowChange[] = [{ table: 'wagers', key: optimistic.id, value: optimistic }];
+      if (known) changes.push({ table: 'bets', key: betId, value: { ...stripMark(known), isUnwagered: false } });
+      if (known && membership) {
+        const event: LedgerEvent = previous ? { kind: 'wager_changed', previousPoints: previous.points, points } : { kind: 'wager_placed', points };
+        changes.push({ table: 'memberships', key: [known.groupId, user.id], value: applyPointsDelta(stripMark(membership), ledgerDelta(event)) });
+      }
+      const result = await outbox.runWrite<Wager>(
+        previous
+          ? { kind: 'updateWager', method: 'PUT', path: `${API_BASE}/bets/wagers/${previous.id}`, body: { prediction, points }, changes }
+          : { kind: 'placeWager', method: 'POST', path: `${API_BASE}/bets/wagers`, body: { betId, prediction, points }, changes, meta: { tempId } },
+      );
+      if (result.status === 'queued') {
+        toast.info(OUTBOX_TEXT.queued.placeWager);
+        return optimistic;
+      }
+      // The fresh totals (what the server now holds, this wager included) so the odds move.
       const fresh = await api.get<Bet>(`${API_BASE}/bets/${betId}`).catch((error: unknown) => {
         console.warn(`Reloading bet ${betId} after the wager failed`, error);
         return null;
       });
-      await syncEngine.applyLocal(() =>
-        db.transaction('rw', [db.bets, db.wagers, db.memberships], async () => {
-          await db.wagers.put(wager);
-          const bet = fresh ? await mergeBet(fresh) : await db.bets.get(betId);
-          if (bet) {
-            await db.bets.put({ ...bet, isUnwagered: false });
-            await movePoints(
-              bet.groupId,
-              user.id,
-              previous ? { kind: 'wager_changed', previousPoints: previous.points, points: wager.points } : { kind: 'wager_placed', points: wager.points },
-            );
-          }
-        }),
-      );
-      return wager;
+      if (fresh) await syncEngine.applyLocal(async () => db.bets.put(await mergeBet(fresh, { isUnwagered: false })));
+      return result.response;
     },
 
     /** PUT /bets/{id}/resolve. The bet leaves both queues (spec 02 §4); the payout is the server's, so the points are reloaded. */
