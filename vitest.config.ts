@@ -39,6 +39,8 @@ export default defineConfig({
           name: 'client',
           include: ['tests/client/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Rendering tests with user events take seconds on a loaded 2-core machine.
+          testTimeout: 20_000,
           setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
         },
       },
