@@ -62,7 +62,11 @@ export async function run(): Promise<Section> {
         if (!result) throw new Error('lighthouse returned nothing');
         const { lhr } = result;
         lighthouseVersion[0] = lhr.lighthouseVersion;
-        if (lhr.runtimeError) failures.push(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        if (lhr.runtimeError) {
+          // A broken trace (NO_NAVSTART and the like) scores nothing: say so, count only good runs.
+          failures.push(`${pagePath} run ${index + 1} not counted: ${lhr.runtimeError.code}`);
+          continue;
+        }
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
         if (finalPath !== pagePath) failures.push(`${pagePath} ended on ${finalPath}`);
         for (const category of CATEGORIES) {
