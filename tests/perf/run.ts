@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { cleanupClientBuild } from './lib/client';
 import { load, log, machine, renderTable, type Section } from './lib/report';
 
 // `npm run bench [filter]`: runs every benchmark of tests/perf (or those whose id contains
@@ -45,6 +46,7 @@ async function main() {
     sections.push({ ...section, seconds, loadBefore, loadAfter: load() });
     log(`${benchmark.id}: done in ${seconds} s`);
   }
+  cleanupClientBuild();
   const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
   const info = machine();
 
