@@ -206,24 +206,29 @@ const confirmation = <T extends { password: string; passwordConfirm: string }>(v
   }
 };
 
+/** The account fields the register and edit-account forms share, with the form messages of spec 01 §5. */
+const accountFormFields = {
+  firstName: z.string().trim().min(1, 'First name is required').max(LIMITS.nameMax, 'Max 50 chars'),
+  lastName: z.string().trim().min(1, 'Last name is required').max(LIMITS.nameMax, 'Max 50 chars'),
+  displayName: z
+    .string()
+    .trim()
+    .min(1, 'Display name is required')
+    .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
+    .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
+  username: z
+    .string()
+    .trim()
+    .min(1, 'Username is required')
+    .min(LIMITS.usernameMin, 'Username must be at least 3 characters')
+    .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
+    .regex(/^[A-Za-z0-9_]+$/, 'Only lowercase letters, numbers, underscore'),
+  email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
+};
+
 export const registerFormSchema = z
   .object({
-    firstName: z.string().trim().min(1, 'First name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-    lastName: z.string().trim().min(1, 'Last name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-    displayName: z
-      .string()
-      .trim()
-      .min(1, 'Display name is required')
-      .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-      .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
-    username: z
-      .string()
-      .trim()
-      .min(1, 'Username is required')
-      .min(LIMITS.usernameMin, 'Username must be at least 3 characters')
-      .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
-      .regex(/^[A-Za-z0-9_]+$/, 'Only lowercase letters, numbers, underscore'),
-    email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
+    ...accountFormFields,
     password: strongPassword,
     passwordConfirm: z.string(),
     acceptTerms: z.boolean().refine((v) => v, 'You must agree to the terms and conditions'),
@@ -233,22 +238,7 @@ export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 export const editAccountFormSchema = z
   .object({
-    firstName: z.string().trim().min(1, 'First name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-    lastName: z.string().trim().min(1, 'Last name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-    displayName: z
-      .string()
-      .trim()
-      .min(1, 'Display name is required')
-      .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-      .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
-    username: z
-      .string()
-      .trim()
-      .min(1, 'Username is required')
-      .min(LIMITS.usernameMin, 'Username must be at least 3 characters')
-      .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
-      .regex(/^[A-Za-z0-9_]+$/, 'Only lowercase letters, numbers, underscore'),
-    email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
+    ...accountFormFields,
     password: z.union([z.literal(''), strongPassword]),
     passwordConfirm: z.string(),
   })
