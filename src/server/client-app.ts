@@ -21,13 +21,17 @@ function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
 }
 
-/** A browser navigation to a client route: GET/HEAD, wants HTML, not an API path, not a file. */
+/**
+ * A client route: GET/HEAD, not an API path, not a file, and not a caller that asked for JSON
+ * only. Browsers send text/html; curl and fetch send no Accept or * / *, and get the page too.
+ */
 function isClientRoute(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (isApiPath(pathname)) return false;
   if (path.posix.extname(pathname) !== '') return false;
-  return (request.headers.accept ?? '').includes('text/html');
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') || !accept.includes('application/json');
 }
 
 export function registerClientApp(app: FastifyInstance, options: { clientDir: string }): void {

@@ -31,6 +31,15 @@ describe('the app without a client build', () => {
     expect(response.text).toContain('Hunch');
   });
 
+  it('serves the page to callers that send no Accept header, and a JSON 404 to those asking for JSON only', async () => {
+    const plain = await fetch(`${server.url}/group/3`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toContain('text/html');
+    const json = await server.request('GET', '/group/3', { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(404);
+    expect(json.body).toMatchObject({ code: 'not_found' });
+  });
+
   it('answers unknown API and auth paths with a JSON 404', async () => {
     for (const url of ['/api/nothing', '/auth/nothing']) {
       const response = await server.request('GET', url, { headers: { accept: 'text/html' } });
