@@ -1,5 +1,5 @@
-import { useId, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
-import { FieldError } from './field-error';
+import type { ReactNode, Ref, TextareaHTMLAttributes } from 'react';
+import { FieldFrame, useFieldIds } from './field-frame';
 import styles from './field.module.css';
 
 export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
@@ -11,14 +11,9 @@ export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaE
 
 /** A multi-line TextField: label above, hint and error under it. */
 export function TextAreaField({ label, error, hint, id, className, ref, rows = 3, ...textarea }: TextAreaFieldProps) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const describedBy = [hint && `${inputId}-hint`, error && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
+  const { inputId, describedBy } = useFieldIds(id, hint, error);
   return (
-    <div className={[styles.field, className].filter(Boolean).join(' ')}>
-      <label htmlFor={inputId} className={styles.label}>
-        {label}
-      </label>
+    <FieldFrame inputId={inputId} label={label} hint={hint} error={error} className={className}>
       <textarea
         ref={ref}
         id={inputId}
@@ -28,12 +23,6 @@ export function TextAreaField({ label, error, hint, id, className, ref, rows = 3
         aria-describedby={describedBy}
         {...textarea}
       />
-      {hint && (
-        <div id={`${inputId}-hint`} className={styles.hint}>
-          {hint}
-        </div>
-      )}
-      <FieldError id={`${inputId}-error`} message={error} />
-    </div>
+    </FieldFrame>
   );
 }

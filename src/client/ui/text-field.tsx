@@ -1,5 +1,5 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { FieldError } from './field-error';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+import { FieldFrame, useFieldIds } from './field-frame';
 import styles from './field.module.css';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -11,14 +11,9 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 export function TextField({ label, error, hint, id, className, ref, ...input }: TextFieldProps) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const describedBy = [hint && `${inputId}-hint`, error && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
+  const { inputId, describedBy } = useFieldIds(id, hint, error);
   return (
-    <div className={[styles.field, className].filter(Boolean).join(' ')}>
-      <label htmlFor={inputId} className={styles.label}>
-        {label}
-      </label>
+    <FieldFrame inputId={inputId} label={label} hint={hint} error={error} className={className}>
       <input
         ref={ref}
         id={inputId}
@@ -27,12 +22,6 @@ export function TextField({ label, error, hint, id, className, ref, ...input }: 
         aria-describedby={describedBy}
         {...input}
       />
-      {hint && (
-        <div id={`${inputId}-hint`} className={styles.hint}>
-          {hint}
-        </div>
-      )}
-      <FieldError id={`${inputId}-error`} message={error} />
-    </div>
+    </FieldFrame>
   );
 }
