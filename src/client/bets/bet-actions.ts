@@ -1,4 +1,4 @@
-import type { Bet, BetStatistics, BetUserContext, CreateBetRequest, Wager } from '../../domain/bets';
+import { createBetRequestSchema, type Bet, type BetStatistics, type BetUserContext, type CreateBetRequest, type Wager } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import type { Membership } from '../../domain/groups';
 import { applyPointsDelta, ledgerDelta, type LedgerEvent } from '../../domain/ledger';
@@ -10,11 +10,12 @@ import type { SessionStore } from '../data/session-store';
 import { toast } from '../shell/toast-store';
 import { syncEngine as defaultSyncEngine, type SyncEngine } from '../data/sync-engine';
 
-// The bet writes (spec 02 §4 "Client bet lists") and the bet loads, in one place: each calls
-// the API with a fresh Idempotency-Key, then records the answer in Dexie inside
-// syncEngine.applyLocal, where the views see it through their live queries. These are the
-// ONLY bet writes: the outbox issue turns them into an optimistic write plus a queued request
-// (reusing the same key) and the screens need not change.
+// The bet writes (spec 02 §4 "Client bet lists") and the bet loads, in one place. Every write
+// goes through the outbox (data/outbox.ts, ARCHITECTURE.md §8): the change shows at once in
+// Dexie, marked pending, and the request carries an Idempotency-Key; offline it is queued
+// and sent once when the network returns, and a refusal rolls it back with the server's
+// message. The loads record the server's answer inside syncEngine.applyLocal. The views see
+// both through their live queries. These are the ONLY bet writes.
 
 export interface BetActionsDeps {
   db?: HunchDb;
@@ -33,13 +34,13 @@ function stripMark<T extends object>(row: T & { pendingWriteId?: string }): T {
 
 /** What cancelling said: the points refunded to everyone (the pool the bet held). */
 export interface CancelResult {
-  bet: Bet;
+  bet: BetRow;
   refundedPoints: number;
+  /** Offline: the cancellation is queued and goes out when the network returns. */
+  isQueued: boolean;
 }
 
 export type BetActions = ReturnType<typeof createBetActions>;
-
-const newKey = () => ({ 'Idempotency-Key': crypto.randomUUID() });
 
 const poolOf = (bet: Pick<Bet, 'answerTotals'> | undefined) => Object.values(bet?.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
 
@@ -58,12 +59,6 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
     return { ...known, ...bet, answerTotals: bet.answerTotals ?? known?.answerTotals, ...flags };
   };
 
-  /** The player's points in a group move by one ledger event (the rule of src/domain/ledger.ts). */
-  const movePoints = async (groupId: number, userId: number, event: LedgerEvent) => {
-    const membership = await db.memberships.get([groupId, userId]);
-    if (membership) await db.memberships.put(applyPointsDelta(membership, ledgerDelta(event)));
-  };
-
   /** After a payout or refund only the server knows the player's share: ask it, keep the guess if that fails. */
   const refreshMyMembership = async (groupId: number) => {
     try {
@@ -76,14 +71,49 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
   };
 
   return {
-    /** POST /bets. The creator's new bet joins both queues (spec 02 §4: added to unwagered; to-resolve for its creator). */
-    async createBet(request: CreateBetRequest): Promise<Bet> {
+    /**
+     * POST /bets through the outbox. The bet shows at once under a temporary (negative) id,
+     * marked pending, in both queues of its creator (spec 02 §4); the server's answer replaces
+     * it. Offline, it resolves with that pending row: it takes wagers once the server numbers it.
+     */
+    async createBet(request: CreateBetRequest): Promise<BetRow> {
       const user = currentUser();
-      const bet = await api.post<Bet>(`${API_BASE}/bets`, request, { headers: newKey() });
-      await syncEngine.applyLocal(async () =>
-        db.bets.put(await mergeBet(bet, { isUnwagered: true, isToResolve: bet.createdBy === user.id, isListed: true })),
-      );
-      return bet;
+      const tempId = outbox.tempId();
+      const now = new Date().toISOString();
+      const parsed = createBetRequestSchema.safeParse(request);
+      const pending = {
+        id: tempId,
+        title: request.title,
+        description: request.description ?? null,
+        betType: request.betType,
+        state: 'active',
+        betTypeConfig: parsed.success ? parsed.data.betTypeConfig : (request.betTypeConfig ?? {}),
+        baseWagerAmount: request.baseWagerAmount,
+        groupId: request.groupId,
+        createdBy: user.id,
+        expiresAt: request.expiresAt,
+        correctAnswer: null,
+        resolvedAt: null,
+        resolvedBy: null,
+        createdAt: now,
+        updatedAt: now,
+        answerTotals: {},
+        wagerCount: 0,
+        isUnwagered: true,
+        isToResolve: true,
+        isListed: true,
+      } as BetRow;
+      const result = await outbox.runWrite<Bet>({
+        kind: 'createBet',
+        method: 'POST',
+        path: `${API_BASE}/bets`,
+        body: request,
+        meta: { tempId },
+        changes: [{ table: 'bets', key: tempId, value: pending }],
+      });
+      if (result.status === 'sent') return { ...result.response, isUnwagered: true, isToResolve: result.response.createdBy === user.id, isListed: true };
+      toast.info(OUTBOX_TEXT.queued.createBet);
+      return { ...pending, pendingWriteId: result.id };
     },
 
     /**
@@ -126,9 +156,37 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       return result.response;
     },
 
-    /** PUT /bets/{id}/resolve. The bet leaves both queues (spec 02 §4); the payout is the server's, so the points are reloaded. */
-    async resolveBet(betId: number, correctAnswer: string): Promise<Bet> {
-      const bet = await api.put<Bet>(`${API_BASE}/bets/${betId}/resolve`, { correctAnswer }, { headers: newKey() });
+    /**
+     * PUT /bets/{id}/resolve through the outbox. The bet leaves both queues at once, resolved
+     * and marked pending (spec 02 §4); the payout is the server's, so the points are reloaded
+     * once it answers. Offline, it resolves with the pending row (`pendingWriteId` set).
+     */
+    async resolveBet(betId: number, correctAnswer: string): Promise<BetRow> {
+      const user = currentUser();
+      const known = await db.bets.get(betId);
+      const now = new Date().toISOString();
+      const resolved: BetRow | undefined = known && {
+        ...stripMark(known),
+        state: 'resolved',
+        correctAnswer,
+        resolvedAt: now,
+        resolvedBy: user.id,
+        updatedAt: now,
+        isUnwagered: false,
+        isToResolve: false,
+      };
+      const result = await outbox.runWrite<Bet>({
+        kind: 'resolveBet',
+        method: 'PUT',
+        path: `${API_BASE}/bets/${betId}/resolve`,
+        body: { correctAnswer },
+        changes: resolved ? [{ table: 'bets', key: betId, value: resolved }] : [],
+      });
+      if (result.status === 'queued') {
+        toast.info(OUTBOX_TEXT.queued.resolveBet);
+        return { ...(resolved ?? ({ id: betId } as BetRow)), pendingWriteId: result.id };
+      }
+      const bet = result.response;
       await syncEngine.applyLocal(async () => {
         await db.bets.put(await mergeBet(bet, { isUnwagered: false, isToResolve: false }));
         await db.betStatistics.delete(betId);
@@ -137,20 +195,33 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       return bet;
     },
 
-    /** POST /bets/{id}/cancel: everyone's stake comes back. The player's own refund is applied at once. */
+    /**
+     * POST /bets/{id}/cancel through the outbox: everyone's stake comes back. The bet shows
+     * cancelled and the player's own refund is applied at once, marked pending.
+     */
     async cancelBet(betId: number): Promise<CancelResult> {
       const user = currentUser();
       const before = await db.bets.get(betId);
       const myWager = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
-      const bet = await api.post<Bet>(`${API_BASE}/bets/${betId}/cancel`, undefined, { headers: newKey() });
-      await syncEngine.applyLocal(() =>
-        db.transaction('rw', [db.bets, db.memberships], async () => {
-          await db.bets.put(await mergeBet(bet, { isUnwagered: false, isToResolve: false }));
-          if (myWager) await movePoints(bet.groupId, user.id, { kind: 'refund', wagerAmount: myWager.points });
-        }),
-      );
+      const membership = before ? await db.memberships.get([before.groupId, user.id]) : undefined;
+      const changes: RowChange[] = [];
+      if (before) {
+        changes.push({ table: 'bets', key: betId, value: { ...stripMark(before), state: 'cancelled', isUnwagered: false, isToResolve: false } });
+        if (myWager && membership) {
+          const refunded = applyPointsDelta(stripMark(membership), ledgerDelta({ kind: 'refund', wagerAmount: myWager.points }));
+          changes.push({ table: 'memberships', key: [before.groupId, user.id], value: refunded });
+        }
+      }
+      const result = await outbox.runWrite<Bet>({ kind: 'cancelBet', method: 'POST', path: `${API_BASE}/bets/${betId}/cancel`, changes });
+      const refundedPoints = poolOf(before);
+      if (result.status === 'queued') {
+        toast.info(OUTBOX_TEXT.queued.cancelBet);
+        return { bet: { ...(before ?? ({ id: betId } as BetRow)), state: 'cancelled', pendingWriteId: result.id }, refundedPoints, isQueued: true };
+      }
+      const bet = result.response;
+      await syncEngine.applyLocal(async () => db.bets.put(await mergeBet(bet, { isUnwagered: false, isToResolve: false })));
       void syncEngine.refreshLeaderboard(bet.groupId);
-      return { bet, refundedPoints: poolOf(before) };
+      return { bet, refundedPoints, isQueued: false };
     },
 
     /**

@@ -6,6 +6,7 @@ import type { Membership } from '../../domain/groups';
 import type { BetRow, WagerRow } from '../data/db';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetMeta } from './bet-meta';
 import { useNow } from './use-now';
@@ -19,6 +20,8 @@ import styles from './bet-card.module.css';
 export const BET_CARD_TEXT = {
   yourWager: 'Your wager',
   change: 'Change',
+  /** A bet created offline has no server id yet: nobody can wager on it until it has one. */
+  notSent: "This bet opens for wagers once it's sent.",
 };
 
 interface BetCardProps {
@@ -38,17 +41,22 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
     <Card as="article" className={styles.card} aria-label={showTitle ? bet.title : 'Place your wager'}>
       {showTitle && (
         <header className={styles.head}>
-          <h3 className={styles.title}>{bet.title}</h3>
+          <h3 className={styles.title}>
+            {bet.title} <PendingBadge row={bet} />
+          </h3>
           {bet.description && <p className={styles.description}>{bet.description}</p>}
         </header>
       )}
       <BetMeta bet={bet} groupName={groupName} />
-      {isLocked ? (
+      {bet.id < 0 ? (
+        <p className={styles.lockedText}>{BET_CARD_TEXT.notSent}</p>
+      ) : isLocked ? (
         <div className={styles.locked}>
           <p className={styles.lockedText}>
             <span className={styles.lockedLabel}>{BET_CARD_TEXT.yourWager}</span>
             <strong>{answerLabel(bet, wager.prediction)}</strong>
             <Points value={wager.points} size="small" />
+            <PendingBadge row={wager} />
           </p>
           {isWageringOpen(bet, now) && membership && (
             <Button variant="secondary" size="small" icon={<Pencil size={16} aria-hidden="true" />} onClick={() => setIsChanging(true)}>

@@ -2,6 +2,7 @@ import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { answerLabel } from '../../domain/bets';
 import type { BetRow, WagerRow } from '../data/db';
+import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { Countdown } from './countdown';
 import styles from './bet-summary-card.module.css';
@@ -27,7 +28,9 @@ export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { b
   return (
     <li className={styles.card}>
       <div className={styles.main}>
-        <Heading className={styles.title}>{bet.title}</Heading>
+        <Heading className={styles.title}>
+          {bet.title} <PendingBadge row={bet} />
+        </Heading>
         <div className={styles.line}>
           {isActive && <Countdown expiresAt={bet.expiresAt} />}
           {isResolved && (
@@ -45,13 +48,16 @@ export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { b
             <span className={styles.wagered}>
               {SUMMARY_CARD_TEXT.wagered} <Points value={wager.points} size="small" word="wide" />
             </span>
+            <PendingBadge row={wager} />
           </div>
         )}
       </div>
-      <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
-        {link}
-        <ChevronRight size={16} aria-hidden="true" />
-      </Link>
+      {bet.id > 0 && (
+        <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
+          {link}
+          <ChevronRight size={16} aria-hidden="true" />
+        </Link>
+      )}
     </li>
   );
 }

@@ -28,8 +28,9 @@ function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void
     setIsBusy(true);
     setFailure(null);
     try {
-      const { refundedPoints } = await cancelBet(betId);
-      toast.success(CANCEL_TEXT.done(refundedPoints));
+      const { refundedPoints, isQueued } = await cancelBet(betId);
+      // Queued offline: the outbox has told the player it goes out when they're back.
+      if (!isQueued) toast.success(CANCEL_TEXT.done(refundedPoints));
       onDone();
     } catch (error) {
       setFailure(errorMessage(error, CANCEL_TEXT.failed));

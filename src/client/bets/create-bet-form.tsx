@@ -26,9 +26,10 @@ export const CREATE_BET_TEXT = {
 
 export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onDone: () => void }) {
   const { user } = useSession();
-  const groups = useMyGroups(user?.id);
+  // A group created offline has no server id yet: a bet cannot name it until it does.
+  const groups = useMyGroups(user?.id)?.filter(({ group }) => group.id > 0);
   const navigate = useNavigate();
-  const [values, setValues] = useState<BetFormValues>(() => initialBetFormValues(Date.now(), groupId));
+  const [values, setValues] = useState<BetFormValues>(() => initialBetFormValues(Date.now(), groupId !== null && groupId > 0 ? groupId : null));
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -47,8 +48,13 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
     setIsSubmitting(true);
     try {
       const bet = await createBet(toBetRequest(values));
-      toast.success(CREATE_BET_TEXT.created);
       onDone();
+      if (bet.pendingWriteId) {
+        // Queued offline (the outbox said so): the pending bet shows in its group's list.
+        navigate(`/group/${bet.groupId}/bets`);
+        return;
+      }
+      toast.success(CREATE_BET_TEXT.created);
       navigate(`/bets/${bet.id}`);
     } catch (error) {
       toast.error(errorMessage(error, CREATE_BET_TEXT.failed));

@@ -17,6 +17,8 @@ import styles from './resolve-card.module.css';
 
 export const RESOLVE_TEXT = {
   heading: 'Resolve this bet',
+  /** A bet created offline has no server id yet. */
+  notSent: "This bet can be resolved once it's sent.",
   pick: 'The correct answer',
   resolve: 'Resolve Bet',
   confirmQuestion: 'Are you sure you want to resolve this bet?',
@@ -40,8 +42,9 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
   const confirm = async () => {
     setIsResolving(true);
     try {
-      await resolveBet(bet.id, answer.trim());
-      toast.success(RESOLVE_TEXT.resolved);
+      const resolved = await resolveBet(bet.id, answer.trim());
+      // Queued offline: the outbox has told the player it goes out when they're back.
+      if (!resolved.pendingWriteId) toast.success(RESOLVE_TEXT.resolved);
     } catch (error) {
       toast.error(errorMessage(error, RESOLVE_TEXT.failed));
       setIsResolving(false);
@@ -54,7 +57,9 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
         <CheckCheck size={20} aria-hidden="true" className={styles.icon} />
         <h3 className={styles.heading}>{showTitle ? bet.title : RESOLVE_TEXT.heading}</h3>
       </header>
-      {!isSupported ? (
+      {bet.id < 0 ? (
+        <p className={styles.unsupported}>{RESOLVE_TEXT.notSent}</p>
+      ) : !isSupported ? (
         <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>
       ) : phase === 'selection' ? (
         <>

@@ -6,6 +6,7 @@ import { toast } from '../shell/toast-store';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
@@ -62,6 +63,7 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
             </span>
           )}
           {role && <span className={styles.badge}>{role}</span>}
+          <PendingBadge row={group.pendingWriteId ? group : membership} />
           {membership && (
             <span className={styles.points}>
               <span className={styles.pointsLabel}>{TEXT.yourPoints}</span>

@@ -5,6 +5,7 @@ import { searchGroupsByName } from '../../domain/groups';
 import { useActiveGroup } from '../data/use-active-group';
 import { useSession } from '../data/use-session';
 import { Button } from '../ui/button';
+import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { Spinner } from '../ui/spinner';
 import { chooseActiveGroup } from './group-actions';
@@ -107,6 +108,7 @@ function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoi
                     <span className={styles.itemText}>
                       <span className={styles.itemName}>{item.group.name}</span>
                       <Points value={item.membership.availablePoints} size="small" />
+                      <PendingBadge row={item.group.pendingWriteId ? item.group : item.membership} />
                     </span>
                     {isActive && (
                       <span className={styles.activeMark}>

@@ -6,8 +6,8 @@ import styles from './pending-badge.module.css';
 
 export const PENDING_TEXT = 'Pending';
 
-export function PendingBadge({ row }: { row: { pendingWriteId?: string } | null | undefined }) {
-  if (!row?.pendingWriteId) return null;
+export function PendingBadge({ row }: { row: object | null | undefined }) {
+  if (!(row as { pendingWriteId?: string } | null | undefined)?.pendingWriteId) return null;
   return (
     <span className={styles.badge} data-testid="pending-badge" title="Waiting to be sent">
       <Clock size={12} aria-hidden="true" />

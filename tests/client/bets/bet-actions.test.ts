@@ -6,6 +6,7 @@ import type { Membership } from '../../../src/domain/groups';
 import { createBetActions, type BetActions } from '../../../src/client/bets/bet-actions';
 import { createApiClient } from '../../../src/client/data/api-client';
 import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
+import { createOutbox, type Outbox } from '../../../src/client/data/outbox';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 
 // The bet actions against a real local HTTP stand-in for the API and a real (fake-indexeddb)
@@ -38,6 +39,8 @@ const membership = (availablePoints: number, totalPoints = 100): Membership => (
 let serverBet: Bet;
 let serverMembership: Membership;
 let wagerPoints: number | null;
+/** The next write the stand-in refuses, whatever it is. */
+let refusal: { status: number; message: string; code: string } | null = null;
 let calls: Array<{ method: string; path: string; body: unknown; key: string | undefined }> = [];
 let server: Server;
 let baseUrl: string;
@@ -58,6 +61,7 @@ beforeAll(async () => {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(payload));
     };
+    if (refusal && req.method !== 'GET') return send(refusal.status, { message: refusal.message, code: refusal.code });
     const wager = (): Wager => ({ id: 21, betId: serverBet.id, userId: me.id, prediction: String(body?.prediction), points: Number(body?.points), createdAt: at, updatedAt: at });
     if (req.method === 'POST' && path === '/api/bets') return send(201, bet({ title: String(body?.title) }));
     if (req.method === 'POST' && path === '/api/bets/wagers' && body?.betId !== serverBet.id) return send(422, { message: 'This bet is closed', code: 'bet_closed' });
@@ -89,6 +93,10 @@ afterAll(() => {
 let db: HunchDb;
 let session: SessionStore;
 let actions: BetActions;
+let outbox: Outbox;
+/** The browser's fetch with no network: a TypeError before any answer. */
+let offline = false;
+let notified: string[] = [];
 let dbCount = 0;
 const leaderboardRefreshes: number[] = [];
 
@@ -96,14 +104,20 @@ beforeEach(async () => {
   serverBet = bet();
   serverMembership = membership(100);
   wagerPoints = null;
+  refusal = null;
+  offline = false;
+  notified = [];
   calls = [];
   db = openHunchDb(`hunch-bet-actions-${dbCount++}`);
   session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
   session.signIn({ accessToken: 'access', refreshToken: 'refresh', user: me }, true);
+  const api = createApiClient({ session, baseUrl, fetch: (...args) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(...args)) });
+  outbox = createOutbox({ db, api, session, notifyError: (message) => notified.push(message) });
   actions = createBetActions({
     db,
-    api: createApiClient({ session, baseUrl }),
+    api,
     session,
+    outbox,
     syncEngine: { applyLocal: (write) => write(), refreshLeaderboard: async (groupId) => void leaderboardRefreshes.push(groupId) },
   });
   await db.memberships.put(membership(100));
@@ -157,6 +171,70 @@ describe('bet actions', () => {
     expect(refundedPoints).toBe(6);
     expect(await db.bets.get(11)).toMatchObject({ state: 'cancelled', isUnwagered: false, isToResolve: false });
     expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(100);
+  });
+
+  it('creating a bet offline shows it at once under a temporary id, pending; the network back, the server id replaces it', async () => {
+    await db.bets.clear();
+    offline = true;
+    const pending = await actions.createBet({ title: 'New one', expiresAt: at, baseWagerAmount: 2, betType: 'yes_no', groupId: 3 });
+    expect(pending.id).toBeLessThan(0);
+    expect(pending.pendingWriteId).toBeDefined();
+    expect(await db.bets.get(pending.id)).toMatchObject({ title: 'New one', state: 'active', isUnwagered: true, isToResolve: true, pendingWriteId: pending.pendingWriteId });
+    offline = false;
+    await outbox.flush();
+    expect(await db.bets.get(pending.id)).toBeUndefined();
+    const created = await db.bets.get(11);
+    expect(created).toMatchObject({ title: 'New one', isUnwagered: true, isToResolve: true });
+    expect(created?.pendingWriteId).toBeUndefined();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.key)).toEqual([pending.pendingWriteId]);
+  });
+
+  it('a refused bet is rolled back with the server message', async () => {
+    await db.bets.clear();
+    refusal = { status: 403, message: 'You are not a member of this group', code: 'forbidden' };
+    await expect(actions.createBet({ title: 'New one', expiresAt: at, baseWagerAmount: 2, betType: 'yes_no', groupId: 3 })).rejects.toMatchObject({ status: 403, message: 'You are not a member of this group' });
+    expect(await db.bets.count()).toBe(0);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('resolving offline shows the bet resolved and out of both queues, pending; a replay refused puts it back', async () => {
+    offline = true;
+    const pending = await actions.resolveBet(11, 'yes');
+    expect(pending.pendingWriteId).toBeDefined();
+    expect(await db.bets.get(11)).toMatchObject({ state: 'resolved', correctAnswer: 'yes', isUnwagered: false, isToResolve: false, pendingWriteId: pending.pendingWriteId });
+    offline = false;
+    refusal = { status: 400, message: 'This bet has already been resolved', code: 'bet_resolved' };
+    await outbox.flush();
+    expect(notified).toEqual(['This bet has already been resolved']);
+    const restored = await db.bets.get(11);
+    expect(restored).toMatchObject({ state: 'active', correctAnswer: null, isUnwagered: true, isToResolve: true });
+    expect(restored?.pendingWriteId).toBeUndefined();
+  });
+
+  it('resolving offline is delivered once when the network returns', async () => {
+    offline = true;
+    await actions.resolveBet(11, 'no');
+    offline = false;
+    await outbox.flush();
+    expect(calls.filter((call) => call.path === '/api/bets/11/resolve')).toHaveLength(1);
+    const resolved = await db.bets.get(11);
+    expect(resolved).toMatchObject({ state: 'resolved', correctAnswer: 'no', isToResolve: false });
+    expect(resolved?.pendingWriteId).toBeUndefined();
+  });
+
+  it('cancelling offline refunds the player at once, pending; a refusal takes the refund back', async () => {
+    await actions.placeWager(11, 'yes', 6);
+    offline = true;
+    const result = await actions.cancelBet(11);
+    expect(result).toMatchObject({ isQueued: true, refundedPoints: 6 });
+    expect(await db.bets.get(11)).toMatchObject({ state: 'cancelled', isUnwagered: false, isToResolve: false });
+    expect(await db.memberships.get([3, me.id])).toMatchObject({ availablePoints: 100, pendingWriteId: result.bet.pendingWriteId });
+    offline = false;
+    refusal = { status: 403, message: 'Only the creator or a group admin can cancel this bet', code: 'forbidden' };
+    await outbox.flush();
+    expect(notified).toEqual(['Only the creator or a group admin can cancel this bet']);
+    expect(await db.bets.get(11)).toMatchObject({ state: 'active', isToResolve: true });
+    expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(94);
   });
 
   it('a refused wager leaves Dexie and the points untouched', async () => {
