@@ -3,7 +3,7 @@ import { API_BASE } from '../../domain/constants';
 import type { Membership } from '../../domain/groups';
 import { applyPointsDelta, ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import { ApiError, type ApiClient } from '../data/api-client';
-import { db as defaultDb, type BetRow, type HunchDb } from '../data/db';
+import { db as defaultDb, type BetRow, type HunchDb, type WagerRow } from '../data/db';
 import { createOutbox, outbox as defaultOutbox, OUTBOX_TEXT, type Outbox, type RowChange } from '../data/outbox';
 import { api as defaultApi, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
@@ -70,6 +70,13 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
     void syncEngine.refreshLeaderboard(groupId);
   };
 
+  /** GET /bets/{id}/statistics, cached in Dexie so the results stay readable offline. */
+  const loadBetStatistics = async (betId: number): Promise<BetStatistics> => {
+    const statistics = await api.get<BetStatistics>(`${API_BASE}/bets/${betId}/statistics`);
+    await syncEngine.applyLocal(() => db.betStatistics.put({ betId, statistics, fetchedAt: Date.now() }));
+    return statistics;
+  };
+
   return {
     /**
      * POST /bets through the outbox. The bet shows at once under a temporary (negative) id,
@@ -121,7 +128,7 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
      * points drop by the difference at once (spec 02 §4) and the bet leaves the bet queue;
      * the bet's answer totals follow so the odds move without a reload.
      */
-    async placeWager(betId: number, prediction: string, points: number): Promise<Wager> {
+    async placeWager(betId: number, prediction: string, points: number): Promise<WagerRow> {
       const user = currentUser();
       const previous = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
       const known = await db.bets.get(betId);
@@ -145,7 +152,7 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       );
       if (result.status === 'queued') {
         toast.info(OUTBOX_TEXT.queued.placeWager);
-        return optimistic;
+        return { ...optimistic, pendingWriteId: result.id };
       }
       // The fresh totals (what the server now holds, this wager included) so the odds move.
       const fresh = await api.get<Bet>(`${API_BASE}/bets/${betId}`).catch((error: unknown) => {
@@ -187,9 +194,11 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
         return { ...(resolved ?? ({ id: betId } as BetRow)), pendingWriteId: result.id };
       }
       const bet = result.response;
-      await syncEngine.applyLocal(async () => {
-        await db.bets.put(await mergeBet(bet, { isUnwagered: false, isToResolve: false }));
-        await db.betStatistics.delete(betId);
+      await syncEngine.applyLocal(async () => db.bets.put(await mergeBet(bet, { isUnwagered: false, isToResolve: false })));
+      // The cached statistics predate the result: replace them (the results panel reads them).
+      await loadBetStatistics(betId).catch(async (error: unknown) => {
+        console.warn(`Reloading the statistics of bet ${betId} after resolving failed`, error);
+        await syncEngine.applyLocal(() => db.betStatistics.delete(betId));
       });
       await refreshMyMembership(bet.groupId);
       return bet;
@@ -272,12 +281,7 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       );
     },
 
-    /** GET /bets/{id}/statistics, cached in Dexie so the results stay readable offline. */
-    async loadBetStatistics(betId: number): Promise<BetStatistics> {
-      const statistics = await api.get<BetStatistics>(`${API_BASE}/bets/${betId}/statistics`);
-      await syncEngine.applyLocal(() => db.betStatistics.put({ betId, statistics, fetchedAt: Date.now() }));
-      return statistics;
-    },
+    loadBetStatistics,
   };
 }
 

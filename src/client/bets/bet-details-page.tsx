@@ -2,7 +2,7 @@ import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isGroupAdmin } from '../../domain/groups';
-import { ApiError } from '../data/api-client';
+import { ApiError, isNetworkError } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { useGroup, useMyMembership } from '../groups/use-groups';
 import { AppPage } from '../shell/app-page';
@@ -62,7 +62,7 @@ function BetDetails({ betId }: { betId: number }) {
     loadBetContext(betId).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 401) {
         navigate(`/login?returnUrl=${encodeURIComponent(location.pathname)}`, { replace: true });
-      } else if (error instanceof ApiError) {
+      } else if (error instanceof ApiError && !isNetworkError(error)) {
         toast.error(BET_PAGE_TEXT.failed);
         navigate('/dashboard', { replace: true });
       } else {
@@ -112,7 +112,7 @@ function BetDetails({ betId }: { betId: number }) {
           {bet.state === 'active' ? (
             <BetCard bet={bet} wager={wager ?? null} membership={membership ?? null} />
           ) : bet.state === 'resolved' ? (
-            <ResultsPanel betId={bet.id} bet={bet} />
+            <ResultsPanel betId={bet.id} bet={bet} isPending={Boolean(bet.pendingWriteId)} />
           ) : (
             <Card>
               <p>{BET_PAGE_TEXT.otherState(bet.state)}</p>

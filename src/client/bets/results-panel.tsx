@@ -15,6 +15,8 @@ import styles from './results-panel.module.css';
 
 // Spec 02 §2 "Bet results panel": GET /bets/{id}/statistics, cached in Dexie so the results
 // stay readable offline (a cached copy is shown while a fresh one loads and when loading fails).
+// A resolve still waiting in the outbox (`isPending`) has no results on the server yet: they
+// are fetched once it is confirmed.
 
 export const RESULTS_TEXT = {
   loading: 'Loading Results...',
@@ -28,13 +30,13 @@ export const RESULTS_TEXT = {
   noWagers: "This bet hasn't received any wagers yet.",
 };
 
-export function ResultsPanel({ betId, bet }: { betId: number | undefined; bet: BetRules }) {
+export function ResultsPanel({ betId, bet, isPending = false }: { betId: number | undefined; bet: BetRules; isPending?: boolean }) {
   const cached = useBetStatistics(betId);
   const [status, setStatus] = useState<'loading' | 'loaded' | 'failed'>('loading');
   const [failure, setFailure] = useState('');
 
   const fetchStatistics = useCallback(() => {
-    if (betId === undefined) return;
+    if (betId === undefined || isPending) return;
     loadBetStatistics(betId).then(
       () => setStatus('loaded'),
       (error: unknown) => {
@@ -43,7 +45,7 @@ export function ResultsPanel({ betId, bet }: { betId: number | undefined; bet: B
         setStatus('failed');
       },
     );
-  }, [betId]);
+  }, [betId, isPending]);
   useEffect(fetchStatistics, [fetchStatistics]);
   const retry = () => {
     setStatus('loading');

@@ -68,8 +68,9 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
     if (!isPredictionValid || !isPointsValid || points === null) return;
     setIsBusy(true);
     try {
-      await placeWager(bet.id, prediction.trim(), points);
-      toast.success(WAGER_TEXT.placed);
+      const placed = await placeWager(bet.id, prediction.trim(), points);
+      // Queued offline: the outbox has told the player it goes out when they're back.
+      if (!placed.pendingWriteId) toast.success(WAGER_TEXT.placed);
       onPlaced?.();
     } catch (error) {
       toast.error(errorMessage(error, WAGER_TEXT.failed));

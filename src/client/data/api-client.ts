@@ -27,6 +27,11 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer came back (no network, the server unreachable): status 0, never the server's refusal. */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0;
+}
+
 /** The server's message when it sent one, else the screen's own fallback text. */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.hasServerMessage ? error.message : fallback;

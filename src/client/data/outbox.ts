@@ -2,7 +2,7 @@ import type { Bet, Wager } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import type { Group, Membership } from '../../domain/groups';
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
-import { ApiError, errorMessage, type ApiClient } from './api-client';
+import { ApiError, errorMessage, isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb, type OutboxEntry, type OutboxKind, type OutboxTable, type OutboxUndo } from './db';
 import { toast } from '../shell/toast-store';
 import { api as defaultApi, sessionStore } from './session';
@@ -246,14 +246,14 @@ export function createOutbox({
       await finish(entry, response);
       return { outcome: 'sent', response };
     } catch (error) {
-      if (error instanceof ApiError && error.status !== 0 && !isRetryable(error)) {
+      if (error instanceof ApiError && !isNetworkError(error) && !isRetryable(error)) {
         await rollBack(entry, errorMessage(error, OUTBOX_TEXT.failed[entry.kind]));
         return { outcome: 'refused', error };
       }
       // No network, a server hiccup, or the service worker sending the same key right now:
       // the write stays for the next flush.
       await db.outbox.update(entry.id, { status: 'pending', error: error instanceof Error ? error.message : String(error) });
-      return { outcome: error instanceof ApiError && error.status === 0 ? 'offline' : 'retry', error };
+      return { outcome: isNetworkError(error) ? 'offline' : 'retry', error };
     }
   };
 

@@ -12,7 +12,7 @@ import {
   type SocketStatus,
 } from '../../domain/socket-connection';
 import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
-import { ApiError } from './api-client';
+import { ApiError, isNetworkError } from './api-client';
 import { createEventEmitter } from './event-emitter';
 import { api, sessionStore } from './session';
 import type { SessionStore } from './session-store';
@@ -61,7 +61,7 @@ interface ServiceEvents {
 
 /** A refresh that failed because the network did: the session stays, the socket keeps trying. */
 function isOfflineFailure(error: unknown): boolean {
-  return error instanceof TypeError || (error instanceof ApiError && (error.status === 0 || error.status >= 500));
+  return error instanceof TypeError || (isNetworkError(error) || (error instanceof ApiError && error.status >= 500));
 }
 
 export type SocketService = ReturnType<typeof createSocketService>;
