@@ -171,6 +171,24 @@ for (const size of SIZES) {
       await modal.getByLabel('Option 2', { exact: true }).fill('One or two');
       await modal.getByRole('button', { name: 'Add option' }).click();
       await shoot(page, `${tag}-create-bet-type`);
+      await page.keyboard.press('Escape');
+
+      // Offline (issue 7): a wager and a bet made with no network show at once, pending.
+      await page.goto(`/bets/${bets.open.id}`);
+      await page.context().setOffline(true);
+      const card = page.getByRole('article', { name: 'Place your wager' });
+      await card.getByRole('button', { name: /^Rain/ }).click();
+      await card.getByRole('button', { name: 'Submit Prediction' }).click();
+      await expect(card.getByTestId('pending-badge')).toBeVisible();
+      await shoot(page, `${tag}-wager-pending`, true);
+      await (size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')).getByRole('button', { name: 'Bet' }).click();
+      await modal.getByLabel('Title').fill('Pizza or tacos tonight?');
+      await modal.getByRole('button', { name: 'Next' }).click();
+      await modal.getByRole('button', { name: 'Create Bet' }).click();
+      await expect(page).toHaveURL(new RegExp(`/group/${group.id}/bets$`));
+      await expect(page.getByRole('heading', { name: /Pizza or tacos tonight/ })).toBeVisible();
+      await shoot(page, `${tag}-group-bets-pending`, true);
+      await page.context().setOffline(false);
     });
   }
 }

@@ -8,7 +8,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
-import { BetMeta } from './bet-meta';
+import { BetMeta, BetPendingBadge } from './bet-meta';
 import { useNow } from './use-now';
 import { WagerForm } from './wager-form';
 import styles from './bet-card.module.css';
@@ -42,7 +42,7 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
       {showTitle && (
         <header className={styles.head}>
           <h3 className={styles.title}>
-            {bet.title} <PendingBadge row={bet} />
+            {bet.title} <BetPendingBadge bet={bet} />
           </h3>
           {bet.description && <p className={styles.description}>{bet.description}</p>}
         </header>

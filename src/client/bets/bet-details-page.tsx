@@ -10,10 +10,10 @@ import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
-import { PendingBadge } from '../ui/pending-badge';
 import { Spinner } from '../ui/spinner';
 import { loadBetContext } from './bet-actions';
 import { BetCard } from './bet-card';
+import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
 import { ResolveCard } from './resolve-card';
 import { ResultsPanel } from './results-panel';
@@ -104,7 +104,7 @@ function BetDetails({ betId }: { betId: number }) {
         <div className={styles.body}>
           <header className={styles.head}>
             <h2 className={styles.title}>
-              {bet.title} <PendingBadge row={bet} />
+              {bet.title} <BetPendingBadge bet={bet} />
             </h2>
             {bet.description && <p className={styles.description}>{bet.description}</p>}
             {group?.name && <p className={styles.group}>{group.name}</p>}

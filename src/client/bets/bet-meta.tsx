@@ -1,5 +1,6 @@
 import { UsersRound } from 'lucide-react';
 import type { BetRow } from '../data/db';
+import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { Countdown } from './countdown';
 import styles from './bet-card.module.css';
@@ -25,4 +26,13 @@ export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string })
       )}
     </div>
   );
+}
+
+/**
+ * The bet's own pending mark: a bet created, resolved or cancelled on this device and not yet
+ * confirmed. An active bet with a server id is only ever marked by the player's wager, which
+ * shows its own badge, so the title stays unmarked then.
+ */
+export function BetPendingBadge({ bet }: { bet: BetRow }) {
+  return bet.id < 0 || bet.state !== 'active' ? <PendingBadge row={bet} /> : null;
 }

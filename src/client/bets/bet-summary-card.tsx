@@ -4,6 +4,7 @@ import { answerLabel } from '../../domain/bets';
 import type { BetRow, WagerRow } from '../data/db';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
+import { BetPendingBadge } from './bet-meta';
 import { Countdown } from './countdown';
 import styles from './bet-summary-card.module.css';
 
@@ -29,7 +30,7 @@ export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { b
     <li className={styles.card}>
       <div className={styles.main}>
         <Heading className={styles.title}>
-          {bet.title} <PendingBadge row={bet} />
+          {bet.title} <BetPendingBadge bet={bet} />
         </Heading>
         <div className={styles.line}>
           {isActive && <Countdown expiresAt={bet.expiresAt} />}
