@@ -6,8 +6,11 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const layer = (message, patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((pattern) => ({ group: [pattern], message })) }],
+// Zod comes through src/domain/zod.ts everywhere (it sets zod up before any schema is built).
+const ZOD = { name: 'zod', message: "Import z from src/domain/zod.ts, never 'zod' itself: it configures zod first." };
+
+const layer = (message, patterns, { allowZod = false } = {}) => ({
+  'no-restricted-imports': ['error', { paths: allowZod ? [] : [ZOD], patterns: patterns.map((pattern) => ({ group: [pattern], message })) }],
 });
 
 export default tseslint.config(
@@ -32,6 +35,10 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: layer('src/domain is pure: it imports nothing of ours outside src/domain (ARCHITECTURE.md §2).', ['**/server/**', '**/client/**', '**/src-sw/**']),
+  },
+  {
+    files: ['src/domain/zod.ts'],
+    rules: layer('src/domain is pure: it imports nothing of ours outside src/domain (ARCHITECTURE.md §2).', ['**/server/**', '**/client/**', '**/src-sw/**'], { allowZod: true }),
   },
   {
     files: ['src/server/**/*.ts'],

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 // The one error body every endpoint answers with (ARCHITECTURE.md §6): the client shows
 // `message` and branches on the stable snake_case `code`.

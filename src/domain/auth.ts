@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { DEFAULT_APP_NAME, LIMITS } from './constants';
 
 // Request and response schemas of the accounts API (spec 01 §3, §5, §7), with the spec's

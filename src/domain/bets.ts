@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { membershipSchema } from './groups';
 import { idSchema } from './ids';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { idSchema } from './ids';
 
 // Groups: the request and response schemas of spec 02 §7 (Groups) with the messages of

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 // Ids are positive integers (ARCHITECTURE.md §4). They arrive as JSON numbers in bodies and as
 // numeric strings in route params, query strings and invite links (spec 02 §3 "Invite

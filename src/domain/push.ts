@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 // Push: the request and response schemas of spec 02 §7 (Push) for a subscription of spec 02
 // §3, and the notification payload the service worker shows (ARCHITECTURE.md §7).

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../domain/zod';
 
 // Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import type { z } from '../../domain/zod';
 import { GROUP_MESSAGES, joinPrivateRequestSchema, type PublicGroupSummary } from '../../domain/groups';
 import { errorMessage } from '../data/api-client';
 import { Button } from '../ui/button';

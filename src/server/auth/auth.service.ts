@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { z } from '../../domain/zod';
 import type {
   AuthResponse,
   forgotPasswordRequestSchema,
