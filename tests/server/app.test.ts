@@ -63,6 +63,20 @@ describe('the app without a client build', () => {
     expect(csp).toContain('connect-src');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
+
+  it('answers the JSON API with the lean API set: a CSP that allows nothing, nosniff, no framing, no referrer', async () => {
+    for (const path of ['/api/groups/public', '/auth/users/me']) {
+      const response = await server.request('GET', path);
+      expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      // Document-only headers stay on documents.
+      expect(response.headers.get('x-dns-prefetch-control')).toBeNull();
+      expect(response.headers.get('origin-agent-cluster')).toBeNull();
+    }
+  });
 });
 
 describe('the CSRF double-submit cookie', () => {

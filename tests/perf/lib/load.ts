@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import autocannon from 'autocannon';
 import { AccessTokens } from '../../../src/server/auth/tokens';
+import { percentile, sortNumbers } from './report';
 
 // Load helpers shared by the HTTP benchmarks.
 
@@ -44,3 +46,46 @@ export function mean(values: number[]): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface LatencyFigures {
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+}
+
+/**
+ * Latency in ms with microsecond resolution: autocannon's histogram keeps whole milliseconds,
+ * which reads 0 and 1 for a sub-millisecond route. `connections` keep-alive loops, each
+ * sending the next request when the last answered, for `durationSeconds`.
+ */
+export async function latencyProbe(url: string, settings: Pick<CannonSettings, 'connections' | 'durationSeconds'>, headers: Record<string, string> = {}): Promise<LatencyFigures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: settings.connections });
+  const samples: number[] = [];
+  let failures = 0;
+  const end = performance.now() + settings.durationSeconds * 1000;
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const start = performance.now();
+      const request = http.get(url, { agent, headers }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode === 200) samples.push(performance.now() - start);
+          else failures += 1;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        failures += 1;
+        resolve();
+      });
+    });
+  await Promise.all(
+    Array.from({ length: settings.connections }, async () => {
+      while (performance.now() < end) await once();
+    }),
+  );
+  agent.destroy();
+  const sorted = sortNumbers(samples);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requests: samples.length, failures };
+}
