@@ -81,6 +81,17 @@ export async function listActiveMemberIds(tx: Executor, groupId: number): Promis
   return rows.map((row) => row.userId);
 }
 
+/**
+ * The same ids as a subquery, not run: another feature's single statement can ask "which of
+ * the group's members …" without knowing this table (push: who of them can be reached).
+ */
+export function activeMemberIdsQuery(tx: Executor, groupId: number) {
+  return tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
+}
+
 /** The ids of the groups a user is in now, ascending (socket rooms, the member state). */
 export async function listActiveGroupIds(tx: Executor, userId: number): Promise<number[]> {
   const rows = await tx

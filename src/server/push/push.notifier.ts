@@ -4,7 +4,7 @@ import type { BetCreatedPayload, BetResolvedPayload, UserJoinedGroupPayload, Wag
 import { findBet, loadWagers } from '../bets/bets.service';
 import type { Database } from '../db/connect';
 import type { BusEventName, EventBus, PublishedEvent } from '../events';
-import { findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
+import { activeMemberIdsQuery, findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
 import { betCreatedMessage, betResolvedMessage, memberJoinedMessage, oddsChangedMessage } from './push-messages';
 import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
@@ -103,8 +103,7 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   // ---- who hears what ----
 
   async function betCreated(event: BetCreatedPayload): Promise<Delivery[]> {
-    const recipients = (await listActiveMemberIds(db, event.groupId)).filter((userId) => userId !== event.createdBy);
-    const destinations = await push.listDestinations(recipients);
+    const destinations = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.createdBy);
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
     const creator = await findActiveMembershipWithName(db, event.groupId, event.createdBy);
@@ -113,15 +112,14 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   }
 
   async function wagerPlaced(event: WagerPlacedPayload): Promise<Delivery[]> {
-    // Every wager lands here: the members who can be reached at all come first (two small
-    // queries), so a group without push subscriptions costs no bet or wager reads.
-    const members = (await listActiveMemberIds(db, event.groupId)).filter((userId) => userId !== event.userId);
-    const reachable = await push.listDestinations(members);
+    // Every wager lands here: the members who can be reached at all come first (one small
+    // statement), so a group without push subscriptions costs no bet or wager reads.
+    const reachable = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.userId);
     if (reachable.length === 0) return [];
     const bet = await findBet(db, event.betId);
     // A wager racing the resolution: the result notice says all there is to say.
     if (bet.state !== 'active') return [];
-    const memberSet = new Set(members);
+    const memberSet = new Set(reachable.map((destination) => destination.userId));
     const predictions = new Map<number, string>();
     for (const wager of (await loadWagers(db, [bet.id])).get(bet.id) ?? []) {
       if (memberSet.has(wager.userId)) predictions.set(wager.userId, wager.prediction);
@@ -160,11 +158,11 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   }
 
   async function userJoinedGroup(event: UserJoinedGroupPayload): Promise<Delivery[]> {
-    const members = await listActiveMemberIds(db, event.groupId);
-    const destinations = await push.listDestinations(members.filter((userId) => userId !== event.userId));
+    const destinations = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.userId);
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
-    const notification = memberJoinedMessage({ groupId: event.groupId, groupName, userName: event.userName, memberCount: members.length });
+    const memberCount = (await listActiveMemberIds(db, event.groupId)).length;
+    const notification = memberJoinedMessage({ groupId: event.groupId, groupName, userName: event.userName, memberCount });
     return destinations.map((destination) => ({ destination, notification, ttlSeconds: TTL_SECONDS.userJoinedGroup }));
   }
 

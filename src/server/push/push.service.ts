@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { ODDS_PUSH_INTERVAL_MS, type PushSubscription, type RegisterPushSubscriptionRequest } from '../../domain/push';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
@@ -105,8 +105,12 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
     // ---- for the notifier ----
 
     /** The active subscriptions of these users. */
-    async listDestinations(userIds: readonly number[]): Promise<Destination[]> {
-      if (userIds.length === 0) return [];
+    /**
+     * The active subscriptions of `userIds` (a list, or a subquery such as a group's members,
+     * so a group nobody can be reached in costs one statement), leaving out `except`.
+     */
+    async listDestinations(userIds: readonly number[] | SQLWrapper, except?: number): Promise<Destination[]> {
+      if (Array.isArray(userIds) && userIds.length === 0) return [];
       return db
         .select({
           id: pushSubscriptions.id,
@@ -116,7 +120,13 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
           auth: pushSubscriptions.auth,
         })
         .from(pushSubscriptions)
-        .where(and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)))
+        .where(
+          and(
+            inArray(pushSubscriptions.userId, Array.isArray(userIds) ? [...userIds] : (userIds as SQLWrapper)),
+            eq(pushSubscriptions.active, true),
+            except === undefined ? undefined : ne(pushSubscriptions.userId, except),
+          ),
+        )
         .orderBy(pushSubscriptions.id);
     },
 
