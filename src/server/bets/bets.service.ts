@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, notExists } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, notExists, sql } from 'drizzle-orm';
 import {
   BET_MESSAGES,
   isExpiryInFuture,
@@ -14,6 +14,7 @@ import { distributionEvent } from '../../domain/ledger';
 import { computeResolution, refunds, type Distribution } from '../../domain/payout';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
+import { prepared } from '../db/prepared';
 import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
 import {
   alreadyResolved,
@@ -65,9 +66,23 @@ export interface RefundSettlement {
  * (many wagers on one bet run side by side), settling takes `update`, so a wager never
  * lands on a bet being resolved and a resolution never misses a committed wager.
  */
+// Hot on every wager (prepared once, see db/prepared.ts).
+const betById = (tx: Executor) => tx.select().from(bets).where(eq(bets.id, sql.placeholder('id'))).limit(1);
+const findBetStatements = {
+  none: prepared<BetRow[], { id: number }>('findBet', (tx) => betById(tx)),
+  share: prepared<BetRow[], { id: number }>('findBetForShare', (tx) => betById(tx).for('share')),
+  update: prepared<BetRow[], { id: number }>('findBetForUpdate', (tx) => betById(tx).for('update')),
+};
+const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) =>
+  tx
+    .select()
+    .from(wagers)
+    .where(eq(wagers.betId, sql.placeholder('betId')))
+    .orderBy(asc(wagers.createdAt), asc(wagers.id)),
+);
+
 export async function findBet(tx: Executor, betId: number, lock?: 'share' | 'update'): Promise<BetRow> {
-  const query = tx.select().from(bets).where(eq(bets.id, betId)).limit(1);
-  const [row] = lock ? await query.for(lock) : await query;
+  const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
   if (!row) throw betNotFound();
   return row;
 }
@@ -76,6 +91,10 @@ export async function findBet(tx: Executor, betId: number, lock?: 'share' | 'upd
 export async function loadWagers(tx: Executor, betIds: readonly number[]): Promise<Map<number, WagerRow[]>> {
   const byBet = new Map<number, WagerRow[]>(betIds.map((id) => [id, []]));
   if (betIds.length === 0) return byBet;
+  if (betIds.length === 1) {
+    byBet.set(betIds[0]!, await wagersOfBet(tx, { betId: betIds[0]! }));
+    return byBet;
+  }
   const rows = await tx
     .select()
     .from(wagers)

@@ -1,9 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { isValidWagerPoints, normalizeAnswer, validatePrediction, type Wager } from '../../domain/bets';
 import { isWageringOpen } from '../../domain/bet-lists';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
+import { prepared, slot } from '../db/prepared';
 import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
 import { betClosed, invalidPrediction, invalidWagerPoints, notWagerOwner, wagerExists, wagerNotFound } from '../errors';
 import type { EventBus } from '../events';
@@ -30,6 +31,38 @@ interface WagerChange {
   previousPoints: number;
   betWagers: WagerRow[];
 }
+
+// Every statement of a wager is hot (prepared once, see db/prepared.ts).
+const wagerOfUser = prepared<Array<{ id: number }>, { betId: number; userId: number }>('wagerOfUser', (tx) =>
+  tx
+    .select({ id: wagers.id })
+    .from(wagers)
+    .where(and(eq(wagers.betId, sql.placeholder('betId')), eq(wagers.userId, sql.placeholder('userId'))))
+    .limit(1),
+);
+const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>('insertWager', (tx) =>
+  tx
+    .insert(wagers)
+    .values({
+      betId: slot<number>('betId'),
+      userId: slot<number>('userId'),
+      prediction: slot<string>('prediction'),
+      points: slot<number>('points'),
+      createdAt: slot<Date>('createdAt'),
+      updatedAt: slot<Date>('updatedAt'),
+    })
+    .returning(),
+);
+const wagerById = (tx: Executor) => tx.select().from(wagers).where(eq(wagers.id, sql.placeholder('id'))).limit(1);
+const findWager = prepared<WagerRow[], { id: number }>('findWager', (tx) => wagerById(tx));
+const lockWager = prepared<WagerRow[], { id: number }>('lockWager', (tx) => wagerById(tx).for('update'));
+const changeWager = prepared<WagerRow[], { id: number; prediction: string; points: number; updatedAt: Date }>('changeWager', (tx) =>
+  tx
+    .update(wagers)
+    .set({ prediction: slot<string>('prediction'), points: slot<number>('points'), updatedAt: slot<Date>('updatedAt') })
+    .where(eq(wagers.id, sql.placeholder('id')))
+    .returning(),
+);
 
 export function createWagersService({ db, events, now = () => new Date() }: WagersServiceDeps) {
   /** The window and input rules shared by placing and changing a wager; the bet is locked FOR SHARE by the caller. */
@@ -61,17 +94,10 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
         const bet = await findBet(tx, input.betId, 'share');
         const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
-        const [existing] = await tx
-          .select({ id: wagers.id })
-          .from(wagers)
-          .where(and(eq(wagers.betId, bet.id), eq(wagers.userId, caller.id)))
-          .limit(1);
+        const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
         if (existing) throw wagerExists(existing.id);
         // A concurrent first wager by the same user ends at the unique index (409 wager_exists too).
-        const [wager] = await tx
-          .insert(wagers)
-          .values({ betId: bet.id, userId: caller.id, prediction, points: input.points, createdAt: at, updatedAt: at })
-          .returning();
+        const [wager] = await insertWager(tx, { betId: bet.id, userId: caller.id, prediction, points: input.points, createdAt: at, updatedAt: at });
         await applyLedgerEvent(tx, {
           groupId: bet.groupId,
           userId: caller.id,
@@ -90,12 +116,12 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     async updateWager(caller: AuthUser, wagerId: number, input: { prediction: string; points: number }): Promise<Wager> {
       const at = now();
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
-        const [found] = await tx.select().from(wagers).where(eq(wagers.id, wagerId)).limit(1);
+        const [found] = await findWager(tx, { id: wagerId });
         if (!found) throw wagerNotFound();
         if (found.userId !== caller.id) throw notWagerOwner();
         // Lock order everywhere: the bet, then the wager, then the membership (no deadlocks).
         const bet = await findBet(tx, found.betId, 'share');
-        const [current] = await tx.select().from(wagers).where(eq(wagers.id, wagerId)).limit(1).for('update');
+        const [current] = await lockWager(tx, { id: wagerId });
         if (!current) throw wagerNotFound();
         const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
         if (current.points !== input.points) {
@@ -108,11 +134,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
             now: at,
           });
         }
-        const [wager] = await tx
-          .update(wagers)
-          .set({ prediction, points: input.points, updatedAt: at })
-          .where(eq(wagers.id, current.id))
-          .returning();
+        const [wager] = await changeWager(tx, { id: current.id, prediction, points: input.points, updatedAt: at });
         return { bet, wager: wager!, previousPoints: current.points, betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [] };
       });
       announce(change);

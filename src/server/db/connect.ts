@@ -58,6 +58,9 @@ export function fromPglite(client: PGlite): DatabaseConnection {
 
 /** Wraps a node-postgres pool; closing the connection ends the pool. */
 export function fromPool(pool: pg.Pool): DatabaseConnection {
+  // An idle client losing its server (a restart, a dropped database) must not crash the
+  // process: pg re-emits it on the pool, where nobody else listens; the next query reconnects.
+  pool.on('error', () => {});
   const db = drizzlePostgres({ client: pool, schema });
   return {
     db,
@@ -73,10 +76,7 @@ export function fromPool(pool: pg.Pool): DatabaseConnection {
 /** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (ARCHITECTURE.md §3). */
 export async function connectDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseConnection> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    pool.on('error', () => {});
-    return fromPool(pool);
+    return fromPool(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
   }
   const dir = path.join(options.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
+import { prepared, slot } from '../db/prepared';
 import { groups, ledger, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import { insufficientPoints, notMember } from '../errors';
 
@@ -12,13 +13,53 @@ import { insufficientPoints, notMember } from '../errors';
 
 export type JoinOutcome = 'joined' | 'rejoined' | 'already_member';
 
-/** The membership row, whether active or left; undefined when the user never joined. */
-export async function findMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
-  const [row] = await tx
+// The statements every wager sends (prepared once, see db/prepared.ts).
+const membershipByKey = prepared<MembershipRow[], { groupId: number; userId: number }>('findMembership', (tx) =>
+  tx
     .select()
     .from(memberships)
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId)))
-    .limit(1);
+    .where(and(eq(memberships.groupId, sql.placeholder('groupId')), eq(memberships.userId, sql.placeholder('userId'))))
+    .limit(1),
+);
+
+interface PointsMove {
+  groupId: number;
+  userId: number;
+  totalDelta: number;
+  availableDelta: number;
+  now: Date;
+}
+const pointsChange = (tx: Executor) =>
+  tx.update(memberships).set({
+    totalPoints: sql`${memberships.totalPoints} + ${sql.placeholder('totalDelta')}`,
+    availablePoints: sql`${memberships.availablePoints} + ${sql.placeholder('availableDelta')}`,
+    updatedAt: slot<Date>('now'),
+  });
+const samePair = and(eq(memberships.groupId, sql.placeholder('groupId')), eq(memberships.userId, sql.placeholder('userId')));
+/** A credit: the row is moved whatever its state. */
+const creditPoints = prepared<MembershipRow[], PointsMove>('creditPoints', (tx) => pointsChange(tx).where(samePair).returning());
+/** A debit: only a current member who has `debit` available points (the no-overdraft rule). */
+const debitPoints = prepared<MembershipRow[], PointsMove & { debit: number }>('debitPoints', (tx) =>
+  pointsChange(tx)
+    .where(and(samePair, isNull(memberships.leftAt), sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`))
+    .returning(),
+);
+const addLedgerRow = prepared<unknown, Omit<typeof ledger.$inferInsert, 'id'>>('addLedgerRow', (tx) =>
+  tx.insert(ledger).values({
+    groupId: slot<number>('groupId'),
+    userId: slot<number>('userId'),
+    kind: slot<LedgerEvent['kind']>('kind'),
+    totalDelta: slot<number>('totalDelta'),
+    availableDelta: slot<number>('availableDelta'),
+    betId: slot<number | null>('betId'),
+    wagerId: slot<number | null>('wagerId'),
+    createdAt: slot<Date>('createdAt'),
+  }),
+);
+
+/** The membership row, whether active or left; undefined when the user never joined. */
+export async function findMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
+  const [row] = await membershipByKey(tx, { groupId, userId });
   return row;
 }
 
@@ -203,36 +244,13 @@ export async function applyLedgerEvent(tx: Executor, input: LedgerEntryInput): P
   const now = input.now ?? new Date();
   const { totalDelta, availableDelta } = ledgerDelta(event);
   const isDebit = availableDelta < 0;
-  const [updated] = await tx
-    .update(memberships)
-    .set({
-      totalPoints: sql`${memberships.totalPoints} + ${totalDelta}`,
-      availablePoints: sql`${memberships.availablePoints} + ${availableDelta}`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(memberships.groupId, groupId),
-        eq(memberships.userId, userId),
-        isDebit ? isNull(memberships.leftAt) : undefined,
-        isDebit ? sql`${memberships.availablePoints} >= ${-availableDelta}` : undefined,
-      ),
-    )
-    .returning();
+  const move = { groupId, userId, totalDelta, availableDelta, now };
+  const [updated] = isDebit ? await debitPoints(tx, { ...move, debit: -availableDelta }) : await creditPoints(tx, move);
   if (!updated) {
     const current = await findMembership(tx, groupId, userId);
     if (!current || (isDebit && current.leftAt !== null)) throw notMember();
     throw insufficientPoints(-availableDelta, current.availablePoints);
   }
-  await tx.insert(ledger).values({
-    groupId,
-    userId,
-    kind: event.kind,
-    totalDelta,
-    availableDelta,
-    betId: input.betId ?? null,
-    wagerId: input.wagerId ?? null,
-    createdAt: now,
-  });
+  await addLedgerRow(tx, { groupId, userId, kind: event.kind, totalDelta, availableDelta, betId: input.betId ?? null, wagerId: input.wagerId ?? null, createdAt: now });
   return updated;
 }

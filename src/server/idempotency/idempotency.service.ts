@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/connect';
+import { prepared, slot } from '../db/prepared';
 import { idempotencyKeys, type IdempotencyKeyRow } from '../db/schema';
 import { idempotencyInProgress, idempotencyKeyReused } from '../errors';
 
@@ -64,6 +65,37 @@ export function hashRequest(method: string, path: string, body: unknown): string
     .digest('hex');
 }
 
+// The two statements every write sends (hot: prepared once).
+const claimStatement = prepared<Array<{ key: string }>, IdempotencyRequest>('idempotencyClaim', (db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      userId: slot<number>('userId'),
+      key: slot<string>('key'),
+      method: slot<string>('method'),
+      path: slot<string>('path'),
+      requestHash: slot<string>('requestHash'),
+      status: 'pending',
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key }),
+);
+
+const completeStatement = prepared<unknown, Pick<IdempotencyRequest, 'userId' | 'key'> & { statusCode: number; body: string | null; headers: Record<string, string> }>(
+  'idempotencyComplete',
+  (db) =>
+    db
+      .update(idempotencyKeys)
+      .set({
+        status: 'done',
+        statusCode: slot<number>('statusCode'),
+        responseBody: slot<string | null>('body'),
+        responseHeaders: slot<Record<string, string>>('headers'),
+        completedAt: sql`now()`,
+      })
+      .where(and(eq(idempotencyKeys.userId, sql.placeholder('userId')), eq(idempotencyKeys.key, sql.placeholder('key')), eq(idempotencyKeys.status, 'pending'))),
+);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function keyOf(request: Pick<IdempotencyRequest, 'userId' | 'key'>) {
@@ -83,11 +115,7 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
   const deadline = Date.now() + options.waitMs;
   let delayMs = 10;
   for (;;) {
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({ ...request, status: 'pending' })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    const inserted = await claimStatement(db, request);
     if (inserted.length > 0) return { kind: 'owner' };
 
     const [row] = await db
@@ -125,16 +153,7 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
 
 /** Stores the first answer of a claimed key; retries from now on get it back. */
 export async function completeIdempotencyKey(db: Database, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set({
-      status: 'done',
-      statusCode: response.statusCode,
-      responseBody: response.body,
-      responseHeaders: response.headers,
-      completedAt: sql`now()`,
-    })
-    .where(and(keyOf(request), eq(idempotencyKeys.status, 'pending')));
+  await completeStatement(db, { userId: request.userId, key: request.key, statusCode: response.statusCode, body: response.body, headers: response.headers });
 }
 
 /** Forgets a claimed key whose request failed (5xx, crash), so a retry runs it again. */

@@ -4,7 +4,7 @@ import type { BetCreatedPayload, BetResolvedPayload, UserJoinedGroupPayload, Wag
 import { findBet, loadWagers } from '../bets/bets.service';
 import type { Database } from '../db/connect';
 import type { BusEventName, EventBus, PublishedEvent } from '../events';
-import { activeMemberIdsQuery, findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
+import { findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
 import { betCreatedMessage, betResolvedMessage, memberJoinedMessage, oddsChangedMessage } from './push-messages';
 import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
@@ -103,7 +103,7 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   // ---- who hears what ----
 
   async function betCreated(event: BetCreatedPayload): Promise<Delivery[]> {
-    const destinations = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.createdBy);
+    const destinations = await push.listGroupDestinations(event.groupId, event.createdBy);
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
     const creator = await findActiveMembershipWithName(db, event.groupId, event.createdBy);
@@ -114,7 +114,7 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   async function wagerPlaced(event: WagerPlacedPayload): Promise<Delivery[]> {
     // Every wager lands here: the members who can be reached at all come first (one small
     // statement), so a group without push subscriptions costs no bet or wager reads.
-    const reachable = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.userId);
+    const reachable = await push.listGroupDestinations(event.groupId, event.userId);
     if (reachable.length === 0) return [];
     const bet = await findBet(db, event.betId);
     // A wager racing the resolution: the result notice says all there is to say.
@@ -158,7 +158,7 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   }
 
   async function userJoinedGroup(event: UserJoinedGroupPayload): Promise<Delivery[]> {
-    const destinations = await push.listDestinations(activeMemberIdsQuery(db, event.groupId), event.userId);
+    const destinations = await push.listGroupDestinations(event.groupId, event.userId);
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
     const memberCount = (await listActiveMemberIds(db, event.groupId)).length;

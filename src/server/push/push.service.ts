@@ -1,9 +1,11 @@
-import { and, eq, inArray, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import { ODDS_PUSH_INTERVAL_MS, type PushSubscription, type RegisterPushSubscriptionRequest } from '../../domain/push';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
+import { prepared, slot } from '../db/prepared';
 import { pushOddsNotices, pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
 import { insecurePushEndpoint, pushSubscriptionNotFound } from '../errors';
+import { activeMemberIdsQuery } from '../groups/membership.service';
 import { presentPushSubscription } from './push.presenter';
 
 // Push subscriptions of spec 02 §3 and §7: one per user, app and device, and the reads and
@@ -24,6 +26,26 @@ export type PushService = ReturnType<typeof createPushService>;
 
 /** A subscription the notifier may send to. */
 export type Destination = Pick<PushSubscriptionRow, 'id' | 'userId' | 'endpoint' | 'p256dh' | 'auth'>;
+
+const groupDestinations = prepared<Destination[], { groupId: number; exceptUserId: number }>('groupPushDestinations', (tx) =>
+  tx
+    .select({
+      id: pushSubscriptions.id,
+      userId: pushSubscriptions.userId,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
+    .from(pushSubscriptions)
+    .where(
+      and(
+        inArray(pushSubscriptions.userId, activeMemberIdsQuery(tx, slot<number>('groupId'))),
+        eq(pushSubscriptions.active, true),
+        ne(pushSubscriptions.userId, sql.placeholder('exceptUserId')),
+      ),
+    )
+    .orderBy(pushSubscriptions.id),
+);
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -105,12 +127,9 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
     // ---- for the notifier ----
 
     /** The active subscriptions of these users. */
-    /**
-     * The active subscriptions of `userIds` (a list, or a subquery such as a group's members,
-     * so a group nobody can be reached in costs one statement), leaving out `except`.
-     */
-    async listDestinations(userIds: readonly number[] | SQLWrapper, except?: number): Promise<Destination[]> {
-      if (Array.isArray(userIds) && userIds.length === 0) return [];
+    /** The active subscriptions of `userIds`. */
+    async listDestinations(userIds: readonly number[]): Promise<Destination[]> {
+      if (userIds.length === 0) return [];
       return db
         .select({
           id: pushSubscriptions.id,
@@ -120,14 +139,16 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
           auth: pushSubscriptions.auth,
         })
         .from(pushSubscriptions)
-        .where(
-          and(
-            inArray(pushSubscriptions.userId, Array.isArray(userIds) ? [...userIds] : (userIds as SQLWrapper)),
-            eq(pushSubscriptions.active, true),
-            except === undefined ? undefined : ne(pushSubscriptions.userId, except),
-          ),
-        )
+        .where(and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)))
         .orderBy(pushSubscriptions.id);
+    },
+
+    /**
+     * The active subscriptions of a group's current members but `exceptUserId` (who caused the
+     * event): one statement, run on every wager, so a group nobody can be reached in costs no more.
+     */
+    listGroupDestinations(groupId: number, exceptUserId: number): Promise<Destination[]> {
+      return groupDestinations(db, { groupId, exceptUserId });
     },
 
     /** The push service answered 404/410: the browser dropped this subscription, stop sending to it (ARCHITECTURE.md §7). */

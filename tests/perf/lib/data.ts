@@ -34,7 +34,6 @@ export async function createPostgresDatabase(): Promise<BenchDatabase> {
   const url = new URL(BENCH_POSTGRES_URL);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: POOL_SIZE });
-  pool.on('error', () => {});
   const connection = fromPool(pool);
   await connection.migrate();
   let open = true;

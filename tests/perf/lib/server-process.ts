@@ -40,9 +40,7 @@ async function openDatabase(): Promise<{ connection: DatabaseConnection; cleanup
   const kind = process.env.BENCH_DB ?? 'pglite-memory';
   const location = process.env.BENCH_DB_LOCATION ?? '';
   if (kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location, max: 10 });
-    pool.on('error', () => {});
-    return { connection: fromPool(pool), cleanup: () => {} };
+    return { connection: fromPool(new pg.Pool({ connectionString: location, max: 10 })), cleanup: () => {} };
   }
   if (kind === 'pglite') return { connection: fromPglite(await PGlite.create(location)), cleanup: () => {} };
   const connection = fromPglite(await PGlite.create());

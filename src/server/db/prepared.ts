@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from './connect';
+
+// Hot statements built once (ARCHITECTURE.md §9). Drizzle turns a query builder into SQL text
+// on every call: for a wager, whose ten statements are each a fraction of a millisecond in the
+// database, that building was a fifth of the server's CPU. A `prepared()` statement is built
+// with sql.placeholder() values the first time it runs on a driver, then only its values
+// change; it runs on the database or inside the caller's transaction, like the builder did.
+// Named, so PostgreSQL parses and plans it once per connection too.
+//
+// The one reach into Drizzle's internals: a prepared query keeps the client it was prepared
+// on in `client`, and the executor's session (`_.session`) holds the client to run on (the
+// pool, a pooled connection in a transaction, PGlite or its transaction). Both drivers' prepared
+// queries read `this.client` when they execute; tests/server/prepared.test.ts holds them to it.
+
+interface PreparedQuery<T> {
+  execute(values?: Record<string, unknown>): Promise<T>;
+}
+
+interface Preparable<T> {
+  prepare(name: string): PreparedQuery<T>;
+}
+
+interface SessionOf {
+  _: { session: { client: unknown } };
+}
+
+export type PreparedStatement<T, V extends object> = (executor: Executor, values: V) => Promise<T>;
+
+/**
+ * `prepared('findBet', (db) => db.select().from(bets).where(eq(bets.id, sql.placeholder('id'))))`
+ * gives `(executor, { id }) => rows`. The name must be unique in the app (PostgreSQL's
+ * prepared statement name); `build` must not depend on anything but the placeholders.
+ */
+export function prepared<T, V extends object>(name: string, build: (executor: Executor) => Preparable<T>): PreparedStatement<T, V> {
+  // One template per driver (the session's class): the SQL text and the result mapping.
+  const templates = new Map<unknown, PreparedQuery<T>>();
+  return (executor, values) => {
+    const session = (executor as unknown as SessionOf)._.session;
+    let template = templates.get(session.constructor);
+    if (!template) {
+      template = build(executor).prepare(name);
+      templates.set(session.constructor, template);
+    }
+    const bound = Object.create(template) as PreparedQuery<T> & { client: unknown };
+    bound.client = session.client;
+    return bound.execute(values as Record<string, unknown>);
+  };
+}
+
+/**
+ * A placeholder where Drizzle's types want the column's value (`.set()`, `.values()`): Drizzle
+ * fills it at run time through the column's own encoding (jsonb, timestamps), but its types
+ * admit placeholders only in conditions.
+ */
+export function slot<T>(name: string): T {
+  return sql.placeholder(name) as unknown as T;
+}
