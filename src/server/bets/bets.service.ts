@@ -81,6 +81,34 @@ const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) 
     .orderBy(asc(wagers.createdAt), asc(wagers.id)),
 );
 
+// The member state's bets: every app start and reconnect (prepared once).
+const unwageredBets = prepared<BetRow[], { groupIds: number[]; at: string; userId: number }>('memberStateUnwagered', (tx) =>
+  tx
+    .select()
+    .from(bets)
+    .where(
+      and(
+        sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
+        eq(bets.state, 'active'),
+        gt(bets.expiresAt, sql.placeholder('at')),
+        notExists(
+          tx
+            .select({ id: wagers.id })
+            .from(wagers)
+            .where(and(eq(wagers.betId, bets.id), eq(wagers.userId, sql.placeholder('userId')))),
+        ),
+      ),
+    )
+    .orderBy(asc(bets.expiresAt), asc(bets.id)),
+);
+const betsToResolve = prepared<BetRow[], { userId: number }>('memberStateToResolve', (tx) =>
+  tx
+    .select()
+    .from(bets)
+    .where(and(eq(bets.createdBy, sql.placeholder('userId')), eq(bets.state, 'active')))
+    .orderBy(asc(bets.expiresAt), asc(bets.id)),
+);
+
 export async function findBet(tx: Executor, betId: number, lock?: 'share' | 'update'): Promise<BetRow> {
   const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
   if (!row) throw betNotFound();
@@ -339,31 +367,8 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
      */
     async memberStateBets(userId: number, groupIds: readonly number[]): Promise<{ unwageredBets: Record<string, Bet>; betsToResolve: Record<string, Bet> }> {
       const at = now();
-      const unwagered =
-        groupIds.length === 0
-          ? []
-          : await db
-              .select()
-              .from(bets)
-              .where(
-                and(
-                  inArray(bets.groupId, [...groupIds]),
-                  eq(bets.state, 'active'),
-                  gt(bets.expiresAt, at),
-                  notExists(
-                    db
-                      .select({ id: wagers.id })
-                      .from(wagers)
-                      .where(and(eq(wagers.betId, bets.id), eq(wagers.userId, userId))),
-                  ),
-                ),
-              )
-              .orderBy(asc(bets.expiresAt), asc(bets.id));
-      const toResolve = await db
-        .select()
-        .from(bets)
-        .where(and(eq(bets.createdBy, userId), eq(bets.state, 'active')))
-        .orderBy(asc(bets.expiresAt), asc(bets.id));
+      const unwagered = groupIds.length === 0 ? [] : await unwageredBets(db, { groupIds: [...groupIds], at: at.toISOString(), userId });
+      const toResolve = await betsToResolve(db, { userId });
       return {
         unwageredBets: Object.fromEntries(unwagered.map((row) => [String(row.id), presentBet(row)])),
         betsToResolve: Object.fromEntries(toResolve.map((row) => [String(row.id), presentBet(row)])),

@@ -11,6 +11,7 @@ import {
 import type { MemberStateResponse } from '../../domain/member-state';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
+import { prepared } from '../db/prepared';
 import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import {
   cannotDemoteCreator,
@@ -57,6 +58,17 @@ interface Joined {
   outcome: JoinOutcome;
   userName: string;
 }
+
+/** The member state's groups and the caller's memberships there: every app start and reconnect (prepared once, see db/prepared.ts). */
+const memberStateGroups = prepared<Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>, { userId: number }>('memberStateGroups', (tx) =>
+  tx
+    .select({ group: { id: groups.id, name: groups.name }, membership: memberships, userName: users.displayName })
+    .from(memberships)
+    .innerJoin(groups, eq(groups.id, memberships.groupId))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.userId, sql.placeholder('userId')), isNull(memberships.leftAt)))
+    .orderBy(asc(groups.id)),
+);
 
 export function createGroupsService({ db, events, now = () => new Date(), randomBytes = nodeRandomBytes, memberStateBets }: GroupsServiceDeps) {
   async function findGroup(tx: Executor, groupId: number, options: { forUpdate?: boolean } = {}): Promise<GroupRow> {
@@ -376,13 +388,7 @@ export function createGroupsService({ db, events, now = () => new Date(), random
      * bets feature: give it the group ids loaded here (one place to extend).
      */
     async getMemberState(caller: AuthUser): Promise<MemberStateResponse> {
-      const rows = await db
-        .select({ group: { id: groups.id, name: groups.name }, membership: memberships, userName: users.displayName })
-        .from(memberships)
-        .innerJoin(groups, eq(groups.id, memberships.groupId))
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.userId, caller.id), isNull(memberships.leftAt)))
-        .orderBy(asc(groups.id));
+      const rows = await memberStateGroups(db, { userId: caller.id });
       const state: MemberStateResponse = { groups: {}, currentUserMemberships: {}, unwageredBets: {}, betsToResolve: {} };
       for (const row of rows) {
         state.groups[String(row.group.id)] = { id: row.group.id, name: row.group.name };
