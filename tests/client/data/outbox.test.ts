@@ -19,6 +19,9 @@ const bet = (id: number, state = 'active') => ({ id, groupId: 50, createdBy: me.
 const wager = (id: number, points: number) => ({ id, betId: 3, userId: me.id, prediction: 'yes', points, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
 
 let delayMs = 0;
+/** The access token the stand-in accepts; anything else is 401 (the token expired meanwhile). */
+let validToken: string | null = null;
+let refreshes = 0;
 let refusal: { status: number; message: string; code: string } | null = null;
 let applied: Array<{ method: string; path: string; key: string | undefined }> = [];
 const answers = new Map<string, { status: number; body: unknown }>();
@@ -41,6 +44,18 @@ beforeAll(async () => {
     const key = req.headers['idempotency-key'] as string | undefined;
     req.resume();
     req.on('end', () => {
+      if (req.url === '/auth/refresh-token') {
+        refreshes += 1;
+        validToken = `fresh-${refreshes}`;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ accessToken: validToken, refreshToken: `refresh-${refreshes}`, user: me }));
+        return;
+      }
+      if (validToken !== null && req.headers.authorization !== `Bearer ${validToken}`) {
+        res.writeHead(401, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Unauthorized', code: 'unauthorized' }));
+        return;
+      }
       const stored = key ? answers.get(key) : undefined;
       const answer = stored ?? answerFor(req.method!, req.url!);
       if (!stored) {
@@ -78,6 +93,8 @@ beforeEach(async () => {
   sessionStorage.clear();
   refusal = null;
   delayMs = 0;
+  validToken = null;
+  refreshes = 0;
   applied = [];
   answers.clear();
   offline = false;
@@ -208,6 +225,20 @@ describe('outbox (ARCHITECTURE.md §8)', () => {
     expect(await db.wagers.count()).toBe(0);
     expect((await db.memberships.get([50, me.id]))?.availablePoints).toBe(100);
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('an access token that expired while offline is refreshed on replay, never a reason to drop the write', async () => {
+    offline = true;
+    await placeWager();
+    // Offline for longer than the token lives: the server now wants a fresh one.
+    validToken = 'issued-after-the-old-one-expired';
+    offline = false;
+    await outbox.flush();
+    expect(refreshes).toBe(1);
+    expect(applied).toEqual([{ method: 'POST', path: '/api/bets/wagers', key: 'key-1' }]);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.wagers.get(90)).toEqual(wager(90, 20));
+    expect(session.user?.id).toBe(me.id);
   });
 
   it('a refusal without a message shows the action default', async () => {
