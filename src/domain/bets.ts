@@ -423,6 +423,14 @@ export const betSchema = z.object({
 });
 export type Bet = z.infer<typeof betSchema>;
 
+/** What a new bet is made of; the rest follows from its being new (`openBet`). */
+export type BetBasics = Pick<Bet, 'id' | 'title' | 'description' | 'betType' | 'betTypeConfig' | 'baseWagerAmount' | 'groupId' | 'createdBy' | 'expiresAt'>;
+
+/** A bet just created at `now` (ISO): active, unresolved, nobody has wagered yet. */
+export function openBet(basics: BetBasics, now: string): Bet {
+  return { ...basics, state: 'active', correctAnswer: null, resolvedAt: null, resolvedBy: null, createdAt: now, updatedAt: now, answerTotals: {}, wagerCount: 0 };
+}
+
 export const wagerSchema = z.object({
   id: z.number().int(),
   betId: z.number().int(),

@@ -1,4 +1,4 @@
-import { createBetRequestSchema, type Bet, type BetStatistics, type BetUserContext, type CreateBetRequest, type Wager } from '../../domain/bets';
+import { createBetRequestSchema, openBet, type Bet, type BetBasics, type BetStatistics, type BetUserContext, type CreateBetRequest, type Wager } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import type { Membership } from '../../domain/groups';
 import { applyPointsDelta, ledgerDelta, type LedgerEvent } from '../../domain/ledger';
@@ -88,28 +88,18 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       const tempId = outbox.tempId();
       const now = new Date().toISOString();
       const parsed = createBetRequestSchema.safeParse(request);
-      const pending = {
+      const basics = {
         id: tempId,
         title: request.title,
         description: request.description ?? null,
         betType: request.betType,
-        state: 'active',
         betTypeConfig: parsed.success ? parsed.data.betTypeConfig : (request.betTypeConfig ?? {}),
         baseWagerAmount: request.baseWagerAmount,
         groupId: request.groupId,
         createdBy: user.id,
         expiresAt: request.expiresAt,
-        correctAnswer: null,
-        resolvedAt: null,
-        resolvedBy: null,
-        createdAt: now,
-        updatedAt: now,
-        answerTotals: {},
-        wagerCount: 0,
-        isUnwagered: true,
-        isToResolve: true,
-        isListed: true,
-      } as BetRow;
+      } as BetBasics;
+      const pending: BetRow = { ...openBet(basics, now), isUnwagered: true, isToResolve: true, isListed: true };
       const result = await outbox.runWrite<Bet>({
         kind: 'createBet',
         method: 'POST',

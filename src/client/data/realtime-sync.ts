@@ -1,4 +1,4 @@
-import type { Bet, BetState } from '../../domain/bets';
+import { openBet, type Bet, type BetState } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import type { Membership } from '../../domain/groups';
 import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
@@ -52,25 +52,8 @@ export function refundMessage(totalRefunded: number, participants: number): stri
 
 /** The fields a betCreated payload lacks, as the data README asks: an active bet nobody has wagered on yet. */
 function betFromCreated(payload: BetCreatedPayload, now: string): Bet {
-  return {
-    id: payload.betId,
-    title: payload.title,
-    description: null,
-    betType: payload.betType,
-    state: 'active',
-    betTypeConfig: payload.betTypeConfig,
-    baseWagerAmount: payload.baseWagerAmount,
-    groupId: payload.groupId,
-    createdBy: payload.createdBy,
-    expiresAt: payload.expiresAt,
-    correctAnswer: null,
-    resolvedAt: null,
-    resolvedBy: null,
-    createdAt: now,
-    updatedAt: now,
-    answerTotals: {},
-    wagerCount: 0,
-  };
+  const { betId: id, title, betType, betTypeConfig, baseWagerAmount, groupId, createdBy, expiresAt } = payload;
+  return openBet({ id, title, description: null, betType, betTypeConfig, baseWagerAmount, groupId, createdBy, expiresAt }, now);
 }
 
 export type RealtimeSync = ReturnType<typeof createRealtimeSync>;

@@ -27,15 +27,17 @@ export type PushService = ReturnType<typeof createPushService>;
 /** A subscription the notifier may send to. */
 export type Destination = Pick<PushSubscriptionRow, 'id' | 'userId' | 'endpoint' | 'p256dh' | 'auth'>;
 
+const destinationColumns = {
+  id: pushSubscriptions.id,
+  userId: pushSubscriptions.userId,
+  endpoint: pushSubscriptions.endpoint,
+  p256dh: pushSubscriptions.p256dh,
+  auth: pushSubscriptions.auth,
+};
+
 const groupDestinations = prepared<Destination[], { groupId: number; exceptUserId: number }>('groupPushDestinations', (tx) =>
   tx
-    .select({
-      id: pushSubscriptions.id,
-      userId: pushSubscriptions.userId,
-      endpoint: pushSubscriptions.endpoint,
-      p256dh: pushSubscriptions.p256dh,
-      auth: pushSubscriptions.auth,
-    })
+    .select(destinationColumns)
     .from(pushSubscriptions)
     .where(
       and(
@@ -126,18 +128,11 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
 
     // ---- for the notifier ----
 
-    /** The active subscriptions of these users. */
     /** The active subscriptions of `userIds`. */
     async listDestinations(userIds: readonly number[]): Promise<Destination[]> {
       if (userIds.length === 0) return [];
       return db
-        .select({
-          id: pushSubscriptions.id,
-          userId: pushSubscriptions.userId,
-          endpoint: pushSubscriptions.endpoint,
-          p256dh: pushSubscriptions.p256dh,
-          auth: pushSubscriptions.auth,
-        })
+        .select(destinationColumns)
         .from(pushSubscriptions)
         .where(and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)))
         .orderBy(pushSubscriptions.id);
