@@ -1,8 +1,12 @@
+import { sessionStore } from '../data/session';
+import type { SessionStore } from '../data/session-store';
+
 // What the installed app needs at start (spec 01 §4 "App lifecycle"): the service worker,
 // registered once the page is stable (a production build only: the dev server has no
 // /sw.js), and the push subscription following the session. Both are lazy chunks, so the
-// landing page's first load does not carry them.
-export function startPwa(): void {
+// landing page's first load does not carry them; push loads only once someone is signed in
+// (a visitor never needs it), then follows the session itself.
+export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessionStore): void {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     import('./register-service-worker').then(
       ({ registerServiceWorker, whenPageIsStable }) =>
@@ -14,8 +18,18 @@ export function startPwa(): void {
       (error: unknown) => console.warn('The service worker registration could not be loaded', error),
     );
   }
-  import('../push/push-session').then(
-    ({ startPushSession }) => startPushSession(),
-    (error: unknown) => console.warn('Push notifications could not be set up', error),
-  );
+  const startPush = () =>
+    import('../push/push-session').then(
+      ({ startPushSession }) => startPushSession(),
+      (error: unknown) => console.warn('Push notifications could not be set up', error),
+    );
+  if (session.user) {
+    void startPush();
+    return;
+  }
+  const stopWaiting = [session.events.on('login', signedIn), session.events.on('register', signedIn), session.events.on('restored', signedIn)];
+  function signedIn() {
+    stopWaiting.forEach((stop) => stop());
+    void startPush();
+  }
 }

@@ -1,11 +1,11 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../data/use-session';
 import { OfflineIndicator } from '../pwa/offline-indicator';
 import { Spinner } from '../ui/spinner';
 import { AppHeader } from './app-header';
 import { FooterNav } from './footer-nav';
-import { ModalHost } from './modal-host';
+import { modalStore } from './modal-store';
 import { isAuthPath } from './nav-items';
 import { ScrollToTop } from './scroll-to-top';
 import { ToastHost } from './toast-host';
@@ -54,11 +54,28 @@ export function AppShell() {
         </Suspense>
       </main>
       {hasFooter && <FooterNav />}
-      <ModalHost />
+      <ModalSlot />
       <ToastHost />
       <ScrollToTop />
     </>
   );
+}
+
+const ModalHost = lazy(() => import('./modal-host').then((module) => ({ default: module.ModalHost })));
+
+/**
+ * The modal host's code loads with the first modal (most visits of the landing page open
+ * none) and then stays mounted, so focus return and the closing animation work as before.
+ */
+function ModalSlot() {
+  const entry = useSyncExternalStore(modalStore.subscribe, modalStore.getSnapshot, modalStore.getSnapshot);
+  const [isNeeded, setIsNeeded] = useState(false);
+  if (entry && !isNeeded) setIsNeeded(true);
+  return isNeeded ? (
+    <Suspense fallback={null}>
+      <ModalHost />
+    </Suspense>
+  ) : null;
 }
 
 /** While a screen's code loads: the space stays, so nothing jumps when it arrives. */
