@@ -25,6 +25,9 @@ export default defineConfig({
     // The phone-sized reference of DESIGN.md.
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 1,
+    // The app honours reduced motion (no modal slide): a click never races a sheet still
+    // rising, which made "Next" in the bet modal "outside of the viewport" now and then.
+    reducedMotion: 'reduce',
     isMobile: false,
     hasTouch: false,
     trace: 'retain-on-failure',
