@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { createBetViaApi, seedBetTable } from './bets.helpers';
+import { createBetViaApi, resolveViaApi, seedBetTable } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
 
 /** The locked bet card's label once a wager is held (bet-card.tsx). */
@@ -205,4 +205,22 @@ test('an offline wager on a bet that expires before the network returns is rolle
   await expect(page.getByText(BET_CARD_WAGER_LABEL)).toHaveCount(0);
   await expect(page.getByText(/change(s)? waiting to be sent/)).toHaveCount(0);
   expect((await myWagers(request, me, group.id)).filter((wager) => wager.betId === short.id)).toHaveLength(0);
+});
+
+test('a bet resolved while this device was offline leaves the active list once the network returns, without a reload', async ({ page, context, request }) => {
+  const { me, friend, group, bets } = await groupWithBets(request);
+  await signInAs(page, me);
+  await page.goto(`/group/${group.id}`);
+  const betList = page.getByRole('region', { name: 'Bets' });
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
+
+  await context.setOffline(true);
+  await expect(page.getByText("You're offline.")).toBeVisible();
+  // The live event is lost: this device's socket is down.
+  await resolveViaApi(request, friend, bets.open.id, 'yes');
+  await context.setOffline(false);
+
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toHaveCount(0, { timeout: 15_000 });
+  await betList.getByRole('tab', { name: 'Resolved' }).click();
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
 });

@@ -1,6 +1,7 @@
 import { Search, Ticket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { betsMissingResolvedAt, searchBets, sortActiveBets, sortResolvedBets } from '../../domain/bet-lists';
+import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
@@ -33,9 +34,14 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
   const [query, setQuery] = useState('');
   const id = useId();
 
+  // Loaded on arrival, and again after every sync (sign-in, reconnect, back online): the
+  // member state covers only the queues, so a bet resolved or cancelled while this device
+  // was offline would otherwise stay listed as active.
+  const syncedAt = useLastSyncedAt();
   useEffect(() => {
+    if (syncedAt === undefined) return;
     loadGroupBets(groupId).catch((error: unknown) => console.warn(`Loading the bets of group ${groupId} failed`, error));
-  }, [groupId]);
+  }, [groupId, syncedAt]);
 
   const bets = data?.bets ?? [];
   const resolved = bets.filter((bet) => bet.state === 'resolved');

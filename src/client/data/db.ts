@@ -9,6 +9,9 @@ import type { Group, Membership } from '../../domain/groups';
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
+/** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
+export const LAST_SYNCED_KEY = 'lastSyncedAt';
+
 export interface MetaRow {
   key: string;
   value: unknown;

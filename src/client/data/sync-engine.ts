@@ -4,7 +4,7 @@ import { isGroupMember, type Group, type LeaderboardResponse } from '../../domai
 import type { MemberStateResponse } from '../../domain/member-state';
 import { activeGroupStore, type ActiveGroupInfo, type ActiveGroupStore } from './active-group-store';
 import type { ApiClient } from './api-client';
-import { clearLocalData, db as defaultDb, type BetRow, type GroupRow, type HunchDb, type LeaderboardRow } from './db';
+import { clearLocalData, db as defaultDb, LAST_SYNCED_KEY, type BetRow, type GroupRow, type HunchDb, type LeaderboardRow } from './db';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
@@ -159,7 +159,7 @@ export function createSyncEngine({
         if (localWrites !== writesBefore && attempt < MAX_SYNC_ATTEMPTS) continue;
         await writeMemberState(userId, state, groups);
         // When data was last brought up to date: the offline indicator says so (issue 7).
-        await db.meta.put({ key: 'lastSyncedAt', value: Date.now() });
+        await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
         break;
       }
       if (epoch !== startEpoch) return;

@@ -1,13 +1,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { db } from '../data/db';
+import { useLastSyncedAt } from '../data/use-last-synced';
 import { formatLastUpdated } from './format-last-updated';
 
 // "Last updated 5 minutes ago": the time the sync engine last wrote the server's answer
 // (Dexie meta `lastSyncedAt`, a millisecond timestamp). Re-rendered every 30 s so the
 // wording keeps up while the player stays offline.
 
-export const LAST_SYNCED_KEY = 'lastSyncedAt';
 const TICK_MS = 30_000;
 
 /** "1 change waiting to be sent" / "N changes …": the outbox (issue 7), when it holds any. */
@@ -17,7 +17,7 @@ export function pendingChangesText(count: number): string | null {
 }
 
 export function LastSynced() {
-  const syncedAt = useLiveQuery(async () => (await db.meta.get(LAST_SYNCED_KEY))?.value, []);
+  const syncedAt = useLastSyncedAt();
   const pending = pendingChangesText(useLiveQuery(() => db.outbox.count(), []) ?? 0);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
