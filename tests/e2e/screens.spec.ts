@@ -181,6 +181,9 @@ for (const size of SIZES) {
       await card.getByRole('button', { name: 'Submit Prediction' }).click();
       await expect(card.getByTestId('pending-badge')).toBeVisible();
       await shoot(page, `${tag}-wager-pending`, true);
+      await activeGroupButton(page, group.name).click();
+      await shoot(page, `${tag}-group-selector-pending`);
+      await page.keyboard.press('Escape');
       await (size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')).getByRole('button', { name: 'Bet' }).click();
       await modal.getByLabel('Title').fill('Pizza or tacos tonight?');
       await modal.getByRole('button', { name: 'Next' }).click();
