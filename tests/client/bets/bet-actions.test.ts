@@ -76,7 +76,12 @@ beforeAll(async () => {
       return send(200, wager());
     }
     if (req.method === 'GET' && path === `/api/bets/${serverBet.id}`) return send(200, serverBet);
-    if (req.method === 'PUT' && path === `/api/bets/${serverBet.id}/resolve`) return send(200, { ...serverBet, state: 'resolved', correctAnswer: body?.correctAnswer, resolvedAt: at, resolvedBy: me.id });
+    if (req.method === 'PUT' && path === `/api/bets/${serverBet.id}/resolve`) {
+      serverBet = { ...serverBet, state: 'resolved', correctAnswer: String(body?.correctAnswer), resolvedAt: at, resolvedBy: me.id };
+      return send(200, serverBet);
+    }
+    // Only the fields the tests read: whether the statistics know the result.
+    if (req.method === 'GET' && path === `/api/bets/${serverBet.id}/statistics`) return send(200, { isResolved: serverBet.state === 'resolved', correctAnswer: serverBet.correctAnswer });
     if (req.method === 'POST' && path === `/api/bets/${serverBet.id}/cancel`) return send(200, { ...serverBet, state: 'cancelled' });
     if (req.method === 'GET' && path === '/api/groups/3/membership') return send(200, serverMembership);
     return send(404, { message: 'Not found', code: 'not_found' });
@@ -156,12 +161,15 @@ describe('bet actions', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('resolving leaves both queues and takes the payout from the server', async () => {
+  it('resolving leaves both queues, takes the payout from the server and replaces the stale statistics', async () => {
     await actions.placeWager(11, 'yes', 6);
+    await actions.loadBetStatistics(11);
+    expect((await db.betStatistics.get(11))?.statistics).toMatchObject({ isResolved: false });
     serverMembership = membership(106, 106);
     await actions.resolveBet(11, 'yes');
     expect(await db.bets.get(11)).toMatchObject({ state: 'resolved', correctAnswer: 'yes', isUnwagered: false, isToResolve: false });
     expect(await db.memberships.get([3, me.id])).toMatchObject({ availablePoints: 106, totalPoints: 106 });
+    expect((await db.betStatistics.get(11))?.statistics).toMatchObject({ isResolved: true, correctAnswer: 'yes' });
     expect(leaderboardRefreshes).toContain(3);
   });
 
