@@ -2,6 +2,7 @@ import type { Bet, BetTypeConfig, Wager } from '../../domain/bets';
 import { totalsByAnswer } from '../../domain/odds';
 import type { PayoutWager } from '../../domain/payout';
 import type { BetRow, WagerRow } from '../db/schema';
+import { isoTime } from '../iso-time';
 
 // Never send a database row (CONVENTIONS.md): bets and wagers shaped into the response
 // schemas of src/domain/bets.ts. Dates travel as ISO 8601 strings.
@@ -21,12 +22,12 @@ export function presentBet(row: BetRow, wagers?: readonly Pick<WagerRow, 'predic
     baseWagerAmount: row.baseWagerAmount,
     groupId: row.groupId,
     createdBy: row.createdBy,
-    expiresAt: row.expiresAt.toISOString(),
+    expiresAt: isoTime(row.expiresAt),
     correctAnswer: row.correctAnswer,
-    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    resolvedAt: row.resolvedAt ? isoTime(row.resolvedAt) : null,
     resolvedBy: row.resolvedBy,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
     ...(wagers ? { answerTotals: totalsByAnswer(row, wagers), wagerCount: wagers.length } : {}),
   };
 }
@@ -38,12 +39,12 @@ export function presentWager(row: WagerRow): Wager {
     userId: row.userId,
     prediction: row.prediction,
     points: row.points,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 
 /** The fields the payout and statistics rules of src/domain read. */
 export function toPayoutWager(row: WagerRow): PayoutWager {
-  return { id: row.id, userId: row.userId, prediction: row.prediction, points: row.points, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, userId: row.userId, prediction: row.prediction, points: row.points, createdAt: isoTime(row.createdAt) };
 }

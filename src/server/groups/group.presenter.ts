@@ -1,6 +1,7 @@
 import type { Group, LeaderboardResponse, Membership, PublicGroupSummary } from '../../domain/groups';
 import { rankLeaderboard } from '../../domain/groups';
 import type { GroupRow, MembershipRow } from '../db/schema';
+import { isoTime } from '../iso-time';
 
 // Never send a database row (CONVENTIONS.md): these shape groups and memberships into the
 // response schemas of src/domain/groups.ts.
@@ -33,8 +34,8 @@ export function presentGroup(row: GroupRow, members: readonly GroupMember[], vie
     createdByUserId: row.createdByUserId,
     admins,
     memberUserIds,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 

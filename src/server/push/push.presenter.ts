@@ -1,5 +1,6 @@
 import type { PushSubscription } from '../../domain/push';
 import type { PushSubscriptionRow } from '../db/schema';
+import { isoTime } from '../iso-time';
 
 // Never send a database row (CONVENTIONS.md): the endpoint and keys stay on the server.
 
@@ -9,7 +10,7 @@ export function presentPushSubscription(row: PushSubscriptionRow): PushSubscript
     deviceId: row.deviceId,
     deviceName: row.deviceName,
     active: row.active,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
