@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bet, Wager } from '../../../src/domain/bets';
 import type { Membership } from '../../../src/domain/groups';
@@ -8,6 +7,7 @@ import { createApiClient } from '../../../src/client/data/api-client';
 import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
 import { createOutbox, type Outbox } from '../../../src/client/data/outbox';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
+import { fetchUnlessOffline, startStandIn, type StandIn } from '../stand-in-server';
 
 // The bet actions against a real local HTTP stand-in for the API and a real (fake-indexeddb)
 // Dexie database: after each action the tables hold what the screens must show, the
@@ -42,7 +42,7 @@ let wagerPoints: number | null;
 /** The next write the stand-in refuses, whatever it is. */
 let refusal: { status: number; message: string; code: string } | null = null;
 let calls: Array<{ method: string; path: string; body: unknown; key: string | undefined }> = [];
-let server: Server;
+let standIn: StandIn;
 let baseUrl: string;
 
 const readBody = (req: IncomingMessage) =>
@@ -53,7 +53,7 @@ const readBody = (req: IncomingMessage) =>
   });
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
+  standIn = await startStandIn(async (req, res) => {
     const path = req.url!;
     const body = (await readBody(req)) as Record<string, unknown> | undefined;
     calls.push({ method: req.method!, path, body, key: req.headers['idempotency-key'] as string | undefined });
@@ -86,14 +86,10 @@ beforeAll(async () => {
     if (req.method === 'GET' && path === '/api/groups/3/membership') return send(200, serverMembership);
     return send(404, { message: 'Not found', code: 'not_found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = standIn.baseUrl;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => standIn.close());
 
 let db: HunchDb;
 let session: SessionStore;
@@ -116,7 +112,7 @@ beforeEach(async () => {
   db = openHunchDb(`hunch-bet-actions-${dbCount++}`);
   session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
   session.signIn({ accessToken: 'access', refreshToken: 'refresh', user: me }, true);
-  const api = createApiClient({ session, baseUrl, fetch: (...args) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(...args)) });
+  const api = createApiClient({ session, baseUrl, fetch: fetchUnlessOffline(() => offline) });
   outbox = createOutbox({ db, api, session, notifyError: (message) => notified.push(message) });
   actions = createBetActions({
     db,

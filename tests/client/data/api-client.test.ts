@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, readCookie } from '../../../src/client/data/api-client';
 import { createSessionStore } from '../../../src/client/data/session-store';
+import { startStandIn, type StandIn } from '../stand-in-server';
 
 // A real tiny HTTP server stands in for the accounts API: the client under test speaks real
 // HTTP to it, so the interceptor is exercised exactly as in the browser.
@@ -27,7 +27,7 @@ interface Seen {
   csrf: string | undefined;
 }
 
-let server: Server;
+let standIn: StandIn;
 let baseUrl: string;
 let seen: Seen[] = [];
 let refreshDelayMs = 50;
@@ -46,7 +46,7 @@ const readJson = (req: IncomingMessage) =>
   });
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
+  standIn = await startStandIn(async (req, res) => {
     seen.push({
       method: req.method!,
       url: req.url!,
@@ -67,14 +67,10 @@ beforeAll(async () => {
     if (req.headers.authorization === `Bearer ${acceptedAccessToken}`) return json(res, 200, { ok: true, url: req.url });
     return json(res, 401, { message: 'Token expired', code: 'token_expired' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = standIn.baseUrl;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => standIn.close());
 
 beforeEach(() => {
   seen = [];

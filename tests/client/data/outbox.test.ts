@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
 import { createApiClient } from '../../../src/client/data/api-client';
 import { openHunchDb, type HunchDb, type OutboxKind } from '../../../src/client/data/db';
 import { createOutbox, type Outbox, type RowChange } from '../../../src/client/data/outbox';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
+import { fetchUnlessOffline, startStandIn, type StandIn } from '../stand-in-server';
 
 // The outbox (ARCHITECTURE.md §8) against a real local HTTP stand-in that honours
 // Idempotency-Key like the server (same key: the first answer again) and a real
@@ -25,7 +24,7 @@ let refreshes = 0;
 let refusal: { status: number; message: string; code: string } | null = null;
 let applied: Array<{ method: string; path: string; key: string | undefined }> = [];
 const answers = new Map<string, { status: number; body: unknown }>();
-let server: Server;
+let standIn: StandIn;
 let baseUrl: string;
 
 function answerFor(method: string, path: string): { status: number; body: unknown } {
@@ -40,7 +39,7 @@ function answerFor(method: string, path: string): { status: number; body: unknow
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  standIn = await startStandIn((req, res) => {
     const key = req.headers['idempotency-key'] as string | undefined;
     req.resume();
     req.on('end', () => {
@@ -69,14 +68,10 @@ beforeAll(async () => {
       setTimeout(reply, delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = standIn.baseUrl;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => standIn.close());
 
 let db: HunchDb;
 let session: SessionStore;
@@ -108,7 +103,7 @@ beforeEach(async () => {
     session,
     baseUrl,
     // The browser's fetch offline: a TypeError before any answer.
-    fetch: (...args) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(...args)),
+    fetch: fetchUnlessOffline(() => offline),
   });
   let temp = 0;
   outbox = createOutbox({

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bet } from '../../../src/domain/bets';
 import type { Group, Membership } from '../../../src/domain/groups';
@@ -9,6 +7,7 @@ import { createApiClient } from '../../../src/client/data/api-client';
 import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSyncEngine, type SyncEngine } from '../../../src/client/data/sync-engine';
+import { startStandIn, type StandIn } from '../stand-in-server';
 
 // The sync engine against a real local HTTP stand-in for the API and a real (fake-indexeddb)
 // Dexie database: what the server says is what the tables hold.
@@ -46,11 +45,11 @@ let serverUnwagered: Bet[] = [];
 let serverToResolve: Bet[] = [];
 let leaderboards: Record<number, Array<{ id: number; name: string; points: number }>> = {};
 let requests: string[] = [];
-let server: Server;
+let standIn: StandIn;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  standIn = await startStandIn((req, res) => {
     const url = new URL(req.url!, 'http://x');
     requests.push(url.pathname + url.search);
     const send = (status: number, body: unknown) => {
@@ -67,14 +66,10 @@ beforeAll(async () => {
     }
     return send(404, { message: 'Not found', code: 'not_found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = standIn.baseUrl;
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => standIn.close());
 
 let db: HunchDb;
 let session: SessionStore;
