@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
 import { seedBetTable } from './bets.helpers';
 import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
-import { replacePushSubscribe } from './push.helpers';
+import { walkPushAndOfflineStates } from './push.helpers';
 
 // axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
 
@@ -160,44 +160,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violations on the push prompt, the push card and the offline indicator (${colorScheme})`, async ({ browser, baseURL, request }) => {
     test.setTimeout(120_000);
-    const context = await browser.newContext({ colorScheme });
-    await replacePushSubscribe(context, 'http://127.0.0.1:9');
-    const page = await context.newPage();
-    const owner = await registerPlayer(request);
-    const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Axe Push'), privacy: 'private', inviteCode: 'axe-push-1' });
-    const player = await registerPlayer(request);
-    await page.goto('/login');
-    await signIn(page, player.person);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto(`/group/${group.id}?inviteCode=axe-push-1`);
-    await expect(page.getByRole('dialog', { name: 'Enable group updates' })).toBeVisible();
-    await expectNoViolations(page, 'push prompt');
-    await page.getByRole('button', { name: 'Not now' }).click();
-
-    await context.grantPermissions(['notifications'], { origin: baseURL! });
-    await page.goto('/profile');
-    const toggle = page.getByRole('switch', { name: 'Notifications on this device' });
-    await expect(toggle).toBeEnabled();
-    await expectNoViolations(page, 'push card, off');
-    await toggle.click();
-    await expect(toggle).toHaveAttribute('aria-checked', 'true');
-    await expectNoViolations(page, 'push card, on');
-
-    await context.setOffline(true);
-    await expect(page.getByText("You're offline.")).toBeVisible();
-    await expectNoViolations(page, 'offline indicator');
-    await context.close();
-
-    // A fresh browser profile asked for permission: Chromium answers "denied".
-    const blockedContext = await browser.newContext({ colorScheme });
-    const blockedPage = await blockedContext.newPage();
-    await blockedPage.goto('/login');
-    await signIn(blockedPage, player.person);
-    await expect(blockedPage).toHaveURL(/\/dashboard$/);
-    await blockedPage.goto('/profile');
-    await blockedPage.getByRole('switch', { name: 'Notifications on this device' }).click();
-    await expect(blockedPage.getByText('Click the lock icon in the address bar.')).toBeVisible();
-    await expectNoViolations(blockedPage, 'push card, blocked');
-    await blockedContext.close();
+    await walkPushAndOfflineStates({ browser, baseURL: baseURL!, request }, { colorScheme }, (page, state) => expectNoViolations(page, state));
   });
 }

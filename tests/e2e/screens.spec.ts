@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
 import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { seedBetTable } from './bets.helpers';
-import { replacePushSubscribe } from './push.helpers';
+import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
 
 // Screenshots for a person to look at (not compared): every account screen and a few public
 // ones at the phone reference (390×844) and a desktop (1280×800), light and dark, in
@@ -204,46 +204,21 @@ for (const size of SIZES) {
       test.setTimeout(120_000);
       mkdirSync(OUT, { recursive: true });
       const tag = `${size.name}-${colorScheme}`;
-      const context = await browser.newContext({ colorScheme, viewport: size });
-      await replacePushSubscribe(context, 'http://127.0.0.1:9');
-      const page = await context.newPage();
-      const owner = await registerPlayer(request);
-      const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Friday Forecasters'), privacy: 'private', inviteCode: 'screens-push-1' });
-      const player = await registerPlayer(request);
-      await page.goto('/login');
-      await signIn(page, player.person);
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await page.goto(`/group/${group.id}?inviteCode=screens-push-1`);
-      await expect(page.getByRole('dialog', { name: 'Enable group updates' })).toBeVisible();
-      await shoot(page, `${tag}-push-prompt`);
-      await page.getByRole('button', { name: 'Not now' }).click();
-
-      await context.grantPermissions(['notifications'], { origin: baseURL! });
-      await page.goto('/profile');
-      const toggle = page.getByRole('switch', { name: 'Notifications on this device' });
-      await expect(toggle).toBeEnabled();
-      await shoot(page, `${tag}-profile-push-off`, true);
-      await toggle.click();
-      await expect(toggle).toHaveAttribute('aria-checked', 'true');
-      await shoot(page, `${tag}-profile-push-on`, true);
-
-      await page.goto('/group');
-      await context.setOffline(true);
-      await expect(page.getByText("You're offline.")).toBeVisible();
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: `${OUT}/${tag}-offline.png` });
-      await context.close();
-
-      const blockedContext = await browser.newContext({ colorScheme, viewport: size });
-      const blockedPage = await blockedContext.newPage();
-      await blockedPage.goto('/login');
-      await signIn(blockedPage, player.person);
-      await expect(blockedPage).toHaveURL(/\/dashboard$/);
-      await blockedPage.goto('/profile');
-      await blockedPage.getByRole('switch', { name: 'Notifications on this device' }).click();
-      await expect(blockedPage.getByText('Click the lock icon in the address bar.')).toBeVisible();
-      await shoot(blockedPage, `${tag}-profile-push-blocked`, true);
-      await blockedContext.close();
+      const names: Record<PushScreenState, [string, boolean]> = {
+        'push prompt': ['push-prompt', false],
+        'push card, off': ['profile-push-off', true],
+        'push card, on': ['profile-push-on', true],
+        // Offline there is no network to wait for: a plain screenshot.
+        'offline indicator': ['offline', false],
+        'push card, blocked': ['profile-push-blocked', true],
+      };
+      await walkPushAndOfflineStates({ browser, baseURL: baseURL!, request }, { colorScheme, viewport: size }, async (page, state) => {
+        const [name, fullPage] = names[state];
+        if (state === 'offline indicator') {
+          await page.waitForTimeout(500);
+          await page.screenshot({ path: `${OUT}/${tag}-${name}.png` });
+        } else await shoot(page, `${tag}-${name}`, fullPage);
+      });
     });
   }
 }
