@@ -5,7 +5,7 @@ import type { Group, Membership } from '../../domain/groups';
 
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
-// `.version(n).stores(...)` that repeats the tables it keeps; never edit an old version.
+// `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
@@ -112,39 +112,29 @@ export interface PendingMark {
   pendingWriteId?: string;
 }
 
+// Each version's whole schema, built on the one before (a version repeats the tables it keeps).
+const SCHEMA_V1 = { meta: '&key' };
+const SCHEMA_V2 = {
+  ...SCHEMA_V1,
+  groups: '&id, name',
+  memberships: '&[groupId+userId], groupId, userId',
+  leaderboard: '&[groupId+userId], groupId',
+  userBubbles: '&id',
+};
+const SCHEMA_V3 = {
+  ...SCHEMA_V2,
+  bets: 'id, groupId, state, expiresAt, createdBy',
+  wagers: 'id, betId, userId, [betId+userId]',
+  betStatistics: '&betId',
+};
+const SCHEMA_V4 = { ...SCHEMA_V3, outbox: 'id, createdAt, status, userId' };
+
 export function openHunchDb(name = 'hunch'): HunchDb {
   const db = new Dexie(name) as HunchDb;
-  db.version(1).stores({
-    meta: '&key',
-  });
-  db.version(2).stores({
-    meta: '&key',
-    groups: '&id, name',
-    memberships: '&[groupId+userId], groupId, userId',
-    leaderboard: '&[groupId+userId], groupId',
-    userBubbles: '&id',
-  });
-  db.version(3).stores({
-    meta: '&key',
-    groups: '&id, name',
-    memberships: '&[groupId+userId], groupId, userId',
-    leaderboard: '&[groupId+userId], groupId',
-    userBubbles: '&id',
-    bets: 'id, groupId, state, expiresAt, createdBy',
-    wagers: 'id, betId, userId, [betId+userId]',
-    betStatistics: '&betId',
-  });
-  db.version(4).stores({
-    meta: '&key',
-    groups: '&id, name',
-    memberships: '&[groupId+userId], groupId, userId',
-    leaderboard: '&[groupId+userId], groupId',
-    userBubbles: '&id',
-    bets: 'id, groupId, state, expiresAt, createdBy',
-    wagers: 'id, betId, userId, [betId+userId]',
-    betStatistics: '&betId',
-    outbox: 'id, createdAt, status, userId',
-  });
+  db.version(1).stores(SCHEMA_V1);
+  db.version(2).stores(SCHEMA_V2);
+  db.version(3).stores(SCHEMA_V3);
+  db.version(4).stores(SCHEMA_V4);
   return db;
 }
 
