@@ -22,12 +22,17 @@ async function myGroupsNamed(request: APIRequestContext, player: Player, name: s
   return ((await response.json()) as Array<{ name: string }>).filter((group) => group.name === name);
 }
 
-async function signInFresh(page: Page, request: APIRequestContext) {
-  const player = await registerPlayer(request);
+async function signInAs(page: Page, player: Player) {
   await page.goto('/login');
   await signIn(page, player.person, { rememberMe: true });
   await page.waitForURL(/\/(dashboard|group)/);
   await waitForServiceWorker(page);
+}
+
+/** A new player, signed in (remembered) with the service worker in control. */
+async function signInFresh(page: Page, request: APIRequestContext) {
+  const player = await registerPlayer(request);
+  await signInAs(page, player);
   return player;
 }
 
@@ -91,13 +96,6 @@ async function groupWithBets(request: APIRequestContext) {
   await joinViaApi(request, other, group.name);
   const bets = await seedBetTable(request, { me, friend, other }, group.id);
   return { me, friend, other, group, bets };
-}
-
-async function signInAs(page: Page, player: Player) {
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await waitForServiceWorker(page);
 }
 
 async function myWagers(request: APIRequestContext, player: Player, groupId: number) {
