@@ -55,4 +55,8 @@ describe('prepared statements', () => {
     });
     expect(await userById(database.db, { id })).toEqual([{ id, displayName: 'Committed' }]);
   });
+
+  it('refuses a second statement under a name already in use', () => {
+    expect(() => prepared('testUserById', (tx) => tx.select().from(users))).toThrow('Two prepared statements are named testUserById');
+  });
 });

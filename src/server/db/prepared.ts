@@ -25,6 +25,9 @@ interface SessionOf {
   _: { session: { client: unknown } };
 }
 
+/** Every statement name in use: PostgreSQL refuses one name for two texts on a connection. */
+const names = new Set<string>();
+
 export type PreparedStatement<T, V extends object> = (executor: Executor, values: V) => Promise<T>;
 
 /**
@@ -33,6 +36,8 @@ export type PreparedStatement<T, V extends object> = (executor: Executor, values
  * prepared statement name); `build` must not depend on anything but the placeholders.
  */
 export function prepared<T, V extends object>(name: string, build: (executor: Executor) => Preparable<T>): PreparedStatement<T, V> {
+  if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
+  names.add(name);
   // One template per driver (the session's class): the SQL text and the result mapping.
   const templates = new Map<unknown, PreparedQuery<T>>();
   return (executor, values) => {
