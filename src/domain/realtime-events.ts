@@ -6,6 +6,10 @@ import type { Distribution } from './payout';
 // event bus (src/server/events.ts) is typed by it, and the client's sync engine applies each
 // event to Dexie by the rules of spec 02 §4. `groupId` is added wherever it helps the client
 // find what to update (ARCHITECTURE.md §7). Dates travel as ISO 8601 strings.
+//
+// `version` (mirror.ts) is the version of the row the event changed: the bet for bet events and
+// wagerPlaced (a wager stamps its bet, whose totals changed), the membership for userJoinedGroup.
+// The client keeps a row's newer copy and pulls whatever the payload does not carry.
 
 export interface BetCreatedPayload {
   betId: number;
@@ -16,6 +20,7 @@ export interface BetCreatedPayload {
   createdBy: number;
   expiresAt: string;
   groupId: number;
+  version: number;
 }
 
 export interface WagerPlacedPayload {
@@ -30,6 +35,9 @@ export interface WagerPlacedPayload {
   answerTotals: Record<string, number>;
   /** The bet's pool after the change (the sum of answerTotals). */
   pool: number;
+  /** How many wagers the bet has after the change. */
+  wagerCount: number;
+  version: number;
 }
 
 export interface BetResolvedPayload {
@@ -37,17 +45,20 @@ export interface BetResolvedPayload {
   groupId: number;
   /** Per wager: total changes by winnings − wagerAmount, available by winnings (ARCHITECTURE.md §5). */
   distributions: Distribution[];
+  version: number;
 }
 
 export interface BetCancelledPayload {
   betId: number;
   groupId: number;
   totalPointsRefunded: number;
+  version: number;
 }
 
 export interface BetExpiredPayload {
   betId: number;
   groupId: number;
+  version: number;
 }
 
 export interface PointsRefundedPayload {
@@ -63,6 +74,7 @@ export interface UserJoinedGroupPayload {
   userName: string;
   totalPoints: number;
   availablePoints: number;
+  version: number;
 }
 
 export interface GroupCreatedPayload {

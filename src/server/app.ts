@@ -26,6 +26,7 @@ import { createMailer } from './mail/mailer';
 import { startPushNotifier } from './push/push.notifier';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
+import { createMirrorService } from './mirror/mirror.service';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
@@ -168,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
-  await app.register(groupsRoutes, { prefix: API_BASE, groups });
+  await app.register(groupsRoutes, { prefix: API_BASE, groups, mirror: createMirrorService({ db: database.db }) });
   await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, { clientDir: deps.clientDir });

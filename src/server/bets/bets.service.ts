@@ -62,15 +62,17 @@ export interface RefundSettlement {
 // ---- shared steps (wagers.service.ts and the expiry job use them too) ----
 
 /**
- * The bet row; `lock` takes a row lock for the rest of the transaction. Wagers take `share`
- * (many wagers on one bet run side by side), settling takes `update`, so a wager never
- * lands on a bet being resolved and a resolution never misses a committed wager.
+ * The bet row; `lock` takes a row lock for the rest of the transaction. Wagers take `wager`
+ * (FOR NO KEY UPDATE: wagers on one bet run one after another, since each stamps the bet's
+ * version with its new totals, and foreign keys to the bet are not blocked), settling takes
+ * `update`, so a wager never lands on a bet being resolved and a resolution never misses a
+ * committed wager.
  */
 // Hot on every wager (prepared once, see db/prepared.ts).
 const betById = (tx: Executor) => tx.select().from(bets).where(eq(bets.id, sql.placeholder('id'))).limit(1);
 const findBetStatements = {
   none: prepared<BetRow[], { id: number }>('findBet', (tx) => betById(tx)),
-  share: prepared<BetRow[], { id: number }>('findBetForShare', (tx) => betById(tx).for('share')),
+  wager: prepared<BetRow[], { id: number }>('findBetForWager', (tx) => betById(tx).for('no key update')),
   update: prepared<BetRow[], { id: number }>('findBetForUpdate', (tx) => betById(tx).for('update')),
 };
 const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) =>
@@ -109,7 +111,7 @@ const betsToResolve = prepared<BetRow[], { userId: number }>('memberStateToResol
     .orderBy(asc(bets.expiresAt), asc(bets.id)),
 );
 
-export async function findBet(tx: Executor, betId: number, lock?: 'share' | 'update'): Promise<BetRow> {
+export async function findBet(tx: Executor, betId: number, lock?: 'wager' | 'update'): Promise<BetRow> {
   const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
   if (!row) throw betNotFound();
   return row;
@@ -235,6 +237,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
           createdBy: bet.createdBy,
           expiresAt: bet.expiresAt.toISOString(),
           groupId: bet.groupId,
+          version: bet.version,
         },
         { groupId: bet.groupId },
       );
@@ -329,7 +332,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
           .returning();
         return { bet: updated!, distributions: resolution.distributions as Distribution[], refunded, betWagers };
       });
-      events.publish('betResolved', { betId: bet.id, groupId: bet.groupId, distributions }, { groupId: bet.groupId });
+      events.publish('betResolved', { betId: bet.id, groupId: bet.groupId, distributions, version: bet.version }, { groupId: bet.groupId });
       if (refunded) {
         announceRefund(events, {
           bet,
@@ -354,7 +357,11 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         return settleByRefund(tx, locked, 'cancelled', at);
       });
       const { bet } = settlement;
-      events.publish('betCancelled', { betId: bet.id, groupId: bet.groupId, totalPointsRefunded: settlement.totalRefunded }, { groupId: bet.groupId });
+      events.publish(
+        'betCancelled',
+        { betId: bet.id, groupId: bet.groupId, totalPointsRefunded: settlement.totalRefunded, version: bet.version },
+        { groupId: bet.groupId },
+      );
       announceRefund(events, settlement);
       return presentBet(bet, (await loadWagers(db, [bet.id])).get(bet.id));
     },

@@ -30,6 +30,8 @@ interface WagerChange {
   wager: WagerRow;
   previousPoints: number;
   betWagers: WagerRow[];
+  /** The bet's version after the wager stamped it (its totals changed). */
+  betVersion: number;
 }
 
 // Every statement of a wager is hot (prepared once, see db/prepared.ts).
@@ -52,6 +54,11 @@ const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>
       updatedAt: slot<Date>('updatedAt'),
     })
     .returning(),
+);
+// A wager changes its bet's totals, so it gives the bet a new version (the stamp trigger of
+// migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE.
+const stampBet = prepared<Array<{ version: number }>, { id: number }>('stampBet', (tx) =>
+  tx.update(bets).set({ version: 0 }).where(eq(bets.id, sql.placeholder('id'))).returning({ version: bets.version }),
 );
 const wagerById = (tx: Executor) => tx.select().from(wagers).where(eq(wagers.id, sql.placeholder('id'))).limit(1);
 const findWager = prepared<WagerRow[], { id: number }>('findWager', (tx) => wagerById(tx));
@@ -77,14 +84,30 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
   }
 
   /** After the commit: the group learns the new per-answer totals (live odds), never who picked what. */
-  function announce({ bet, wager, previousPoints, betWagers }: WagerChange): void {
+  function announce({ bet, wager, previousPoints, betWagers, betVersion }: WagerChange): void {
     const answerTotals = totalsByAnswer(bet, betWagers);
     const pool = betWagers.reduce((sum, entry) => sum + entry.points, 0);
     events.publish(
       'wagerPlaced',
-      { groupId: bet.groupId, userId: wager.userId, betId: bet.id, points: wager.points, previousPoints, answerTotals, pool },
+      {
+        groupId: bet.groupId,
+        userId: wager.userId,
+        betId: bet.id,
+        points: wager.points,
+        previousPoints,
+        answerTotals,
+        pool,
+        wagerCount: betWagers.length,
+        version: betVersion,
+      },
       { groupId: bet.groupId },
     );
+  }
+
+  /** The bet's wagers after the change, and its new version. */
+  async function finishChange(tx: Executor, bet: BetRow): Promise<Pick<WagerChange, 'betWagers' | 'betVersion'>> {
+    const [stamped] = await stampBet(tx, { id: bet.id });
+    return { betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [], betVersion: stamped!.version };
   }
 
   return {
@@ -92,7 +115,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     async placeWager(caller: AuthUser, input: { betId: number; prediction: string; points: number }): Promise<Wager> {
       const at = now();
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
-        const bet = await findBet(tx, input.betId, 'share');
+        const bet = await findBet(tx, input.betId, 'wager');
         const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
         const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
         if (existing) throw wagerExists(existing.id);
@@ -106,7 +129,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           wagerId: wager!.id,
           now: at,
         });
-        return { bet, wager: wager!, previousPoints: 0, betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [] };
+        return { bet, wager: wager!, previousPoints: 0, ...(await finishChange(tx, bet)) };
       });
       announce(change);
       return presentWager(change.wager);
@@ -120,7 +143,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         if (!found) throw wagerNotFound();
         if (found.userId !== caller.id) throw notWagerOwner();
         // Lock order everywhere: the bet, then the wager, then the membership (no deadlocks).
-        const bet = await findBet(tx, found.betId, 'share');
+        const bet = await findBet(tx, found.betId, 'wager');
         const [current] = await lockWager(tx, { id: wagerId });
         if (!current) throw wagerNotFound();
         const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
@@ -135,7 +158,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           });
         }
         const [wager] = await changeWager(tx, { id: current.id, prediction, points: input.points, updatedAt: at });
-        return { bet, wager: wager!, previousPoints: current.points, betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [] };
+        return { bet, wager: wager!, previousPoints: current.points, ...(await finishChange(tx, bet)) };
       });
       announce(change);
       return presentWager(change.wager);

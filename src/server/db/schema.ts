@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
+  customType,
   check,
   foreignKey,
   index,
@@ -22,6 +24,19 @@ import { LEDGER_KINDS } from '../../domain/ledger';
 // Later features add their tables here and a new migration with `npm run db:generate`.
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** PostgreSQL's 64-bit transaction id (never wraps), as text: only compared inside SQL. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+// The local mirror's change tracking (src/server/mirror, ARCHITECTURE.md §8). The trigger of
+// migration 0005 stamps every insert and update of groups, memberships, bets and wagers with
+// `version`, the next value of one sequence (a row's writers hold its lock, so its version only
+// grows), and `change_txid`, the writing transaction: a pull returns the rows whose transaction
+// its cursor's snapshot did not see. Values written here are overwritten by the trigger.
+const changeColumns = () => ({
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  changeTxid: xid8('change_txid').notNull().default(sql`pg_current_xact_id()`),
+});
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
@@ -94,6 +109,7 @@ export const groups = pgTable(
       .references(() => users.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...changeColumns(),
   },
   (table) => [
     // Joining a public group is by name, so public names are unique case-insensitively
@@ -127,10 +143,12 @@ export const memberships = pgTable(
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
     leftAt: timestamp('left_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...changeColumns(),
   },
   (table) => [
     primaryKey({ columns: [table.groupId, table.userId] }),
     index('memberships_user_idx').on(table.userId),
+    index('memberships_group_change_idx').on(table.groupId, table.changeTxid),
     check('memberships_role_check', sql`${table.role} in ('member', 'admin')`),
     check('memberships_points_check', sql`0 <= ${table.availablePoints} and ${table.availablePoints} <= ${table.totalPoints}`),
   ],
@@ -191,10 +209,12 @@ export const bets = pgTable(
       .references(() => users.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...changeColumns(),
   },
   (table) => [
     // A group's lists, the member state's queues and the expiry job all filter on these.
     index('bets_group_state_expires_idx').on(table.groupId, table.state, table.expiresAt),
+    index('bets_group_change_idx').on(table.groupId, table.changeTxid),
     index('bets_created_by_idx').on(table.createdBy),
     check('bets_state_check', sql`${table.state} in (${sql.raw(BET_STATES.map((state) => `'${state}'`).join(', '))})`),
     check('bets_type_check', sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`),
@@ -219,10 +239,12 @@ export const wagers = pgTable(
     points: integer('points').notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...changeColumns(),
   },
   (table) => [
     uniqueIndex('wagers_bet_user_unique').on(table.betId, table.userId),
     index('wagers_user_idx').on(table.userId),
+    index('wagers_user_change_idx').on(table.userId, table.changeTxid),
     check('wagers_points_check', sql`${table.points} > 0`),
   ],
 );

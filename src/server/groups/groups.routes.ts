@@ -19,7 +19,9 @@ import {
   publicGroupsQuerySchema,
 } from '../../domain/groups';
 import { memberStateResponseSchema } from '../../domain/member-state';
+import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/mirror';
 import { currentUser } from '../auth/authenticate';
+import type { MirrorService } from '../mirror/mirror.service';
 import type { GroupsService } from './groups.service';
 
 // The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
@@ -28,11 +30,12 @@ import type { GroupsService } from './groups.service';
 
 export interface GroupsRoutesOptions {
   groups: GroupsService;
+  mirror: MirrorService;
 }
 
 export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
-export async function groupsRoutes(instance: FastifyInstance, { groups }: GroupsRoutesOptions) {
+export async function groupsRoutes(instance: FastifyInstance, { groups, mirror }: GroupsRoutesOptions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
 
@@ -100,9 +103,14 @@ export async function groupsRoutes(instance: FastifyInstance, { groups }: Groups
   // it through zod was most of the request's CPU, so it is written with JSON.stringify: the
   // presenters build every field explicitly (typed by MemberStateResponse), so nothing extra
   // can leak; the schema still documents the answer. Errors keep the usual serializer.
+  // With `cursor` it is the local mirror's pull (src/server/mirror): what changed since.
   app.get(
     '/member/state',
-    { schema: { response: { 200: memberStateResponseSchema } }, serializerCompiler: () => (data) => JSON.stringify(data) },
-    async (request) => groups.getMemberState(currentUser(request)),
+    {
+      schema: { querystring: mirrorQuerySchema, response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) } },
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (request) =>
+      request.query.cursor === undefined ? groups.getMemberState(currentUser(request)) : mirror.pull(currentUser(request), request.query.cursor),
   );
 }

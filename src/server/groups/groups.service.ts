@@ -145,6 +145,7 @@ export function createGroupsService({ db, events, now = () => new Date(), random
         userName,
         totalPoints: membership.totalPoints,
         availablePoints: membership.availablePoints,
+        version: membership.version,
       },
       { groupId: membership.groupId },
     );

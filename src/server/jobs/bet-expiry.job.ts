@@ -50,7 +50,7 @@ export async function runBetExpiry(deps: BetExpiryDeps, now: Date = new Date(), 
     });
     for (const settlement of settled.results) {
       const { bet } = settlement;
-      deps.events.publish('betExpired', { betId: bet.id, groupId: bet.groupId }, { groupId: bet.groupId });
+      deps.events.publish('betExpired', { betId: bet.id, groupId: bet.groupId, version: bet.version }, { groupId: bet.groupId });
       announceRefund(deps.events, settlement);
       expired.push(bet.id);
     }

@@ -24,7 +24,7 @@ const now = () => performance.timeOrigin + performance.now();
 
 /** The wager event of benchmark 5; betId carries the sequence number so receivers can time it. */
 export function wagerEvent(groupId: number, seq: number) {
-  return { groupId, userId: 1, betId: seq, points: 20, previousPoints: 0, answerTotals: { yes: 120, no: 80 }, pool: 200 };
+  return { groupId, userId: 1, betId: seq, points: 20, previousPoints: 0, answerTotals: { yes: 120, no: 80 }, pool: 200, wagerCount: 9, version: seq };
 }
 
 /** Exactly the bytes socket.io writes for an emit of that event (a socket.io EVENT packet in an engine.io MESSAGE). */

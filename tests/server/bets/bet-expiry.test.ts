@@ -46,7 +46,7 @@ describe('runBetExpiry', () => {
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 });
     const mine = recorder.events.filter((published) => 'betId' in published.payload && published.payload.betId === bet.id);
     expect(mine).toEqual([
-      { event: 'betExpired', payload: { betId: bet.id, groupId: group.id }, audience: { groupId: group.id } },
+      { event: 'betExpired', payload: { betId: bet.id, groupId: group.id, version: expect.any(Number) }, audience: { groupId: group.id } },
       { event: 'pointsRefunded', payload: { betId: bet.id, groupId: group.id, totalRefunded: 10, refundedParticipants: 2 }, audience: { groupId: group.id } },
     ]);
     // Expired is final: no wager, resolve or second expiry.

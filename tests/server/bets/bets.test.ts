@@ -59,6 +59,7 @@ describe('POST /bets', () => {
           createdBy: member.user.id,
           expiresAt,
           groupId: group.id,
+          version: expect.any(Number),
         },
         audience: { groupId: group.id },
       },

@@ -118,12 +118,13 @@ describe('resolving', () => {
             { userId: creator.user.id, winnings: 3, wagerAmount: 1 },
             { userId: member.user.id, winnings: 0, wagerAmount: 2 },
           ],
+          version: expect.any(Number),
         },
         audience: { groupId: group.id },
       },
       {
         event: 'betResolved',
-        payload: { betId: refunded.id, groupId: group.id, distributions: [{ userId: member.user.id, winnings: 2, wagerAmount: 2 }] },
+        payload: { betId: refunded.id, groupId: group.id, distributions: [{ userId: member.user.id, winnings: 2, wagerAmount: 2 }], version: expect.any(Number) },
         audience: { groupId: group.id },
       },
       {
@@ -159,7 +160,7 @@ describe('cancelling', () => {
     expect(response.body).toMatchObject({ id: bet.id, state: 'cancelled' });
     for (const user of [creator, admin, member]) expect(await pointsOf(server, user, group)).toEqual({ total: 100, available: 100 });
     expect(recorder.events).toEqual([
-      { event: 'betCancelled', payload: { betId: bet.id, groupId: group.id, totalPointsRefunded: 12 }, audience: { groupId: group.id } },
+      { event: 'betCancelled', payload: { betId: bet.id, groupId: group.id, totalPointsRefunded: 12, version: expect.any(Number) }, audience: { groupId: group.id } },
       {
         event: 'pointsRefunded',
         payload: { betId: bet.id, groupId: group.id, totalRefunded: 12, refundedParticipants: 3 },

@@ -170,7 +170,7 @@ describe('placing a wager', () => {
     expect(recorder.events).toEqual([
       {
         event: 'wagerPlaced',
-        payload: { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 0, answerTotals: { no: 2, yes: 6 }, pool: 8 },
+        payload: { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 0, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
         audience: { groupId: group.id },
       },
     ]);
@@ -193,8 +193,8 @@ describe('changing a wager', () => {
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 94 });
     recorder.stop();
     expect(recorder.events.map((published) => published.payload)).toEqual([
-      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 9, previousPoints: 3, answerTotals: { no: 9 }, pool: 9 },
-      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 9, answerTotals: { no: 6 }, pool: 6 },
+      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 9, previousPoints: 3, answerTotals: { no: 9 }, pool: 9, wagerCount: 1, version: expect.any(Number) },
+      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 9, answerTotals: { no: 6 }, pool: 6, wagerCount: 1, version: expect.any(Number) },
     ]);
     const context = await server.request('GET', `/api/bets/${bet.id}/user-context`, { token: member.accessToken });
     expect(context.body.userWager).toMatchObject({ id: wager.id, prediction: 'no', points: 6 });

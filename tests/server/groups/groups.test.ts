@@ -258,7 +258,7 @@ describe('POST and DELETE /api/groups/{id}/members', () => {
     expect(events).toEqual([
       {
         event: 'userJoinedGroup',
-        payload: { groupId: group.id, userId: outsider.user.id, userName: outsider.user.displayName, totalPoints: 40, availablePoints: 40 },
+        payload: { groupId: group.id, userId: outsider.user.id, userName: outsider.user.displayName, totalPoints: 40, availablePoints: 40, version: expect.any(Number) },
         audience: { groupId: group.id },
       },
     ]);

@@ -79,7 +79,7 @@ describe('joining', () => {
     expect(events).toEqual([
       {
         event: 'userJoinedGroup',
-        payload: { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 55, availablePoints: 55 },
+        payload: { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 55, availablePoints: 55, version: expect.any(Number) },
         audience: { groupId: group.id },
       },
     ]);

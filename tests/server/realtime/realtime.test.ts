@@ -160,7 +160,7 @@ describe('rooms follow memberships', () => {
 
     publishBetEvents(group.id, nextBetId++);
     await joinGroup(server, joiner, group);
-    const announced = { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 100, availablePoints: 100 };
+    const announced = { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 100, availablePoints: 100, version: expect.any(Number) };
     expect(await ownerSocket.waitFor('userJoinedGroup')).toEqual(announced);
     expect(await joinerSocket.waitFor('userJoinedGroup')).toEqual(announced);
 

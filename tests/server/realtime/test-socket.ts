@@ -120,7 +120,7 @@ export async function syncSockets(server: Pick<TestServer, 'app'>, ...clients: A
         };
         client.socket.on('betExpired', onMarker);
       });
-      server.app.events.publish('betExpired', { betId, groupId: 0 }, { userId });
+      server.app.events.publish('betExpired', { betId, groupId: 0, version: 0 }, { userId });
       return arrived;
     }),
   );

@@ -1,0 +1,83 @@
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { computeBetStatistics } from '../../domain/bet-statistics';
+import type { MirrorBet, MirrorStatistics, MirrorWager } from '../../domain/mirror';
+import { changedSince } from '../db/changes';
+import type { Executor } from '../db/connect';
+import { bets, wagers } from '../db/schema';
+import type { MirrorScope } from '../groups/group-mirror';
+import { countActiveMembers } from '../groups/group-mirror';
+import { presentBet, presentWager, toPayoutWager } from './bet.presenter';
+import { loadWagers } from './bets.service';
+
+// The bets feature's part of a mirror pull (src/server/mirror): every bet of the scope's groups
+// in every state with its live totals, the viewer's own wagers, and resolved bets' statistics as
+// the viewer sees them (never another member's pick: ARCHITECTURE.md §5). A wager stamps its bet
+// (wagers.service.ts), so a bet whose totals moved counts as changed.
+
+export interface BetMirrorRows {
+  bets: MirrorBet[];
+  wagers: MirrorWager[];
+  statistics: MirrorStatistics[];
+}
+
+/** Whether a bet of `groupIds`, or one of the viewer's wagers, changed since the snapshot. */
+export function betChangesExistSql(viewerId: number, groupIds: readonly number[], snapshot: string): SQL {
+  const ids = sql`${sql.param([...groupIds])}::integer[]`;
+  return sql`(exists (select 1 from ${bets} where ${bets.groupId} = any(${ids}) and ${changedSince(bets.changeTxid, snapshot)})
+    or exists (select 1 from ${wagers} where ${wagers.userId} = ${viewerId} and ${changedSince(wagers.changeTxid, snapshot)}))`;
+}
+
+/** How many bets each group has (a page of a first sync is sized by rows). */
+export async function countBets(tx: Executor, groupIds: readonly number[]): Promise<Map<number, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ groupId: bets.groupId, count: sql<number>`count(*)::integer` })
+    .from(bets)
+    .where(inArray(bets.groupId, [...groupIds]))
+    .groupBy(bets.groupId);
+  return new Map(rows.map((row) => [row.groupId, row.count]));
+}
+
+export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<BetMirrorRows> {
+  const { viewerId, fullIds, deltaIds, snapshot } = scope;
+  const whole = fullIds.length > 0 ? inArray(bets.groupId, [...fullIds]) : undefined;
+  const changedBets = deltaIds.length > 0 ? and(inArray(bets.groupId, [...deltaIds]), changedSince(bets.changeTxid, snapshot)) : undefined;
+  const betRows = whole || changedBets ? await tx.select().from(bets).where(or(whole, changedBets)).orderBy(asc(bets.id)) : [];
+
+  const changedWagers = deltaIds.length > 0 ? and(inArray(bets.groupId, [...deltaIds]), changedSince(wagers.changeTxid, snapshot)) : undefined;
+  const ownRows =
+    whole || changedWagers
+      ? await tx
+          .select({ wager: wagers })
+          .from(wagers)
+          .innerJoin(bets, eq(bets.id, wagers.betId))
+          .where(and(eq(wagers.userId, viewerId), or(whole, changedWagers)))
+          .orderBy(asc(wagers.id))
+      : [];
+
+  const wagersByBet = await loadWagers(
+    tx,
+    betRows.map((row) => row.id),
+  );
+  const resolved = betRows.filter((row) => row.state === 'resolved');
+  const membersByGroup = await countActiveMembers(tx, [...new Set(resolved.map((row) => row.groupId))]);
+
+  return {
+    bets: betRows.map((row) => {
+      const betWagers = wagersByBet.get(row.id) ?? [];
+      const bet = presentBet(row, betWagers);
+      return { ...bet, answerTotals: bet.answerTotals ?? {}, wagerCount: betWagers.length, version: row.version };
+    }),
+    wagers: ownRows.map((row) => ({ ...presentWager(row.wager), version: row.wager.version })),
+    statistics: resolved.map((row) => ({
+      betId: row.id,
+      version: row.version,
+      statistics: computeBetStatistics({
+        bet: row,
+        wagers: (wagersByBet.get(row.id) ?? []).map(toPayoutWager),
+        totalMembers: membersByGroup.get(row.groupId) ?? 0,
+        viewerId,
+      }),
+    })),
+  };
+}

@@ -1,0 +1,101 @@
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { MirrorGroup, MirrorMembership } from '../../domain/mirror';
+import { changedSince } from '../db/changes';
+import type { Executor } from '../db/connect';
+import { groups, memberships, users } from '../db/schema';
+import { presentGroup, presentMembership } from './group.presenter';
+
+// The groups feature's part of a mirror pull (src/server/mirror): groups and every member's
+// membership, whole for groups the device does not hold yet (`fullIds`), and only what changed
+// since the cursor's snapshot for the ones it holds (`deltaIds`).
+
+export interface MirrorScope {
+  viewerId: number;
+  /** Groups sent whole. */
+  fullIds: readonly number[];
+  /** Groups the device holds: only what changed since `snapshot`. */
+  deltaIds: readonly number[];
+  /** The cursor's snapshot (db/changes.ts); unused when `deltaIds` is empty. */
+  snapshot: string;
+}
+
+export interface GroupMirrorRows {
+  groups: MirrorGroup[];
+  memberships: MirrorMembership[];
+  removedMemberships: Array<{ groupId: number; userId: number }>;
+}
+
+/** The ids of the groups a user is in now, as a subquery (the mirror's one-statement check). */
+export function activeGroupIdsSql(userId: number): SQL {
+  return sql`(select ${memberships.groupId} from ${memberships} where ${memberships.userId} = ${userId} and ${memberships.leftAt} is null)`;
+}
+
+/** Whether a group of `groupIds`, or a membership in one, changed since the snapshot. */
+export function groupChangesExistSql(groupIds: readonly number[], snapshot: string): SQL {
+  const ids = sql`${sql.param([...groupIds])}::integer[]`;
+  return sql`(exists (select 1 from ${groups} where ${groups.id} = any(${ids}) and ${changedSince(groups.changeTxid, snapshot)})
+    or exists (select 1 from ${memberships} where ${memberships.groupId} = any(${ids}) and ${changedSince(memberships.changeTxid, snapshot)}))`;
+}
+
+/** How many members each group has now (a page of a first sync is sized by rows). */
+export async function countActiveMembers(tx: Executor, groupIds: readonly number[]): Promise<Map<number, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ groupId: memberships.groupId, count: sql<number>`count(*)::integer` })
+    .from(memberships)
+    .where(and(inArray(memberships.groupId, [...groupIds]), isNull(memberships.leftAt)))
+    .groupBy(memberships.groupId);
+  return new Map(rows.map((row) => [row.groupId, row.count]));
+}
+
+export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise<GroupMirrorRows> {
+  const { viewerId, fullIds, deltaIds, snapshot } = scope;
+  const whole = fullIds.length > 0 ? and(inArray(memberships.groupId, [...fullIds]), isNull(memberships.leftAt)) : undefined;
+  const changed = deltaIds.length > 0 ? and(inArray(memberships.groupId, [...deltaIds]), changedSince(memberships.changeTxid, snapshot)) : undefined;
+  const membershipRows =
+    whole || changed
+      ? await tx
+          .select({ membership: memberships, userName: users.displayName })
+          .from(memberships)
+          .innerJoin(users, eq(users.id, memberships.userId))
+          .where(or(whole, changed))
+      : [];
+
+  const changedGroupIds = new Set(fullIds);
+  for (const row of membershipRows) changedGroupIds.add(row.membership.groupId);
+  if (deltaIds.length > 0) {
+    const rows = await tx
+      .select({ id: groups.id })
+      .from(groups)
+      .where(and(inArray(groups.id, [...deltaIds]), changedSince(groups.changeTxid, snapshot)));
+    for (const row of rows) changedGroupIds.add(row.id);
+  }
+
+  const groupRows = changedGroupIds.size > 0 ? await tx.select().from(groups).where(inArray(groups.id, [...changedGroupIds])) : [];
+  // A changed group is sent with its current member lists, which the membership rows above may not all be.
+  const members =
+    groupRows.length > 0
+      ? await tx
+          .select({ groupId: memberships.groupId, userId: memberships.userId, role: memberships.role })
+          .from(memberships)
+          .where(and(inArray(memberships.groupId, [...changedGroupIds]), isNull(memberships.leftAt)))
+      : [];
+  const membersByGroup = new Map<number, Array<{ userId: number; role: 'member' | 'admin' }>>();
+  for (const member of members) {
+    const list = membersByGroup.get(member.groupId) ?? [];
+    list.push({ userId: member.userId, role: member.role });
+    membersByGroup.set(member.groupId, list);
+  }
+
+  return {
+    groups: groupRows
+      .sort((a, b) => a.id - b.id)
+      .map((row) => ({ ...presentGroup(row, membersByGroup.get(row.id) ?? [], viewerId), version: row.version })),
+    memberships: membershipRows
+      .filter((row) => row.membership.leftAt === null)
+      .map((row) => ({ ...presentMembership(row.membership, row.userName), version: row.membership.version })),
+    removedMemberships: membershipRows
+      .filter((row) => row.membership.leftAt !== null)
+      .map((row) => ({ groupId: row.membership.groupId, userId: row.membership.userId })),
+  };
+}

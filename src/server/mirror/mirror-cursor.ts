@@ -1,0 +1,33 @@
+import { SNAPSHOT_PATTERN } from '../db/changes';
+
+// The mirror's cursor, opaque to the client: whose it is, the snapshot its pull read under, and
+// the groups the device holds. Nothing in it is secret or trusted: a forged cursor can only make
+// the server resend (or not resend) the caller's own groups, which it checks against the
+// caller's memberships on every pull.
+
+export interface MirrorCursor {
+  userId: number;
+  snapshot: string;
+  groupIds: number[];
+}
+
+const MAX_GROUPS = 10_000;
+
+export function encodeCursor(cursor: MirrorCursor): string {
+  return Buffer.from(JSON.stringify({ u: cursor.userId, s: cursor.snapshot, g: cursor.groupIds })).toString('base64url');
+}
+
+/** The cursor, or null when it is not one of ours (the pull then starts from nothing). */
+export function decodeCursor(text: string): MirrorCursor | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { u, s, g } = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(u) || typeof s !== 'string' || !SNAPSHOT_PATTERN.test(s)) return null;
+  if (!Array.isArray(g) || g.length > MAX_GROUPS || !g.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) return null;
+  return { userId: u as number, snapshot: s, groupIds: g as number[] };
+}

@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { MIRROR_PAGE_ROWS, MIRROR_START_CURSOR, type MirrorPullResponse } from '../../domain/mirror';
+import type { AuthUser } from '../auth/tokens';
+import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
+import type { Database, Executor } from '../db/connect';
+import { activeGroupIdsSql, countActiveMembers, groupChangesExistSql, readGroupMirror } from '../groups/group-mirror';
+import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
+
+// The local mirror's pull (ARCHITECTURE.md §8; GET /member/state?cursor=…). One statement asks,
+// under one snapshot, which groups the caller is in and whether anything they can see changed
+// since the cursor: a reconnect with nothing new ends there. Otherwise one REPEATABLE READ
+// transaction reads, under one snapshot, what changed in the groups the device holds and the
+// whole of the groups it does not, a page of them at a time; that snapshot is the next cursor.
+
+export interface MirrorServiceDeps {
+  db: Database;
+  /** Rows per page of a first sync (tests make it small). */
+  pageRows?: number;
+}
+
+export type MirrorService = ReturnType<typeof createMirrorService>;
+
+interface Head {
+  snapshot: string;
+  groupIds: number[];
+  changed: boolean;
+}
+
+async function readHead(tx: Executor, userId: number, cursor: MirrorCursor | null): Promise<Head> {
+  const known = cursor?.groupIds ?? [];
+  const changed =
+    cursor && known.length > 0
+      ? sql`(${groupChangesExistSql(known, cursor.snapshot)} or ${betChangesExistSql(userId, known, cursor.snapshot)})`
+      : sql`false`;
+  const result = await tx.execute<{ snapshot: string; group_ids: number[] | null; changed: boolean }>(sql`
+    select pg_current_snapshot()::text as snapshot,
+      array(${activeGroupIdsSql(userId)} order by 1) as group_ids,
+      ${changed} as changed`);
+  const row = (result as unknown as { rows: Array<{ snapshot: string; group_ids: number[] | null; changed: boolean }> }).rows[0]!;
+  return { snapshot: row.snapshot, groupIds: (row.group_ids ?? []).map(Number), changed: row.changed };
+}
+
+function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
+  return { cursor, reset, hasMore: false, groups: [], memberships: [], bets: [], wagers: [], statistics: [], removedGroupIds: [], removedMemberships: [] };
+}
+
+export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorServiceDeps) {
+  /** The first groups of `fresh` whose rows fit in a page (always at least one). */
+  async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
+    if (fresh.length === 0) return [];
+    const [members, betCounts] = await Promise.all([countActiveMembers(tx, fresh), countBets(tx, fresh)]);
+    const page: number[] = [];
+    let rows = 0;
+    for (const id of fresh) {
+      const size = 1 + (members.get(id) ?? 0) + (betCounts.get(id) ?? 0);
+      if (page.length > 0 && rows + size > pageRows) break;
+      page.push(id);
+      rows += size;
+    }
+    return page;
+  }
+
+  return {
+    async pull(caller: AuthUser, cursorText: string): Promise<MirrorPullResponse> {
+      const decoded = cursorText === MIRROR_START_CURSOR ? null : decodeCursor(cursorText);
+      const cursor = decoded && decoded.userId === caller.id ? decoded : null;
+      const reset = cursor === null;
+
+      const quick = await readHead(db, caller.id, cursor);
+      const known = new Set(cursor?.groupIds ?? []);
+      const sameGroups = quick.groupIds.length === known.size && quick.groupIds.every((id) => known.has(id));
+      if (!reset && sameGroups && !quick.changed) {
+        return emptyAnswer(encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }), false);
+      }
+
+      return db.transaction(
+        async (tx) => {
+          const head = await readHead(tx, caller.id, null);
+          const mine = new Set(head.groupIds);
+          const deltaIds = head.groupIds.filter((id) => known.has(id));
+          const fullIds = await pageOf(
+            tx,
+            head.groupIds.filter((id) => !known.has(id)),
+          );
+          const scope = { viewerId: caller.id, fullIds, deltaIds, snapshot: cursor?.snapshot ?? head.snapshot };
+          const groupRows = await readGroupMirror(tx, scope);
+          const betRows = await readBetMirror(tx, scope);
+          const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);
+          return {
+            cursor: encodeCursor({ userId: caller.id, snapshot: head.snapshot, groupIds: held }),
+            reset,
+            hasMore: held.length < head.groupIds.length,
+            ...groupRows,
+            ...betRows,
+            removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
+          };
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    },
+  };
+}
