@@ -14,6 +14,9 @@ import { groupSchema, membershipSchema } from './groups';
 /** What `cursor` takes to start a mirror from nothing. */
 export const MIRROR_START_CURSOR = '0';
 
+/** The performance mark the client sets once a sync's last page is written (the sync benchmark waits for it). */
+export const MIRROR_SYNCED_MARK = 'hunch:mirror-synced';
+
 /** A pull answers at most about this many rows; a first sync of a large player takes several pages. */
 export const MIRROR_PAGE_ROWS = 2000;
 

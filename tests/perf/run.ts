@@ -17,6 +17,7 @@ const BENCHMARKS: Benchmark[] = [
   { id: 'wagers-postgres', load: async () => ({ run: async () => (await import('./wagers.bench')).run('postgres') }) },
   { id: 'wagers-pglite', load: async () => ({ run: async () => (await import('./wagers.bench')).run('pglite') }) },
   { id: 'member-state', load: () => import('./member-state.bench') },
+  { id: 'sync', load: () => import('./sync.bench') },
   { id: 'fanout', load: () => import('./fanout.bench') },
   { id: 'bundle', load: () => import('./bundle.bench') },
   { id: 'lighthouse', load: () => import('./lighthouse.bench') },
