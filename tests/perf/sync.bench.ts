@@ -154,12 +154,18 @@ export async function run(): Promise<Section> {
       const bareUrl = `${base}/api/bench/authenticated`;
       await cannon(bareUrl, { ...SETTINGS, durationSeconds: 2 }, headers);
       await cannon(pullUrl, { ...SETTINGS, durationSeconds: 2 }, headers);
+      const oneRowUrl = `${base}/auth/users/me`;
       const subject: CannonFigures[] = [];
       const reference: CannonFigures[] = [];
+      const oneRow: CannonFigures[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         reference.push(await cannon(bareUrl, SETTINGS, headers));
         subject.push(await cannon(pullUrl, SETTINGS, headers));
-        log(`sync round ${round + 1}: no-change pull ${subject.at(-1)!.requestsPerSecond.toFixed(0)} req/s, authenticated route ${reference.at(-1)!.requestsPerSecond.toFixed(0)} req/s`);
+        oneRow.push(await cannon(oneRowUrl, SETTINGS, headers));
+        log(
+          `sync round ${round + 1}: no-change pull ${subject.at(-1)!.requestsPerSecond.toFixed(0)} req/s, authenticated route ${reference.at(-1)!.requestsPerSecond.toFixed(0)} req/s, ` +
+            `one-row read ${oneRow.at(-1)!.requestsPerSecond.toFixed(0)} req/s`,
+        );
       }
       const bad = subject.reduce((sum, figures) => sum + figures.non2xx + figures.errors, 0);
       const browser = await browserSyncOf(SPEC);
@@ -174,6 +180,7 @@ export async function run(): Promise<Section> {
         budget(name, 'reconnect, nothing changed: answer', 'bytes', quiet.bytes, 1024, 'max'),
         atMost(name, `catch-up on ${CHANGED_BETS} changed bets: bytes of a full sync`, 'bytes', delta.bytes, full.bytes, 0.05),
         atLeast(name, 'no-change pull throughput', 'req/s', mean(subject.map((f) => f.requestsPerSecond)), mean(reference.map((f) => f.requestsPerSecond)), 0.7),
+        reported(name, 'no-change pull vs GET /auth/users/me (one row)', 'req/s', mean(subject.map((f) => f.requestsPerSecond)), mean(oneRow.map((f) => f.requestsPerSecond))),
         reported(name, 'Chromium first sync, navigation to last row', 'ms', browser.syncedAtMs),
         budget(name, 'Chromium first sync, longest main-thread task', 'ms', browser.longestTaskMs, 200, 'max'),
         reported(name, 'Chromium, 50 groups × 500 bets: first sync', 'ms', large.syncedAtMs),

@@ -20,9 +20,8 @@ export interface BetMirrorRows {
   statistics: MirrorStatistics[];
 }
 
-/** Whether a bet of `groupIds`, or one of the viewer's wagers, changed since the snapshot. */
-export function betChangesExistSql(viewerId: number, groupIds: readonly number[], snapshot: string): SQL {
-  const ids = sql`${sql.param([...groupIds])}::integer[]`;
+/** Whether a bet of the groups `ids` (an integer[] value), or one of the viewer's wagers, changed since the snapshot. */
+export function betChangesExistSql(viewerId: SQL, ids: SQL, snapshot: SQL): SQL {
   return sql`(exists (select 1 from ${bets} where ${bets.groupId} = any(${ids}) and ${changedSince(bets.changeTxid, snapshot)})
     or exists (select 1 from ${wagers} where ${wagers.userId} = ${viewerId} and ${changedSince(wagers.changeTxid, snapshot)}))`;
 }

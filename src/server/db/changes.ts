@@ -10,7 +10,13 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 /** A snapshot as `pg_current_snapshot()::text` prints it: `xmin:xmax:xip,xip,…`. */
 export const SNAPSHOT_PATTERN = /^\d{1,20}:\d{1,20}:(\d{1,20}(,\d{1,20})*)?$/;
 
-/** True for rows of `changeTxid` written by a transaction the snapshot did not see. `snapshot` must match SNAPSHOT_PATTERN. */
-export function changedSince(changeTxid: AnyPgColumn | SQL, snapshot: string): SQL {
+/** A snapshot that sees every transaction before the first: "since the beginning". */
+export const EARLIEST_SNAPSHOT = '1:1:';
+
+/**
+ * True for rows of `changeTxid` written by a transaction the snapshot did not see. `snapshot`
+ * (a value matching SNAPSHOT_PATTERN, or a placeholder for one) is sent as a parameter.
+ */
+export function changedSince(changeTxid: AnyPgColumn | SQL, snapshot: string | SQL): SQL {
   return sql`(${changeTxid} >= pg_snapshot_xmin(${snapshot}::pg_snapshot) and not pg_visible_in_snapshot(${changeTxid}, ${snapshot}::pg_snapshot))`;
 }

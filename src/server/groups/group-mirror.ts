@@ -26,13 +26,12 @@ export interface GroupMirrorRows {
 }
 
 /** The ids of the groups a user is in now, as a subquery (the mirror's one-statement check). */
-export function activeGroupIdsSql(userId: number): SQL {
+export function activeGroupIdsSql(userId: SQL): SQL {
   return sql`(select ${memberships.groupId} from ${memberships} where ${memberships.userId} = ${userId} and ${memberships.leftAt} is null)`;
 }
 
-/** Whether a group of `groupIds`, or a membership in one, changed since the snapshot. */
-export function groupChangesExistSql(groupIds: readonly number[], snapshot: string): SQL {
-  const ids = sql`${sql.param([...groupIds])}::integer[]`;
+/** Whether a group of `ids` (an integer[] value), or a membership in one, changed since the snapshot. */
+export function groupChangesExistSql(ids: SQL, snapshot: SQL): SQL {
   return sql`(exists (select 1 from ${groups} where ${groups.id} = any(${ids}) and ${changedSince(groups.changeTxid, snapshot)})
     or exists (select 1 from ${memberships} where ${memberships.groupId} = any(${ids}) and ${changedSince(memberships.changeTxid, snapshot)}))`;
 }

@@ -1,8 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { MIRROR_PAGE_ROWS, MIRROR_START_CURSOR, type MirrorPullResponse } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
 import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
+import { EARLIEST_SNAPSHOT } from '../db/changes';
 import type { Database, Executor } from '../db/connect';
+import { prepared } from '../db/prepared';
+import { users } from '../db/schema';
 import { activeGroupIdsSql, countActiveMembers, groupChangesExistSql, readGroupMirror } from '../groups/group-mirror';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
@@ -26,18 +29,27 @@ interface Head {
   changed: boolean;
 }
 
-async function readHead(tx: Executor, userId: number, cursor: MirrorCursor | null): Promise<Head> {
-  const known = cursor?.groupIds ?? [];
-  const changed =
-    cursor && known.length > 0
-      ? sql`(${groupChangesExistSql(known, cursor.snapshot)} or ${betChangesExistSql(userId, known, cursor.snapshot)})`
-      : sql`false`;
-  const result = await tx.execute<{ snapshot: string; group_ids: number[] | null; changed: boolean }>(sql`
-    select pg_current_snapshot()::text as snapshot,
-      array(${activeGroupIdsSql(userId)} order by 1) as group_ids,
-      ${changed} as changed`);
-  const row = (result as unknown as { rows: Array<{ snapshot: string; group_ids: number[] | null; changed: boolean }> }).rows[0]!;
-  return { snapshot: row.snapshot, groupIds: (row.group_ids ?? []).map(Number), changed: row.changed };
+// Every pull starts here, so it is prepared once (db/prepared.ts). Anchored on the caller's
+// user row: one row, whatever the caller's memberships.
+const userId = sql`${sql.placeholder('userId')}`;
+const known = sql`${sql.placeholder('known')}::integer[]`;
+const since = sql`${sql.placeholder('snapshot')}`;
+const headStatement = prepared<Head[], { userId: number; known: number[]; snapshot: string }>('mirrorHead', (tx) =>
+  tx
+    .select({
+      snapshot: sql<string>`pg_current_snapshot()::text`,
+      groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
+      changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)})`,
+    })
+    .from(users)
+    .where(eq(users.id, userId)),
+);
+
+/** The caller's groups and, for a cursor, whether anything it holds changed, under one snapshot. */
+async function readHead(tx: Executor, callerId: number, cursor: MirrorCursor | null): Promise<Head> {
+  const [head] = await headStatement(tx, { userId: callerId, known: cursor?.groupIds ?? [], snapshot: cursor?.snapshot ?? EARLIEST_SNAPSHOT });
+  if (!head) return { snapshot: EARLIEST_SNAPSHOT, groupIds: [], changed: false };
+  return { snapshot: head.snapshot, groupIds: head.groupIds.map(Number), changed: head.changed };
 }
 
 function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
