@@ -23,22 +23,33 @@ export interface BetCreatedPayload {
   version: number;
 }
 
+/**
+ * A bet's totals moved (spec 02 §3 wagerPlaced). Members hear only the new totals, not who
+ * caused them, gathered over a short window (WAGER_TOTALS_WINDOW_MS), so nobody can read
+ * another member's pick off a change (ARCHITECTURE.md §5: this is safer than the spec's
+ * payload, which names the wagerer and their points). The wager's owner also gets their own
+ * copy at once, with `userId`, `points` and `previousPoints`.
+ */
 export interface WagerPlacedPayload {
   groupId: number;
-  userId: number;
   betId: number;
-  /** The wager's points now. */
-  points: number;
-  /** Its points before this change: 0 for a new wager, so available moves by points − previousPoints. */
-  previousPoints: number;
-  /** The bet's points per (normalised) answer after the change: live odds without revealing who picked what (ARCHITECTURE.md §5). */
+  /** The bet's points per (normalised) answer after the change (live odds). */
   answerTotals: Record<string, number>;
   /** The bet's pool after the change (the sum of answerTotals). */
   pool: number;
   /** How many wagers the bet has after the change. */
   wagerCount: number;
   version: number;
+  /** The owner's copy only: who wagered. */
+  userId?: number;
+  /** The owner's copy only: the wager's points now. */
+  points?: number;
+  /** The owner's copy only: its points before this change (0 for a new wager). */
+  previousPoints?: number;
 }
+
+/** The members of a group hear a bet's new totals at most once per this window. */
+export const WAGER_TOTALS_WINDOW_MS = 1000;
 
 export interface BetResolvedPayload {
   betId: number;

@@ -7,6 +7,7 @@ import { API_BASE, AUTH_BASE } from '../domain/constants';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { createBetsService } from './bets/bets.service';
+import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createWagersService } from './bets/wagers.service';
 import { createAuthService } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
@@ -133,6 +134,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('events', events);
   const bets = createBetsService({ db: database.db, events, now: deps.now });
   const wagers = createWagersService({ db: database.db, events, now: deps.now });
+  const wagerTotals = startWagerTotalsAnnouncer(events);
+  // Before the gateway closes: what it still holds goes out.
+  app.addHook('preClose', async () => wagerTotals.stop());
   const groups = createGroupsService({ db: database.db, events, now: deps.now, memberStateBets: bets.memberStateBets });
   // socket.io shares Fastify's HTTP server (one port); it attaches now and serves once listening.
   const realtime = await createRealtimeGateway({

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServerToClientEvents } from '../domain/realtime-events';
+import type { ServerToClientEvents, WagerPlacedPayload } from '../domain/realtime-events';
 
 // The in-process bus of domain events (CONVENTIONS.md, "Events after commit"). A service
 // publishes only after its transaction has committed, so a listener never announces a change
@@ -25,7 +25,12 @@ export interface MembershipEndedPayload {
  */
 export interface InternalEvents {
   membershipEnded(payload: MembershipEndedPayload): void;
+  /** A wager was placed or changed: push and the totals announcer hear who; clients never do (the gateway sends the owner their own copy). */
+  wagerSaved(payload: WagerSavedPayload): void;
 }
+
+/** Everything about a committed wager change except the pick. */
+export type WagerSavedPayload = Required<WagerPlacedPayload>;
 
 /** Everything the bus carries: the client-facing events of spec 02 §3 and the internal ones. */
 export type BusEvents = ServerToClientEvents & InternalEvents;

@@ -83,12 +83,12 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     return normalizeAnswer(bet, prediction);
   }
 
-  /** After the commit: the group learns the new per-answer totals (live odds), never who picked what. */
+  /** After the commit: push and the totals announcer hear of it (the group learns only the new totals, wager-totals.announcer.ts). */
   function announce({ bet, wager, previousPoints, betWagers, betVersion }: WagerChange): void {
     const answerTotals = totalsByAnswer(bet, betWagers);
     const pool = betWagers.reduce((sum, entry) => sum + entry.points, 0);
     events.publish(
-      'wagerPlaced',
+      'wagerSaved',
       {
         groupId: bet.groupId,
         userId: wager.userId,

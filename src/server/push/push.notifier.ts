@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushNotification } from '../../domain/push';
-import type { BetCreatedPayload, BetResolvedPayload, UserJoinedGroupPayload, WagerPlacedPayload } from '../../domain/realtime-events';
+import type { BetCreatedPayload, BetResolvedPayload, UserJoinedGroupPayload } from '../../domain/realtime-events';
 import { findBet, loadWagers } from '../bets/bets.service';
 import type { Database } from '../db/connect';
-import type { BusEventName, EventBus, PublishedEvent } from '../events';
+import type { BusEventName, EventBus, PublishedEvent, WagerSavedPayload } from '../events';
 import { findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
 import { betCreatedMessage, betResolvedMessage, memberJoinedMessage, oddsChangedMessage } from './push-messages';
 import type { PushSender } from './push.sender';
@@ -35,7 +35,7 @@ const MAX_WAITING_SENDS = 10_000;
 const TTL_SECONDS = { betCreated: 24 * 3600, oddsChanged: 3600, betResolved: 7 * 24 * 3600, userJoinedGroup: 24 * 3600 } as const;
 
 /** The events that become notifications; everything else on the bus is ignored at once. */
-const NOTIFYING_EVENTS = new Set<BusEventName>(['betCreated', 'wagerPlaced', 'betResolved', 'userJoinedGroup']);
+const NOTIFYING_EVENTS = new Set<BusEventName>(['betCreated', 'wagerSaved', 'betResolved', 'userJoinedGroup']);
 
 interface Delivery {
   destination: Destination;
@@ -111,7 +111,7 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     return destinations.map((destination) => ({ destination, notification, ttlSeconds: TTL_SECONDS.betCreated }));
   }
 
-  async function wagerPlaced(event: WagerPlacedPayload): Promise<Delivery[]> {
+  async function wagerSaved(event: WagerSavedPayload): Promise<Delivery[]> {
     // Every wager lands here: the members who can be reached at all come first (one small
     // statement), so a group without push subscriptions costs no bet or wager reads.
     const reachable = await push.listGroupDestinations(event.groupId, event.userId);
@@ -170,8 +170,8 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     switch (published.event) {
       case 'betCreated':
         return betCreated(published.payload);
-      case 'wagerPlaced':
-        return wagerPlaced(published.payload);
+      case 'wagerSaved':
+        return wagerSaved(published.payload);
       case 'betResolved':
         return betResolved(published.payload);
       case 'userJoinedGroup':

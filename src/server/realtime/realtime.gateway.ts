@@ -151,6 +151,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         emitTo([roomOf(published.audience), userRoom(userId)], published.event, published.payload);
         return;
       }
+      case 'wagerSaved': {
+        // The owner's own copy at once (their other devices pull); the group hears only the
+        // gathered totals, from wager-totals.announcer.ts.
+        emitTo(userRoom(published.payload.userId), 'wagerPlaced', published.payload);
+        return;
+      }
       case 'groupCreated': {
         // The creator is the first member: their sockets join the new group's room.
         if ('userId' in published.audience) io.in(userRoom(published.audience.userId)).socketsJoin(groupRoom(published.payload.groupId));

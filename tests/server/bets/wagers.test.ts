@@ -156,21 +156,32 @@ describe('placing a wager', () => {
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 99 });
   });
 
-  it('publishes wagerPlaced to the group after commit, with per-answer totals but not the prediction', async () => {
+  it('tells the group only the new totals, gathered and without the wagerer; the wagerer hears their own at once', async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
+    const earlier = recordEvents(server);
     await placeWager(server, creator, bet, 'no', 2);
+    // The first wager's announcement goes out before the one under test starts.
+    await expect.poll(() => earlier.events.some((published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id)).toBe(true);
+    earlier.stop();
     const recorder = recordEvents(server);
     try {
       await placeWager(server, member, bet, 'yes', 6);
       expect(await postWager(server, member, bet, 'yes', 2)).toMatchObject({ status: 409 });
+      await expect.poll(() => recorder.events.some((published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id)).toBe(true);
     } finally {
       recorder.stop();
     }
-    expect(recorder.events).toEqual([
+    // Other tests' bets are announced on the same server meanwhile.
+    expect(recorder.events.filter((published) => 'betId' in published.payload && published.payload.betId === bet.id)).toEqual([
+      {
+        event: 'wagerSaved',
+        payload: { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 0, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
+        audience: { groupId: group.id },
+      },
       {
         event: 'wagerPlaced',
-        payload: { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 0, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
+        payload: { groupId: group.id, betId: bet.id, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
         audience: { groupId: group.id },
       },
     ]);
@@ -192,7 +203,7 @@ describe('changing a wager', () => {
     expect(cut.status).toBe(200);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 94 });
     recorder.stop();
-    expect(recorder.events.map((published) => published.payload)).toEqual([
+    expect(recorder.events.filter((published) => published.event === 'wagerSaved').map((published) => published.payload)).toEqual([
       { groupId: group.id, userId: member.user.id, betId: bet.id, points: 9, previousPoints: 3, answerTotals: { no: 9 }, pool: 9, wagerCount: 1, version: expect.any(Number) },
       { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 9, answerTotals: { no: 6 }, pool: 6, wagerCount: 1, version: expect.any(Number) },
     ]);

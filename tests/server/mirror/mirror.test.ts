@@ -135,7 +135,7 @@ describe('a pull with a cursor', () => {
     // The friend's points moved: their membership comes along; the group row with it.
     expect(delta.memberships.map((m) => m.userId)).toEqual([friend.user.id]);
     // The socket event carries the same version, so a device can order the two.
-    const event = recorder.events.find((published) => published.event === 'wagerPlaced');
+    const event = recorder.events.find((published) => published.event === 'wagerSaved');
     expect(event?.payload).toMatchObject({ betId: fresh.id, version: delta.bets[0]!.version, wagerCount: 1 });
   });
 

@@ -5,6 +5,7 @@ import type { Group } from '../../../src/domain/groups';
 import type { RealtimeEventName } from '../../../src/domain/realtime-events';
 import type { Audience } from '../../../src/server/events';
 import { startTestServer, type TestServer } from '../harness';
+import { createBet, placeWager } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectionError, connectSocket, syncSockets, type TestSocket } from './test-socket';
 
@@ -149,6 +150,22 @@ describe('who hears what', () => {
     expect(clients.member.heard('groupCreated')).toEqual([]);
     expect(betIdsOf(clients.member, 'betCreated')).toEqual([]);
     expect(clients.outsider.received.map((entry) => entry.event)).toEqual(['connectionAuthenticated']);
+  });
+});
+
+describe('wagers', () => {
+  it('tell the group the new totals without the wagerer, and the wagerer their own wager', async () => {
+    const [owner, member] = [await createPlayer(server), await createPlayer(server)];
+    const group = await createGroup(server, owner);
+    await joinGroup(server, member, group);
+    const [ownerSocket, memberSocket] = [await connect(owner), await connect(member)];
+    const bet = await createBet(server, owner, group);
+    await placeWager(server, member, bet, 'yes', 1);
+    const mine = await memberSocket.waitFor('wagerPlaced', (payload) => payload.betId === bet.id && payload.userId !== undefined);
+    expect(mine).toMatchObject({ betId: bet.id, userId: member.user.id, points: 1, previousPoints: 0 });
+    const announced = await ownerSocket.waitFor('wagerPlaced', (payload) => payload.betId === bet.id);
+    expect(announced).toEqual({ groupId: group.id, betId: bet.id, answerTotals: { yes: 1 }, pool: 1, wagerCount: 1, version: expect.any(Number) });
+    expect(ownerSocket.heard('wagerPlaced').filter((payload) => payload.userId !== undefined)).toEqual([]);
   });
 });
 
