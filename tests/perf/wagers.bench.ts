@@ -127,7 +127,9 @@ function pgliteRunner(client: PGlite): SqlRunner {
 
 const CLAIM = `insert into idempotency_keys (user_id, key, method, path, request_hash, status) values ($1, $2, $3, $4, $5, 'pending') on conflict do nothing returning key`;
 const COMPLETE = `update idempotency_keys set status = 'done', status_code = $1, response_body = $2, response_headers = $3, completed_at = now() where user_id = $4 and key = $5 and status = 'pending'`;
-const BET_FOR_SHARE = 'select * from bets where id = $1 limit 1 for share';
+const BET_FOR_WAGER = 'select * from bets where id = $1 limit 1 for no key update';
+// A wager stamps its bet (the mirror's version of its totals); the trigger sets the version.
+const STAMP_BET = 'update bets set version = 0 where id = $1 returning version';
 const MEMBERSHIP = 'select * from memberships where group_id = $1 and user_id = $2 limit 1';
 const DEBIT = `update memberships set total_points = total_points + $1, available_points = available_points + $2, updated_at = $3
   where group_id = $4 and user_id = $5 and left_at is null and available_points >= $6 returning *`;
@@ -147,13 +149,14 @@ function referenceStep(runner: SqlRunner) {
     let t = performance.now();
     const wager = await write(userId, 'POST', '/api/bets/wagers', null, async (query) => {
       const at = new Date();
-      const bet = (await query(BET_FOR_SHARE, [betId])).rows[0]!;
+      const bet = (await query(BET_FOR_WAGER, [betId])).rows[0]!;
       await query(MEMBERSHIP, [bet.group_id, userId]);
       await query('select id from wagers where bet_id = $1 and user_id = $2 limit 1', [betId, userId]);
       const inserted = (await query('insert into wagers (bet_id, user_id, prediction, points, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning *', [betId, userId, 'yes', 10, at])).rows[0]!;
       const debited = await query(DEBIT, [0, -10, at, bet.group_id, userId, 10]);
       if (debited.rows.length === 0) throw new Error('insufficient points');
       await query(LEDGER, [bet.group_id, userId, 'wager_placed', 0, -10, betId, inserted.id, at]);
+      await query(STAMP_BET, [betId]);
       await query(BET_WAGERS, [betId]);
       return inserted;
     });
@@ -162,7 +165,7 @@ function referenceStep(runner: SqlRunner) {
     await write(userId, 'PUT', `/api/bets/wagers/${String(wager.id)}`, null, async (query) => {
       const at = new Date();
       const found = (await query('select * from wagers where id = $1 limit 1', [wager.id])).rows[0]!;
-      const bet = (await query(BET_FOR_SHARE, [found.bet_id])).rows[0]!;
+      const bet = (await query(BET_FOR_WAGER, [found.bet_id])).rows[0]!;
       const current = (await query('select * from wagers where id = $1 limit 1 for update', [wager.id])).rows[0]!;
       await query(MEMBERSHIP, [bet.group_id, userId]);
       const delta = Number(current.points) - 20;
@@ -170,6 +173,7 @@ function referenceStep(runner: SqlRunner) {
       if (debited.rows.length === 0) throw new Error('insufficient points');
       await query(LEDGER, [bet.group_id, userId, 'wager_changed', 0, delta, betId, wager.id, at]);
       const updated = (await query('update wagers set prediction = $1, points = $2, updated_at = $3 where id = $4 returning *', ['no', 20, at, wager.id])).rows[0]!;
+      await query(STAMP_BET, [betId]);
       await query(BET_WAGERS, [betId]);
       return updated;
     });
