@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
 
-// Spec 01 §4: "When a new app version is ready it is activated and the page reloads." A new
-// worker waits (the default) so a page is never switched to new assets mid-visit without
-// knowing; the page (src/client/pwa/register-service-worker.ts) posts SKIP_WAITING to it,
-// then reloads once on controllerchange.
+// A new worker waits (the default) so a page is never switched to new assets mid-visit: it
+// takes over at the app's next start, or when the player chooses "Update now" and the page
+// (src/client/pwa/register-service-worker.ts) posts SKIP_WAITING, then reloads once on
+// controllerchange.
 
 export const SKIP_WAITING = 'SKIP_WAITING';
 

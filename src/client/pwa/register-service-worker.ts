@@ -2,8 +2,11 @@ import { TIMING } from '../../domain/constants';
 
 // Spec 01 §4 "App lifecycle": the service worker (src-sw, built to /sw.js) is registered once
 // the app is stable (the page has loaded and the browser is idle) or after 30000 ms at the
-// latest; an update check runs every 3,600,000 ms; when a new version is installed it is
-// activated (SKIP_WAITING, see src-sw/update-lifecycle.ts) and the page reloads, once.
+// latest; an update check runs every 3,600,000 ms. A new version that finished installing
+// waits: it takes over when the app next starts, so nothing reloads under the player's hands
+// (the spec activates it at once; the local-mirror issue asks for the next launch). The player
+// is told, and may apply it now (SKIP_WAITING, see src-sw/update-lifecycle.ts), which reloads
+// the page once.
 
 export const SERVICE_WORKER_URL = '/sw.js';
 /** The message src-sw/update-lifecycle.ts listens for. */
@@ -14,6 +17,8 @@ export interface RegisterServiceWorkerOptions {
   /** Resolves when the app is stable; raced against the 30 s limit. */
   whenStable: () => Promise<void>;
   reload: () => void;
+  /** A new version is waiting; `apply` activates it now (the page then reloads). */
+  onUpdateWaiting?: (apply: () => void) => void;
   waitLimitMs?: number;
   updateEveryMs?: number;
 }
@@ -37,6 +42,7 @@ export async function registerServiceWorker({
   container,
   whenStable,
   reload,
+  onUpdateWaiting = () => undefined,
   waitLimitMs = TIMING.serviceWorkerWaitMs,
   updateEveryMs = TIMING.updateCheckMs,
 }: RegisterServiceWorkerOptions): Promise<ServiceWorkerRegistration | null> {
@@ -66,15 +72,16 @@ export async function registerServiceWorker({
     return null;
   }
 
-  const activate = (worker: ServiceWorker | null) => {
-    if (worker && container.controller) worker.postMessage(SKIP_WAITING_MESSAGE);
+  const announce = (worker: ServiceWorker | null) => {
+    // With no controller this is the first install, which takes control by itself.
+    if (worker && container.controller) onUpdateWaiting(() => worker.postMessage(SKIP_WAITING_MESSAGE));
   };
   // A version that finished installing while this page was closed is waiting already.
-  activate(registration.waiting);
+  announce(registration.waiting);
   registration.addEventListener('updatefound', () => {
     const installing = registration.installing;
     installing?.addEventListener('statechange', () => {
-      if (installing.state === 'installed') activate(installing);
+      if (installing.state === 'installed') announce(installing);
     });
   });
 

@@ -6,6 +6,14 @@ import type { SessionStore } from '../data/session-store';
 // /sw.js), and the push subscription following the session. Both are lazy chunks, so the
 // landing page's first load does not carry them; push loads only once someone is signed in
 // (a visitor never needs it), then follows the session itself.
+/** Shown once a new version waits for the next start; the toast host is already on the page. */
+export const UPDATE_TEXT = { waiting: 'A new version of Hunch is ready. It opens the next time you start the app.', apply: 'Update now' };
+
+async function announceUpdate(apply: () => void) {
+  const { toast } = await import('../shell/toast-store');
+  toast.info(UPDATE_TEXT.waiting, { duration: 0, action: { label: UPDATE_TEXT.apply, onClick: apply } });
+}
+
 export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessionStore): void {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     import('./register-service-worker').then(
@@ -14,6 +22,7 @@ export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessio
           container: navigator.serviceWorker,
           whenStable: () => whenPageIsStable(),
           reload: () => window.location.reload(),
+          onUpdateWaiting: (apply) => void announceUpdate(apply),
         }),
       (error: unknown) => console.warn('The service worker registration could not be loaded', error),
     );

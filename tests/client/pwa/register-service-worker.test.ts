@@ -51,25 +51,31 @@ describe('registering the service worker', () => {
     expect(registration.update).toHaveBeenCalledTimes(2);
   });
 
-  it('activates a newly installed version and reloads the page once', async () => {
+  it('tells of a newly installed version and leaves it waiting for the next start; applied, it reloads the page once', async () => {
     const reload = vi.fn();
+    const onUpdateWaiting = vi.fn<(apply: () => void) => void>();
     const { container, registration, asContainer } = fakeContainer();
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload });
+    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload, onUpdateWaiting });
     const next = new FakeWorker();
     registration.installing = next;
     registration.dispatchEvent(new Event('updatefound'));
     next.become('installed');
+    expect(onUpdateWaiting).toHaveBeenCalledOnce();
+    expect(next.postMessage).not.toHaveBeenCalled();
+    onUpdateWaiting.mock.calls[0]![0]();
     expect(next.postMessage).toHaveBeenCalledWith(SKIP_WAITING_MESSAGE);
     container.dispatchEvent(new Event('controllerchange'));
     container.dispatchEvent(new Event('controllerchange'));
     expect(reload).toHaveBeenCalledOnce();
   });
 
-  it('activates a version that was already waiting', async () => {
+  it('tells of a version that was already waiting, without activating it', async () => {
     const waiting = new FakeWorker();
+    const onUpdateWaiting = vi.fn();
     const { asContainer } = fakeContainer({ waiting });
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload: vi.fn() });
-    expect(waiting.postMessage).toHaveBeenCalledWith(SKIP_WAITING_MESSAGE);
+    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload: vi.fn(), onUpdateWaiting });
+    expect(onUpdateWaiting).toHaveBeenCalledOnce();
+    expect(waiting.postMessage).not.toHaveBeenCalled();
   });
 
   it('does not reload when the very first worker takes control', async () => {
