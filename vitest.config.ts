@@ -41,9 +41,30 @@ export default defineConfig({
           environment: 'jsdom',
           // Rendering tests with user events take seconds on a loaded 2-core machine.
           testTimeout: 20_000,
+          hookTimeout: 60_000,
+          // The data tests run the real server (tests/server/harness.ts) on a copy of one migrated PGlite.
+          globalSetup: ['tests/server/global-setup.ts'],
           setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
         },
       },
+      // The devices' convergence once more on PostgreSQL, where transactions really interleave.
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'convergence-postgres',
+                include: ['tests/client/data/convergence.test.ts'],
+                environment: 'node',
+                env: { HUNCH_TEST_DB: 'postgres' },
+                testTimeout: 120_000,
+                hookTimeout: 60_000,
+                globalSetup: ['tests/server/global-setup.ts'],
+                setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -21,7 +21,6 @@ export const BET_CARD_TEXT = {
   yourWager: 'Your wager',
   change: 'Change',
   /** A bet created offline has no server id yet: nobody can wager on it until it has one. */
-  notSent: "This bet opens for wagers once it's sent.",
 };
 
 interface BetCardProps {
@@ -48,9 +47,7 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
         </header>
       )}
       <BetMeta bet={bet} groupName={groupName} />
-      {bet.id < 0 ? (
-        <p className={styles.lockedText}>{BET_CARD_TEXT.notSent}</p>
-      ) : isLocked ? (
+      {isLocked ? (
         <div className={styles.locked}>
           <p className={styles.lockedText}>
             <span className={styles.lockedLabel}>{BET_CARD_TEXT.yourWager}</span>

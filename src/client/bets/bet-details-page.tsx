@@ -22,9 +22,9 @@ import styles from './bet-details-page.module.css';
 
 // Spec 02 §2 "/bets/{id}" with the guard and resolver of §8: a bad id, 403, 404 or another
 // server error → /dashboard with "Failed to load bet. Please try again."; 401 → /login with
-// a return URL (RequireSession covers the signed-out case). Loaded through user-context into
-// Dexie, drawn from Dexie, so a bet seen once stays readable offline ("Unable to load bet"
-// only when the network failed and nothing is stored).
+// a return URL (RequireSession covers the signed-out case). Drawn from the mirror, which holds
+// every bet of the player's groups (readable offline); one it lacks is asked for through
+// user-context ("Unable to load bet" only when the network failed and nothing is stored).
 
 export const BET_PAGE_TEXT = {
   title: 'Bet Details',
@@ -58,7 +58,11 @@ function BetDetails({ betId }: { betId: number }) {
   const group = useGroup(bet?.groupId);
   const [isUnreachable, setIsUnreachable] = useState(false);
 
+  // The mirror holds every bet of the player's groups. One it lacks (a link opened before the
+  // first sync, or another group's bet) is asked for, which also tells a 403/404 apart.
+  const isMissing = bet === null;
   useEffect(() => {
+    if (!isMissing) return;
     loadBetContext(betId).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 401) {
         navigate(`/login?returnUrl=${encodeURIComponent(location.pathname)}`, { replace: true });
@@ -70,8 +74,8 @@ function BetDetails({ betId }: { betId: number }) {
         setIsUnreachable(true);
       }
     });
-    // Only on arrival: the location is read for the return URL, not watched.
-  }, [betId]); // eslint-disable-line react-hooks/exhaustive-deps
+    // Only when the mirror lacks it: the location is read for the return URL, not watched.
+  }, [betId, isMissing]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const goBack = () => {
     const canGoBack = (window.history.state as { idx?: number } | null)?.idx;

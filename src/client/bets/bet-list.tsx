@@ -1,18 +1,16 @@
 import { Search, Ticket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { betsMissingResolvedAt, searchBets, sortActiveBets, sortResolvedBets } from '../../domain/bet-lists';
-import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
-import { loadGroupBets } from './bet-actions';
 import { BetSummaryCard } from './bet-summary-card';
 import { useGroupBets } from './use-bets';
 import styles from './bet-list.module.css';
 
 // Spec 02 §2 "Bet list (group view)": tabs Active and Resolved, the search box, at most 3
-// per tab in the group view (`limit`), all of them on /group/{id}/bets; "No Bets". Loaded
-// through GET /groups/{id}/bets into Dexie, shown from Dexie (readable offline).
+// per tab in the group view (`limit`), all of them on /group/{id}/bets; "No Bets". Drawn from
+// the mirror, which holds every bet of the player's groups (readable offline, kept fresh by pulls).
 
 export const BET_LIST_TEXT = {
   active: 'Active',
@@ -33,15 +31,6 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
   const [tab, setTab] = useState<Tab>('active');
   const [query, setQuery] = useState('');
   const id = useId();
-
-  // Loaded on arrival, and again after every sync (sign-in, reconnect, back online): the
-  // member state covers only the queues, so a bet resolved or cancelled while this device
-  // was offline would otherwise stay listed as active.
-  const syncedAt = useLastSyncedAt();
-  useEffect(() => {
-    if (syncedAt === undefined) return;
-    loadGroupBets(groupId).catch((error: unknown) => console.warn(`Loading the bets of group ${groupId} failed`, error));
-  }, [groupId, syncedAt]);
 
   const bets = data?.bets ?? [];
   const resolved = bets.filter((bet) => bet.state === 'resolved');

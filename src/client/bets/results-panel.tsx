@@ -13,10 +13,9 @@ import { ResultsSummary } from './results-summary';
 import { useBetStatistics } from './use-bets';
 import styles from './results-panel.module.css';
 
-// Spec 02 §2 "Bet results panel": GET /bets/{id}/statistics, cached in Dexie so the results
-// stay readable offline (a cached copy is shown while a fresh one loads and when loading fails).
-// A resolve still waiting in the outbox (`isPending`) has no results on the server yet: they
-// are fetched once it is confirmed.
+// Spec 02 §2 "Bet results panel": the statistics the mirror holds for a resolved bet (readable
+// offline). A resolve still waiting in the outbox (`isPending`) has no results on the server
+// yet: they come with the pull once it is confirmed.
 
 export const RESULTS_TEXT = {
   loading: 'Loading Results...',
@@ -35,6 +34,8 @@ export function ResultsPanel({ betId, bet, isPending = false }: { betId: number 
   const [status, setStatus] = useState<'loading' | 'loaded' | 'failed'>('loading');
   const [failure, setFailure] = useState('');
 
+  // The mirror brings a resolved bet's statistics with the bet. Only when it has none (yet) are
+  // they asked for (offline that fails at once, and Retry is offered).
   const fetchStatistics = useCallback(() => {
     if (betId === undefined || isPending) return;
     loadBetStatistics(betId).then(
@@ -46,7 +47,10 @@ export function ResultsPanel({ betId, bet, isPending = false }: { betId: number 
       },
     );
   }, [betId, isPending]);
-  useEffect(fetchStatistics, [fetchStatistics]);
+  const isMissing = cached === null;
+  useEffect(() => {
+    if (isMissing) fetchStatistics();
+  }, [isMissing, fetchStatistics]);
   const retry = () => {
     setStatus('loading');
     fetchStatistics();

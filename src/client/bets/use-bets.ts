@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { BetStatistics } from '../../domain/bets';
-import { nextActionableBet, nextBetToResolve } from '../../domain/bet-lists';
-import { db, type BetRow, type WagerRow } from '../data/db';
+import { isWageringOpen, nextActionableBet, nextBetToResolve } from '../../domain/bet-lists';
+import { db, type BetRow, type HunchDb, type WagerRow } from '../data/db';
 
 // The bet views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync, an
 // action or a socket event shows up on screen by itself. Each returns undefined while the
@@ -38,33 +38,47 @@ export function useGroupBets(groupId: number | undefined, userId: number | undef
 }
 
 /** The player's memberships keyed by group id, as nextActionableBet wants them. */
-async function myPointsByGroup(userId: number) {
-  const memberships = await db.memberships.where('userId').equals(userId).toArray();
+async function myPointsByGroup(database: HunchDb, userId: number) {
+  const memberships = await database.memberships.where('userId').equals(userId).toArray();
   return Object.fromEntries(memberships.map((membership) => [String(membership.groupId), membership]));
 }
 
-/** "Your Bet Queue" (spec 02 §4): the earliest-expiring unwagered bet the player can afford, across their groups; null when none. */
+/**
+ * The unwagered bets (spec 02 §4), derived from the mirror: active bets of the player's groups
+ * whose wagering is open and that carry no wager of theirs.
+ */
+export async function readUnwageredBets(database: HunchDb, userId: number, now: number): Promise<BetRow[]> {
+  const points = await myPointsByGroup(database, userId);
+  const wagered = new Set((await database.wagers.where('userId').equals(userId).toArray()).map((wager) => wager.betId));
+  return (await database.bets.where('state').equals('active').toArray()).filter(
+    (bet) => points[String(bet.groupId)] !== undefined && !wagered.has(bet.id) && isWageringOpen(bet, now),
+  );
+}
+
+/** The bet queue's head: the earliest-expiring unwagered bet the player can afford; null when none. */
+export async function readNextActionableBet(database: HunchDb, userId: number, now: number): Promise<BetRow | null> {
+  return nextActionableBet(await readUnwageredBets(database, userId, now), await myPointsByGroup(database, userId), now);
+}
+
+/** The resolve queue's head (spec 02 §4): the player's own bet still active that expires first; null when none. */
+export async function readNextBetToResolve(database: HunchDb, userId: number): Promise<BetRow | null> {
+  return nextBetToResolve(await database.bets.where('createdBy').equals(userId).filter((bet) => bet.state === 'active').toArray());
+}
+
+/** "Your Bet Queue" (spec 02 §4) across the player's groups. */
 export function useNextActionableBet(userId: number | undefined, now: number): BetRow | null | undefined {
   // The clock only moves the answer when a bet closes; rounding it to the minute keeps the
   // query from re-running every render.
   const minute = Math.floor(now / 60_000);
-  return useLiveQuery(async () => {
-    if (userId === undefined) return null;
-    const unwagered = await db.bets.filter((bet) => bet.isUnwagered === true).toArray();
-    return nextActionableBet(unwagered, await myPointsByGroup(userId), minute * 60_000);
-  }, [userId, minute]);
+  return useLiveQuery(async () => (userId === undefined ? null : readNextActionableBet(db, userId, minute * 60_000)), [userId, minute]);
 }
 
-/** "Your Resolve Queue" (spec 02 §4): the player's earliest-expiring bet awaiting resolution; null when none. */
+/** "Your Resolve Queue" (spec 02 §4). */
 export function useNextBetToResolve(userId: number | undefined): BetRow | null | undefined {
-  return useLiveQuery(async () => {
-    if (userId === undefined) return null;
-    const mine = await db.bets.where('createdBy').equals(userId).filter((bet) => bet.isToResolve === true).toArray();
-    return nextBetToResolve(mine);
-  }, [userId]);
+  return useLiveQuery(async () => (userId === undefined ? null : readNextBetToResolve(db, userId)), [userId]);
 }
 
-/** The cached statistics of a bet (GET /bets/{id}/statistics); null when none are stored. */
+/** A resolved bet's statistics from the mirror; null when none are stored. */
 export function useBetStatistics(betId: number | undefined): BetStatistics | null | undefined {
   return useLiveQuery(async () => (betId === undefined ? null : ((await db.betStatistics.get(betId))?.statistics ?? null)), [betId]);
 }

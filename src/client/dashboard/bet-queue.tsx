@@ -1,6 +1,4 @@
 import { Plus, Sparkles, UsersRound } from 'lucide-react';
-import { useEffect } from 'react';
-import { loadBetContext } from '../bets/bet-actions';
 import { BetCard } from '../bets/bet-card';
 import { openCreateBetModal } from '../bets/bet-modals';
 import { useMyWager, useNextActionableBet } from '../bets/use-bets';
@@ -69,10 +67,6 @@ export function BetQueue({ userId }: { userId: number | undefined }) {
 
 /** The queued bet as the full bet card. Once wagered it leaves the queue and the next one takes its place. */
 function QueuedBet({ bet, userId }: { bet: BetRow; userId: number | undefined }) {
-  // /member/state's queue bets carry no answer totals: load the live ones for the odds.
-  useEffect(() => {
-    loadBetContext(bet.id).catch((error: unknown) => console.warn(`Loading bet ${bet.id} failed`, error));
-  }, [bet.id]);
   const wager = useMyWager(bet.id, userId);
   const membership = useMyMembership(bet.groupId, userId);
   const group = useGroup(bet.groupId);

@@ -1,115 +1,110 @@
-import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { UserBubble } from '../../domain/auth';
+import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 import type { Bet, BetStatistics, Wager } from '../../domain/bets';
 import type { Group, Membership } from '../../domain/groups';
 
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
-// Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox.
+// Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
 export const LAST_SYNCED_KEY = 'lastSyncedAt';
+
+/** The meta row holding the mirror's pull cursor: `{ userId, cursor }` (sync-engine.ts). */
+export const CURSOR_KEY = 'mirrorCursor';
+
+/** The meta row mapping a temporary id (a group or bet created offline) to the server's: `{ [tempId]: realId }`. */
+export const TEMP_IDS_KEY = 'tempIds';
 
 export interface MetaRow {
   key: string;
   value: unknown;
 }
 
-/**
- * A group as far as this device knows it. /member/state names only id and name; the group
- * list and GET /groups/{id} fill in the rest, so every other field may still be missing.
- */
-export type GroupRow = Pick<Group, 'id' | 'name'> & Partial<Omit<Group, 'id' | 'name'>> & PendingMark;
+/** A row changed by a write the server has not confirmed yet: the views show it as pending. */
+export interface PendingMark {
+  pendingWriteId?: string;
+}
 
-/** One member's place on a group's leaderboard (GET /groups/{id}/leaderboard). */
-export interface LeaderboardRow {
-  groupId: number;
-  userId: number;
-  name: string;
-  points: number;
+/** The server's version of a mirrored row (src/domain/mirror.ts); absent on rows only this device wrote. */
+interface Versioned {
+  version?: number;
 }
 
 /**
- * A bet as the server sends it (betSchema), plus where this device learnt of it. The queue
- * flags mirror /member/state's maps (spec 02 §4 "Client bet lists"): whoever adds or removes a
- * bet from a queue (sync, actions, socket events) sets them. Fields a socket payload lacks
- * (betCreated has no description, state, dates) may be filled with placeholders until a load.
+ * A group: the mirror holds every group the player belongs to (MirrorGroup). A public group
+ * viewed from outside (GET /groups/{id}) may be stored too, without a version, until the next
+ * reset.
  */
-export type BetRow = Bet & PendingMark & {
-  /** In /member/state's unwageredBets: the player has not wagered yet (the bet queue's candidates). */
-  isUnwagered?: boolean;
-  /** In /member/state's betsToResolve: the player created it and it awaits resolution. */
-  isToResolve?: boolean;
-  /**
-   * Loaded by a group bet list or the bet page too: a sync that no longer lists the bet in
-   * its queues only clears the flags instead of deleting the row.
-   */
-  isListed?: boolean;
-};
+export type GroupRow = Pick<Group, 'id' | 'name'> & Partial<Omit<Group, 'id' | 'name'>> & Versioned & PendingMark;
 
-/** A wager as the server sends it (wagerSchema). The player's own come from user-context and GET /bets/user/wagers. */
-export type WagerRow = Wager & PendingMark;
+/** Every member of each of the player's groups: the leaderboard and the members list are queries over these. */
+export type MembershipRow = Membership & Versioned & PendingMark;
 
-/** GET /bets/{id}/statistics (or a group list's `statistics`), kept so results stay readable offline. */
-export interface BetStatisticsRow {
+/** A bet in any state with its live answer totals and wager count (MirrorBet). */
+export type BetRow = Bet & Versioned & PendingMark;
+
+/** The player's own wagers only (others' picks stay hidden, ARCHITECTURE.md §5). */
+export type WagerRow = Wager & Versioned & PendingMark;
+
+/** A resolved bet's statistics as the player sees them. */
+export interface BetStatisticsRow extends Versioned {
   betId: number;
   statistics: BetStatistics;
-  /** ms since the epoch. */
-  fetchedAt: number;
+}
+
+/** The tables a pull writes and a mutator may touch. */
+export type MirrorTable = 'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics';
+export const MIRROR_TABLES: readonly MirrorTable[] = ['groups', 'memberships', 'bets', 'wagers', 'betStatistics'];
+export type MirrorKey = number | [number, number];
+
+/**
+ * The server's copy of a row a pending write changed (data/mutators.ts): `value` null = the
+ * row did not exist. A rebase puts these back, then re-applies the pending writes.
+ */
+export interface ShadowRow {
+  /** `${table}:${JSON.stringify(key)}` */
+  id: string;
+  table: MirrorTable;
+  key: MirrorKey;
+  value: object | null;
 }
 
 export type HunchDb = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   groups: EntityTable<GroupRow, 'id'>;
-  /** The signed-in user's memberships, from /member/state and the group actions. */
-  memberships: Table<Membership & PendingMark, [number, number]>;
-  leaderboard: Table<LeaderboardRow, [number, number]>;
-  userBubbles: EntityTable<UserBubble, 'id'>;
+  memberships: Table<MembershipRow, [number, number]>;
   bets: EntityTable<BetRow, 'id'>;
   wagers: EntityTable<WagerRow, 'id'>;
   betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
   /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
   outbox: EntityTable<OutboxEntry, 'id'>;
+  shadow: EntityTable<ShadowRow, 'id'>;
 };
 
-export type OutboxKind = 'createGroup' | 'joinGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet';
-/** The tables an optimistic write may touch (and a rollback restores). */
-export type OutboxTable = 'groups' | 'memberships' | 'bets' | 'wagers';
-
-/** One row as it was before an optimistic write: restored on rollback (no `previous` = the row did not exist). */
-export interface OutboxUndo {
-  table: OutboxTable;
-  key: number | [number, number];
-  previous?: unknown;
-}
+/** What a write is, for its texts (OUTBOX_TEXT) and the sync status sheet. */
+export type OutboxKind = 'createGroup' | 'joinGroup' | 'leaveGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet';
 
 /**
- * A write the server has not confirmed yet. `id` is its Idempotency-Key; rows it changed
- * optimistically carry `pendingWriteId: id` until the answer lands, and `undo` restores them
- * if the server refuses it.
+ * A named mutator waiting for (or refused by) the server. `id` is its Idempotency-Key.
+ * - pending / sending: applied on top of the server's rows after every pull;
+ * - answered: the server accepted it; still applied until a pull that started after the answer
+ *   (which holds its effect) lands;
+ * - failed: refused by the server while nobody waited on it; not applied; the sync status
+ *   sheet offers Retry and Discard.
  */
 export interface OutboxEntry {
   id: string;
   userId: number;
-  kind: OutboxKind;
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: unknown;
-  /** ms since the epoch: the outbox is sent oldest first. */
+  /** A registered mutator's name (data/mutators.ts). */
+  mutator: string;
+  args: unknown;
+  /** ms since the epoch: sent and re-applied oldest first. */
   createdAt: number;
-  status: 'pending' | 'sending' | 'failed';
-  error?: string;
+  status: 'pending' | 'sending' | 'answered' | 'failed';
   attempts: number;
-  undo: OutboxUndo[];
-  /** What the kind's success step needs, e.g. the temporary id of a created group or bet. */
-  meta?: { tempId?: number; groupId?: number; betId?: number };
-}
-
-/** A row changed by a write the server has not confirmed yet: the views show it as pending. */
-export interface PendingMark {
-  pendingWriteId?: string;
+  error?: string;
 }
 
 // Each version's whole schema, built on the one before (a version repeats the tables it keeps).
@@ -128,6 +123,10 @@ const SCHEMA_V3 = {
   betStatistics: '&betId',
 };
 const SCHEMA_V4 = { ...SCHEMA_V3, outbox: 'id, createdAt, status, userId' };
+// The mirror (issue 13): memberships hold every member (the leaderboard is a query over them),
+// rows carry versions, the queue flags and the leaderboard / bubbles tables go, `shadow` holds
+// the server's copy of rows pending writes changed.
+const SCHEMA_V5 = { ...SCHEMA_V4, leaderboard: null, userBubbles: null, shadow: '&id' };
 
 export function openHunchDb(name = 'hunch'): HunchDb {
   const db = new Dexie(name) as HunchDb;
@@ -135,7 +134,43 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(2).stores(SCHEMA_V2);
   db.version(3).stores(SCHEMA_V3);
   db.version(4).stores(SCHEMA_V4);
+  db.version(5).stores(SCHEMA_V5).upgrade(upgradeToMirror);
   return db;
+}
+
+/** The request a version 4 outbox entry held, sent as it was by the `request` mutator (mutators.ts). */
+export interface LegacyRequestArgs {
+  kind: OutboxKind;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * Version 4 → 5 in place: the pending writes survive as `request` mutators (same Idempotency-Key,
+ * same request, so each still arrives exactly once); their optimistic rows are not re-drawn. The
+ * old rows stay until the first pull, which starts from nothing (no cursor) and replaces them.
+ */
+async function upgradeToMirror(tx: Transaction): Promise<void> {
+  await tx
+    .table('outbox')
+    .toCollection()
+    .modify((entry: Record<string, unknown>) => {
+      if (typeof entry.mutator === 'string') return;
+      const args: LegacyRequestArgs = { kind: entry.kind as OutboxKind, method: entry.method as LegacyRequestArgs['method'], path: entry.path as string, body: entry.body };
+      entry.mutator = 'request';
+      entry.args = args;
+      if (entry.status === 'sending') entry.status = 'pending';
+      for (const old of ['kind', 'method', 'path', 'body', 'undo', 'meta']) delete entry[old];
+    });
+  await tx
+    .table('bets')
+    .toCollection()
+    .modify((bet: Record<string, unknown>) => {
+      delete bet.isUnwagered;
+      delete bet.isToResolve;
+      delete bet.isListed;
+    });
 }
 
 export const db = openHunchDb();

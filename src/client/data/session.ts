@@ -6,7 +6,7 @@ import { createSessionStore } from './session-store';
 // `sessionStore` to read or change the session; components use the useSession() hook.
 
 export const sessionStore = createSessionStore({
-  storages: { persistent: window.localStorage, temporary: window.sessionStorage },
+  storages: { persistent: globalThis.localStorage, temporary: globalThis.sessionStorage },
   // Sent without the Bearer token: an expired access token at logout must not start a refresh.
   revokeRefreshToken: (refreshToken) => api.post(`${AUTH_BASE}/revoke-token`, { refreshToken }, { auth: false }),
 });

@@ -1,64 +1,97 @@
-import type { UserBubble } from '../../domain/auth';
-import { API_BASE, AUTH_BASE } from '../../domain/constants';
-import { isGroupMember, type Group, type LeaderboardResponse } from '../../domain/groups';
-import type { MemberStateResponse } from '../../domain/member-state';
+import { API_BASE } from '../../domain/constants';
+import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK, type MirrorBet, type MirrorGroup, type MirrorMembership, type MirrorPullResponse, type MirrorStatistics, type MirrorWager } from '../../domain/mirror';
+import type { Table } from 'dexie';
 import { activeGroupStore, type ActiveGroupInfo, type ActiveGroupStore } from './active-group-store';
 import type { ApiClient } from './api-client';
-import { clearLocalData, db as defaultDb, LAST_SYNCED_KEY, type BetRow, type GroupRow, type HunchDb, type LeaderboardRow } from './db';
+import { clearLocalData, CURSOR_KEY, db as defaultDb, LAST_SYNCED_KEY, type HunchDb } from './db';
+import type { Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
-// The sync engine (ARCHITECTURE.md §8): it fills the Dexie mirror from the server, the views
-// read the mirror through useLiveQuery.
-// - /api/member/state (with the full rows of GET /api/groups?membership=mine) at login,
-//   registration, session restore and when the browser comes back online; each answer is
-//   written in ONE transaction, and what the server no longer lists is removed;
-// - the active group's leaderboard and its members' bubbles whenever the active group changes;
-// - signing out, or another user signing in, clears every table and the stored active group.
-// Failures are only logged (spec 02 §8: "User-state load failure: only logged").
-// Bets: syncMemberState writes the unwageredBets / betsToResolve maps into `bets` with queue flags.
+// The pull (ARCHITECTURE.md §8): GET /api/member/state?cursor=… answers what changed in the
+// player's view since the stored cursor (src/domain/mirror.ts). Each page is written in ONE
+// transaction, through the rebaser (pending writes stay drawn on top), by one merge function
+// per row type (bulk: one read, one write per table): a row replaces the stored one only if its version is not older. `reset` (no or
+// unusable cursor) clears the server rows first; `hasMore` pulls the next page at once, after
+// yielding to the main thread. The cursor lives in meta with its owner: another user signing
+// in, or signing out, clears everything (cursor and outbox included).
 
 export interface SyncEngineOptions {
   db?: HunchDb;
   api?: ApiClient;
-  session?: SessionStore;
+  session?: Pick<SessionStore, 'user'>;
   activeGroup?: ActiveGroupStore;
-  /** Where the 'online' event comes from; null in tests that do not want it. */
-  onlineEvents?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
+  rebaser: Rebaser;
 }
 
 const OWNER_KEY = 'ownerUserId';
-/** A sync whose answer was overtaken by a local write fetches again, at most this often. */
-const MAX_SYNC_ATTEMPTS = 3;
+
+interface StoredCursor {
+  userId: number;
+  cursor: string;
+}
+
+/** Lets the page breathe between pages of a first sync. */
+const yieldToMain = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+const isNewer = (incoming: { version: number }, stored: { version?: number } | undefined) => !stored || incoming.version >= (stored.version ?? -1);
+
+/** Rows of one table: each replaces the stored one only if it is not older. One read and one write for the whole page. */
+async function mergeRows<Row extends { version: number }, Key extends number | [number, number]>(
+  table: Table<object, Key>,
+  rows: readonly Row[],
+  keyOf: (row: Row) => Key,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const stored = (await table.bulkGet(rows.map(keyOf))) as Array<{ version?: number } | undefined>;
+  const newer = rows.filter((row, index) => isNewer(row, stored[index]));
+  if (newer.length > 0) await table.bulkPut(newer);
+}
+
+/** One merge per row type; each runs inside the page's transaction. */
+export function createMerges(db: HunchDb) {
+  return {
+    mergeGroups: (groups: readonly MirrorGroup[]) => mergeRows(db.groups as Table<object, number>, groups, (group) => group.id),
+    mergeMemberships: (memberships: readonly MirrorMembership[]) =>
+      mergeRows(db.memberships as Table<object, [number, number]>, memberships, (membership) => [membership.groupId, membership.userId]),
+    mergeBets: (bets: readonly MirrorBet[]) => mergeRows(db.bets as Table<object, number>, bets, (bet) => bet.id),
+    mergeWagers: (wagers: readonly MirrorWager[]) => mergeRows(db.wagers as Table<object, number>, wagers, (wager) => wager.id),
+    mergeStatistics: (rows: readonly MirrorStatistics[]) => mergeRows(db.betStatistics as Table<object, number>, rows, (row) => row.betId),
+    /** A group that left the player's view, with everything in it. */
+    async removeGroup(groupId: number) {
+      const betIds = await db.bets.where('groupId').equals(groupId).primaryKeys();
+      await db.wagers.where('betId').anyOf(betIds).delete();
+      await db.betStatistics.bulkDelete(betIds);
+      await db.bets.bulkDelete(betIds);
+      await db.memberships.where('groupId').equals(groupId).delete();
+      await db.groups.delete(groupId);
+    },
+    /** Every mirrored row (a reset); a group only seen from outside (no version: group-actions.ts loadGroup) stays. */
+    async clearServerRows() {
+      await Promise.all([
+        db.groups.filter((group) => group.version !== undefined).delete(),
+        db.memberships.clear(),
+        db.bets.clear(),
+        db.wagers.clear(),
+        db.betStatistics.clear(),
+      ]);
+    },
+  };
+}
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
-export function createSyncEngine({
-  db = defaultDb,
-  api = defaultApi,
-  session = sessionStore,
-  activeGroup = activeGroupStore,
-  onlineEvents = typeof window === 'undefined' ? null : window,
-}: SyncEngineOptions = {}) {
-  let isStarted = false;
-  let unsubscribers: Array<() => void> = [];
-  /** Bumped by every local write: a sync that fetched before it must not overwrite it with older news. */
-  let localWrites = 0;
+export function createSyncEngine({ db = defaultDb, api = defaultApi, session = sessionStore, activeGroup = activeGroupStore, rebaser }: SyncEngineOptions) {
+  const merges = createMerges(db);
   /** Bumped at sign-out: an answer for the previous session is dropped. */
   let epoch = 0;
-  let leaderboardGroupId: number | null = null;
   let clearing: Promise<void> = Promise.resolve();
-  /** The syncs running in the background, so a test (or a later shutdown) can wait for quiet. */
-  const running = new Set<Promise<unknown>>();
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    running.add(work);
-    void work.finally(() => running.delete(work)).catch(() => undefined);
-    return work;
-  };
+  let running: Promise<void> | null = null;
+  let again = false;
 
   const currentUserId = () => session.user?.id ?? null;
 
-  /** Another user signing in on this device starts from an empty mirror. */
+  /** Another user signing in on this device starts from an empty mirror (and an empty outbox). */
   const claimFor = async (userId: number) => {
     const owner = await db.meta.get(OWNER_KEY);
     if (owner && owner.value !== userId) {
@@ -68,63 +101,30 @@ export function createSyncEngine({
     if (!owner || owner.value !== userId) await db.meta.put({ key: OWNER_KEY, value: userId });
   };
 
-  const writeMemberState = async (userId: number, state: MemberStateResponse, fullGroups: Group[] | null) => {
-    const full = new Map((fullGroups ?? []).map((group) => [group.id, group]));
-    const memberships = Object.values(state.currentUserMemberships).filter((m) => m.userId === userId);
-    const listedIds = new Set<number>([...Object.values(state.groups).map((g) => g.id), ...memberships.map((m) => m.groupId)]);
-
-    await db.transaction('rw', [db.groups, db.memberships, db.leaderboard, db.bets], async () => {
-      const existing = new Map((await db.groups.toArray()).map((group) => [group.id, group]));
-      // A group the player viewed from outside (a public group they did not join) is not theirs
-      // to lose; one they belonged to and the server no longer lists is gone (left or removed).
-      const staleGroupIds = [...existing.values()]
-        .filter((group) => !listedIds.has(group.id) && (!group.memberUserIds || isGroupMember({ admins: group.admins ?? [], memberUserIds: group.memberUserIds }, userId)))
-        .map((group) => group.id);
-      await db.groups.bulkDelete(staleGroupIds);
-      await db.leaderboard.where('groupId').anyOf(staleGroupIds).delete();
-
-      const rows: GroupRow[] = [...listedIds].map((id) => {
-        const listed = state.groups[String(id)];
-        const details = full.get(id);
-        const known = existing.get(id);
-        const name = listed?.name ?? details?.name ?? known?.name ?? memberships.find((m) => m.groupId === id)?.userName ?? '';
-        return { ...known, ...details, id, name };
-      });
-      await db.groups.bulkPut(rows);
-
-      const mine = await db.memberships.where('userId').equals(userId).primaryKeys();
-      await db.memberships.bulkDelete(mine.filter(([groupId]) => !listedIds.has(groupId)));
-      await db.memberships.bulkPut(memberships);
-
-      await writeQueuedBets(state, staleGroupIds);
-    });
+  const storedCursor = async (userId: number): Promise<string> => {
+    const stored = (await db.meta.get(CURSOR_KEY))?.value as StoredCursor | undefined;
+    return stored && stored.userId === userId ? stored.cursor : MIRROR_START_CURSOR;
   };
 
-  /**
-   * The unwageredBets / betsToResolve maps into `bets` with their queue flags. A bet the
-   * answer no longer lists leaves the queues; its row goes too unless a group list or the bet
-   * page loaded it (`isListed`), so resolved bets stay readable there. Runs inside
-   * writeMemberState's transaction.
-   */
-  const writeQueuedBets = async (state: MemberStateResponse, staleGroupIds: number[]) => {
-    const unwagered = new Set(Object.values(state.unwageredBets).map((bet) => bet.id));
-    const toResolve = new Set(Object.values(state.betsToResolve).map((bet) => bet.id));
-    const listed = new Map([...Object.values(state.unwageredBets), ...Object.values(state.betsToResolve)].map((bet) => [bet.id, bet]));
-    const known = new Map((await db.bets.bulkGet([...listed.keys()])).filter((row): row is BetRow => row !== undefined).map((row) => [row.id, row]));
-    await db.bets.bulkPut(
-      [...listed.values()].map((bet) => ({
-        // The queue maps may lack the live totals a group list or the bet page brought.
-        ...known.get(bet.id),
-        ...bet,
-        isUnwagered: unwagered.has(bet.id),
-        isToResolve: toResolve.has(bet.id),
-      })),
-    );
-    const dropped = await db.bets.filter((row) => !listed.has(row.id) && (row.isUnwagered === true || row.isToResolve === true)).toArray();
-    await db.bets.bulkDelete(dropped.filter((row) => !row.isListed).map((row) => row.id));
-    await db.bets.bulkPut(dropped.filter((row) => row.isListed).map((row) => ({ ...row, isUnwagered: false, isToResolve: false })));
-    // The bets of a group the player left go with it.
-    await db.bets.where('groupId').anyOf(staleGroupIds).delete();
+  /** One page into the mirror; on the last page the answered writes it holds stop being drawn. */
+  const writePage = async (userId: number, page: MirrorPullResponse, answeredBefore: readonly string[]) => {
+    await rebaser.serverWrite(userId, async () => {
+      if (page.reset) await merges.clearServerRows();
+      for (const groupId of page.removedGroupIds) await merges.removeGroup(groupId);
+      await db.memberships.bulkDelete(page.removedMemberships.map(({ groupId, userId: memberId }) => [groupId, memberId] as [number, number]));
+      await merges.mergeGroups(page.groups);
+      await merges.mergeMemberships(page.memberships);
+      await merges.mergeBets(page.bets);
+      await merges.mergeWagers(page.wagers);
+      await merges.mergeStatistics(page.statistics);
+      await db.meta.put({ key: CURSOR_KEY, value: { userId, cursor: page.cursor } satisfies StoredCursor });
+      if (!page.hasMore) {
+        // A write answered before this pull began is in its rows now.
+        await db.outbox.bulkDelete([...answeredBefore]);
+        // When data was last brought up to date: the offline indicator says so.
+        await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
+      }
+    });
   };
 
   /** The player's groups as active-group candidates, first by id (spec 02 §4: "the first of the user's groups"). */
@@ -136,140 +136,74 @@ export function createSyncEngine({
       .sort((a, b) => a.id - b.id);
   };
 
-  /** GET /api/member/state (and the full group rows) into Dexie; then keeps the active group valid. */
-  const syncMemberState = async (): Promise<void> => {
+  /** Keeps the active group one of the player's groups, with fresh name and points (a temporary id follows the server's). */
+  const reconcileActiveGroup = async () => {
+    const userId = currentUserId();
+    if (userId === null) return;
+    const choices = await myGroupChoices(userId);
+    const active = activeGroup.getSnapshot();
+    if (active && active.id < 0) {
+      const realId = (await rebaser.readTempIds())[String(active.id)];
+      const real = choices.find((choice) => choice.id === realId);
+      if (real) activeGroup.set(real);
+    }
+    if (currentUserId() === userId) activeGroup.reconcile(choices);
+  };
+
+  const pullOnce = async (): Promise<void> => {
     const userId = currentUserId();
     if (userId === null) return;
     const startEpoch = epoch;
-    try {
-      await clearing;
-      await claimFor(userId);
-      for (let attempt = 1; attempt <= MAX_SYNC_ATTEMPTS; attempt += 1) {
-        const writesBefore = localWrites;
-        const [state, groups] = await Promise.all([
-          api.get<MemberStateResponse>(`${API_BASE}/member/state`),
-          // The full rows (description, privacy, invite code, members) make the group pages
-          // readable offline; member/state alone names each group only.
-          api.get<Group[]>(`${API_BASE}/groups?membership=mine`).catch((error: unknown) => {
-            console.warn('Loading my groups failed; keeping what this device knows', error);
-            return null;
-          }),
-        ]);
-        if (epoch !== startEpoch || currentUserId() !== userId) return;
-        if (localWrites !== writesBefore && attempt < MAX_SYNC_ATTEMPTS) continue;
-        await writeMemberState(userId, state, groups);
-        // When data was last brought up to date: the offline indicator says so (issue 7).
-        await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
-        break;
-      }
-      if (epoch !== startEpoch) return;
-      activeGroup.reconcile(await myGroupChoices(userId));
-    } catch (error) {
-      console.warn('Loading the member state failed', error);
-      // Offline with nothing stored: choose from what this device already knows.
-      if (epoch === startEpoch && activeGroup.getSnapshot() === undefined && currentUserId() === userId) {
-        activeGroup.reconcile(await myGroupChoices(userId).catch(() => []));
-      }
+    await clearing;
+    await claimFor(userId);
+    const answeredBefore = (await db.outbox.where('userId').equals(userId).toArray()).filter((entry) => entry.status === 'answered').map((entry) => entry.id);
+    let cursor = await storedCursor(userId);
+    for (;;) {
+      const page = await api.get<MirrorPullResponse>(`${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`);
+      if (epoch !== startEpoch || currentUserId() !== userId) return;
+      await writePage(userId, page, answeredBefore);
+      cursor = page.cursor;
+      if (!page.hasMore) break;
+      await yieldToMain();
     }
+    if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(MIRROR_SYNCED_MARK);
+    if (epoch === startEpoch) await reconcileActiveGroup();
   };
 
-  /** Member bubbles (spec 01 §3: id, displayName, username, email) for the given users. */
-  const loadUserBubbles = async (userIds: readonly number[]): Promise<void> => {
-    const ids = [...new Set(userIds)].sort((a, b) => a - b);
-    if (ids.length === 0) return;
-    const bubbles = await api.get<UserBubble[]>(`${AUTH_BASE}/users/ids?ids=${ids.join(',')}`);
-    await db.userBubbles.bulkPut(bubbles);
-  };
-
-  /** GET /api/groups/{id}/leaderboard into Dexie (replacing that group's rows), then its members' bubbles. */
-  const refreshLeaderboard = async (groupId: number): Promise<void> => {
-    const startEpoch = epoch;
-    try {
-      await clearing;
-      const { users } = await api.get<LeaderboardResponse>(`${API_BASE}/groups/${groupId}/leaderboard`);
-      if (epoch !== startEpoch) return;
-      const rows: LeaderboardRow[] = users.map((user) => ({ groupId, userId: user.id, name: user.name, points: user.points }));
-      await db.transaction('rw', db.leaderboard, async () => {
-        await db.leaderboard.where('groupId').equals(groupId).delete();
-        await db.leaderboard.bulkPut(rows);
-      });
-      const group = await db.groups.get(groupId);
-      await loadUserBubbles([...users.map((user) => user.id), ...(group?.memberUserIds ?? [])]);
-    } catch (error) {
-      // Spec 02 §8: "Leaderboard failure: only logged."
-      console.warn(`Loading the leaderboard of group ${groupId} failed`, error);
+  /** Pulls until the mirror is current. Concurrent calls share one run (and one more after it if asked meanwhile). */
+  const pull = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
     }
-  };
-
-  const onActiveGroupChange = () => {
-    const id = activeGroup.getSnapshot()?.id ?? null;
-    if (id === leaderboardGroupId) return;
-    leaderboardGroupId = id;
-    if (id !== null && currentUserId() !== null) void track(refreshLeaderboard(id));
-  };
-
-  const syncAll = async () => {
-    const before = leaderboardGroupId;
-    await syncMemberState();
-    const id = activeGroup.getSnapshot()?.id ?? null;
-    // A changed active group has already asked for its leaderboard (onActiveGroupChange);
-    // an unchanged one is refreshed here.
-    if (id !== null && id === before) await refreshLeaderboard(id);
-  };
-
-  const signOut = () => {
-    epoch += 1;
-    leaderboardGroupId = null;
-    activeGroup.clear();
-    clearing = clearLocalData(db).catch((error: unknown) => console.warn('Clearing local data failed', error));
-    return clearing;
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await pullOnce();
+        } catch (error) {
+          // Spec 02 §8: "User-state load failure: only logged" (by the caller). Offline with
+          // nothing stored, the active group is chosen from what this device knows.
+          if (activeGroup.getSnapshot() === undefined) await reconcileActiveGroup().catch(() => undefined);
+          throw error;
+        }
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
   };
 
   return {
-    /** Starts listening; syncs at once when someone is already signed in (a restored session). Idempotent. */
-    start() {
-      if (isStarted) return;
-      isStarted = true;
-      const onOnline = () => {
-        if (currentUserId() !== null) void track(syncAll());
-      };
-      unsubscribers = [
-        session.events.on('login', () => void track(syncAll())),
-        session.events.on('register', () => void track(syncAll())),
-        session.events.on('restored', () => void track(syncAll())),
-        session.events.on('logout', () => void track(signOut())),
-        activeGroup.subscribe(onActiveGroupChange),
-      ];
-      if (onlineEvents) {
-        onlineEvents.addEventListener('online', onOnline);
-        unsubscribers.push(() => onlineEvents.removeEventListener('online', onOnline));
-      }
-      leaderboardGroupId = activeGroup.getSnapshot()?.id ?? null;
-      if (currentUserId() !== null) void track(syncAll());
+    pull,
+    reconcileActiveGroup,
+    /** Signing out: forget the session's data (mirror, cursor, outbox) and the active group. */
+    signOut() {
+      epoch += 1;
+      activeGroup.clear();
+      clearing = clearLocalData(db).catch((error: unknown) => console.warn('Clearing local data failed', error));
+      return clearing;
     },
-    stop() {
-      for (const unsubscribe of unsubscribers) unsubscribe();
-      unsubscribers = [];
-      isStarted = false;
-    },
-    syncMemberState,
-    refreshLeaderboard,
-    loadUserBubbles,
-    /** Actions wrap their Dexie writes in this, so a sync already in flight fetches again instead of undoing them. */
-    async applyLocal<T>(write: () => Promise<T>): Promise<T> {
-      localWrites += 1;
-      await clearing;
-      return write();
-    },
-    /** Resolves once no background sync is running. */
-    async whenIdle(): Promise<void> {
-      while (running.size > 0) await Promise.allSettled([...running]);
-    },
-    /** What the logout event runs: forget the session's data (tests call it directly). */
-    signOut,
-    /** The whole sync: member state, then the active group's leaderboard. */
-    syncAll,
+    claimFor,
   };
 }
-
-export const syncEngine = createSyncEngine();

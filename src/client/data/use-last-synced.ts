@@ -3,9 +3,8 @@ import { db, LAST_SYNCED_KEY } from './db';
 
 /**
  * When the sync engine last brought this device up to date (ms since the epoch): null when it
- * never has, undefined while Dexie is still being read. The offline indicator shows it; lists
- * that the member state does not cover reload when it moves (a reconnect: events sent while
- * the socket was down are lost).
+ * never has, undefined while Dexie is still being read. The offline strip and the sync status
+ * sheet show it.
  */
 export function useLastSyncedAt(): number | null | undefined {
   return useLiveQuery(async () => {

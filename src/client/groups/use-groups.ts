@@ -1,10 +1,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { UserBubble } from '../../domain/auth';
 import type { Membership } from '../../domain/groups';
-import { db, type GroupRow } from '../data/db';
+import { db, type GroupRow, type MembershipRow } from '../data/db';
 
 // The groups views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync,
-// an action or (later) a socket event shows up on screen without any view asking for it.
+// an action or a socket event shows up on screen without any view asking for it.
 // Each returns undefined while the first answer is pending.
 
 export interface MyGroup {
@@ -37,12 +36,11 @@ export function useMyMembership(groupId: number | undefined, userId: number | un
   );
 }
 
-/** The bubbles of these users, in the given order; users not loaded yet are left out. */
-export function useUserBubbles(userIds: readonly number[] | undefined): UserBubble[] | undefined {
-  const key = (userIds ?? []).join(',');
+/** Every member of a group (the mirror holds them all), the player first, then by name. */
+export function useGroupMembers(groupId: number | undefined, userId: number | undefined): MembershipRow[] | undefined {
   return useLiveQuery(async () => {
-    if (!userIds) return [];
-    const bubbles = await db.userBubbles.bulkGet([...userIds]);
-    return bubbles.filter((bubble): bubble is UserBubble => bubble !== undefined);
-  }, [key]); // the ids' contents, not the array's identity
+    if (groupId === undefined) return [];
+    const members = await db.memberships.where('groupId').equals(groupId).toArray();
+    return members.sort((a, b) => Number(b.userId === userId) - Number(a.userId === userId) || a.userName.localeCompare(b.userName) || a.userId - b.userId);
+  }, [groupId, userId]);
 }

@@ -1,8 +1,6 @@
 import { Trophy, UserPlus } from 'lucide-react';
-import { useEffect } from 'react';
 import { useActiveGroup } from '../data/use-active-group';
 import { useSession } from '../data/use-session';
-import { refreshLeaderboard } from '../groups/group-actions';
 import { openJoinGroupModal } from '../groups/group-modals';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
@@ -16,17 +14,13 @@ import styles from './leaderboard-page.module.css';
 
 // Spec 02 §2 "/leaderboard": the active group's members by total points descending, ranked
 // 1..n, in the data table (Rank and Points sortable, "Search...", "No data to show"). The
-// player's own row is highlighted, and says "You" so colour is not the only sign.
+// player's own row is highlighted, and says "You" so colour is not the only sign. A query
+// over the mirror's memberships: every group's standings render offline, kept fresh by pulls.
 
 export function LeaderboardPage() {
   const active = useActiveGroup();
   const { user } = useSession();
   const rows = useLeaderboard(active?.id);
-
-  // Fresh standings whenever the page is shown (until the socket keeps them live).
-  useEffect(() => {
-    if (active) void refreshLeaderboard(active.id);
-  }, [active?.id]); // eslint-disable-line react-hooks/exhaustive-deps -- the id, not the points
 
   if (active === null) {
     return (

@@ -1,5 +1,4 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { rankLeaderboard } from '../../domain/groups';
 import { db } from '../data/db';
 
 export interface RankedRow {
@@ -9,11 +8,17 @@ export interface RankedRow {
   rank: number;
 }
 
-/** The group's members by total points descending, ranked 1..n (spec 02 §2); undefined while loading. */
+/**
+ * The group's members by total points descending, then by name, ranked 1..n (spec 02 §2): a
+ * query over the mirror's memberships; undefined while loading.
+ */
 export function useLeaderboard(groupId: number | undefined): RankedRow[] | undefined {
   return useLiveQuery(async () => {
     if (groupId === undefined) return [];
-    const rows = await db.leaderboard.where('groupId').equals(groupId).toArray();
-    return rankLeaderboard(rows.map((row) => ({ id: row.userId, name: row.name, points: row.points })));
+    const members = await db.memberships.where('groupId').equals(groupId).toArray();
+    return members
+      .map((member) => ({ id: member.userId, name: member.userName, points: member.totalPoints }))
+      .sort((a, b) => b.points - a.points || a.name.localeCompare(b.name) || a.id - b.id)
+      .map((row, index) => ({ ...row, rank: index + 1 }));
   }, [groupId]);
 }

@@ -3,10 +3,11 @@ import { useEffect, useState } from 'react';
 import { db } from '../data/db';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { formatLastUpdated } from './format-last-updated';
+import { SyncStatusButton } from './sync-status-sheet';
 
-// "Last updated 5 minutes ago": the time the sync engine last wrote the server's answer
-// (Dexie meta `lastSyncedAt`, a millisecond timestamp). Re-rendered every 30 s so the
-// wording keeps up while the player stays offline.
+// "Last updated 5 minutes ago": the time the sync engine last wrote a pull's last page
+// (Dexie meta `lastSyncedAt`, a millisecond timestamp), the writes still waiting, and the
+// button to the sync status sheet. Re-rendered every 30 s so the wording keeps up offline.
 
 const TICK_MS = 30_000;
 
@@ -18,13 +19,17 @@ export function pendingChangesText(count: number): string | null {
 
 export function LastSynced() {
   const syncedAt = useLastSyncedAt();
-  const pending = pendingChangesText(useLiveQuery(() => db.outbox.count(), []) ?? 0);
+  // Answered writes are done; refused ones are counted too (the sheet says which).
+  const pending = pendingChangesText(useLiveQuery(async () => (await db.outbox.toArray()).filter((entry) => entry.status !== 'answered').length, []) ?? 0);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, []);
   const updated = typeof syncedAt === 'number' ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.` : null;
-  if (!updated && !pending) return null;
-  return <span>{[updated, pending].filter(Boolean).join(' ')}</span>;
+  return (
+    <span>
+      {[updated, pending].filter(Boolean).join(' ')} <SyncStatusButton />
+    </span>
+  );
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useSession } from '../data/use-session';
 import { useIsOnline } from './use-online-status';
 
 // Issue 7: with the network gone, the interface says so. The shell keeps this polite live
@@ -7,6 +8,8 @@ import { useIsOnline } from './use-online-status';
 // stays small.
 
 const OfflineBanner = lazy(() => import('./offline-banner').then((m) => ({ default: m.OfflineBanner })));
+// Online, a signed-in player hears of writes the server refused (issue 13 §6); Dexie stays lazy.
+const RefusedWritesStrip = lazy(() => import('./sync-status-sheet').then((m) => ({ default: m.RefusedWritesStrip })));
 
 // Sticky here, not on the banner: a sticky box only sticks within its parent. Inline so the
 // first load carries no CSS for it; an empty region takes no space.
@@ -15,12 +18,19 @@ const stickyUnder = (isBelowHeader: boolean) =>
 
 export function OfflineIndicator({ isBelowHeader }: { isBelowHeader: boolean }) {
   const isOnline = useIsOnline();
+  const { user } = useSession();
   return (
     <div role="status" style={stickyUnder(isBelowHeader)}>
-      {!isOnline && (
+      {!isOnline ? (
         <Suspense fallback={null}>
           <OfflineBanner />
         </Suspense>
+      ) : (
+        user && (
+          <Suspense fallback={null}>
+            <RefusedWritesStrip />
+          </Suspense>
+        )
       )}
     </div>
   );

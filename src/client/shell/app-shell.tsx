@@ -20,25 +20,14 @@ export function AppShell() {
   const hasHeader = !isAuthPath(pathname);
   const hasFooter = Boolean(user) && hasHeader;
 
-  // The sync engine (Dexie) is loaded once someone is signed in, never for a visitor on the
-  // landing page; from then on it follows the session's events itself.
+  // The local data (Dexie, the outbox, socket.io) is loaded once someone is signed in, never for
+  // a visitor on the landing page; from then on it follows the session's events itself.
   const isSignedIn = Boolean(user);
   useEffect(() => {
     if (!isSignedIn) return;
-    import('../data/sync-engine').then(
-      ({ syncEngine }) => syncEngine.start(),
-      (error: unknown) => console.warn('The sync engine failed to load', error),
-    );
-    // The outbox (Dexie) the same way: it sends writes left from an earlier visit, then follows
-    // the session, `online` and the service worker's replays itself.
-    import('../data/outbox').then(
-      ({ outbox }) => outbox.start(),
-      (error: unknown) => console.warn('The outbox failed to load', error),
-    );
-    // Live updates (socket.io-client) the same lazy way; the socket then follows the session.
-    import('../data/realtime-sync').then(
-      ({ startRealtime }) => startRealtime(),
-      (error: unknown) => console.warn('Live updates failed to load', error),
+    import('../data/local-data').then(
+      ({ startLocalData }) => startLocalData(),
+      (error: unknown) => console.warn('The local data failed to load', error),
     );
   }, [isSignedIn]);
   return (

@@ -1,249 +1,159 @@
-import type { IncomingMessage } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Bet, Wager } from '../../../src/domain/bets';
-import type { Membership } from '../../../src/domain/groups';
-import { createBetActions, type BetActions } from '../../../src/client/bets/bet-actions';
-import { createApiClient } from '../../../src/client/data/api-client';
-import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
-import { createOutbox, type Outbox } from '../../../src/client/data/outbox';
-import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
-import { fetchUnlessOffline, startStandIn, type StandIn } from '../stand-in-server';
+// @vitest-environment node
+import '../node-browser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBetActions } from '../../../src/client/bets/bet-actions';
+import { readNextActionableBet, readNextBetToResolve } from '../../../src/client/bets/use-bets';
+import { ApiError } from '../../../src/client/data/api-client';
+import { OUTBOX_TEXT } from '../../../src/client/data/outbox';
+import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import { startTestServer, type TestServer } from '../../server/harness';
+import { openDevice, type Device } from '../data/device.fixture';
 
-// The bet actions against a real local HTTP stand-in for the API and a real (fake-indexeddb)
-// Dexie database: after each action the tables hold what the screens must show, the
-// player's points included (spec 02 §4 "Client bet lists").
+// The bet actions the screens call (spec 02 §4), on a device against the real server: each
+// shows at once in the mirror and the queues derived from it, and the pull that follows
+// brings the server's rows (the payout, the statistics).
 
-const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
-const at = '2030-01-01T00:00:00.000Z';
-const bet = (overrides: Partial<Bet> = {}): Bet => ({
-  id: 11,
-  title: 'Rain?',
-  description: null,
-  betType: 'yes_no',
-  state: 'active',
-  betTypeConfig: {},
-  baseWagerAmount: 2,
-  groupId: 3,
-  createdBy: me.id,
-  expiresAt: at,
-  correctAnswer: null,
-  resolvedAt: null,
-  resolvedBy: null,
-  createdAt: at,
-  updatedAt: at,
-  ...overrides,
-});
-const membership = (availablePoints: number, totalPoints = 100): Membership => ({ groupId: 3, userId: me.id, userName: me.displayName, totalPoints, availablePoints });
-
-// The stand-in server's state and what it was asked.
-let serverBet: Bet;
-let serverMembership: Membership;
-let wagerPoints: number | null;
-/** The next write the stand-in refuses, whatever it is. */
-let refusal: { status: number; message: string; code: string } | null = null;
-let calls: Array<{ method: string; path: string; body: unknown; key: string | undefined }> = [];
-let standIn: StandIn;
-let baseUrl: string;
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<unknown>((resolve) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    req.on('end', () => resolve(text ? JSON.parse(text) : undefined));
-  });
+let server: TestServer;
+const devices: Device[] = [];
 
 beforeAll(async () => {
-  standIn = await startStandIn(async (req, res) => {
-    const path = req.url!;
-    const body = (await readBody(req)) as Record<string, unknown> | undefined;
-    calls.push({ method: req.method!, path, body, key: req.headers['idempotency-key'] as string | undefined });
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(payload));
-    };
-    if (refusal && req.method !== 'GET') return send(refusal.status, { message: refusal.message, code: refusal.code });
-    const wager = (): Wager => ({ id: 21, betId: serverBet.id, userId: me.id, prediction: String(body?.prediction), points: Number(body?.points), createdAt: at, updatedAt: at });
-    if (req.method === 'POST' && path === '/api/bets') return send(201, bet({ title: String(body?.title) }));
-    if (req.method === 'POST' && path === '/api/bets/wagers' && body?.betId !== serverBet.id) return send(422, { message: 'This bet is closed', code: 'bet_closed' });
-    if (req.method === 'POST' && path === '/api/bets/wagers') {
-      wagerPoints = Number(body?.points);
-      serverBet = { ...serverBet, answerTotals: { [String(body?.prediction)]: wagerPoints }, wagerCount: 1 };
-      return send(201, wager());
-    }
-    if (req.method === 'PUT' && path === '/api/bets/wagers/21') {
-      wagerPoints = Number(body?.points);
-      serverBet = { ...serverBet, answerTotals: { [String(body?.prediction)]: wagerPoints }, wagerCount: 1 };
-      return send(200, wager());
-    }
-    if (req.method === 'GET' && path === `/api/bets/${serverBet.id}`) return send(200, serverBet);
-    if (req.method === 'PUT' && path === `/api/bets/${serverBet.id}/resolve`) {
-      serverBet = { ...serverBet, state: 'resolved', correctAnswer: String(body?.correctAnswer), resolvedAt: at, resolvedBy: me.id };
-      return send(200, serverBet);
-    }
-    // Only the fields the tests read: whether the statistics know the result.
-    if (req.method === 'GET' && path === `/api/bets/${serverBet.id}/statistics`) return send(200, { isResolved: serverBet.state === 'resolved', correctAnswer: serverBet.correctAnswer });
-    if (req.method === 'POST' && path === `/api/bets/${serverBet.id}/cancel`) return send(200, { ...serverBet, state: 'cancelled' });
-    if (req.method === 'GET' && path === '/api/groups/3/membership') return send(200, serverMembership);
-    return send(404, { message: 'Not found', code: 'not_found' });
-  });
-  baseUrl = standIn.baseUrl;
+  server = await startTestServer(NO_EXPIRY_TIMER);
 });
-
-afterAll(() => standIn.close());
-
-let db: HunchDb;
-let session: SessionStore;
-let actions: BetActions;
-let outbox: Outbox;
-/** The browser's fetch with no network: a TypeError before any answer. */
-let offline = false;
-let notified: string[] = [];
-let dbCount = 0;
-const leaderboardRefreshes: number[] = [];
-
-beforeEach(async () => {
-  serverBet = bet();
-  serverMembership = membership(100);
-  wagerPoints = null;
-  refusal = null;
-  offline = false;
-  notified = [];
-  calls = [];
-  db = openHunchDb(`hunch-bet-actions-${dbCount++}`);
-  session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
-  session.signIn({ accessToken: 'access', refreshToken: 'refresh', user: me }, true);
-  const api = createApiClient({ session, baseUrl, fetch: fetchUnlessOffline(() => offline) });
-  outbox = createOutbox({ db, api, session, notifyError: (message) => notified.push(message) });
-  actions = createBetActions({
-    db,
-    api,
-    session,
-    outbox,
-    syncEngine: { applyLocal: (write) => write(), refreshLeaderboard: async (groupId) => void leaderboardRefreshes.push(groupId) },
-  });
-  await db.memberships.put(membership(100));
-  await db.bets.put({ ...bet(), isUnwagered: true, isToResolve: true });
+afterAll(async () => {
+  await server.close();
 });
-
 afterEach(async () => {
-  db.close();
-  await db.delete();
+  await Promise.all(devices.splice(0).map((device) => device.close()));
 });
+
+async function setUp() {
+  const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
+  const group = await createGroup(server, friend);
+  await joinGroup(server, me, group);
+  const bet = await createBet(server, friend, group, { title: 'Rain?', baseWagerAmount: 2 });
+  const phone = await openDevice(server, me);
+  devices.push(phone);
+  await phone.local.sync();
+  const actions = createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local, toasts: { info: (message: string) => void phone.toasts.infos.push(message) } as never });
+  const settle = () => phone.local.whenIdle();
+  return { me, friend, group, bet, phone, actions, settle };
+}
+
+const request = (groupId: number, title = 'Mine') => ({ title, betType: 'yes_no' as const, betTypeConfig: {}, baseWagerAmount: 1, expiresAt: expiresIn(server, DAY), groupId });
 
 describe('bet actions', () => {
-  it('creates a bet into both queues of its creator, sending an Idempotency-Key', async () => {
-    await db.bets.clear();
-    await actions.createBet({ title: 'New one', expiresAt: at, baseWagerAmount: 2, betType: 'yes_no', betTypeConfig: {}, groupId: 3 });
-    expect(await db.bets.get(11)).toMatchObject({ title: 'New one', isUnwagered: true, isToResolve: true, isListed: true });
-    expect(calls[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+  it('creates a bet into its creator’s resolve queue', async () => {
+    const { me, group, phone, actions, settle } = await setUp();
+
+    const bet = await actions.createBet(request(group.id));
+    await settle();
+
+    expect(bet.id).toBeGreaterThan(0);
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ title: 'Mine', state: 'active', version: expect.any(Number) });
+    expect((await readNextBetToResolve(phone.db, me.user.id))?.id).toBe(bet.id);
   });
 
-  it('places a wager: the wager is stored, the bet leaves the bet queue with fresh totals, available points drop by the stake', async () => {
-    await actions.placeWager(11, 'yes', 6);
-    expect(await db.wagers.where('[betId+userId]').equals([11, me.id]).first()).toMatchObject({ id: 21, prediction: 'yes', points: 6 });
-    expect(await db.bets.get(11)).toMatchObject({ isUnwagered: false, isToResolve: true, answerTotals: { yes: 6 } });
-    expect(await db.memberships.get([3, me.id])).toMatchObject({ availablePoints: 94, totalPoints: 100 });
+  it('places a wager: it leaves the bet queue, the odds move and available points drop by the stake', async () => {
+    const { me, group, bet, phone, actions, settle } = await setUp();
+    expect((await readNextActionableBet(phone.db, me.user.id, Date.now()))?.id).toBe(bet.id);
+
+    await actions.placeWager(bet.id, 'yes', 4);
+    await settle();
+
+    expect(await readNextActionableBet(phone.db, me.user.id, Date.now())).toBeNull();
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4 }, wagerCount: 1 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
   });
 
-  it('changing a wager updates it with PUT and moves the points by the difference only', async () => {
-    await actions.placeWager(11, 'yes', 6);
-    await actions.placeWager(11, 'no', 2);
-    expect(calls.filter((call) => call.method === 'PUT').map((call) => call.path)).toEqual(['/api/bets/wagers/21']);
-    expect(await db.wagers.count()).toBe(1);
-    expect(await db.wagers.get(21)).toMatchObject({ prediction: 'no', points: 2 });
-    expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(98);
-    // Each user action has its own key.
-    const keys = calls.filter((call) => call.method !== 'GET').map((call) => call.key);
-    expect(new Set(keys).size).toBe(keys.length);
+  it('changing a wager moves the points by the difference only', async () => {
+    const { me, group, bet, phone, actions, settle } = await setUp();
+    const first = await actions.placeWager(bet.id, 'yes', 4);
+    await settle();
+
+    const changed = await actions.placeWager(bet.id, 'no', 6);
+    await settle();
+
+    expect(changed.id).toBe(first.id);
+    expect(await phone.db.wagers.toArray()).toEqual([expect.objectContaining({ id: first.id, prediction: 'no', points: 6 })]);
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { no: 6 }, wagerCount: 1 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 94 });
   });
 
-  it('resolving leaves both queues, takes the payout from the server and replaces the stale statistics', async () => {
-    await actions.placeWager(11, 'yes', 6);
-    await actions.loadBetStatistics(11);
-    expect((await db.betStatistics.get(11))?.statistics).toMatchObject({ isResolved: false });
-    serverMembership = membership(106, 106);
-    await actions.resolveBet(11, 'yes');
-    expect(await db.bets.get(11)).toMatchObject({ state: 'resolved', correctAnswer: 'yes', isUnwagered: false, isToResolve: false });
-    expect(await db.memberships.get([3, me.id])).toMatchObject({ availablePoints: 106, totalPoints: 106 });
-    expect((await db.betStatistics.get(11))?.statistics).toMatchObject({ isResolved: true, correctAnswer: 'yes' });
-    expect(leaderboardRefreshes).toContain(3);
+  it('resolving takes the bet out of the resolve queue, and the pull brings the payout and the statistics', async () => {
+    const { me, friend, group, phone, actions, settle } = await setUp();
+    const mine = await actions.createBet(request(group.id));
+    await actions.placeWager(mine.id, 'yes', 2);
+    await placeWager(server, friend, mine, 'no', 2);
+
+    const resolved = await actions.resolveBet(mine.id, 'yes');
+    await settle();
+
+    expect(resolved.state).toBe('resolved');
+    expect(await readNextBetToResolve(phone.db, me.user.id)).toBeNull();
+    expect(await phone.db.betStatistics.get(mine.id)).toBeDefined();
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ totalPoints: 102, availablePoints: 102 });
   });
 
   it('cancelling refunds the player at once and reports the pool refunded', async () => {
-    await actions.placeWager(11, 'yes', 6);
-    const { refundedPoints } = await actions.cancelBet(11);
-    expect(refundedPoints).toBe(6);
-    expect(await db.bets.get(11)).toMatchObject({ state: 'cancelled', isUnwagered: false, isToResolve: false });
-    expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(100);
+    const { me, friend, group, phone, actions, settle } = await setUp();
+    const mine = await actions.createBet(request(group.id));
+    await actions.placeWager(mine.id, 'yes', 2);
+    await placeWager(server, friend, mine, 'no', 1);
+    await phone.local.sync();
+
+    const result = await actions.cancelBet(mine.id);
+    await settle();
+
+    expect(result).toMatchObject({ refundedPoints: 3, isQueued: false });
+    expect(await phone.db.bets.get(mine.id)).toMatchObject({ state: 'cancelled' });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
   });
 
-  it('creating a bet offline shows it at once under a temporary id, pending; the network back, the server id replaces it', async () => {
-    await db.bets.clear();
-    offline = true;
-    const pending = await actions.createBet({ title: 'New one', expiresAt: at, baseWagerAmount: 2, betType: 'yes_no', groupId: 3 });
+  it('offline, a bet is created under a temporary id, pending, and the network back, the server’s id replaces it', async () => {
+    const { group, phone, actions, settle } = await setUp();
+    phone.setOffline(true);
+
+    const pending = await actions.createBet(request(group.id, 'Offline bet'));
+
     expect(pending.id).toBeLessThan(0);
     expect(pending.pendingWriteId).toBeDefined();
-    expect(await db.bets.get(pending.id)).toMatchObject({ title: 'New one', state: 'active', isUnwagered: true, isToResolve: true, pendingWriteId: pending.pendingWriteId });
-    offline = false;
-    await outbox.flush();
-    expect(await db.bets.get(pending.id)).toBeUndefined();
-    const created = await db.bets.get(11);
-    expect(created).toMatchObject({ title: 'New one', isUnwagered: true, isToResolve: true });
-    expect(created?.pendingWriteId).toBeUndefined();
-    expect(calls.filter((call) => call.method === 'POST').map((call) => call.key)).toEqual([pending.pendingWriteId]);
+    expect(phone.toasts.infos).toContain(OUTBOX_TEXT.queued.createBet);
+    phone.setOffline(false);
+    await phone.local.sync();
+    await settle();
+    const stored = (await phone.db.bets.toArray()).filter((bet) => bet.title === 'Offline bet');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.id).toBeGreaterThan(0);
+    expect(stored[0]!.pendingWriteId).toBeUndefined();
   });
 
-  it('a refused bet is rolled back with the server message', async () => {
-    await db.bets.clear();
-    refusal = { status: 403, message: 'You are not a member of this group', code: 'forbidden' };
-    await expect(actions.createBet({ title: 'New one', expiresAt: at, baseWagerAmount: 2, betType: 'yes_no', groupId: 3 })).rejects.toMatchObject({ status: 403, message: 'You are not a member of this group' });
-    expect(await db.bets.count()).toBe(0);
-    expect(await db.outbox.count()).toBe(0);
+  it('offline, resolving shows the bet resolved at once and is delivered once', async () => {
+    const { group, phone, actions, settle } = await setUp();
+    const mine = await actions.createBet(request(group.id));
+    await settle();
+    phone.setOffline(true);
+
+    const pending = await actions.resolveBet(mine.id, 'no');
+
+    expect(pending).toMatchObject({ state: 'resolved', correctAnswer: 'no', pendingWriteId: expect.any(String) });
+    phone.setOffline(false);
+    await phone.local.sync();
+    await phone.local.sync();
+    await settle();
+    expect(phone.requests.filter((line) => line === `PUT /api/bets/${mine.id}/resolve`)).toHaveLength(1);
+    expect(await phone.db.bets.get(mine.id)).toMatchObject({ state: 'resolved', correctAnswer: 'no' });
+    expect((await phone.db.bets.get(mine.id))?.pendingWriteId).toBeUndefined();
   });
 
-  it('resolving offline shows the bet resolved and out of both queues, pending; a replay refused puts it back', async () => {
-    offline = true;
-    const pending = await actions.resolveBet(11, 'yes');
-    expect(pending.pendingWriteId).toBeDefined();
-    expect(await db.bets.get(11)).toMatchObject({ state: 'resolved', correctAnswer: 'yes', isUnwagered: false, isToResolve: false, pendingWriteId: pending.pendingWriteId });
-    offline = false;
-    refusal = { status: 400, message: 'This bet has already been resolved', code: 'bet_resolved' };
-    await outbox.flush();
-    expect(notified).toEqual(['This bet has already been resolved']);
-    const restored = await db.bets.get(11);
-    expect(restored).toMatchObject({ state: 'active', correctAnswer: null, isUnwagered: true, isToResolve: true });
-    expect(restored?.pendingWriteId).toBeUndefined();
-  });
+  it('a refused wager leaves the mirror and the points untouched and rejects with the server message', async () => {
+    const { me, group, bet, phone, actions } = await setUp();
 
-  it('resolving offline is delivered once when the network returns', async () => {
-    offline = true;
-    await actions.resolveBet(11, 'no');
-    offline = false;
-    await outbox.flush();
-    expect(calls.filter((call) => call.path === '/api/bets/11/resolve')).toHaveLength(1);
-    const resolved = await db.bets.get(11);
-    expect(resolved).toMatchObject({ state: 'resolved', correctAnswer: 'no', isToResolve: false });
-    expect(resolved?.pendingWriteId).toBeUndefined();
-  });
+    const failure = await actions.placeWager(bet.id, 'yes', 5).catch((error: unknown) => error);
 
-  it('cancelling offline refunds the player at once, pending; a refusal takes the refund back', async () => {
-    await actions.placeWager(11, 'yes', 6);
-    offline = true;
-    const result = await actions.cancelBet(11);
-    expect(result).toMatchObject({ isQueued: true, refundedPoints: 6 });
-    expect(await db.bets.get(11)).toMatchObject({ state: 'cancelled', isUnwagered: false, isToResolve: false });
-    expect(await db.memberships.get([3, me.id])).toMatchObject({ availablePoints: 100, pendingWriteId: result.bet.pendingWriteId });
-    offline = false;
-    refusal = { status: 403, message: 'Only the creator or a group admin can cancel this bet', code: 'forbidden' };
-    await outbox.flush();
-    expect(notified).toEqual(['Only the creator or a group admin can cancel this bet']);
-    expect(await db.bets.get(11)).toMatchObject({ state: 'active', isToResolve: true });
-    expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(94);
-  });
-
-  it('a refused wager leaves Dexie and the points untouched', async () => {
-    await expect(actions.placeWager(99, 'yes', 2)).rejects.toMatchObject({ status: 422, message: 'This bet is closed' });
-    expect(await db.wagers.count()).toBe(0);
-    expect((await db.memberships.get([3, me.id]))?.availablePoints).toBe(100);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(await phone.db.wagers.count()).toBe(0);
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ wagerCount: 0 });
   });
 });

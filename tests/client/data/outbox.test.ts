@@ -1,345 +1,271 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
-import { createApiClient } from '../../../src/client/data/api-client';
-import { openHunchDb, type HunchDb, type OutboxKind } from '../../../src/client/data/db';
-import { createOutbox, type Outbox, type RowChange } from '../../../src/client/data/outbox';
-import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
-import { fetchUnlessOffline, startStandIn, type StandIn } from '../stand-in-server';
+// @vitest-environment node
+import '../node-browser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBetActions } from '../../../src/client/bets/bet-actions';
+import { placeWagerMutator } from '../../../src/client/bets/bet-mutators';
+import { ApiError } from '../../../src/client/data/api-client';
+import { createGroupMutator, joinGroupMutator, leaveGroupMutator } from '../../../src/client/groups/group-mutators';
+import { createBetMutator } from '../../../src/client/bets/bet-mutators';
+import { cancel, createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import { startTestServer, type TestServer } from '../../server/harness';
+import { openDevice, type Device } from './device.fixture';
 
-// The outbox (ARCHITECTURE.md §8) against a real local HTTP stand-in that honours
-// Idempotency-Key like the server (same key: the first answer again) and a real
-// (fake-indexeddb) Dexie database.
+// The outbox (ARCHITECTURE.md §8) against the real server: named mutators applied at once,
+// sent with their Idempotency-Key, re-applied on top of every pull until the server has them,
+// a refusal undone with its message, temporary ids rewritten before a dependent write goes.
 
-const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
-const other = { ...me, id: 8, email: 'o@example.com', username: 'other', displayName: 'Other' };
-
-const group = { id: 50, name: 'Friends', description: null, privacy: 'public', defaultPoints: 100, createdByUserId: me.id, admins: [me.id], memberUserIds: [me.id], createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
-const bet = (id: number, state = 'active') => ({ id, groupId: 50, createdBy: me.id, title: 'Rain?', description: null, betType: 'yes_no', state, expiresAt: '2030-01-01T00:00:00.000Z', correctAnswer: null, resolvedAt: null, resolvedBy: null, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
-const wager = (id: number, points: number) => ({ id, betId: 3, userId: me.id, prediction: 'yes', points, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
-
-let delayMs = 0;
-/** The access token the stand-in accepts; anything else is 401 (the token expired meanwhile). */
-let validToken: string | null = null;
-let refreshes = 0;
-let refusal: { status: number; message: string; code: string } | null = null;
-let applied: Array<{ method: string; path: string; key: string | undefined }> = [];
-const answers = new Map<string, { status: number; body: unknown }>();
-let standIn: StandIn;
-let baseUrl: string;
-
-function answerFor(method: string, path: string): { status: number; body: unknown } {
-  if (refusal) return { status: refusal.status, body: { message: refusal.message, code: refusal.code } };
-  if (path === '/api/groups' || path.startsWith('/api/groups/join')) return { status: 201, body: group };
-  if (path === '/api/bets/wagers') return { status: 201, body: wager(90, 20) };
-  if (path.startsWith('/api/bets/wagers/')) return { status: 200, body: wager(90, 30) };
-  if (path === '/api/bets') return { status: 201, body: bet(60) };
-  if (path.endsWith('/resolve')) return { status: 200, body: bet(3, 'resolved') };
-  if (path.endsWith('/cancel')) return { status: 200, body: bet(3, 'cancelled') };
-  return { status: 404, body: { message: 'Not found', code: 'not_found' } };
-}
+let server: TestServer;
+const devices: Device[] = [];
 
 beforeAll(async () => {
-  standIn = await startStandIn((req, res) => {
-    const key = req.headers['idempotency-key'] as string | undefined;
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/auth/refresh-token') {
-        refreshes += 1;
-        validToken = `fresh-${refreshes}`;
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ accessToken: validToken, refreshToken: `refresh-${refreshes}`, user: me }));
-        return;
-      }
-      if (validToken !== null && req.headers.authorization !== `Bearer ${validToken}`) {
-        res.writeHead(401, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ message: 'Unauthorized', code: 'unauthorized' }));
-        return;
-      }
-      const stored = key ? answers.get(key) : undefined;
-      const answer = stored ?? answerFor(req.method!, req.url!);
-      if (!stored) {
-        if (answer.status < 300) applied.push({ method: req.method!, path: req.url!, key });
-        if (key) answers.set(key, answer);
-      }
-      const reply = () => {
-        res.writeHead(answer.status, { 'Content-Type': 'application/json', ...(stored ? { 'Idempotent-Replayed': 'true' } : {}) });
-        res.end(JSON.stringify(answer.body));
-      };
-      setTimeout(reply, delayMs);
-    });
-  });
-  baseUrl = standIn.baseUrl;
+  server = await startTestServer(NO_EXPIRY_TIMER);
 });
-
-afterAll(() => standIn.close());
-
-let db: HunchDb;
-let session: SessionStore;
-let activeGroup: ActiveGroupStore;
-let outbox: Outbox;
-let offline = false;
-let notified: string[] = [];
-let posted: string[] = [];
-let keys = 0;
-let dbCount = 0;
-
-beforeEach(async () => {
-  localStorage.clear();
-  sessionStorage.clear();
-  refusal = null;
-  delayMs = 0;
-  validToken = null;
-  refreshes = 0;
-  applied = [];
-  answers.clear();
-  offline = false;
-  notified = [];
-  posted = [];
-  keys = 0;
-  db = openHunchDb(`hunch-outbox-test-${dbCount++}`);
-  session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
-  activeGroup = createActiveGroupStore(localStorage);
-  const api = createApiClient({
-    session,
-    baseUrl,
-    // The browser's fetch offline: a TypeError before any answer.
-    fetch: fetchUnlessOffline(() => offline),
-  });
-  let temp = 0;
-  outbox = createOutbox({
-    db,
-    api,
-    session,
-    activeGroup,
-    notifyError: (message) => notified.push(message),
-    postToWorker: (message) => posted.push(message.type),
-    newKey: () => `key-${(keys += 1)}`,
-    tempId: () => (temp -= 1),
-    retryDelayMs: 10,
-  });
-  session.signIn({ accessToken: 'access', refreshToken: 'refresh', user: me }, true);
-  await db.groups.put(group as never);
-  await db.memberships.put({ groupId: 50, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 100 });
-  await db.bets.put({ ...bet(3), isUnwagered: true } as never);
+afterAll(async () => {
+  await server.close();
 });
-
 afterEach(async () => {
-  outbox.stop();
-  db.close();
-  await db.delete();
+  await Promise.all(devices.splice(0).map((device) => device.close()));
 });
 
-const wagerChanges = (points: number): RowChange[] => [
-  { table: 'wagers', key: -1, value: wager(-1, points) },
-  { table: 'memberships', key: [50, me.id], value: { groupId: 50, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 100 - points } },
-  { table: 'bets', key: 3, value: { ...bet(3), isUnwagered: false } },
-];
-const placeWager = (points = 20) =>
-  outbox.runWrite({ kind: 'placeWager', method: 'POST', path: '/api/bets/wagers', body: { betId: 3, prediction: 'yes', points }, changes: wagerChanges(points), meta: { tempId: -1 } });
+async function setUp() {
+  const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
+  const group = await createGroup(server, friend);
+  await joinGroup(server, me, group);
+  const bet = await createBet(server, friend, group, { title: 'Rain?', baseWagerAmount: 2 });
+  const phone = await openDevice(server, me);
+  devices.push(phone);
+  await phone.local.sync();
+  const actions = createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local });
+  return { me, friend, group, bet, phone, actions };
+}
 
-describe('outbox (ARCHITECTURE.md §8)', () => {
-  it('pending → sent: the optimistic rows show at once, the answer replaces them and the entry goes', async () => {
-    delayMs = 300; // the answer takes a while: the pending state is visible meanwhile
-    const write = placeWager();
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(1));
-    expect((await db.wagers.get(-1))?.pendingWriteId).toBe('key-1');
-    const result = await write;
-    expect(result).toEqual({ status: 'sent', response: wager(90, 20) });
-    expect(await db.outbox.count()).toBe(0);
-    expect(await db.wagers.get(-1)).toBeUndefined();
-    expect(await db.wagers.get(90)).toEqual(wager(90, 20));
-    const membership = await db.memberships.get([50, me.id]);
-    expect(membership).toEqual({ groupId: 50, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 80 });
-    expect(applied).toEqual([{ method: 'POST', path: '/api/bets/wagers', key: 'key-1' }]);
+/** The server's wagers on a bet, as its statistics count them. */
+async function serverWagerCount(betId: number, token: string) {
+  const response = await server.request('GET', `/api/bets/${betId}`, { token });
+  return response.body.wagerCount as number;
+}
+
+describe('a write sent at once', () => {
+  it('shows at once, is answered, and the pull that follows leaves the server rows unmarked', async () => {
+    const { me, group, bet, phone, actions } = await setUp();
+
+    const wager = await actions.placeWager(bet.id, 'yes', 4);
+
+    expect(wager).toMatchObject({ betId: bet.id, points: 4 });
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    expect(await phone.db.wagers.get(wager.id)).toMatchObject({ points: 4, version: expect.any(Number) });
+    expect((await phone.db.wagers.get(wager.id))?.pendingWriteId).toBeUndefined();
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4 }, wagerCount: 1 });
+  });
+});
+
+describe('a write made offline', () => {
+  it('is never erased by a pull while it waits, and lands on top of what others did', async () => {
+    const { me, friend, group, bet, phone, actions } = await setUp();
+    phone.setOffline(true);
+    const queued = await actions.placeWager(bet.id, 'yes', 4);
+    expect(queued.pendingWriteId).toBeDefined();
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96 });
+
+    // Meanwhile a friend wagers; the device pulls before it sends.
+    await placeWager(server, friend, bet, 'no', 2);
+    phone.setOffline(false);
+    await phone.local.syncEngine.pull();
+
+    const mine = await phone.db.wagers.where('[betId+userId]').equals([bet.id, me.user.id]).first();
+    expect(mine).toMatchObject({ points: 4, pendingWriteId: queued.pendingWriteId });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96 });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4, no: 2 }, wagerCount: 2 });
+
+    // Then it is sent, once; the server's rows replace the drawn ones.
+    await phone.local.sync();
+    await phone.local.whenIdle();
+    expect(await serverWagerCount(bet.id, me.accessToken)).toBe(2);
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4, no: 2 }, wagerCount: 2 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
   });
 
-  it('a created group replaces its temporary id everywhere and becomes the active group', async () => {
-    const result = await outbox.runWrite({
-      kind: 'createGroup',
-      method: 'POST',
-      path: '/api/groups',
-      body: { name: 'Friends' },
-      meta: { tempId: -5 },
-      changes: [
-        { table: 'groups', key: -5, value: { ...group, id: -5 } },
-        { table: 'memberships', key: [-5, me.id], value: { groupId: -5, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 100, role: 'creator' } },
-      ],
+  it('is sent once even when its first answer was lost (the same Idempotency-Key)', async () => {
+    const { me, bet, phone, actions } = await setUp();
+    phone.setOffline(true);
+    await actions.placeWager(bet.id, 'yes', 2);
+    const [entry] = await phone.db.outbox.toArray();
+    // The request reaches the server but its answer never comes back (as if the network dropped).
+    await server.request('POST', '/api/bets/wagers', { token: me.accessToken, body: { betId: bet.id, prediction: 'yes', points: 2 }, headers: { 'Idempotency-Key': entry!.id } });
+
+    phone.setOffline(false);
+    await phone.local.sync();
+    await phone.local.whenIdle();
+
+    expect(await serverWagerCount(bet.id, me.accessToken)).toBe(1);
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.wagers.count()).toBe(1);
+  });
+
+  it('chains: a group and a bet created offline, a wager on that bet, each arrives once with the real ids', async () => {
+    const { me, phone } = await setUp();
+    phone.setOffline(true);
+    const groupTemp = phone.local.outbox.tempId();
+    // As the create action does: the new group is the active group at once.
+    phone.activeGroup.set({ id: groupTemp, name: 'Offline', availablePoints: 50 });
+    await phone.local.run(createGroupMutator, { tempId: groupTemp, input: { name: `Offline ${Date.now()}`, privacy: 'public', defaultPoints: 50 } });
+    const betTemp = phone.local.outbox.tempId();
+    await phone.local.run(createBetMutator, {
+      tempId: betTemp,
+      request: { title: 'Made offline', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: expiresIn(server, DAY), groupId: groupTemp },
     });
-    expect(result.status).toBe('sent');
-    expect(await db.groups.get(-5)).toBeUndefined();
-    expect(await db.memberships.get([-5, me.id])).toBeUndefined();
-    expect((await db.memberships.get([50, me.id]))?.role).toBe('creator');
-    expect(activeGroup.getSnapshot()?.id).toBe(50);
+    const wagerTemp = phone.local.outbox.tempId();
+    await phone.local.run(placeWagerMutator, { betId: betTemp, prediction: 'yes', points: 2, tempId: wagerTemp });
+    // All three show at once, under temporary ids.
+    expect(await phone.db.bets.get(betTemp)).toMatchObject({ title: 'Made offline', answerTotals: { yes: 2 }, pendingWriteId: expect.any(String) });
+    expect(await phone.db.memberships.get([groupTemp, me.user.id])).toMatchObject({ availablePoints: 48 });
+
+    phone.setOffline(false);
+    await phone.local.sync();
+    await phone.local.whenIdle();
+
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    const groups = (await phone.db.groups.toArray()).filter((group) => group.name.startsWith('Offline'));
+    expect(groups).toHaveLength(1);
+    const realGroup = groups[0]!;
+    expect(realGroup.id).toBeGreaterThan(0);
+    const bets = await phone.db.bets.where('groupId').equals(realGroup.id).toArray();
+    expect(bets).toHaveLength(1);
+    expect(bets[0]).toMatchObject({ title: 'Made offline', answerTotals: { yes: 2 }, wagerCount: 1 });
+    expect(bets[0]!.id).toBeGreaterThan(0);
+    expect(await phone.db.bets.get(betTemp)).toBeUndefined();
+    expect(await phone.db.wagers.where('betId').equals(bets[0]!.id).toArray()).toHaveLength(1);
+    expect(await phone.db.memberships.get([realGroup.id, me.user.id])).toMatchObject({ availablePoints: 48, totalPoints: 50 });
+    // The server holds each exactly once.
+    const serverBets = await server.request('GET', `/api/groups/${realGroup.id}/bets`, { token: me.accessToken });
+    expect(serverBets.body).toHaveLength(1);
+    expect(serverBets.body[0].wagerCount).toBe(1);
+    expect(phone.activeGroup.getSnapshot()?.id).toBe(realGroup.id);
+  });
+});
+
+describe('joining a group', () => {
+  it('brings its whole content and makes it the active group', async () => {
+    const { friend, phone } = await setUp();
+    const secret = await createGroup(server, friend, { privacy: 'private' });
+    const inside = await createBet(server, friend, secret, { title: 'Inside' });
+
+    await phone.local.run(joinGroupMutator, { privacy: 'private', groupId: secret.id, inviteCode: secret.inviteCode! });
+    await phone.local.whenIdle();
+
+    expect(await phone.db.groups.get(secret.id)).toMatchObject({ name: secret.name, version: expect.any(Number) });
+    expect(await phone.db.bets.get(inside.id)).toMatchObject({ title: 'Inside' });
+    expect(await phone.db.memberships.where('groupId').equals(secret.id).count()).toBe(2);
+    expect(phone.activeGroup.getSnapshot()).toMatchObject({ id: secret.id, availablePoints: 100 });
+  });
+});
+
+describe('leaving a group', () => {
+  it('takes its rows away at once, keeps them away through a pull while offline, and the server agrees', async () => {
+    const { me, friend, group, phone } = await setUp();
+    const other = await createGroup(server, friend);
+    await joinGroup(server, me, other);
+    await phone.local.sync();
+    phone.setOffline(true);
+
+    await phone.local.run(leaveGroupMutator, { groupId: group.id });
+
+    expect(await phone.db.groups.get(group.id)).toBeUndefined();
+    expect(await phone.db.bets.where('groupId').equals(group.id).count()).toBe(0);
+    phone.setOffline(false);
+    await phone.local.syncEngine.pull();
+    expect(await phone.db.groups.get(group.id)).toBeUndefined();
+    expect(await phone.db.memberships.where('groupId').equals(group.id).count()).toBe(0);
+
+    await phone.local.sync();
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    expect(await phone.db.groups.get(group.id)).toBeUndefined();
+    expect(await phone.db.groups.get(other.id)).toBeDefined();
+    expect(phone.activeGroup.getSnapshot()?.id).toBe(other.id);
+    const mine = await server.request('GET', '/api/member/state', { token: me.accessToken });
+    expect(Object.keys(mine.body.groups)).toEqual([String(other.id)]);
+  });
+});
+
+describe('an expired access token', () => {
+  it('is refreshed, and the write still arrives once', async () => {
+    const { me, bet, phone, actions } = await setUp();
+    // The access token the device holds is no longer accepted (expired); its refresh token is.
+    phone.session.signIn({ ...me, accessToken: 'expired-access-token' }, true);
+
+    await actions.placeWager(bet.id, 'yes', 2);
+    await phone.local.whenIdle();
+
+    expect(phone.requests).toContain('POST /auth/refresh-token');
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await serverWagerCount(bet.id, phone.session.getAccessToken() ?? me.accessToken)).toBe(1);
+  });
+});
+
+describe('a refused write', () => {
+  it('disappears with the server message when the screen is waiting for it', async () => {
+    const { me, group, bet, phone, actions } = await setUp();
+    // 300 points is not 1, 2 or 3 times the base of 2.
+    const failure = await actions.placeWager(bet.id, 'yes', 300).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).message).not.toBe('');
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    expect(await phone.db.wagers.count()).toBe(0);
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect((await phone.db.bets.get(bet.id))?.pendingWriteId).toBeUndefined();
   });
 
-  it('pending → failed: a refusal rolls the change back, deletes the entry and rejects with the server message', async () => {
-    refusal = { status: 400, message: 'This bet has expired', code: 'bet_expired' };
-    await expect(placeWager()).rejects.toMatchObject({ status: 400, message: 'This bet has expired' });
-    expect(await db.outbox.count()).toBe(0);
-    expect(await db.wagers.count()).toBe(0);
-    expect((await db.memberships.get([50, me.id]))?.availablePoints).toBe(100);
-    expect((await db.bets.get(3))?.isUnwagered).toBe(true);
-    expect(notified).toEqual([]); // the waiting screen shows it
+  it('sent later is undone, kept as refused with its message, and can be discarded', async () => {
+    const { me, friend, group, bet, phone, actions } = await setUp();
+    phone.setOffline(true);
+    await actions.placeWager(bet.id, 'yes', 2);
+    expect((await cancel(server, friend, bet)).status).toBe(200);
+
+    phone.setOffline(false);
+    await phone.local.sync();
+    await phone.local.whenIdle();
+
+    const [entry] = await phone.db.outbox.toArray();
+    expect(entry).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(phone.toasts.errors).toEqual([entry!.error]);
+    expect(await phone.db.wagers.count()).toBe(0);
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+
+    await phone.local.outbox.discard(entry!.id);
+    expect(await phone.db.outbox.count()).toBe(0);
   });
 
-  it('offline: the write stays pending; a later flush sends it once with the same key and the mark goes', async () => {
-    offline = true;
-    expect(await placeWager()).toEqual({ status: 'queued', id: 'key-1' });
-    expect((await db.outbox.get('key-1'))?.status).toBe('pending');
-    expect((await db.wagers.get(-1))?.pendingWriteId).toBe('key-1');
-    await outbox.flush(); // still offline: nothing lost
-    expect(await db.outbox.count()).toBe(1);
-    offline = false;
-    await Promise.all([outbox.flush(), outbox.flush()]);
-    await outbox.flush();
-    expect(applied).toEqual([{ method: 'POST', path: '/api/bets/wagers', key: 'key-1' }]);
-    expect(await db.outbox.count()).toBe(0);
-    expect(await db.wagers.get(90)).toEqual(wager(90, 20));
-    expect((await db.memberships.get([50, me.id]))?.pendingWriteId).toBeUndefined();
-  });
+  it('can be retried: it goes out again with its own key', async () => {
+    const { me, group, phone } = await setUp();
+    phone.setOffline(true);
+    // A bet whose expiry has passed by the time it is sent is refused…
+    const betTemp = phone.local.outbox.tempId();
+    await phone.local.run(createBetMutator, {
+      tempId: betTemp,
+      request: { title: 'Too late', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: new Date(Date.now() - 1000).toISOString(), groupId: group.id },
+    });
+    phone.setOffline(false);
+    await phone.local.sync();
+    const [entry] = await phone.db.outbox.toArray();
+    expect(entry?.status).toBe('failed');
+    expect(await phone.db.bets.get(betTemp)).toBeUndefined();
 
-  it('a write the worker already delivered is reconciled with its first answer, not applied again', async () => {
-    offline = true;
-    await placeWager();
-    offline = false;
-    // The service worker replayed it while the page was closed.
-    await fetch(`${baseUrl}/api/bets/wagers`, { method: 'POST', headers: { 'Idempotency-Key': 'key-1' } });
-    await outbox.flush();
-    expect(applied).toHaveLength(1);
-    expect(await db.wagers.get(90)).toEqual(wager(90, 20));
-    expect(await db.outbox.count()).toBe(0);
-  });
-
-  it('a replay refused after the network returned is rolled back and told to the player', async () => {
-    offline = true;
-    await placeWager();
-    offline = false;
-    refusal = { status: 400, message: 'Insufficient points', code: 'insufficient_points' };
-    await outbox.flush();
-    expect(notified).toEqual(['Insufficient points']);
-    expect(await db.wagers.count()).toBe(0);
-    expect((await db.memberships.get([50, me.id]))?.availablePoints).toBe(100);
-    expect(await db.outbox.count()).toBe(0);
-  });
-
-  it('an access token that expired while offline is refreshed on replay, never a reason to drop the write', async () => {
-    offline = true;
-    await placeWager();
-    // Offline for longer than the token lives: the server now wants a fresh one.
-    validToken = 'issued-after-the-old-one-expired';
-    offline = false;
-    await outbox.flush();
-    expect(refreshes).toBe(1);
-    expect(applied).toEqual([{ method: 'POST', path: '/api/bets/wagers', key: 'key-1' }]);
-    expect(await db.outbox.count()).toBe(0);
-    expect(await db.wagers.get(90)).toEqual(wager(90, 20));
-    expect(session.user?.id).toBe(me.id);
-  });
-
-  it('a refusal without a message shows the action default', async () => {
-    offline = true;
-    await placeWager();
-    offline = false;
-    refusal = { status: 400, message: '', code: 'bad_request' };
-    await outbox.flush();
-    expect(notified).toEqual(['Failed to submit wager']);
-  });
-
-  const rollbacks: Array<{ kind: OutboxKind; path: string; method: 'POST' | 'PUT'; changes: RowChange[]; check: () => Promise<void> }> = [
-    {
-      kind: 'createGroup',
-      path: '/api/groups',
-      method: 'POST',
-      changes: [
-        { table: 'groups', key: -5, value: { ...group, id: -5 } },
-        { table: 'memberships', key: [-5, me.id], value: { groupId: -5, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 100 } },
-      ],
-      check: async () => {
-        expect(await db.groups.get(-5)).toBeUndefined();
-        expect(await db.memberships.get([-5, me.id])).toBeUndefined();
-      },
-    },
-    {
-      kind: 'joinGroup',
-      path: '/api/groups/join-public',
-      method: 'POST',
-      changes: [{ table: 'memberships', key: [51, me.id], value: { groupId: 51, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints: 100 } }],
-      check: async () => expect(await db.memberships.get([51, me.id])).toBeUndefined(),
-    },
-    {
-      kind: 'createBet',
-      path: '/api/bets',
-      method: 'POST',
-      changes: [{ table: 'bets', key: -2, value: { ...bet(-2), isToResolve: true } }],
-      check: async () => expect(await db.bets.get(-2)).toBeUndefined(),
-    },
-    { kind: 'placeWager', path: '/api/bets/wagers', method: 'POST', changes: wagerChanges(20), check: async () => expect(await db.wagers.count()).toBe(0) },
-    {
-      kind: 'updateWager',
-      path: '/api/bets/wagers/90',
-      method: 'PUT',
-      changes: [{ table: 'wagers', key: 90, value: wager(90, 30) }],
-      check: async () => expect(await db.wagers.get(90)).toEqual(wager(90, 10)),
-    },
-    {
-      kind: 'resolveBet',
-      path: '/api/bets/3/resolve',
-      method: 'PUT',
-      changes: [{ table: 'bets', key: 3, value: { ...bet(3, 'resolved'), correctAnswer: 'yes' } }],
-      check: async () => expect((await db.bets.get(3))?.state).toBe('active'),
-    },
-    {
-      kind: 'cancelBet',
-      path: '/api/bets/3/cancel',
-      method: 'POST',
-      changes: [{ table: 'bets', key: 3, value: bet(3, 'cancelled') }],
-      check: async () => expect(await db.bets.get(3)).toEqual({ ...bet(3), isUnwagered: true }),
-    },
-  ];
-
-  it.each(rollbacks)('rolls back $kind when the server refuses it', async ({ kind, path, method, changes, check }) => {
-    await db.wagers.put(wager(90, 10));
-    if (kind === 'placeWager') await db.wagers.delete(90);
-    offline = true;
-    await outbox.runWrite({ kind, method, path, changes });
-    for (const change of changes) expect(((await db.table(change.table).get(change.key)) as { pendingWriteId?: string }).pendingWriteId).toBe('key-1');
-    offline = false;
-    refusal = { status: 422, message: 'No', code: 'refused' };
-    await outbox.flush();
-    await check();
-    expect(await db.outbox.count()).toBe(0);
-  });
-
-  it('writes go out oldest first, and a later write waits for an earlier one', async () => {
-    offline = true;
-    await outbox.runWrite({ kind: 'createBet', method: 'POST', path: '/api/bets', changes: [{ table: 'bets', key: -2, value: bet(-2) }], meta: { tempId: -2 } });
-    await placeWager();
-    offline = false;
-    await outbox.flush();
-    expect(applied.map((a) => a.key)).toEqual(['key-1', 'key-2']);
-    expect(await db.bets.get(60)).toMatchObject({ id: 60 });
-    expect(await db.bets.get(-2)).toBeUndefined();
-  });
-
-  it('another user signing in forgets the previous user’s queue (and the worker’s), never sending it', async () => {
-    outbox.start();
-    offline = true;
-    await placeWager();
-    expect(await db.outbox.count()).toBe(1);
-    session.signIn({ accessToken: 'access2', refreshToken: 'refresh2', user: other }, true);
-    offline = false;
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
-    await outbox.flush();
-    expect(applied).toEqual([]);
-    expect(posted).toContain('outbox-clear');
-  });
-
-  it('signing out clears the queue and tells the worker to drop its copy', async () => {
-    outbox.start();
-    offline = true;
-    await placeWager();
-    await session.logout('user');
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
-    expect(posted).toContain('outbox-clear');
+    // …and a retry sends it again (still refused here: the same key answers the same).
+    await phone.local.outbox.retry(entry!.id);
+    await phone.local.whenIdle();
+    expect((await phone.db.outbox.get(entry!.id))?.status).toBe('failed');
+    expect(me.user.id).toBeGreaterThan(0);
   });
 });

@@ -1,244 +1,266 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Bet } from '../../../src/domain/bets';
-import type { Group, Membership } from '../../../src/domain/groups';
-import type { MemberStateResponse } from '../../../src/domain/member-state';
-import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
-import { createApiClient } from '../../../src/client/data/api-client';
-import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
-import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/data/sync-engine';
-import { startStandIn, type StandIn } from '../stand-in-server';
+// @vitest-environment node
+import '../node-browser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CURSOR_KEY, LAST_SYNCED_KEY, MIRROR_TABLES } from '../../../src/client/data/db';
+import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../../server/bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import { startTestServer, type TestServer } from '../../server/harness';
+import { openDevice, type Device } from './device.fixture';
 
-// The sync engine against a real local HTTP stand-in for the API and a real (fake-indexeddb)
-// Dexie database: what the server says is what the tables hold.
+// The pull (ARCHITECTURE.md §8) against the real server: GET /api/member/state?cursor=… into
+// the Dexie mirror, page by page, one merge per row type, a row replaced only by a newer one.
 
-const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
-const them = { id: 8, displayName: 'Them Other', username: 'them', email: 'them@example.com' };
-
-const group = (id: number, name: string, members: number[] = [me.id]): Group => ({
-  id,
-  name,
-  description: null,
-  privacy: 'public',
-  defaultPoints: 100,
-  createdByUserId: members[0]!,
-  admins: [members[0]!],
-  memberUserIds: members,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-});
-const membership = (groupId: number, availablePoints = 100): Membership => ({ groupId, userId: me.id, userName: me.displayName, totalPoints: 100, availablePoints });
-
-function stateOf(groups: Group[], points: Record<number, number> = {}): MemberStateResponse {
-  return {
-    groups: Object.fromEntries(groups.map((g) => [String(g.id), { id: g.id, name: g.name }])),
-    currentUserMemberships: Object.fromEntries(groups.map((g) => [String(g.id), membership(g.id, points[g.id] ?? 100)])),
-    unwageredBets: Object.fromEntries(serverUnwagered.map((b) => [String(b.id), b])),
-    betsToResolve: Object.fromEntries(serverToResolve.map((b) => [String(b.id), b])),
-  };
-}
-
-// What the stand-in server answers; each test sets it.
-let serverGroups: Group[] = [];
-let serverPoints: Record<number, number> = {};
-let serverUnwagered: Bet[] = [];
-let serverToResolve: Bet[] = [];
-let leaderboards: Record<number, Array<{ id: number; name: string; points: number }>> = {};
-let requests: string[] = [];
-let standIn: StandIn;
-let baseUrl: string;
+let server: TestServer;
+const devices: Device[] = [];
 
 beforeAll(async () => {
-  standIn = await startStandIn((req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    requests.push(url.pathname + url.search);
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (url.pathname === '/api/member/state') return send(200, stateOf(serverGroups, serverPoints));
-    if (url.pathname === '/api/groups' && url.searchParams.get('membership') === 'mine') return send(200, serverGroups);
-    const board = url.pathname.match(/^\/api\/groups\/(\d+)\/leaderboard$/);
-    if (board) return send(200, { users: leaderboards[Number(board[1])] ?? [] });
-    if (url.pathname === '/auth/users/ids') {
-      const ids = (url.searchParams.get('ids') ?? '').split(',').map(Number);
-      return send(200, [{ ...me, email: me.email }, them].filter((u) => ids.includes(u.id)).map(({ id, displayName, username, email }) => ({ id, displayName, username, email })));
-    }
-    return send(404, { message: 'Not found', code: 'not_found' });
-  });
-  baseUrl = standIn.baseUrl;
+  server = await startTestServer(NO_EXPIRY_TIMER);
 });
-
-afterAll(() => standIn.close());
-
-let db: HunchDb;
-let session: SessionStore;
-let activeGroup: ActiveGroupStore;
-let engine: SyncEngine;
-let online: EventTarget;
-let dbCount = 0;
-
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  serverGroups = [];
-  serverPoints = {};
-  serverUnwagered = [];
-  serverToResolve = [];
-  leaderboards = {};
-  requests = [];
-  db = openHunchDb(`hunch-sync-test-${dbCount++}`);
-  session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
-  activeGroup = createActiveGroupStore(localStorage);
-  online = new EventTarget();
-  const api = createApiClient({ session, baseUrl });
-  engine = createSyncEngine({ db, api, session, activeGroup, onlineEvents: online as unknown as Window });
-  engine.start();
+afterAll(async () => {
+  await server.close();
 });
-
 afterEach(async () => {
-  engine.stop();
-  await engine.whenIdle();
-  db.close();
-  await db.delete();
+  await Promise.all(devices.splice(0).map((device) => device.close()));
 });
 
-const signIn = (user = me) => session.signIn({ accessToken: 'access', refreshToken: 'refresh', user }, true);
-const until = (assertion: () => Promise<void> | void) => vi.waitFor(assertion, { timeout: 3000, interval: 20 });
+async function device(...args: Parameters<typeof openDevice> extends [unknown, ...infer Rest] ? Rest : never) {
+  const opened = await openDevice(server, ...args);
+  devices.push(opened);
+  return opened;
+}
 
-describe('sync engine (ARCHITECTURE.md §8)', () => {
-  it('writes /member/state into Dexie at login and makes the first group active', async () => {
-    serverGroups = [group(3, 'Chess Club'), group(2, 'Book Club')];
-    serverPoints = { 2: 80 };
-    signIn();
+/** Two groups of the player, each with bets in every state and the player's wagers on some. */
+async function playerWithTwoGroups() {
+  const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
+  const groups = [await createGroup(server, friend, { privacy: 'private' }), await createGroup(server, me)];
+  await joinGroup(server, me, groups[0]!);
+  await joinGroup(server, friend, groups[1]!);
+  const bets = [];
+  for (const group of groups) {
+    const open = await createBet(server, friend, group, { title: 'Open' });
+    const wagered = await createBet(server, me, group, { title: 'Wagered' });
+    const settled = await createBet(server, friend, group, { title: 'Settled' });
+    const called = await createBet(server, me, group, { title: 'Called off' });
+    await placeWager(server, me, wagered, 'yes', 2);
+    await placeWager(server, friend, wagered, 'no', 1);
+    await placeWager(server, me, settled, 'yes', 1);
+    await placeWager(server, friend, settled, 'no', 3);
+    expect((await resolve(server, friend, settled, 'no')).status).toBe(200);
+    expect((await cancel(server, me, called)).status).toBe(200);
+    bets.push({ open, wagered, settled, called });
+  }
+  return { me, friend, groups, bets };
+}
 
-    await until(async () => expect(await db.groups.count()).toBe(2));
-    expect((await db.groups.get(3))?.memberUserIds).toEqual([me.id]);
-    expect(await db.memberships.where('userId').equals(me.id).sortBy('groupId')).toEqual([membership(2, 80), membership(3)]);
-    // "the first of the user's groups": the lowest id
-    await until(() => expect(activeGroup.getSnapshot()).toEqual({ id: 2, name: 'Book Club', availablePoints: 80 }));
-    expect(JSON.parse(localStorage.getItem('active_group')!)).toEqual({ id: 2, name: 'Book Club', availablePoints: 80 });
+/** How many rows a pull writes into the mirror tables (Dexie's hooks see every put and delete). */
+function countWrites(device: Device) {
+  let writes = 0;
+  for (const name of MIRROR_TABLES) {
+    const table = device.db.table(name);
+    table.hook('creating', () => void (writes += 1));
+    table.hook('updating', () => void (writes += 1));
+    table.hook('deleting', () => void (writes += 1));
+  }
+  return () => writes;
+}
+
+describe('the first sync', () => {
+  it('fills every table for every group of the player', async () => {
+    const { me, friend, groups, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+
+    expect((await phone.db.groups.toArray()).map((group) => group.id).sort()).toEqual(groups.map((group) => group.id).sort());
+    for (const group of groups) {
+      // Every member, with their points: the leaderboard needs no other call.
+      const members = await phone.db.memberships.where('groupId').equals(group.id).toArray();
+      expect(members.map((member) => member.userId).sort()).toEqual([me.user.id, friend.user.id].sort());
+      expect(members.every((member) => typeof member.version === 'number' && member.userName !== '')).toBe(true);
+      // Every bet in every state, with live totals.
+      const stored = await phone.db.bets.where('groupId').equals(group.id).toArray();
+      expect(stored.map((bet) => bet.state).sort()).toEqual(['active', 'active', 'cancelled', 'resolved']);
+    }
+    const wagered = await phone.db.bets.get(bets[0]!.wagered.id);
+    expect(wagered).toMatchObject({ answerTotals: { yes: 2, no: 1 }, wagerCount: 2 });
+    // Only the player's own wagers; statistics of the resolved bets.
+    const wagers = await phone.db.wagers.toArray();
+    expect(wagers.every((wager) => wager.userId === me.user.id)).toBe(true);
+    expect(wagers).toHaveLength(4);
+    expect((await phone.db.betStatistics.toArray()).map((row) => row.betId).sort()).toEqual(bets.map((set) => set.settled.id).sort());
+    // The cursor and the freshness are stored; the active group is one of the player's.
+    expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: me.user.id });
+    expect(typeof (await phone.db.meta.get(LAST_SYNCED_KEY))?.value).toBe('number');
+    expect(groups.map((group) => group.id)).toContain(phone.activeGroup.getSnapshot()?.id);
+    // One call: no group list, leaderboard or users lookup.
+    expect(phone.requests).toEqual([`GET /api/member/state?cursor=0`]);
   });
 
-  it('removes the groups and memberships the server no longer lists, keeping a public group only viewed', async () => {
-    await db.groups.bulkPut([group(5, 'Left Behind'), group(6, 'Still Here'), group(9, 'Seen From Outside', [them.id])]);
-    await db.memberships.bulkPut([membership(5), membership(6)]);
-    await db.leaderboard.put({ groupId: 5, userId: me.id, name: me.displayName, points: 100 });
-    serverGroups = [group(6, 'Still Here (renamed)')];
-    signIn();
+  it('writes nothing on a second pull when nothing changed, in one small request', async () => {
+    const { me } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    const writes = countWrites(phone);
+    phone.requests.length = 0;
 
-    await until(async () => expect((await db.groups.get(6))?.name).toBe('Still Here (renamed)'));
-    expect(await db.groups.get(5)).toBeUndefined();
-    expect(await db.memberships.get([5, me.id])).toBeUndefined();
-    expect(await db.leaderboard.where('groupId').equals(5).count()).toBe(0);
-    expect(await db.groups.get(9)).toBeDefined();
+    await phone.local.sync();
+
+    expect(writes()).toBe(0);
+    expect(phone.requests).toHaveLength(1);
+    expect(phone.requests[0]).toMatch(/^GET \/api\/member\/state\?cursor=(?!0$)/);
+  });
+});
+
+describe('later pulls', () => {
+  it('bring only what changed: a new bet, a resolution with its payout and statistics', async () => {
+    const { me, friend, groups, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    const fresh = await createBet(server, friend, groups[1]!, { title: 'Fresh' });
+    expect((await resolve(server, me, bets[1]!.wagered, 'yes')).status).toBe(200);
+    const writes = countWrites(phone);
+
+    await phone.local.sync();
+
+    expect(await phone.db.bets.get(fresh.id)).toMatchObject({ title: 'Fresh', state: 'active' });
+    expect(await phone.db.bets.get(bets[1]!.wagered.id)).toMatchObject({ state: 'resolved', correctAnswer: 'yes' });
+    expect(await phone.db.betStatistics.get(bets[1]!.wagered.id)).toBeDefined();
+    // The winner took the pool of 3 for a stake of 2.
+    const mine = await phone.db.memberships.get([groups[1]!.id, me.user.id]);
+    const server_ = await server.request('GET', `/api/groups/${groups[1]!.id}/membership`, { token: me.accessToken });
+    expect(mine).toMatchObject({ totalPoints: server_.body.totalPoints, availablePoints: server_.body.availablePoints });
+    expect(writes()).toBeLessThan(15);
   });
 
-  it('moves the active group on when the player is no longer in it, and to none when they have no group', async () => {
-    activeGroup.set({ id: 5, name: 'Left Behind', availablePoints: 10 });
-    serverGroups = [group(6, 'Still Here')];
-    signIn();
-    await until(() => expect(activeGroup.getSnapshot()?.id).toBe(6));
+  it('removes a group the player left, with its members, bets, wagers and statistics', async () => {
+    const { me, groups } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    const left = groups[0]!;
+    expect((await server.request('POST', `/api/groups/${left.id}/leave`, { token: me.accessToken })).status).toBeLessThan(300);
 
-    serverGroups = [];
-    online.dispatchEvent(new Event('online'));
-    await until(() => expect(activeGroup.getSnapshot()).toBeNull());
-    expect(localStorage.getItem('active_group')).toBeNull();
+    await phone.local.sync();
+
+    expect(await phone.db.groups.get(left.id)).toBeUndefined();
+    expect(await phone.db.memberships.where('groupId').equals(left.id).count()).toBe(0);
+    expect(await phone.db.bets.where('groupId').equals(left.id).count()).toBe(0);
+    const betIds = new Set((await phone.db.bets.toArray()).map((bet) => bet.id));
+    expect((await phone.db.wagers.toArray()).every((wager) => betIds.has(wager.betId))).toBe(true);
+    expect((await phone.db.betStatistics.toArray()).every((row) => betIds.has(row.betId))).toBe(true);
+    expect(phone.activeGroup.getSnapshot()?.id).toBe(groups[1]!.id);
   });
 
-  it('loads the active group’s leaderboard and its members’ bubbles whenever the active group changes', async () => {
-    serverGroups = [group(1, 'Alpha', [me.id, them.id]), group(2, 'Beta')];
-    leaderboards = { 1: [{ id: me.id, name: me.displayName, points: 120 }, { id: them.id, name: them.displayName, points: 80 }], 2: [{ id: me.id, name: me.displayName, points: 100 }] };
-    signIn();
+  it('removes a member who left a group still in view', async () => {
+    const { me, friend, groups } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    expect((await server.request('POST', `/api/groups/${groups[1]!.id}/leave`, { token: friend.accessToken })).status).toBeLessThan(300);
 
-    await until(async () => expect(await db.leaderboard.where('groupId').equals(1).count()).toBe(2));
-    await until(async () => expect((await db.userBubbles.get(them.id))?.displayName).toBe('Them Other'));
+    await phone.local.sync();
 
-    activeGroup.set({ id: 2, name: 'Beta', availablePoints: 100 });
-    await until(async () => expect(await db.leaderboard.where('groupId').equals(2).count()).toBe(1));
-    expect(requests.filter((r) => r === '/api/groups/2/leaderboard')).toHaveLength(1);
+    expect(await phone.db.memberships.get([groups[1]!.id, friend.user.id])).toBeUndefined();
+    expect(await phone.db.memberships.get([groups[1]!.id, me.user.id])).toBeDefined();
   });
 
-  it('syncs again when the browser comes back online', async () => {
-    serverGroups = [group(1, 'Alpha')];
-    signIn();
-    await until(async () => expect(await db.groups.count()).toBe(1));
+  it('keeps a stored row that is newer than the one a pull brings', async () => {
+    const { me, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    const bet = (await phone.db.bets.get(bets[0]!.open.id))!;
+    // As if a socket event had brought a later version first.
+    await phone.db.bets.put({ ...bet, title: 'Newer', version: bet.version! + 1000 });
+    await phone.db.meta.delete(CURSOR_KEY);
 
-    serverGroups = [group(1, 'Alpha'), group(4, 'Delta')];
-    online.dispatchEvent(new Event('online'));
-    await until(async () => expect(await db.groups.count()).toBe(2));
-    expect(requests.filter((r) => r === '/api/member/state')).toHaveLength(2);
+    // A reset clears the server rows first: the pull's copy wins then.
+    await phone.local.sync();
+    expect((await phone.db.bets.get(bet.id))?.title).toBe('Open');
+
+    await phone.db.bets.put({ ...bet, title: 'Newer', version: bet.version! + 1000 });
+    await placeWager(server, me, bets[0]!.open, 'yes', 1);
+    await phone.local.sync();
+    expect((await phone.db.bets.get(bet.id))?.title).toBe('Newer');
+  });
+});
+
+describe('the owner of the mirror', () => {
+  it('starts from nothing when another user signs in on the device', async () => {
+    const { me } = await playerWithTwoGroups();
+    const stranger = await createPlayer(server, 'Stranger');
+    const phone = await device(me);
+    await phone.local.sync();
+    expect(await phone.db.bets.count()).toBeGreaterThan(0);
+
+    phone.session.signIn(stranger, true);
+    await phone.local.sync();
+
+    for (const name of MIRROR_TABLES) expect(await phone.db.table(name).count()).toBe(0);
+    expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: stranger.user.id });
   });
 
-  it('clears every table and the stored active group at sign-out', async () => {
-    serverGroups = [group(1, 'Alpha', [me.id, them.id])];
-    leaderboards = { 1: [{ id: me.id, name: me.displayName, points: 100 }] };
-    signIn();
-    await until(async () => expect(await db.userBubbles.count()).toBeGreaterThan(0));
-    expect(localStorage.getItem('active_group')).not.toBeNull();
+  it('forgets everything, cursor and outbox included, at sign-out', async () => {
+    const { me, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    phone.local.start();
+    await phone.local.whenIdle();
+    phone.setOffline(true);
+    const { createBetActions } = await import('../../../src/client/bets/bet-actions');
+    await createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local }).placeWager(bets[0]!.open.id, 'yes', 1);
+    expect(await phone.db.outbox.count()).toBe(1);
 
-    await session.logout();
-    await until(async () => {
-      for (const table of db.tables) expect(await table.count(), table.name).toBe(0);
-    });
-    expect(activeGroup.getSnapshot()).toBeUndefined();
-    expect(localStorage.getItem('active_group')).toBeNull();
+    await phone.session.logout();
+    await phone.local.whenIdle();
+
+    for (const table of phone.db.tables) expect(await table.count()).toBe(0);
+    expect(phone.activeGroup.getSnapshot()).toBeUndefined();
   });
 
-  it('starts from an empty mirror when another user signs in on this device', async () => {
-    await db.meta.put({ key: 'ownerUserId', value: 99 });
-    await db.groups.put(group(50, 'Someone Else’s', [99]));
-    activeGroup.set({ id: 50, name: 'Someone Else’s', availablePoints: 5 });
-    serverGroups = [group(1, 'Alpha')];
-    signIn();
+  it('keeps the waiting writes when the session expired, and sends them once the same player signs in again', async () => {
+    const { me, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    phone.local.start();
+    await phone.local.whenIdle();
+    phone.setOffline(true);
+    const { createBetActions } = await import('../../../src/client/bets/bet-actions');
+    await createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local }).placeWager(bets[0]!.open.id, 'yes', 1);
 
-    await until(async () => expect(await db.groups.toCollection().primaryKeys()).toEqual([1]));
-    await until(() => expect(activeGroup.getSnapshot()?.id).toBe(1));
-    expect((await db.meta.get('ownerUserId'))?.value).toBe(me.id);
+    await phone.session.logout('expired');
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(1);
+
+    phone.setOffline(false);
+    phone.session.signIn(me, true);
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(0);
+    const wagers = await server.request('GET', `/api/bets/user/wagers`, { token: me.accessToken });
+    expect(wagers.body.filter((wager: { betId: number }) => wager.betId === bets[0]!.open.id)).toHaveLength(1);
   });
+});
 
-  it('does not undo a local write that lands while a sync is in flight', async () => {
-    serverGroups = [];
-    signIn();
-    // The join lands locally (as the group actions do) before the stale answer is written.
-    await engine.applyLocal(() => db.transaction('rw', [db.groups, db.memberships], async () => {
-      await db.groups.put(group(11, 'Just Joined'));
-      await db.memberships.put(membership(11));
-    }));
-    serverGroups = [group(11, 'Just Joined')];
-    await engine.syncMemberState();
-    expect(await db.memberships.get([11, me.id])).toBeDefined();
-    expect(activeGroup.getSnapshot()?.id).toBe(11);
-  });
+describe('a paged first sync', () => {
+  it('writes each page in its own transaction and keeps the first page’s rows when the next one arrives', async () => {
+    const { openHunchDb } = await import('../../../src/client/data/db');
+    const { createRebaser } = await import('../../../src/client/data/mutators');
+    const { createSyncEngine } = await import('../../../src/client/data/sync-engine');
+    const { createActiveGroupStore } = await import('../../../src/client/data/active-group-store');
+    const db = openHunchDb('hunch-paged-test');
+    const group = (id: number) => ({ id, name: `G${id}`, description: null, privacy: 'public' as const, defaultPoints: 100, createdByUserId: 7, admins: [7], memberUserIds: [7], createdAt: '', updatedAt: '', version: id });
+    const member = (groupId: number) => ({ groupId, userId: 7, userName: 'Me', totalPoints: 100, availablePoints: 100, version: groupId });
+    const empty = { bets: [], wagers: [], statistics: [], removedGroupIds: [], removedMemberships: [] };
+    const pages = [
+      { cursor: 'c1', reset: true, hasMore: true, groups: [group(1)], memberships: [member(1)], ...empty },
+      { cursor: 'c2', reset: false, hasMore: false, groups: [group(2)], memberships: [member(2)], ...empty },
+    ];
+    const asked: string[] = [];
+    const api = { get: async (path: string) => (asked.push(path), pages.shift()) } as never;
+    const session = { user: { id: 7, displayName: 'Me' } } as never;
+    const rebaser = createRebaser({ db, mutators: {}, userName: () => 'Me' });
+    const engine = createSyncEngine({ db, api, session, activeGroup: createActiveGroupStore(null), rebaser });
 
-  it('writes the unwageredBets / betsToResolve maps into bets with their flags and prunes what the answer drops', async () => {
-    const bet = (id: number, overrides: Partial<Bet> = {}): Bet => ({
-      id, title: `Bet ${id}`, description: null, betType: 'yes_no', state: 'active', betTypeConfig: {}, baseWagerAmount: 1, groupId: 2,
-      createdBy: me.id, expiresAt: '2030-01-01T00:00:00.000Z', correctAnswer: null, resolvedAt: null, resolvedBy: null,
-      createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', ...overrides,
-    });
-    serverGroups = [group(2, 'Book Club')];
-    serverUnwagered = [bet(1), bet(2)];
-    serverToResolve = [bet(2), bet(3)];
-    // Already known: a queue-only bet the server will drop, one a group list loaded, and a resolved one from a list.
-    await db.bets.bulkPut([
-      { ...bet(4), isUnwagered: true },
-      { ...bet(5), isToResolve: true, isListed: true },
-      { ...bet(6, { state: 'resolved', correctAnswer: 'yes' }), isListed: true },
-    ]);
-    signIn();
+    await engine.pull();
 
-    await until(async () => expect(await db.bets.get(1)).toMatchObject({ isUnwagered: true, isToResolve: false }));
-    expect(await db.bets.get(2)).toMatchObject({ isUnwagered: true, isToResolve: true });
-    expect(await db.bets.get(3)).toMatchObject({ isUnwagered: false, isToResolve: true });
-    expect(await db.bets.get(4)).toBeUndefined();
-    expect(await db.bets.get(5)).toMatchObject({ isUnwagered: false, isToResolve: false, isListed: true });
-    expect(await db.bets.get(6)).toMatchObject({ state: 'resolved' });
-
-    // The player wagered on 1 elsewhere: the next sync takes it out of the bet queue.
-    serverUnwagered = [bet(2)];
-    await engine.syncMemberState();
-    expect(await db.bets.get(1)).toBeUndefined();
-    expect(await db.bets.get(2)).toMatchObject({ isUnwagered: true });
+    expect(asked).toEqual(['/api/member/state?cursor=0', '/api/member/state?cursor=c1']);
+    expect((await db.groups.toArray()).map((row) => row.id)).toEqual([1, 2]);
+    expect((await db.meta.get(CURSOR_KEY))?.value).toEqual({ userId: 7, cursor: 'c2' });
+    db.close();
+    await db.delete();
   });
 });

@@ -1,0 +1,133 @@
+import { createBetRequestSchema, normalizeAnswer, openBet, type Bet, type BetBasics, type CreateBetRequest, type Wager } from '../../domain/bets';
+import { API_BASE } from '../../domain/constants';
+import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
+import type { BetRow, MembershipRow, WagerRow } from '../data/db';
+import { withoutMark, type Mutator, type MutatorContext } from '../data/mutators';
+
+// The bet writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): the request each is,
+// and how it shows at once in the mirror. apply() runs again on top of the server's rows after
+// every pull while the write waits, so it reads the rows as they are then and never assumes.
+// Points that only the server can work out (a payout) are left to the pull.
+
+export interface CreateBetArgs {
+  /** The bet's temporary id until the server numbers it. */
+  tempId: number;
+  request: CreateBetRequest;
+}
+
+export interface PlaceWagerArgs {
+  betId: number;
+  prediction: string;
+  points: number;
+  /** The wager being changed (PUT); absent for a new wager (POST). */
+  wagerId?: number;
+  /** A new wager's temporary id. */
+  tempId?: number;
+}
+
+export interface ResolveBetArgs {
+  betId: number;
+  correctAnswer: string;
+}
+
+export interface CancelBetArgs {
+  betId: number;
+}
+
+const myMembership = (context: MutatorContext, groupId: number): Promise<MembershipRow | undefined> => context.db.memberships.get([groupId, context.userId]);
+const myWager = (context: MutatorContext, betId: number): Promise<WagerRow | undefined> => context.db.wagers.where('[betId+userId]').equals([betId, context.userId]).first();
+
+export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
+  name: 'createBet',
+  kind: () => 'createBet',
+  describe: ({ request }) => request.title,
+  request: ({ request }) => ({ method: 'POST', path: `${API_BASE}/bets`, body: request }),
+  async apply({ tempId, request }, context) {
+    const id = context.idFor(tempId);
+    // Once numbered, the server's row (if a pull brought it) is the truth.
+    if (id > 0 && (await context.db.bets.get(id))) return;
+    const parsed = createBetRequestSchema.safeParse(request);
+    const basics = {
+      id,
+      title: request.title,
+      description: request.description ?? null,
+      betType: request.betType,
+      betTypeConfig: parsed.success ? parsed.data.betTypeConfig : (request.betTypeConfig ?? {}),
+      baseWagerAmount: request.baseWagerAmount,
+      groupId: request.groupId,
+      createdBy: context.userId,
+      expiresAt: request.expiresAt,
+    } as BetBasics;
+    const row: BetRow = { ...openBet(basics, context.now), answerTotals: {}, wagerCount: 0 };
+    await context.put('bets', row);
+  },
+  numbered: ({ tempId }, bet) => [tempId, bet.id],
+};
+
+/**
+ * A new or changed wager: the wager row, the player's available points by the difference
+ * (spec 02 §4) and the bet's totals (the odds) move at once.
+ */
+export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
+  name: 'placeWager',
+  kind: ({ wagerId }) => (wagerId === undefined ? 'placeWager' : 'updateWager'),
+  describe: ({ points, prediction }) => `${points} points on ${prediction}`,
+  request: ({ betId, prediction, points, wagerId }) =>
+    wagerId === undefined
+      ? { method: 'POST', path: `${API_BASE}/bets/wagers`, body: { betId, prediction, points } }
+      : { method: 'PUT', path: `${API_BASE}/bets/wagers/${wagerId}`, body: { prediction, points } },
+  async apply({ betId, prediction, points, wagerId, tempId }, context) {
+    const previous = await myWager(context, betId);
+    const id = previous?.id ?? context.idFor(wagerId ?? tempId ?? 0);
+    const wager: Wager = previous
+      ? { ...withoutMark(previous), prediction, points, updatedAt: context.now }
+      : { id, betId, userId: context.userId, prediction, points, createdAt: context.now, updatedAt: context.now };
+    await context.put('wagers', wager);
+    const bet = await context.db.bets.get(betId);
+    if (!bet) return;
+    const totals = { ...bet.answerTotals };
+    if (previous) {
+      const before = normalizeAnswer(bet, previous.prediction);
+      totals[before] = Math.max(0, (totals[before] ?? 0) - previous.points);
+      if (totals[before] === 0) delete totals[before];
+    }
+    const answer = normalizeAnswer(bet, prediction);
+    totals[answer] = (totals[answer] ?? 0) + points;
+    await context.put('bets', { ...bet, answerTotals: totals, wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1) });
+    const membership = await myMembership(context, bet.groupId);
+    if (membership) {
+      const delta = ledgerDelta(previous ? { kind: 'wager_changed', previousPoints: previous.points, points } : { kind: 'wager_placed', points });
+      await context.put('memberships', applyPointsDelta(membership, delta));
+    }
+  },
+  numbered: ({ wagerId, tempId }, wager) => (wagerId === undefined && tempId !== undefined ? [tempId, wager.id] : undefined),
+};
+
+/** The bet shows resolved at once; the payout is the server's and comes with the pull. */
+export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
+  name: 'resolveBet',
+  kind: () => 'resolveBet',
+  describe: ({ correctAnswer }) => correctAnswer,
+  request: ({ betId, correctAnswer }) => ({ method: 'PUT', path: `${API_BASE}/bets/${betId}/resolve`, body: { correctAnswer } }),
+  async apply({ betId, correctAnswer }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet || bet.state === 'resolved') return;
+    await context.put('bets', { ...bet, state: 'resolved', correctAnswer: normalizeAnswer(bet, correctAnswer), resolvedAt: context.now, resolvedBy: context.userId, updatedAt: context.now });
+  },
+};
+
+/** The bet shows cancelled and the player's own stake comes back at once. */
+export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
+  name: 'cancelBet',
+  kind: () => 'cancelBet',
+  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/cancel` }),
+  async apply({ betId }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet || bet.state === 'cancelled' || bet.state === 'resolved') return;
+    await context.put('bets', { ...bet, state: 'cancelled', updatedAt: context.now });
+    const [wager, membership] = await Promise.all([myWager(context, betId), myMembership(context, bet.groupId)]);
+    if (wager && membership) await context.put('memberships', applyPointsDelta(membership, ledgerDelta({ kind: 'refund', wagerAmount: wager.points })));
+  },
+};
+
+export const BET_MUTATORS = [createBetMutator, placeWagerMutator, resolveBetMutator, cancelBetMutator] as const;

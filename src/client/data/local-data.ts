@@ -1,0 +1,232 @@
+import { BET_MUTATORS } from '../bets/bet-mutators';
+import { GROUP_MUTATORS } from '../groups/group-mutators';
+import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
+import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
+import { isNetworkError, type ApiClient } from './api-client';
+import { db as defaultDb, type HunchDb } from './db';
+import { createRebaser, legacyRequest, type AnyMutator, type MutatorRegistry } from './mutators';
+import { createOutbox, type WriteResult } from './outbox';
+import { createRealtimeSync } from './realtime-sync';
+import { api as defaultApi, sessionStore } from './session';
+import type { SessionStore } from './session-store';
+import { socketService, type SocketService } from './socket-service';
+import { createSyncEngine } from './sync-engine';
+import type { Mutator } from './mutators';
+
+// The local data, started once someone is signed in (ARCHITECTURE.md §8): the sync engine (pull),
+// the outbox (push) and realtime, over one Dexie mirror and one rebaser. It orders "send pending
+// writes, then pull" — at start, login / registration / restore, `online`, the page becoming
+// visible, a socket (re)connection, a write answered and the service worker's messages — one run
+// at a time. Workbox's background sync does not exist in Safari: these triggers are what
+// delivers a write there.
+
+export interface LocalDataOptions {
+  db?: HunchDb;
+  api?: ApiClient;
+  session?: Pick<SessionStore, 'user' | 'events'>;
+  activeGroup?: ActiveGroupStore;
+  socket?: Pick<SocketService, 'on' | 'onConnected' | 'start' | 'stop'> | null;
+  toasts?: Pick<ToastStore, 'info' | 'error'>;
+  mutators?: readonly AnyMutator[];
+  /** Tells the service worker something (clear its queue); nothing in tests. */
+  postToWorker?: (message: { type: string }) => void;
+  /** Where `online`, `visibilitychange` and the worker's messages come from; null in tests. */
+  events?: {
+    window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+    document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>;
+    worker: Pick<ServiceWorkerContainer, 'addEventListener' | 'removeEventListener'> | null;
+  } | null;
+  /** Asks the browser to keep the mirror (installed app only); null in tests. */
+  persistStorage?: (() => Promise<unknown>) | null;
+  tempId?: () => number;
+  newKey?: () => string;
+  retryDelayMs?: number;
+  debounceMs?: number;
+}
+
+export const APP_MUTATORS: readonly AnyMutator[] = [...GROUP_MUTATORS, ...BET_MUTATORS, legacyRequest];
+
+export type LocalData = ReturnType<typeof createLocalData>;
+
+export function createLocalData({
+  db = defaultDb,
+  api = defaultApi,
+  session = sessionStore,
+  activeGroup = activeGroupStore,
+  socket = null,
+  toasts = defaultToasts,
+  mutators = APP_MUTATORS,
+  postToWorker = () => undefined,
+  events = null,
+  persistStorage = null,
+  tempId,
+  newKey,
+  retryDelayMs,
+  debounceMs,
+}: LocalDataOptions = {}) {
+  const registry: MutatorRegistry = Object.fromEntries(mutators.map((mutator) => [mutator.name, mutator]));
+  const rebaser = createRebaser({ db, mutators: registry, userName: () => session.user?.displayName ?? '' });
+  const syncEngine = createSyncEngine({ db, api, session, activeGroup, rebaser });
+  let running: Promise<void> | null = null;
+  let again = false;
+  const work = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    work.add(promise);
+    void promise.finally(() => work.delete(promise)).catch(() => undefined);
+    return promise;
+  };
+
+  const syncOnce = async () => {
+    const userId = session.user?.id;
+    if (userId === undefined) return;
+    await syncEngine.claimFor(userId);
+    await outbox.flush();
+    await syncEngine.pull();
+  };
+
+  /** Send pending writes, then pull. Concurrent calls share one run (and one more after it if asked meanwhile). */
+  const sync = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = track(
+      (async () => {
+        do {
+          again = false;
+          // Offline is the normal case here, not worth a line; anything else is logged (spec 02 §8).
+          await syncOnce().catch((error: unknown) => {
+            if (!isNetworkError(error)) console.warn('Syncing failed', error);
+          });
+        } while (again);
+      })().finally(() => {
+        running = null;
+      }),
+    );
+    return running;
+  };
+
+  const outbox = createOutbox({
+    db,
+    api,
+    session,
+    mutators: registry,
+    rebaser,
+    activeGroup,
+    notifyError: (message) => toasts.error(message),
+    onAnswered: () => void sync(),
+    afterRebase: () => syncEngine.reconcileActiveGroup(),
+    tempId,
+    newKey,
+    retryDelayMs,
+  });
+
+  const realtime = socket ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs }) : null;
+
+  let unsubscribers: Array<() => void> = [];
+  let hasAskedPersistence = false;
+
+  /** Spec: once signed in on an installed app, ask the browser not to evict the mirror. */
+  const askPersistence = () => {
+    if (hasAskedPersistence || !persistStorage || session.user === null) return;
+    hasAskedPersistence = true;
+    persistStorage().catch((error: unknown) => console.warn('Asking for persistent storage failed', error));
+  };
+
+  let lastUserId = session.user?.id ?? null;
+  const onSignIn = () => {
+    const userId = session.user?.id ?? null;
+    // Another user's queue must never be sent with this user's token (the sync engine clears Dexie).
+    if (lastUserId !== null && userId !== lastUserId) postToWorker({ type: 'outbox-clear' });
+    lastUserId = userId;
+    askPersistence();
+    void sync();
+  };
+
+  return {
+    syncEngine,
+    outbox,
+    realtime,
+    rebaser,
+    sync,
+    /** Applies a mutator, queues it and sends it (outbox.run). */
+    run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
+      return outbox.run(mutator, args);
+    },
+    /** Starts listening and syncs once now. Idempotent. */
+    start() {
+      if (unsubscribers.length > 0) return;
+      const onOnline = () => void sync();
+      const onVisible = () => {
+        if (events?.document.visibilityState === 'visible') void sync();
+      };
+      const onWorkerMessage = (event: Event) => {
+        const data = (event as MessageEvent<{ type?: string }>).data;
+        if (data?.type === 'outbox-replayed' || data?.type === 'outbox-flush') void sync();
+      };
+      unsubscribers = [
+        session.events.on('login', onSignIn),
+        session.events.on('register', onSignIn),
+        session.events.on('restored', onSignIn),
+        session.events.on('logout', ({ reason }) => {
+          outbox.stop();
+          // A session that expired (the refresh token was refused) is not the player signing
+          // out: their waiting writes stay for when they sign in again, and go if someone
+          // else does (claimFor). Signing out clears everything.
+          if (reason === 'expired') return;
+          postToWorker({ type: 'outbox-clear' });
+          void track(syncEngine.signOut());
+        }),
+      ];
+      if (events) {
+        events.window.addEventListener('online', onOnline);
+        events.document.addEventListener('visibilitychange', onVisible);
+        unsubscribers.push(
+          () => events.window.removeEventListener('online', onOnline),
+          () => events.document.removeEventListener('visibilitychange', onVisible),
+        );
+        if (events.worker) {
+          const worker = events.worker;
+          worker.addEventListener('message', onWorkerMessage);
+          unsubscribers.push(() => worker.removeEventListener('message', onWorkerMessage));
+        }
+      }
+      // Events are listened to before the socket opens, so none is missed.
+      realtime?.start();
+      socket?.start();
+      if (session.user) onSignIn();
+    },
+    stop() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      unsubscribers = [];
+      realtime?.stop();
+      socket?.stop();
+      outbox.stop();
+    },
+    /** Resolves once no sync, write or event handling is under way. */
+    async whenIdle(): Promise<void> {
+      while (work.size > 0 || running) {
+        await Promise.allSettled([...work]);
+        await realtime?.whenIdle();
+      }
+    },
+  };
+}
+
+const isStandalone = () => typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches;
+
+/** The app's local data. */
+export const localData = createLocalData({
+  socket: socketService,
+  postToWorker: (message) => navigator.serviceWorker?.controller?.postMessage(message),
+  events:
+    typeof window === 'undefined'
+      ? null
+      : { window, document, worker: 'serviceWorker' in navigator ? navigator.serviceWorker : null },
+  persistStorage: typeof navigator !== 'undefined' && navigator.storage?.persist ? () => (isStandalone() ? navigator.storage.persist() : Promise.resolve(false)) : null,
+});
+
+/** What the shell calls once someone is signed in (a dynamic import: Dexie and socket.io stay off the landing page). */
+export function startLocalData(): void {
+  localData.start();
+}

@@ -1,0 +1,196 @@
+import type { ActiveGroupStore } from './active-group-store';
+import { MIRROR_TABLES, TEMP_IDS_KEY, type HunchDb, type LegacyRequestArgs, type MirrorKey, type MirrorTable, type OutboxEntry, type OutboxKind, type ShadowRow } from './db';
+
+// Writes as named mutators, rebased on every pull (ARCHITECTURE.md §8; Replicache's model, as in
+// rocicorp's todo-row-versioning `client/src/mutators.ts`). A feature owns its mutators
+// (groups/group-mutators.ts, bets/bet-mutators.ts): each says which request it is and how it
+// changes the mirror optimistically. The outbox stores `{mutator, args}`; the rebaser keeps the
+// server's copy of every row a pending mutator touched in `shadow` and, whenever server rows
+// arrive (a pull, an event) or a write is answered or refused, puts the server's copies back,
+// writes the server rows, and re-applies the mutators still pending, oldest first. So a pull
+// never erases a pending change, and a refused write vanishes without a trace.
+
+export interface MutatorRequest {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+}
+
+/** What a mutator's apply() may do: every write goes through put/remove, which keep the server's copy in `shadow`. */
+export interface MutatorContext {
+  db: HunchDb;
+  /** The signed-in player (the entry's owner). */
+  userId: number;
+  userName: string;
+  /** When the write was made (ISO). */
+  now: string;
+  /** The server's id for a temporary one once it is known, else the id itself. */
+  idFor(id: number): number;
+  put(table: MirrorTable, row: object): Promise<void>;
+  remove(table: MirrorTable, key: MirrorKey): Promise<void>;
+}
+
+/** What afterAnswer may reach. */
+export interface AnswerContext {
+  db: HunchDb;
+  userId: number;
+  activeGroup: ActiveGroupStore;
+}
+
+export interface Mutator<A = never, R = unknown> {
+  name: string;
+  /** Which texts it shows (OUTBOX_TEXT) and how the sync status sheet names it. */
+  kind(args: A): OutboxKind;
+  /** A few words for the sync status sheet ("Friends", "Will it rain?"). */
+  describe?(args: A): string | undefined;
+  request(args: A): MutatorRequest;
+  /** The optimistic change; runs again after every pull while the write is pending. Must not throw on missing rows. */
+  apply(args: A, context: MutatorContext): Promise<void>;
+  /** A created row's temporary id and the server's id for it, from the answer. */
+  numbered?(args: A, response: R): [tempId: number, realId: number] | undefined;
+  /** After the answer is recorded: what lives outside Dexie (the active group). */
+  afterAnswer?(args: A, response: R, context: AnswerContext): void | Promise<void>;
+}
+
+// Mutators are stored by name; their argument types are each mutator's own business.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMutator = Mutator<any, any>;
+export type MutatorRegistry = Record<string, AnyMutator>;
+
+/** Sends a version 4 outbox entry's request unchanged (db.ts upgradeToMirror): no optimistic rows. */
+export const legacyRequest: Mutator<LegacyRequestArgs> = {
+  name: 'request',
+  kind: (args) => args.kind,
+  request: ({ method, path, body }) => ({ method, path, body }),
+  apply: async () => undefined,
+};
+
+const KEY_OF: Record<MirrorTable, (row: Record<string, unknown>) => MirrorKey> = {
+  groups: (row) => row.id as number,
+  memberships: (row) => [row.groupId as number, row.userId as number],
+  bets: (row) => row.id as number,
+  wagers: (row) => row.id as number,
+  betStatistics: (row) => row.betId as number,
+};
+
+export const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;
+
+/** A row without its pending mark. */
+export function withoutMark<T extends object>(row: T): Omit<T, 'pendingWriteId'> {
+  const { pendingWriteId: _mark, ...rest } = row as T & { pendingWriteId?: string };
+  return rest;
+}
+
+/** `value` with every number that is a known temporary id replaced by the server's id. */
+export function replaceIds<T>(value: T, ids: Readonly<Record<string, number>>): T {
+  if (typeof value === 'number') return (value < 0 && ids[String(value)] !== undefined ? ids[String(value)] : value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => replaceIds(item, ids)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceIds(item, ids)])) as T;
+  }
+  return value;
+}
+
+/** Statuses whose effect is drawn on top of the server's rows. */
+export const isApplied = (entry: Pick<OutboxEntry, 'status'>) => entry.status !== 'failed';
+
+export interface RebaserOptions {
+  db: HunchDb;
+  mutators: MutatorRegistry;
+  /** The signed-in player's name, for rows that show it (a new membership). */
+  userName: () => string;
+}
+
+export type Rebaser = ReturnType<typeof createRebaser>;
+
+export function createRebaser({ db, mutators, userName }: RebaserOptions) {
+  /** Every table a rebase may write, for the transactions that hold one. */
+  const tables = () => [db.meta, db.outbox, db.shadow, ...MIRROR_TABLES.map((name) => db.table(name))];
+
+  const readTempIds = async (): Promise<Record<string, number>> => ((await db.meta.get(TEMP_IDS_KEY))?.value as Record<string, number> | undefined) ?? {};
+
+  const contextFor = (entry: OutboxEntry, ids: Record<string, number>): MutatorContext => {
+    const saveShadow = async (table: MirrorTable, key: MirrorKey) => {
+      const id = shadowId(table, key);
+      if (await db.shadow.get(id)) return;
+      const current = (await db.table(table).get(key)) as object | undefined;
+      await db.shadow.put({ id, table, key, value: current ? withoutMark(current) : null });
+    };
+    // An answered write is still drawn until the pull that holds it lands, but no longer pending.
+    const mark = entry.status === 'answered' ? {} : { pendingWriteId: entry.id };
+    return {
+      db,
+      userId: entry.userId,
+      userName: userName(),
+      now: new Date(entry.createdAt).toISOString(),
+      idFor: (id) => (id < 0 ? (ids[String(id)] ?? id) : id),
+      async put(table, row) {
+        const key = KEY_OF[table](row as Record<string, unknown>);
+        await saveShadow(table, key);
+        await db.table(table).put({ ...withoutMark(row), ...mark });
+      },
+      async remove(table, key) {
+        await saveShadow(table, key);
+        await db.table(table).delete(key);
+      },
+    };
+  };
+
+  /** Applies one entry's mutator (inside the caller's transaction). A broken mutator is logged, never fatal. */
+  const applyEntry = async (entry: OutboxEntry, ids?: Record<string, number>) => {
+    const mutator = mutators[entry.mutator];
+    if (!mutator) return;
+    const known = ids ?? (await readTempIds());
+    try {
+      await mutator.apply(replaceIds(entry.args as never, known), contextFor(entry, known));
+    } catch (error) {
+      console.warn(`Applying ${entry.mutator} failed`, error);
+    }
+  };
+
+  /** Puts every shadowed row back to the server's copy (inside the caller's transaction); true if there were any. */
+  const restoreShadows = async (): Promise<boolean> => {
+    const shadows: ShadowRow[] = await db.shadow.toArray();
+    for (const shadow of shadows) {
+      const table = db.table(shadow.table);
+      if (shadow.value === null) await table.delete(shadow.key);
+      else await table.put(shadow.value);
+    }
+    if (shadows.length > 0) await db.shadow.clear();
+    return shadows.length > 0;
+  };
+
+  /** Re-applies the player's applied entries, oldest first (inside the caller's transaction). */
+  const reapply = async (userId: number) => {
+    const entries = (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(isApplied);
+    if (entries.length === 0) return;
+    const ids = await readTempIds();
+    for (const entry of entries) await applyEntry(entry, ids);
+  };
+
+  return {
+    tables,
+    readTempIds,
+    applyEntry,
+    /**
+     * Runs `write` (server rows into the mirror) in ONE transaction between putting the server's
+     * copies back and re-applying the pending mutators: the rebase. With nothing pending it is
+     * just `write`.
+     */
+    async serverWrite<T>(userId: number, write: () => Promise<T>): Promise<T> {
+      return db.transaction('rw', tables(), async () => {
+        await restoreShadows();
+        const result = await write();
+        await reapply(userId);
+        return result;
+      });
+    },
+    /** A rebase with no new server rows: after an answer or a refusal, a retry or a discard. */
+    async rebase(userId: number): Promise<void> {
+      await db.transaction('rw', tables(), async () => {
+        await restoreShadows();
+        await reapply(userId);
+      });
+    },
+  };
+}

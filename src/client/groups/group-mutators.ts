@@ -1,0 +1,92 @@
+import { API_BASE } from '../../domain/constants';
+import type { CreateGroupInput, Group } from '../../domain/groups';
+import type { AnswerContext, Mutator } from '../data/mutators';
+
+// The group writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8). Creating a group
+// shows it at once under a temporary id with the creator holding the starting points; joining
+// a group this device knows shows the membership; leaving takes the group and everything in it
+// out of the mirror. The active group follows the answer (spec 02 §4).
+
+export interface CreateGroupArgs {
+  tempId: number;
+  input: CreateGroupInput;
+}
+
+export type JoinGroupArgs = { privacy: 'public'; groupName: string; groupId?: number } | { privacy: 'private'; groupId: number; inviteCode: string };
+
+export interface LeaveGroupArgs {
+  groupId: number;
+}
+
+/** The joined or created group becomes the active group (spec 02 §4), with the points the mirror knows. */
+async function activate(group: Group, context: AnswerContext) {
+  const membership = await context.db.memberships.get([group.id, context.userId]);
+  context.activeGroup.set({ id: group.id, name: group.name, availablePoints: membership?.availablePoints ?? group.defaultPoints });
+}
+
+export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
+  name: 'createGroup',
+  kind: () => 'createGroup',
+  describe: ({ input }) => input.name,
+  request: ({ input }) => ({ method: 'POST', path: `${API_BASE}/groups`, body: input }),
+  async apply({ tempId, input }, context) {
+    const id = context.idFor(tempId);
+    const group: Group = {
+      id,
+      name: input.name,
+      description: input.description ?? null,
+      privacy: input.privacy,
+      ...(input.inviteCode !== undefined ? { inviteCode: input.inviteCode } : {}),
+      defaultPoints: input.defaultPoints,
+      createdByUserId: context.userId,
+      admins: [context.userId],
+      memberUserIds: [context.userId],
+      createdAt: context.now,
+      updatedAt: context.now,
+    };
+    // Once numbered, the server's rows (if a pull brought them) are the truth.
+    if (id > 0 && (await context.db.groups.get(id))) return;
+    await context.put('groups', group);
+    await context.put('memberships', { groupId: id, userId: context.userId, userName: context.userName, totalPoints: input.defaultPoints, availablePoints: input.defaultPoints, role: 'creator' });
+  },
+  numbered: ({ tempId }, group) => [tempId, group.id],
+  async afterAnswer({ tempId }, group, context) {
+    const active = context.activeGroup.getSnapshot();
+    if (!active || active.id === tempId || active.id === group.id) await activate(group, context);
+  },
+};
+
+export const joinGroupMutator: Mutator<JoinGroupArgs, Group> = {
+  name: 'joinGroup',
+  kind: () => 'joinGroup',
+  describe: (args) => (args.privacy === 'public' ? args.groupName : `#${args.groupId}`),
+  request: (args) =>
+    args.privacy === 'public'
+      ? { method: 'POST', path: `${API_BASE}/groups/join-public`, body: { groupName: args.groupName } }
+      : { method: 'POST', path: `${API_BASE}/groups/join-private`, body: { groupId: args.groupId, inviteCode: args.inviteCode } },
+  async apply(args, context) {
+    const group = args.groupId !== undefined ? await context.db.groups.get(args.groupId) : args.privacy === 'public' ? await context.db.groups.where('name').equals(args.groupName).first() : undefined;
+    if (!group || group.defaultPoints === undefined || (await context.db.memberships.get([group.id, context.userId]))) return;
+    // A rejoin restores the old points: the server says so with the pull; until then, the starting points.
+    await context.put('memberships', { groupId: group.id, userId: context.userId, userName: context.userName, totalPoints: group.defaultPoints, availablePoints: group.defaultPoints, role: 'member' });
+  },
+  afterAnswer: (_args, group, context) => activate(group, context),
+};
+
+/** The group leaves the mirror at once, with its members, bets, wagers and statistics. */
+export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
+  name: 'leaveGroup',
+  kind: () => 'leaveGroup',
+  request: ({ groupId }) => ({ method: 'POST', path: `${API_BASE}/groups/${groupId}/leave` }),
+  async apply({ groupId }, context) {
+    const { db } = context;
+    const bets = await db.bets.where('groupId').equals(groupId).primaryKeys();
+    for (const wager of await db.wagers.where('betId').anyOf(bets).primaryKeys()) await context.remove('wagers', wager);
+    for (const betId of await db.betStatistics.where('betId').anyOf(bets).primaryKeys()) await context.remove('betStatistics', betId);
+    for (const betId of bets) await context.remove('bets', betId);
+    for (const key of await db.memberships.where('groupId').equals(groupId).primaryKeys()) await context.remove('memberships', key);
+    await context.remove('groups', groupId);
+  },
+};
+
+export const GROUP_MUTATORS = [createGroupMutator, joinGroupMutator, leaveGroupMutator] as const;

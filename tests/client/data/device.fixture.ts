@@ -1,0 +1,107 @@
+import type { AuthResponse } from '../../../src/domain/auth';
+import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
+import { createApiClient, type ApiClient } from '../../../src/client/data/api-client';
+import { MIRROR_TABLES, openHunchDb, type HunchDb } from '../../../src/client/data/db';
+import { createLocalData, type LocalData } from '../../../src/client/data/local-data';
+import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
+import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
+import type { TestServer } from '../../server/harness';
+import { MemoryStorage } from '../node-browser';
+
+// One simulated device of a player against the REAL server (tests/server/harness.ts): its own
+// fake-indexeddb database, session, API client (whose fetch fails like the browser's while the
+// device is offline) and the app's local data (sync engine, outbox, realtime) built on them.
+
+let devices = 0;
+
+export interface Device {
+  db: HunchDb;
+  session: SessionStore;
+  api: ApiClient;
+  activeGroup: ActiveGroupStore;
+  local: LocalData;
+  socket: SocketService | null;
+  toasts: { infos: string[]; errors: string[] };
+  /** Every request that left the device (online), as "METHOD path". */
+  requests: string[];
+  setOffline(isOffline: boolean): void;
+  close(): Promise<void>;
+}
+
+export interface DeviceOptions {
+  /** A real socket.io connection to the server (realtime tests). */
+  withSocket?: boolean;
+}
+
+/**
+ * `server` is read at every request, so a test may point the devices at a restarted server
+ * (`{ url }` of the new one): their requests and socket reconnections follow.
+ */
+export async function openDevice(server: Pick<TestServer, 'url'>, user: AuthResponse, { withSocket = false }: DeviceOptions = {}): Promise<Device> {
+  devices += 1;
+  const db = openHunchDb(`hunch-device-${process.pid}-${devices}`);
+  const storage = new MemoryStorage();
+  const session = createSessionStore({ storages: { persistent: storage, temporary: new MemoryStorage() } });
+  session.signIn(user, true);
+  let isOffline = false;
+  const requests: string[] = [];
+  const api = createApiClient({
+    session,
+    // Relative paths, resolved against wherever `server` is now.
+    fetch: (input, init) => {
+      // The browser's fetch with no network: a TypeError before any answer.
+      if (isOffline) return Promise.reject(new TypeError('Failed to fetch'));
+      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return globalThis.fetch(server.url + String(input), init);
+    },
+  });
+  const activeGroup = createActiveGroupStore(storage);
+  const toasts = { infos: [] as string[], errors: [] as string[] };
+  const toastStore = { info: (message: string) => void toasts.infos.push(message), error: (message: string) => void toasts.errors.push(message) };
+  const socket = withSocket
+    ? createSocketService({ session, refreshToken: () => api.refreshTokens(), url: () => server.url, onlineEvents: null, toasts: { show: () => 0, update: () => true, dismiss: () => true } })
+    : null;
+  let keys = 0;
+  let temp = 0;
+  const local = createLocalData({
+    db,
+    api,
+    session,
+    activeGroup,
+    socket,
+    toasts: toastStore as never,
+    newKey: () => `device-${devices}-key-${(keys += 1)}`,
+    tempId: () => (temp -= 1),
+    retryDelayMs: 10,
+    debounceMs: 10,
+  });
+  return {
+    db,
+    session,
+    api,
+    activeGroup,
+    local,
+    socket,
+    toasts,
+    requests,
+    setOffline(value) {
+      isOffline = value;
+    },
+    async close() {
+      local.stop();
+      await local.whenIdle();
+      db.close();
+      await db.delete();
+    },
+  };
+}
+
+/** Every mirror table's rows as JSON, sorted: what a device shows. */
+export async function snapshotOf(db: HunchDb): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of MIRROR_TABLES) {
+    const rows = (await db.table(table).toArray()) as Array<Record<string, unknown>>;
+    out[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return out;
+}

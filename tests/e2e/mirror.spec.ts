@@ -1,0 +1,117 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn } from './accounts.helpers';
+import { createBetViaApi, resolveViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
+import { activeGroupButton, createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
+
+// The local mirror (ARCHITECTURE.md §8): one sync brings every group of the player whole, so a
+// fresh device that only saw the dashboard shows every group's bets, results and leaderboard
+// with no network; what changed while it was offline arrives once it is back, without a reload.
+
+async function signInAs(page: Page, player: Player) {
+  await page.goto('/login');
+  await signIn(page, player.person, { rememberMe: true });
+  await page.waitForURL(/\/(dashboard|group)/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+/** How many rows a store of the device's database holds. */
+function countStored(page: Page, store: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('hunch');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction(name).objectStore(name).count();
+          count.onsuccess = () => {
+            open.result.close();
+            resolve(count.result);
+          };
+        };
+      }),
+    store,
+  );
+}
+
+async function reloadOffline(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByText("You're offline.")).toBeVisible();
+}
+
+/** Two groups: the seeded table of bets.helpers, and a second one with a bet the player wagered on and one resolved. */
+async function twoGroups(request: APIRequestContext) {
+  const [me, friend, other] = await Promise.all([registerPlayer(request), registerPlayer(request), registerPlayer(request)]);
+  const first = await createGroupViaApi(request, friend, { name: uniqueGroupName('Mirror A') });
+  await joinViaApi(request, me, first.name);
+  await joinViaApi(request, other, first.name);
+  const firstBets = await seedBetTable(request, { me, friend, other }, first.id);
+  const second = await createGroupViaApi(request, other, { name: uniqueGroupName('Mirror B') });
+  await joinViaApi(request, me, second.name);
+  const wagered = await createBetViaApi(request, other, { groupId: second.id, title: 'Pizza or pasta tonight?', betTypeConfig: { yesLabel: 'Pizza', noLabel: 'Pasta' } });
+  await wagerViaApi(request, me, wagered.id, 'yes', 1);
+  const settled = await createBetViaApi(request, other, { groupId: second.id, title: 'Will the train be late?' });
+  await wagerViaApi(request, me, settled.id, 'no', 1);
+  await wagerViaApi(request, other, settled.id, 'yes', 1);
+  await resolveViaApi(request, other, settled.id, 'yes');
+  return { me, friend, other, first, firstBets, second, wagered, settled };
+}
+
+test('a fresh device that only opened the dashboard shows every group’s bets, results and leaderboard offline', async ({ page, context, request }) => {
+  const { me, friend, other, first, second, wagered, settled } = await twoGroups(request);
+  await signInAs(page, me);
+  await page.goto('/dashboard');
+  // Five bets in all, the player's three wagers.
+  await expect.poll(() => countStored(page, 'bets'), { timeout: 15_000 }).toBe(5);
+  await expect.poll(() => countStored(page, 'wagers')).toBe(3);
+
+  await context.setOffline(true);
+  await reloadOffline(page, `/group/${second.id}`);
+  const betList = page.getByRole('region', { name: 'Bets' });
+  await expect(page.getByRole('heading', { name: second.name, level: 1 })).toBeVisible();
+  // The bet the player already wagered on is listed too.
+  await expect(betList.getByRole('heading', { name: 'Pizza or pasta tonight?' })).toBeVisible();
+  await betList.getByRole('tab', { name: 'Resolved' }).click();
+  await expect(betList.getByRole('heading', { name: 'Will the train be late?' })).toBeVisible();
+
+  await reloadOffline(page, `/bets/${settled.id}`);
+  await expect(page.getByRole('heading', { name: 'Participation Overview' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
+
+  await reloadOffline(page, `/bets/${wagered.id}`);
+  await expect(page.getByRole('heading', { name: 'Pizza or pasta tonight?' })).toBeVisible();
+
+  await reloadOffline(page, `/group/${first.id}/bets`);
+  await expect(page.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
+
+  // Every group's leaderboard: the active one, then the other chosen in the header.
+  await reloadOffline(page, '/leaderboard');
+  const activeName = first.id < second.id ? first.name : second.name;
+  const otherGroup = first.id < second.id ? second : first;
+  await activeGroupButton(page, activeName).click();
+  await page.getByRole('dialog').getByRole('button', { name: new RegExp(otherGroup.name) }).click();
+  await expect(activeGroupButton(page, otherGroup.name)).toBeVisible();
+  const members = otherGroup === first ? [me, friend, other] : [me, other];
+  for (const player of members) await expect(page.getByRole('row').filter({ hasText: player.person.displayName })).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('a bet created and one resolved while the device was offline show once it is back, without a reload', async ({ page, context, request }) => {
+  const { me, friend, first, firstBets } = await twoGroups(request);
+  await signInAs(page, me);
+  await page.goto(`/group/${first.id}`);
+  const betList = page.getByRole('region', { name: 'Bets' });
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
+
+  await context.setOffline(true);
+  await expect(page.getByText("You're offline.")).toBeVisible();
+  // The live events are lost: this device's socket is down.
+  await createBetViaApi(request, friend, { groupId: first.id, title: 'Snow before New Year?' });
+  await resolveViaApi(request, friend, firstBets.open.id, 'yes');
+  await context.setOffline(false);
+
+  await expect(betList.getByRole('heading', { name: 'Snow before New Year?' })).toBeVisible({ timeout: 15_000 });
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toHaveCount(0);
+  await betList.getByRole('tab', { name: 'Resolved' }).click();
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
+});
