@@ -115,3 +115,39 @@ test('a bet created and one resolved while the device was offline show once it i
   await betList.getByRole('tab', { name: 'Resolved' }).click();
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
 });
+
+test('a bet created offline takes a wager offline; back online, the server holds each exactly once', async ({ page, context, request }) => {
+  const { me, second } = await twoGroups(request);
+  await signInAs(page, me);
+  await page.goto(`/group/${second.id}/bets`);
+  await expect(page.getByRole('heading', { name: 'Pizza or pasta tonight?' })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Create a bet' }).click();
+  const modal = page.getByRole('dialog', { name: 'Create a Bet' });
+  const title = `Offline call ${Date.now().toString(36)}?`;
+  await modal.getByLabel('Title').fill(title);
+  await modal.getByRole('button', { name: 'Next' }).click();
+  await modal.getByText('Yes / No', { exact: true }).click();
+  await modal.getByRole('button', { name: 'Create Bet' }).click();
+  await expect(page.getByText("You're offline. Your bet will be created when you're back.")).toBeVisible();
+
+  await page.getByRole('link', { name: new RegExp(title.replace(/[?]/g, '\\?')) }).click();
+  const card = page.getByRole('article', { name: 'Place your wager' });
+  await card.getByRole('button', { name: /^Yes/ }).click();
+  await card.getByRole('button', { name: '2x', exact: true }).click();
+  await card.getByRole('button', { name: 'Submit Prediction' }).click();
+  await expect(card.getByTestId('pending-badge')).toBeVisible();
+  await expect(page.getByText(/2 changes waiting to be sent/)).toBeVisible();
+
+  await context.setOffline(false);
+  // The page follows the bet to its server id, and the marks go.
+  await expect(page).toHaveURL(/\/bets\/\d+$/, { timeout: 15_000 });
+  await expect(card.getByTestId('pending-badge')).toHaveCount(0);
+  const headers = { Authorization: `Bearer ${me.token}` };
+  const bets = (await (await request.get(`/api/groups/${second.id}/bets`, { headers })).json()) as Array<{ id: number; title: string }>;
+  const created = bets.filter((bet) => bet.title === title);
+  expect(created).toHaveLength(1);
+  const wagers = (await (await request.get(`/api/bets/user/wagers?group=${second.id}`, { headers })).json()) as Array<{ betId: number; prediction: string; points: number }>;
+  expect(wagers.filter((wager) => wager.betId === created[0]!.id)).toEqual([expect.objectContaining({ prediction: 'yes', points: 2 })]);
+});

@@ -1,7 +1,7 @@
 import type { BetStatistics, BetUserContext, CreateBetRequest } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import { ApiError, type ApiClient } from '../data/api-client';
-import { db as defaultDb, type BetRow, type HunchDb, type WagerRow } from '../data/db';
+import { db as defaultDb, TEMP_IDS_KEY, type BetRow, type HunchDb, type WagerRow } from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { api as defaultApi, sessionStore } from '../data/session';
@@ -105,6 +105,12 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       return context;
     },
 
+    /** The server's id of a bet created offline (a page opened under its temporary id), once it is numbered. */
+    async serverIdOf(tempId: number): Promise<number | undefined> {
+      const ids = (await db.meta.get(TEMP_IDS_KEY))?.value as Record<string, number> | undefined;
+      return ids?.[String(tempId)];
+    },
+
     /** GET /bets/{id}/statistics, for a resolved bet whose statistics the mirror lacks. */
     async loadBetStatistics(betId: number): Promise<BetStatistics> {
       const user = currentUser();
@@ -118,4 +124,4 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
 }
 
 const actions = createBetActions();
-export const { createBet, placeWager, resolveBet, cancelBet, loadBetContext, loadBetStatistics } = actions;
+export const { createBet, placeWager, resolveBet, cancelBet, loadBetContext, loadBetStatistics, serverIdOf } = actions;

@@ -11,7 +11,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
-import { loadBetContext } from './bet-actions';
+import { loadBetContext, serverIdOf } from './bet-actions';
 import { BetCard } from './bet-card';
 import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
@@ -39,7 +39,8 @@ export const BET_PAGE_TEXT = {
 export function BetDetailsPage() {
   const { id } = useParams();
   const betId = Number(id);
-  if (!Number.isSafeInteger(betId) || betId <= 0) return <BadBet />;
+  // A bet created offline is opened under its temporary (negative) id until the server numbers it.
+  if (!Number.isSafeInteger(betId) || betId === 0) return <BadBet />;
   return <BetDetails key={betId} betId={betId} />;
 }
 
@@ -63,6 +64,16 @@ function BetDetails({ betId }: { betId: number }) {
   const isMissing = bet === null;
   useEffect(() => {
     if (!isMissing) return;
+    if (betId < 0) {
+      // Numbered meanwhile: the temporary row made way for the server's.
+      void serverIdOf(betId).then((serverId) => {
+        if (serverId === undefined) {
+          toast.error(BET_PAGE_TEXT.failed);
+          navigate('/dashboard', { replace: true });
+        } else navigate(`/bets/${serverId}`, { replace: true });
+      });
+      return;
+    }
     loadBetContext(betId).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 401) {
         navigate(`/login?returnUrl=${encodeURIComponent(location.pathname)}`, { replace: true });

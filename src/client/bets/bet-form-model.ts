@@ -70,7 +70,11 @@ export function toBetRequest(values: BetFormValues): CreateBetRequest {
 
 /** Every field's first error (spec 02 §5 messages), checked against the clock for the future expiry. */
 export function validateBetForm(values: BetFormValues, now: number): BetFormErrors {
-  const result = createBetRequestSchemaAt(now).safeParse(toBetRequest(values));
+  const request = toBetRequest(values);
+  // A group created offline still has its temporary (negative) id: the outbox puts the
+  // server's id in before the bet is sent (data/mutators.ts), so it is as good as any here.
+  const checked = values.groupId !== null && values.groupId < 0 ? { ...request, groupId: 1 } : request;
+  const result = createBetRequestSchemaAt(now).safeParse(checked);
   const errors: BetFormErrors = {};
   if (result.success) return errors;
   for (const issue of result.error.issues) {

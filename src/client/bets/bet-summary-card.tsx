@@ -53,12 +53,10 @@ export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { b
           </div>
         )}
       </div>
-      {bet.id > 0 && (
-        <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
-          {link}
-          <ChevronRight size={16} aria-hidden="true" />
-        </Link>
-      )}
+      <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
+        {link}
+        <ChevronRight size={16} aria-hidden="true" />
+      </Link>
     </li>
   );
 }

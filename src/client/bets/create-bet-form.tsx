@@ -26,10 +26,10 @@ export const CREATE_BET_TEXT = {
 
 export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onDone: () => void }) {
   const { user } = useSession();
-  // A group created offline has no server id yet: a bet cannot name it until it does.
-  const groups = useMyGroups(user?.id)?.filter(({ group }) => group.id > 0);
+  // A group created offline is offered too: the bet waits in the outbox behind it.
+  const groups = useMyGroups(user?.id);
   const navigate = useNavigate();
-  const [values, setValues] = useState<BetFormValues>(() => initialBetFormValues(Date.now(), groupId !== null && groupId > 0 ? groupId : null));
+  const [values, setValues] = useState<BetFormValues>(() => initialBetFormValues(Date.now(), groupId));
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
   const [isSubmitting, setIsSubmitting] = useState(false);

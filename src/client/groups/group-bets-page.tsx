@@ -21,8 +21,10 @@ const TEXT = {
 export function GroupBetsPage() {
   const { id } = useParams();
   const groupId = Number(id);
-  const group = useGroup(Number.isSafeInteger(groupId) && groupId > 0 ? groupId : undefined);
-  if (!Number.isSafeInteger(groupId) || groupId <= 0) return <Navigate to="/group" replace />;
+  // A group created offline has a temporary negative id until the server numbers it; its bets are on this device already.
+  const isGroupId = Number.isSafeInteger(groupId) && groupId !== 0;
+  const group = useGroup(isGroupId ? groupId : undefined);
+  if (!isGroupId) return <Navigate to="/group" replace />;
   return (
     <AppPage
       title={TEXT.title(group?.name)}

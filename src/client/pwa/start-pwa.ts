@@ -1,16 +1,16 @@
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
+import { toast } from '../shell/toast-store';
 
 // What the installed app needs at start (spec 01 §4 "App lifecycle"): the service worker,
 // registered once the page is stable (a production build only: the dev server has no
 // /sw.js), and the push subscription following the session. Both are lazy chunks, so the
 // landing page's first load does not carry them; push loads only once someone is signed in
 // (a visitor never needs it), then follows the session itself.
-/** Shown once a new version waits for the next start; the toast host is already on the page. */
+/** Shown once a new version waits for the next start. */
 export const UPDATE_TEXT = { waiting: 'A new version of Hunch is ready. It opens the next time you start the app.', apply: 'Update now' };
 
-async function announceUpdate(apply: () => void) {
-  const { toast } = await import('../shell/toast-store');
+function announceUpdate(apply: () => void) {
   toast.info(UPDATE_TEXT.waiting, { duration: 0, action: { label: UPDATE_TEXT.apply, onClick: apply } });
 }
 
@@ -22,7 +22,7 @@ export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessio
           container: navigator.serviceWorker,
           whenStable: () => whenPageIsStable(),
           reload: () => window.location.reload(),
-          onUpdateWaiting: (apply) => void announceUpdate(apply),
+          onUpdateWaiting: announceUpdate,
         }),
       (error: unknown) => console.warn('The service worker registration could not be loaded', error),
     );

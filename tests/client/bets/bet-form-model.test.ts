@@ -31,6 +31,12 @@ describe('stepper rules', () => {
     expect(validateBetForm({ ...values, groupId: 3, expiresAt: '2029-12-31T00:00' }, now).expiresAt).toBe('Expiry date must be in the future');
   });
 
+  it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {
+    const values = { ...initialBetFormValues(now, -4), title: 'Rain?' };
+    expect(hasErrorIn(validateBetForm(values, now), DETAILS_FIELDS)).toBe(false);
+    expect(toBetRequest(values).groupId).toBe(-4);
+  });
+
   it('multiple choice needs two non-blank options; blanks are dropped', () => {
     const values = { ...initialBetFormValues(now, 3), title: 'Colour?', betType: 'multiple_choice' as const, options: ['Red', '  '] };
     expect(validateBetForm(values, now).options).toBe('At least 2 options are required');
