@@ -191,6 +191,11 @@ for (const size of SIZES) {
       await expect(page).toHaveURL(new RegExp(`/group/${group.id}/bets$`));
       await expect(page.getByRole('heading', { name: /Pizza or tacos tonight/ })).toBeVisible();
       await shoot(page, `${tag}-group-bets-pending`, true);
+      // The sync status sheet: both writes waiting, and when data was last updated.
+      await page.getByRole('button', { name: 'Details' }).click();
+      await expect(page.getByRole('dialog', { name: 'Sync status' })).toBeVisible();
+      await shoot(page, `${tag}-sync-status`);
+      await page.keyboard.press('Escape');
       await page.context().setOffline(false);
     });
   }
