@@ -15,7 +15,8 @@ export default defineConfig({
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are built for debugging but not referenced from the bundles; the server never serves them.
+    sourcemap: 'hidden',
   },
   server: {
     port: 5173,

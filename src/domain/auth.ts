@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { DEFAULT_APP_NAME, LIMITS } from './constants';
+import { MAX_ID } from './ids';
 
 // Request and response schemas of the accounts API (spec 01 §3, §5, §7), with the spec's
 // exact messages. The server validates with them; the client's forms use the form schemas.
@@ -45,7 +46,11 @@ const personName = z
   .min(LIMITS.nameMin, 'Required')
   .max(LIMITS.nameMax, 'Max 50 chars');
 
-const appName = z.string({ error: 'App name is required' }).trim().min(1, 'App name is required');
+const appName = z
+  .string({ error: 'App name is required' })
+  .trim()
+  .min(1, 'App name is required')
+  .max(LIMITS.appNameMax, `App name must be at most ${LIMITS.appNameMax} characters`);
 
 const passwordsMatch = (value: { password?: string; passwordConfirm?: string }) =>
   value.password === undefined || value.password === value.passwordConfirm;
@@ -75,6 +80,8 @@ export const updateProfileRequestSchema = z
     email: email.optional(),
     password: password.optional(),
     passwordConfirm: z.string().optional(),
+    /** A full account's password, required to change its password or its email (README, Security notes). */
+    currentPassword: z.string().max(LIMITS.passwordMax * 4).optional(),
     appName: appName.optional(),
     isTemporary: z.boolean({ error: 'isTemporary must be true or false' }).optional(),
   })
@@ -126,7 +133,8 @@ export const userIdsQuerySchema = z.strictObject({
   ids: z
     .string({ error: 'ids is required' })
     .regex(/^\d{1,10}(,\d{1,10}){0,199}$/, 'ids must be a comma-joined list of up to 200 user ids')
-    .transform((value) => [...new Set(value.split(',').map(Number))]),
+    .transform((value) => [...new Set(value.split(',').map(Number))])
+    .refine((ids) => ids.every((id) => id >= 1 && id <= MAX_ID), 'ids must be a comma-joined list of up to 200 user ids'),
 });
 
 // ---- responses ----
@@ -164,7 +172,7 @@ export const updateProfileResponseSchema = z.object({
 });
 export type UpdateProfileResponse = z.infer<typeof updateProfileResponseSchema>;
 
-/** A user bubble (spec 01 §3): email only for yourself and the people you share a group with. */
+/** A user bubble (spec 01 §3): email only for yourself, empty for everyone else (README, Security notes). */
 export const userBubbleSchema = z.object({
   id: z.number().int(),
   displayName: z.string(),
@@ -236,14 +244,21 @@ export const registerFormSchema = z
   .superRefine(confirmation);
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
+export const CURRENT_PASSWORD_REQUIRED = 'Enter your current password to change your email or password';
+
 export const editAccountFormSchema = z
   .object({
     ...accountFormFields,
     password: z.union([z.literal(''), strongPassword]),
     passwordConfirm: z.string(),
+    currentPassword: z.string(),
   })
   .superRefine((value, ctx) => {
     if (value.password !== '') confirmation(value, ctx);
+    // An email change needs it too; the form knows the current email (edit-account-modal.tsx).
+    if (value.password !== '' && value.currentPassword === '') {
+      ctx.addIssue({ code: 'custom', message: CURRENT_PASSWORD_REQUIRED, path: ['currentPassword'] });
+    }
   });
 export type EditAccountForm = z.infer<typeof editAccountFormSchema>;
 

@@ -395,6 +395,15 @@ export const WAGER_POINTS_MESSAGE = 'Points must be 1, 2 or 3 times the base wag
 
 // ---- responses (spec 02 §3) ----
 
+/**
+ * Points per answer, keyed by players' text. Checked but passed through as it is: z.record
+ * copies into a plain object, where an answer named "__proto__" would vanish.
+ */
+export const answerTotalsSchema = z.custom<Record<string, number>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((points) => Number.isInteger(points)),
+  'Invalid answer totals',
+);
+
 const isoDateTime = z.string();
 
 /**
@@ -418,7 +427,7 @@ export const betSchema = z.object({
   resolvedBy: z.number().int().nullable(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
-  answerTotals: z.record(z.string(), z.number().int()).optional(),
+  answerTotals: answerTotalsSchema.optional(),
   wagerCount: z.number().int().optional(),
 });
 export type Bet = z.infer<typeof betSchema>;

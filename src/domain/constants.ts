@@ -25,6 +25,8 @@ export const LIMITS = {
   nameMax: 50,
   emailMax: 254,
   emailLocalMax: 64,
+  /** The app's name travels in every access token: unbounded, a 90 KB one made every later request a 431. */
+  appNameMax: 50,
 } as const;
 
 export const TIMING = {

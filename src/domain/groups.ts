@@ -135,10 +135,16 @@ export const groupUserParamsSchema = z.object({
 });
 
 /** GET /groups?membership=mine&managed_by=mine&privacy= (unknown query keys are ignored). */
+/** GET /groups answers a page of at most this many groups (the public list reached megabytes). */
+export const GROUP_LIST_PAGE_MAX = 100;
+
 export const listGroupsQuerySchema = z.object({
   membership: z.literal('mine').optional(),
   managed_by: z.literal('mine').optional(),
   privacy: z.enum(GROUP_PRIVACIES).optional(),
+  /** Page size, 1–100 (default 100); the next page starts at the `X-Next-Offset` answer header. */
+  limit: z.coerce.number().int().min(1).max(GROUP_LIST_PAGE_MAX).default(GROUP_LIST_PAGE_MAX),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 export type ListGroupsQuery = z.input<typeof listGroupsQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { betSchema, betStatisticsSchema, wagerSchema } from './bets';
+import { answerTotalsSchema, betSchema, betStatisticsSchema, wagerSchema } from './bets';
 import { groupSchema, membershipSchema } from './groups';
 
 // The local mirror's pull (ARCHITECTURE.md §8): GET /member/state?cursor=… answers what changed
@@ -18,7 +18,7 @@ export const MIRROR_START_CURSOR = '0';
 export const MIRROR_SYNCED_MARK = 'hunch:mirror-synced';
 
 /** A pull answers at most about this many rows; a first sync of a large player takes several pages. */
-export const MIRROR_PAGE_ROWS = 2000;
+export const MIRROR_PAGE_ROWS = 1000;
 
 export const mirrorQuerySchema = z.object({ cursor: z.string().min(1).max(4096).optional() });
 
@@ -32,7 +32,7 @@ export type MirrorGroup = z.infer<typeof mirrorGroupSchema>;
 
 /** A bet in any state with its live answer totals and wager count. */
 export const mirrorBetSchema = betSchema.extend({
-  answerTotals: z.record(z.string(), z.number().int()),
+  answerTotals: answerTotalsSchema,
   wagerCount: z.number().int(),
   version: z.number().int(),
 });

@@ -5,15 +5,29 @@ import { proportionalShare } from './payout';
 // pool pays per point staked, and what a new wager would get if its answer won. It reuses
 // payout.ts's share so the card never promises a number the payout would not pay.
 
-/** Points staked on each answer, keyed by the normalised answer (so "7.50" and "7.5" add up). */
+/**
+ * Points staked on each answer, keyed by the normalised answer (so "7.50" and "7.5" add up).
+ * The keys are players' text: an option may be called "constructor" or "__proto__", so a
+ * tally is a null-prototype object and is read with `totalOf`, never `totals[answer]`.
+ */
 export type AnswerTotals = Record<string, number>;
+
+/** An empty tally with no prototype: "__proto__" is a key like any other, "toString" is not already there. */
+export function emptyTotals(): AnswerTotals {
+  return Object.create(null) as AnswerTotals;
+}
+
+/** The points on `answer`, 0 when none: only the tally's own keys count, not Object.prototype's. */
+export function totalOf(totals: Readonly<AnswerTotals>, answer: string): number {
+  return Object.hasOwn(totals, answer) ? (totals[answer] ?? 0) : 0;
+}
 
 /** Sum wagers into per-answer totals; this is what a bet's `answerTotals` holds. */
 export function totalsByAnswer(bet: BetRules, wagers: readonly { prediction: string; points: number }[]): AnswerTotals {
-  const totals: AnswerTotals = {};
+  const totals = emptyTotals();
   for (const wager of wagers) {
     const key = normalizeAnswer(bet, wager.prediction);
-    totals[key] = (totals[key] ?? 0) + wager.points;
+    totals[key] = totalOf(totals, key) + wager.points;
   }
   return totals;
 }
@@ -40,7 +54,7 @@ export function answerOdds(bet: BetRules, totals: AnswerTotals): AnswerOdds[] {
     .filter((answer) => !choices.includes(answer))
     .sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0));
   return [...choices, ...others].map((answer) => {
-    const points = totals[answer] ?? 0;
+    const points = totalOf(totals, answer);
     return { answer, points, multiplier: oddsMultiplier(pool, points) };
   });
 }
@@ -60,14 +74,14 @@ export function projectedPayout(
   replacing?: { prediction: string; points: number } | null,
 ): number {
   if (!Number.isInteger(points) || points <= 0) return 0;
-  const adjusted: AnswerTotals = { ...totals };
+  const adjusted = Object.assign(emptyTotals(), totals);
   if (replacing) {
     const previous = normalizeAnswer(bet, replacing.prediction);
-    adjusted[previous] = Math.max(0, (adjusted[previous] ?? 0) - replacing.points);
+    adjusted[previous] = Math.max(0, totalOf(adjusted, previous) - replacing.points);
   }
   const key = normalizeAnswer(bet, answer);
   const pool = poolOfTotals(adjusted) + points;
-  const onAnswer = (adjusted[key] ?? 0) + points;
+  const onAnswer = totalOf(adjusted, key) + points;
   return proportionalShare(pool, points, onAnswer);
 }
 

@@ -94,6 +94,27 @@ function parseDecimal(value: string): Decimal | null {
   return { units, scale: fraction.length };
 }
 
+/**
+ * A JSON number as the exact decimal it was written as: its shortest round-trip text (what
+ * JSON.stringify sends back), exponent form included. The over/under line is such a number.
+ */
+export function decimalOfNumber(value: number): Decimal {
+  const [mantissa = '0', exponentText = '0'] = String(value).toLowerCase().split('e');
+  const isNegative = mantissa.startsWith('-');
+  const [whole = '0', fraction = ''] = mantissa.replace('-', '').split('.');
+  const scale = fraction.length - Number(exponentText);
+  const digits = BigInt(whole + fraction) * (isNegative ? -1n : 1n);
+  return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** -1, 0 or 1 as a < b, a = b, a > b, exactly. */
+function compareDecimals(a: Decimal, b: Decimal): number {
+  const scale = Math.max(a.scale, b.scale);
+  const left = atScale(a, scale);
+  const right = atScale(b, scale);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 function atScale(value: Decimal, scale: number): bigint {
   return value.units * 10n ** BigInt(scale - value.scale);
 }
@@ -107,7 +128,7 @@ export type Winners = {
 /**
  * Which wagers win against a correct answer: yes_no and multiple_choice by equality; numeric
  * by the smallest absolute difference, computed exactly in decimal (ties all win); over_under
- * over if actual > line, under if actual < line, a push when equal. Throws when the answer
+ * over if actual > line, under if actual < line, a push when equal, all compared exactly. Throws when the answer
  * does not fit the bet: check it with `validateCorrectAnswer` first.
  */
 export function findWinners(bet: BetRules, wagers: readonly Pick<PayoutWager, 'id' | 'prediction'>[], correctAnswer: string): Winners {
@@ -138,9 +159,10 @@ export function findWinners(bet: BetRules, wagers: readonly Pick<PayoutWager, 'i
       const actual = parseDecimal(answer);
       if (typeof line !== 'number' || !Number.isFinite(line)) throw new Error('An over/under bet needs a numeric line');
       if (!actual) throw new Error(`An over/under bet is resolved with the actual number, not ${JSON.stringify(correctAnswer)}`);
-      const value = Number(canonicalDecimal(answer));
-      if (value === line) return { isPush: true, winningWagerIds: new Set() };
-      const side = value > line ? 'over' : 'under';
+      // Exactly, in decimal: as floats, 123456789012345.13 against a line of …45.12 was a push.
+      const comparison = compareDecimals(actual, decimalOfNumber(line));
+      if (comparison === 0) return { isPush: true, winningWagerIds: new Set() };
+      const side = comparison > 0 ? 'over' : 'under';
       return { isPush: false, winningWagerIds: new Set(wagers.filter((wager) => wager.prediction.trim() === side).map((wager) => wager.id)) };
     }
     default:

@@ -19,6 +19,7 @@ export const PUSH_MESSAGES = {
   deviceIdRequired: 'deviceId is required',
   deviceIdCharacters: 'deviceId may only contain letters, numbers, -, _, . and :',
   endpointUrl: 'endpoint must be an https:// URL',
+  endpointService: "endpoint must be an https:// URL of a browser's push service",
   p256dhKey: 'keys.p256dh must be a P-256 public key in base64url (65 bytes)',
   authKey: 'keys.auth must be a 16-byte secret in base64url',
 } as const;

@@ -9,11 +9,12 @@ import { betsRoutes } from './bets/bets.routes';
 import { createBetsService } from './bets/bets.service';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createWagersService } from './bets/wagers.service';
-import { createAuthService } from './auth/auth.service';
+import { createAuthService, isSessionLive } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { AccessTokens } from './auth/tokens';
 import { registerClientApp } from './client-app';
 import type { Config } from './config';
+import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
@@ -22,9 +23,12 @@ import { groupsRoutes } from './groups/groups.routes';
 import { createGroupsService } from './groups/groups.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
+import { loggerOptions } from './logging';
+import { rateLimitHook, redisOrMemoryStore } from './rate-limits';
 import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
 import { createMailer } from './mail/mailer';
 import { startPushNotifier } from './push/push.notifier';
+import { isAllowedPushEndpoint } from './push/push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createMirrorService } from './mirror/mirror.service';
@@ -51,23 +55,18 @@ export interface AppDeps {
   now?: () => Date;
   /** The socket.io Redis adapter's key (channel prefix); tests give each server pair their own. */
   realtimeRedisKey?: string;
+  /** How often sockets with an expired access token are closed (default 15 s); tests shorten it. */
+  socketExpiryCheckMs?: number;
 }
 
-function defaultLogger(config: Config): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-    // Pretty in a terminal, JSON lines everywhere else (ARCHITECTURE.md §3).
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
-  };
-}
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   // First, so a bad VAPID_* stops start-up before anything is opened.
   const vapid = resolveVapidIdentity(config);
   const app = Fastify({
-    logger: deps.logger ?? defaultLogger(config),
+    logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     // Graceful shutdown: close() stops accepting, waits for requests in flight, and tells
@@ -108,30 +107,60 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   registerCsrfProtection(app, { secureCookie: isHttps });
 
-  // Commands fail fast instead of queueing while Redis is away (the limits then pause, see
-  // skipOnError); so wait for the first connection, or the first requests would go uncounted.
+  // Commands fail fast instead of queueing while Redis is away. An unreachable Redis does not
+  // stop start-up (audit item 13): the limits count in memory and live updates stay on this
+  // instance until ioredis reconnects, and /readyz says so.
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
     : undefined;
-  redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  await redis?.connect();
+  let isRedisDown = false;
+  redis?.on('error', (error) => {
+    if (!isRedisDown) app.log.warn({ err: error }, 'redis error');
+    isRedisDown = true;
+  });
+  redis?.on('ready', () => {
+    if (isRedisDown) app.log.info('redis is back: rate limits are shared again');
+    isRedisDown = false;
+  });
+  if (redis) {
+    // Wait for the first connection when there is one, or the first requests would go uncounted in Redis.
+    await redis.connect().catch((error: unknown) => {
+      isRedisDown = true;
+      app.log.error({ err: error }, 'redis is unreachable: starting degraded (rate limits in memory, live updates on this instance only); reconnecting');
+    });
+  }
   await app.register(fastifyRateLimit, {
     global: false,
     nameSpace: 'hunch-rate-limit:',
-    // A Redis outage must not lock everybody out: limits pause rather than answer 500.
+    // A failing Redis command must not lock everybody out: the limit skips it rather than answer 500.
     skipOnError: true,
-    ...(redis ? { redis } : {}),
+    ...(redis ? { store: redisOrMemoryStore(redis, 'hunch-rate-limit:') } : {}),
   });
 
   const accessTokens = new AccessTokens(config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret);
   registerAuthenticate(app, accessTokens);
+  // Every signed-in write counts against its user (README, Security notes), before the
+  // idempotency hooks so a refused write claims no key.
+  const writesPerUser = rateLimitHook(app, {
+    name: 'writes-user',
+    max: config.rateLimits.writesPerUser,
+    windowMs: config.rateLimits.windowMs,
+    key: (request) => (request.user && WRITE_METHODS.has(request.method) ? String(request.user.id) : undefined),
+  });
+  // Callback style: reads (most requests) pass without a promise.
+  app.addHook('preValidation', (request, reply, done) => {
+    if (!request.user || !WRITE_METHODS.has(request.method)) return done();
+    writesPerUser(request, reply).then(() => done(), done);
+  });
+  // Before the idempotency hooks: a NUL byte is refused (400) before anything stores or hashes it.
+  registerControlCharacterGuard(app);
   // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (ARCHITECTURE.md §4).
   registerIdempotency(app, { db: database.db });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger: app.log });
-  const auth = createAuthService({ db: database.db, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
   // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
   const events = createEventBus(app.log);
   app.decorate('events', events);
+  const auth = createAuthService({ db: database.db, events, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
   const bets = createBetsService({ db: database.db, events, now: deps.now });
   const wagers = createWagersService({ db: database.db, events, now: deps.now });
   const wagerTotals = startWagerTotalsAnnouncer(events);
@@ -148,14 +177,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     redisUrl: config.redisUrl,
     redisKey: deps.realtimeRedisKey,
+    isSessionLive: (familyId) => isSessionLive(database.db, familyId, (deps.now ?? (() => new Date()))()),
+    now: deps.now,
+    expiryCheckMs: deps.socketExpiryCheckMs,
   });
   // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
   // Web push (ARCHITECTURE.md §7): the notifier hears the bus and sends off the request path.
-  const push = createPushService({ db: database.db, now: deps.now, allowLoopbackHttp: !isHttps });
+  const isAllowedEndpoint = (endpoint: string) => isAllowedPushEndpoint(endpoint, config.pushEndpointRules);
+  const push = createPushService({ db: database.db, now: deps.now, isAllowedEndpoint });
   const pushNotifier = config.pushEnabled
-    ? startPushNotifier({ db: database.db, events, push, sender: createPushSender({ vapid, timeoutMs: PUSH_SEND_TIMEOUT_MS }), logger: app.log })
+    ? startPushNotifier({
+        db: database.db,
+        events,
+        push,
+        sender: createPushSender({ vapid, timeoutMs: PUSH_SEND_TIMEOUT_MS, isAllowedEndpoint }),
+        logger: app.log,
+      })
     : undefined;
   app.decorate('push', { idle: async () => pushNotifier?.idle() });
   // Its last sends write to the database, which the caller closes after app.close().
@@ -165,6 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/readyz', async (request, reply) => {
     try {
       await database.ping();
+      // Degraded, still serving: without Redis, limits and live updates are this instance's own.
+      if (redis) return { status: 'ready', redis: redis.status === 'ready' ? 'ok' : 'unavailable' };
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not ready');
@@ -173,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
-  await app.register(groupsRoutes, { prefix: API_BASE, groups, mirror: createMirrorService({ db: database.db }) });
+  await app.register(groupsRoutes, { prefix: API_BASE, groups, mirror: createMirrorService({ db: database.db }), rateLimits: config.rateLimits });
   await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, { clientDir: deps.clientDir });

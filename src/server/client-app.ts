@@ -42,6 +42,8 @@ export function registerClientApp(app: FastifyInstance, options: { clientDir: st
       root: options.clientDir,
       preCompressed: true,
       cacheControl: false,
+      // Source maps hold the whole source: built for our own debugging, never served (audit item 18).
+      allowedPath: (pathName: string) => !pathName.endsWith('.map'),
       setHeaders: (reply: FastifyReply, filePath: string) => {
         const isHashedAsset = filePath.startsWith(path.join(options.clientDir, 'assets') + path.sep);
         reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from '../domain/zod';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS, parsePushEndpointHosts, type PushEndpointRule } from './push/push-endpoints';
 
 // Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.
@@ -47,10 +48,30 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
   RATE_LIMIT_GUEST_PER_IP: perMinute(30),
   RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
+  RATE_LIMIT_REGISTER_PER_IP: perMinute(10),
+  RATE_LIMIT_REFRESH_PER_IP: perMinute(120),
+  RATE_LIMIT_RESET_PER_IP: perMinute(10),
+  RATE_LIMIT_JOIN_PRIVATE_PER_USER: perMinute(10),
+  RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
+  RATE_LIMIT_WRITES_PER_USER: perMinute(120),
   /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
   BET_EXPIRY_INTERVAL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000)),
   /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
   PUSH_ENABLED: booleanFlag('true'),
+  /** The push services the server may send to (src/server/push/push-endpoints.ts). */
+  PUSH_ENDPOINT_HOSTS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default(DEFAULT_PUSH_ENDPOINT_HOSTS)
+      .superRefine((value, context) => {
+        try {
+          parsePushEndpointHosts(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: `must be a comma-separated list of push service hosts (${(error as Error).message})` });
+        }
+      }),
+  ),
 }).superRefine((env, context) => {
   // Half a key pair cannot sign anything; generating the other half would not match it.
   if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
@@ -65,6 +86,16 @@ export interface RateLimits {
   loginPerEmail: number;
   guestPerIp: number;
   forgotPasswordPerIp: number;
+  /** Full-account sign-ups (each hashes a password). */
+  registerPerIp: number;
+  refreshPerIp: number;
+  /** Password resets (each hashes a password once the token checks out). */
+  resetPasswordPerIp: number;
+  /** Joins by id and invite code: guessing a code takes many. */
+  joinPrivatePerUser: number;
+  joinPrivatePerIp: number;
+  /** Every signed-in write (POST, PUT, PATCH, DELETE), per user. */
+  writesPerUser: number;
   windowMs: number;
 }
 
@@ -87,6 +118,8 @@ export interface Config {
   betExpiryIntervalMs: number;
   /** Whether web push notifications are sent (src/server/push). */
   pushEnabled: boolean;
+  /** The only push endpoints accepted and requested (PUSH_ENDPOINT_HOSTS). */
+  pushEndpointRules: PushEndpointRule[];
 }
 
 export class ConfigError extends Error {
@@ -120,9 +153,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,
       guestPerIp: e.RATE_LIMIT_GUEST_PER_IP,
       forgotPasswordPerIp: e.RATE_LIMIT_FORGOT_PER_IP,
+      registerPerIp: e.RATE_LIMIT_REGISTER_PER_IP,
+      refreshPerIp: e.RATE_LIMIT_REFRESH_PER_IP,
+      resetPasswordPerIp: e.RATE_LIMIT_RESET_PER_IP,
+      joinPrivatePerUser: e.RATE_LIMIT_JOIN_PRIVATE_PER_USER,
+      joinPrivatePerIp: e.RATE_LIMIT_JOIN_PRIVATE_PER_IP,
+      writesPerUser: e.RATE_LIMIT_WRITES_PER_USER,
       windowMs: 60_000,
     },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
     pushEnabled: e.PUSH_ENABLED,
+    pushEndpointRules: parsePushEndpointHosts(e.PUSH_ENDPOINT_HOSTS),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody } from '../domain/api-error';
+import { PUSH_MESSAGES } from '../domain/push';
 
 // The one error vocabulary of the API (CONVENTIONS.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -25,9 +26,9 @@ export class AppError extends Error {
 // ---- 400 ----
 export const validationFailed = (message: string, fieldErrors?: Record<string, string>) =>
   new AppError(400, 'validation_failed', message, fieldErrors);
-/** Push services are reached over https; plain http only reaches a stand-in on this machine while the app itself runs on http. */
-export const insecurePushEndpoint = () =>
-  new AppError(400, 'insecure_push_endpoint', 'endpoint must be an https:// URL', { endpoint: 'endpoint must be an https:// URL' });
+/** The server requests only the browsers' push services (PUSH_ENDPOINT_HOSTS): any other endpoint would let anyone aim it at any host. */
+export const unknownPushService = () =>
+  new AppError(400, 'unknown_push_service', PUSH_MESSAGES.endpointService, { endpoint: PUSH_MESSAGES.endpointService });
 export const invalidResetToken = () =>
   new AppError(400, 'invalid_reset_token', 'This password reset link is invalid or has expired. Please request a new one.');
 /** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
@@ -73,6 +74,12 @@ export const notBetCreator = () => new AppError(403, 'not_bet_creator', 'Only th
 /** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
 export const cannotCancelBet = () => new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
 export const notWagerOwner = () => new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
+/** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
+export const notAFriend = () =>
+  new AppError(403, 'not_a_friend', 'You can only add someone who is already in one of your groups. Share the invite link instead.');
+/** Changing a full account's password or email needs its current password (a stolen access token alone must not take the account). */
+export const invalidCurrentPassword = () =>
+  new AppError(403, 'invalid_current_password', 'Your current password is incorrect.', { currentPassword: 'Your current password is incorrect.' });
 export const wrongInviteCode = () => new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 
 // ---- 404 ----
@@ -88,6 +95,9 @@ export const alreadyExists = () => new AppError(409, 'already_exists', 'This alr
 /** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
 export const groupNameTaken = () => new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
 /** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
+/** Another account's push endpoint is taken over only with its subscription's keys (the same browser). */
+export const pushEndpointTaken = () =>
+  new AppError(409, 'push_endpoint_taken', 'This push endpoint belongs to another subscription.', { endpoint: 'This push endpoint belongs to another subscription.' });
 export const idempotencyInProgress = () =>
   new AppError(409, 'idempotency_in_progress', 'A request with this key is still being processed. Try again shortly.');
 
@@ -131,6 +141,11 @@ export const idempotencyKeyReused = () =>
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`);
 
+// ---- 503 ----
+/** The database connection dropped mid-request (a failover, a restart): nothing was applied by halves; retry. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
+
 // ---- 500 ----
 export const internalError = () => new AppError(500, 'internal_error', 'Something went wrong. Please try again later.');
 
@@ -145,6 +160,28 @@ export function uniqueViolation(error: unknown): { constraint: string } | undefi
     }
   }
   return undefined;
+}
+
+// PostgreSQL's "the connection is gone" classes (57P01–57P03 shutdowns, 08xxx connection
+// exceptions) and what node-postgres and the socket say when the server vanishes.
+const CONNECTION_LOST_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Client was closed and is not queryable',
+];
+const CONNECTION_LOST_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** Whether the error (or one it wraps) says the database connection was lost or could not be made. */
+export function isConnectionLost(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== 'object') return false;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || /^08/.test(code) || CONNECTION_LOST_CODES.has(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.some((text) => message.includes(text))) return true;
+  }
+  return false;
 }
 
 // A race the services' own checks cannot close (two sign-ups with one email at once) ends at
@@ -197,6 +234,11 @@ export function handleError(this: unknown, error: FastifyError | AppError | Erro
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = FASTIFY_CODES[(error as FastifyError).code ?? ''];
     return reply.status(status).send(known ?? { message: error.message, code: 'bad_request' });
+  }
+  if (isConnectionLost(error)) {
+    // Logged without the error object: a driver error can carry the statement's parameters.
+    request.log.warn({ code: 'database_unavailable' }, 'database connection lost during the request');
+    return reply.status(503).send(databaseUnavailable().toBody());
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send(internalError().toBody());

@@ -25,6 +25,8 @@ export interface MembershipEndedPayload {
  */
 export interface InternalEvents {
   membershipEnded(payload: MembershipEndedPayload): void;
+  /** Sessions of the user ended (sign-out, sign-out everywhere, a password change or reset): the gateway drops their sockets, which must then prove a live session again. */
+  sessionsRevoked(payload: { userId: number }): void;
   /** A wager was placed or changed: push and the totals announcer hear who; clients never do (the gateway sends the owner their own copy). */
   wagerSaved(payload: WagerSavedPayload): void;
 }

@@ -1,4 +1,6 @@
-import type {} from '@fastify/rate-limit';
+import { createRequire } from 'node:module';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimited } from './errors';
 
@@ -6,6 +8,49 @@ import { rateLimited } from './errors';
 // every instance shares the counts). We use createRateLimit rather than the route option
 // because a route can need two limits at once (login: per IP and per email), and the answer
 // must be our error body: 429, Retry-After, {message, code: 'rate_limited'}.
+
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+interface RateLimitStore {
+  incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  read?(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  child(routeOptions: unknown): RateLimitStore;
+}
+type StoreConstructor = new (...args: unknown[]) => RateLimitStore;
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreConstructor;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreConstructor;
+
+/**
+ * The plugin's store with REDIS_URL: counts in Redis while it answers, and in this process's
+ * memory while it does not (an outage at start or later), so limits never pause.
+ */
+export function redisOrMemoryStore(redis: Redis, nameSpace: string) {
+  class RedisOrMemoryStore implements RateLimitStore {
+    constructor(
+      readonly shared: RateLimitStore,
+      readonly local: RateLimitStore,
+    ) {}
+
+    static create(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      return new RedisOrMemoryStore(
+        new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, nameSpace),
+        new LocalStore(params.continueExceeding, params.exponentialBackoff),
+      );
+    }
+
+    incr(key: string, callback: StoreCallback, timeWindow: number, max: number) {
+      (redis.status === 'ready' ? this.shared : this.local).incr(key, callback, timeWindow, max);
+    }
+
+    child(routeOptions: unknown) {
+      return new RedisOrMemoryStore(this.shared.child(routeOptions), this.local.child(routeOptions));
+    }
+  }
+  // The plugin calls `new Store(globalParams)`.
+  return function Store(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+    return RedisOrMemoryStore.create(params);
+  } as unknown as FastifyRateLimitStoreCtor;
+}
 
 export interface RateLimitRule {
   /** Separates the counters of different rules in the shared store. */

@@ -100,8 +100,19 @@ describe('join requests', () => {
 
 describe('listGroupsQuerySchema', () => {
   it('accepts the filters of spec 02 §7 and nothing else for them', () => {
-    expect(listGroupsQuerySchema.parse({ membership: 'mine', managed_by: 'mine', privacy: 'private' })).toEqual({ membership: 'mine', managed_by: 'mine', privacy: 'private' });
+    expect(listGroupsQuerySchema.parse({ membership: 'mine', managed_by: 'mine', privacy: 'private' })).toEqual({
+      membership: 'mine',
+      managed_by: 'mine',
+      privacy: 'private',
+      limit: 100,
+      offset: 0,
+    });
     expect(listGroupsQuerySchema.safeParse({ membership: 'all' }).success).toBe(false);
+  });
+
+  it('pages: at most 100 groups from an offset', () => {
+    expect(listGroupsQuerySchema.parse({ limit: '20', offset: '40' })).toMatchObject({ limit: 20, offset: 40 });
+    for (const page of [{ limit: '0' }, { limit: '101' }, { offset: '-1' }]) expect(listGroupsQuerySchema.safeParse(page).success).toBe(false);
   });
 });
 

@@ -70,6 +70,14 @@ export async function startServerProcess({ port, dataDir }: { port: number; data
     RATE_LIMIT_LOGIN_PER_EMAIL: '10000',
     RATE_LIMIT_GUEST_PER_IP: '10000',
     RATE_LIMIT_FORGOT_PER_IP: '10000',
+    RATE_LIMIT_REGISTER_PER_IP: '10000',
+    RATE_LIMIT_REFRESH_PER_IP: '10000',
+    RATE_LIMIT_RESET_PER_IP: '10000',
+    RATE_LIMIT_JOIN_PRIVATE_PER_USER: '10000',
+    RATE_LIMIT_JOIN_PRIVATE_PER_IP: '10000',
+    RATE_LIMIT_WRITES_PER_USER: '10000',
+    // The push spec's stand-in push service listens on loopback over http.
+    PUSH_ENDPOINT_HOSTS: 'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
   };
   // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.
   delete env.SMTP_URL;

@@ -133,6 +133,8 @@ describe('the app with a client build', () => {
     writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log("plain")');
     writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("brotli")'));
     writeFileSync(path.join(clientDir, 'manifest.webmanifest'), '{}');
+    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"sourcesContent":["the whole source"]}');
+    writeFileSync(path.join(clientDir, 'sw.js.map'), '{"sourcesContent":["the whole source"]}');
     server = await startTestServer({ clientDir });
   });
   afterAll(async () => {
@@ -155,6 +157,16 @@ describe('the app with a client build', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-encoding')).toBe('br');
     expect(response.text).toBe('console.log("brotli")');
+  });
+
+  it('never serves a source map (audit item 18: they hold the whole source)', async () => {
+    for (const url of ['/assets/index-abc123.js.map', '/sw.js.map']) {
+      for (const encoding of ['br', 'identity']) {
+        const response = await server.request('GET', url, { headers: { 'accept-encoding': encoding } });
+        expect(response.status, url).toBe(404);
+        expect(response.text).not.toContain('the whole source');
+      }
+    }
   });
 
   it('answers a missing file with 404 instead of the page', async () => {

@@ -3,13 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { AuthResponse, RegisterRequest } from '../../src/domain/auth';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config, type RateLimits } from '../../src/server/config';
 import { fromPglite, fromPool, type DatabaseConnection } from '../../src/server/db/connect';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
 
 // The server test harness: a real app listening on a random port, on a real database of
 // its own (a copy of the migrated PGlite snapshot, or a PostgreSQL database created from the
@@ -56,9 +57,15 @@ export interface TestServerOptions {
   rateLimits?: Partial<RateLimits>;
   /** Reuse a database (e.g. two app starts on the same data); it is then not closed. */
   database?: DatabaseConnection;
+  /** Listen on this port (a restart where clients expect the server); default: any free port. */
+  port?: number;
   /** Reuse a data directory; it is then not deleted. */
   dataDir?: string;
   clientDir?: string;
+  /** How often the gateway closes sockets whose access token expired (default 15 s). */
+  socketExpiryCheckMs?: number;
+  /** The app's logger options (default: none); e.g. loggerOptions(config) with a `stream` to read what is logged. */
+  logger?: FastifyServerOptions['logger'];
   /** The socket.io Redis adapter's key: give two servers the same one to make them one cluster. Default: unique to this server. */
   realtimeRedisKey?: string;
 }
@@ -96,7 +103,15 @@ export async function openTestDatabase(): Promise<DatabaseConnection> {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'hunch-test-'));
   const database = options.database ?? (await openTestDatabase());
-  const base = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://hunch.test', ...options.env });
+  const base = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://hunch.test',
+    // The browsers' push services and the tests' stand-in on loopback (push-service-stand-in.ts).
+    PUSH_ENDPOINT_HOSTS: `${DEFAULT_PUSH_ENDPOINT_HOSTS},http://127.0.0.1`,
+    ...options.env,
+  });
   const config: Config = {
     ...base,
     rateLimits: {
@@ -104,6 +119,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       loginPerEmail: GENEROUS,
       guestPerIp: GENEROUS,
       forgotPasswordPerIp: GENEROUS,
+      registerPerIp: GENEROUS,
+      refreshPerIp: GENEROUS,
+      resetPasswordPerIp: GENEROUS,
+      joinPrivatePerUser: GENEROUS,
+      joinPrivatePerIp: GENEROUS,
+      writesPerUser: GENEROUS,
       windowMs: 60_000,
       ...options.rateLimits,
     },
@@ -119,12 +140,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     database,
     clientDir: options.clientDir ?? path.join(dataDir, 'no-client-build'),
-    logger: false,
+    logger: options.logger ?? false,
+    socketExpiryCheckMs: options.socketExpiryCheckMs,
     now: clock.now,
     // Unique by default: the pglite and postgres projects run at once against one Redis.
     realtimeRedisKey: options.realtimeRedisKey ?? `hunch-test-${process.pid}-${randomBytes(4).toString('hex')}`,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 

@@ -1,6 +1,7 @@
 import { createBetRequestSchema, normalizeAnswer, openBet, type Bet, type BetBasics, type CreateBetRequest, type Wager } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
+import { emptyTotals, totalOf } from '../../domain/odds';
 import type { BetRow, MembershipRow, WagerRow } from '../data/db';
 import { withoutMark, type Mutator, type MutatorContext } from '../data/mutators';
 
@@ -85,14 +86,15 @@ export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
     await context.put('wagers', wager);
     const bet = await context.db.bets.get(betId);
     if (!bet) return;
-    const totals = { ...bet.answerTotals };
+    // Keyed by the players' own answers ("constructor" is an answer too): no prototype to trip on.
+    const totals = Object.assign(emptyTotals(), bet.answerTotals);
     if (previous) {
       const before = normalizeAnswer(bet, previous.prediction);
-      totals[before] = Math.max(0, (totals[before] ?? 0) - previous.points);
+      totals[before] = Math.max(0, totalOf(totals, before) - previous.points);
       if (totals[before] === 0) delete totals[before];
     }
     const answer = normalizeAnswer(bet, prediction);
-    totals[answer] = (totals[answer] ?? 0) + points;
+    totals[answer] = totalOf(totals, answer) + points;
     await context.put('bets', { ...bet, answerTotals: totals, wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1) });
     const membership = await myMembership(context, bet.groupId);
     if (membership) {

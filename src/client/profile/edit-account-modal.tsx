@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { editAccountFormSchema, type EditAccountForm, type UpdateProfileRequest } from '../../domain/auth';
+import { CURRENT_PASSWORD_REQUIRED, editAccountFormSchema, type EditAccountForm, type UpdateProfileRequest } from '../../domain/auth';
+import { ApiError } from '../data/api-client';
 import { updateProfile } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
 import { toast } from '../shell/toast-store';
@@ -21,6 +22,8 @@ const TEXT = {
   passwordSection: 'Change password (optional)',
   password: 'New password',
   passwordConfirm: 'Confirm new password',
+  // Only asked for an email or password change (README, Security notes).
+  currentPassword: 'Current password (to change email or password)',
   submit: 'Save Changes',
   busy: 'Saving...',
   cancel: 'Cancel',
@@ -42,19 +45,31 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
       email: user?.email ?? '',
       password: '',
       passwordConfirm: '',
+      currentPassword: '',
     },
   });
   const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ password, passwordConfirm, ...fields }) => {
+  const onSubmit = form.handleSubmit(async ({ password, passwordConfirm, currentPassword, ...fields }) => {
     setFailure(null);
+    // The server asks for the current password to change the email or the password (README, Security notes).
+    const isEmailChange = fields.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase();
+    if ((isEmailChange || password) && !currentPassword) {
+      form.setError('currentPassword', { message: CURRENT_PASSWORD_REQUIRED }, { shouldFocus: true });
+      return;
+    }
     const changes: UpdateProfileRequest = { ...fields, username: fields.username.toLowerCase() };
     if (password) Object.assign(changes, { password, passwordConfirm });
+    if (isEmailChange || password) changes.currentPassword = currentPassword;
     try {
       await updateProfile(changes);
       toast.success(TEXT.updated);
       onDone();
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'invalid_current_password') {
+        form.setError('currentPassword', { message: error.message }, { shouldFocus: true });
+        return;
+      }
       console.warn('Profile update failed', error);
       setFailure(TEXT.failed);
     }
@@ -87,6 +102,12 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
           {...form.register('passwordConfirm')}
         />
       </fieldset>
+      <PasswordField
+        label={TEXT.currentPassword}
+        autoComplete="current-password"
+        error={errors.currentPassword?.message}
+        {...form.register('currentPassword')}
+      />
       <div className={styles.row}>
         <Button variant="secondary" onClick={onDone}>
           {TEXT.cancel}

@@ -1,5 +1,6 @@
 import { Plus, TriangleAlert } from 'lucide-react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
+import { avatarInitials } from '../../domain/avatar';
 import { useSession } from '../data/use-session';
 import { openUpgradeModal } from '../profile/account-modals';
 import { Avatar } from '../ui/avatar';
@@ -26,7 +27,8 @@ export function AppHeader() {
             <>
               {user.isTemporary && <TemporaryAccountWarning />}
               <HeaderGroupSlot />
-              <Link to="/profile" className={styles.profile} aria-label={`Profile: ${user.displayName}`}>
+              {/* WCAG 2.5.3 (axe label-content-name-mismatch): the name holds what is seen, the initials and the name, in order. */}
+              <Link to="/profile" className={styles.profile} aria-label={`${avatarInitials(user)} ${user.displayName}, profile`}>
                 <Avatar user={user} size="small" />
                 <span className={styles.name}>{user.displayName}</span>
               </Link>

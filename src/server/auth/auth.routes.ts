@@ -43,11 +43,16 @@ export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }
     }),
     guestPerIp: rateLimitHook(app, { name: 'guest-ip', max: rateLimits.guestPerIp, windowMs, key: byIp }),
     forgotPerIp: rateLimitHook(app, { name: 'forgot-ip', max: rateLimits.forgotPasswordPerIp, windowMs, key: byIp }),
+    registerPerIp: rateLimitHook(app, { name: 'register-ip', max: rateLimits.registerPerIp, windowMs, key: byIp }),
+    refreshPerIp: rateLimitHook(app, { name: 'refresh-ip', max: rateLimits.refreshPerIp, windowMs, key: byIp }),
+    resetPerIp: rateLimitHook(app, { name: 'reset-ip', max: rateLimits.resetPasswordPerIp, windowMs, key: byIp }),
   };
 
-  app.post('/register', { schema: { body: registerRequestSchema, response: { 201: authResponseSchema } } }, async (request, reply) => {
-    return reply.status(201).send(await auth.register(request.body));
-  });
+  app.post(
+    '/register',
+    { onRequest: [limit.registerPerIp], schema: { body: registerRequestSchema, response: { 201: authResponseSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.register(request.body)),
+  );
 
   app.post(
     '/login',
@@ -66,8 +71,10 @@ export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }
     async (request, reply) => reply.status(201).send(await auth.registerGuest(request.body)),
   );
 
-  app.post('/refresh-token', { schema: { body: refreshTokenRequestSchema, response: { 200: authResponseSchema } } }, async (request) =>
-    auth.refresh(request.body.refreshToken),
+  app.post(
+    '/refresh-token',
+    { onRequest: [limit.refreshPerIp], schema: { body: refreshTokenRequestSchema, response: { 200: authResponseSchema } } },
+    async (request) => auth.refresh(request.body.refreshToken),
   );
 
   app.post('/revoke-token', { schema: { body: revokeTokenRequestSchema, response: { 200: messageResponseSchema } } }, async (request) =>
@@ -80,8 +87,10 @@ export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }
     async (request) => auth.forgotPassword(request.body),
   );
 
-  app.post('/reset-password', { schema: { body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } } }, async (request) =>
-    auth.resetPassword(request.body),
+  app.post(
+    '/reset-password',
+    { onRequest: [limit.resetPerIp], schema: { body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } } },
+    async (request) => auth.resetPassword(request.body),
   );
 
   app.get('/users/me', { onRequest: [app.authenticate], schema: { response: { 200: userSchema } } }, async (request) =>
@@ -92,6 +101,11 @@ export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }
     '/users/me',
     { onRequest: [app.authenticate], schema: { body: updateProfileRequestSchema, response: { 200: updateProfileResponseSchema } } },
     async (request) => auth.updateProfile(currentUser(request), request.body),
+  );
+
+  // Sign out everywhere: every session of the caller ends and their open sockets are dropped.
+  app.delete('/users/me/sessions', { onRequest: [app.authenticate], schema: { response: { 200: messageResponseSchema } } }, async (request) =>
+    auth.revokeAll(currentUser(request)),
   );
 
   app.get(

@@ -21,14 +21,16 @@ import {
   emailOrUsernameTaken,
   invalidAccessToken,
   invalidCredentials,
+  invalidCurrentPassword,
   invalidRefreshToken,
   invalidResetToken,
   upgradeIncomplete,
   upgradeRequired,
   validationFailed,
 } from '../errors';
+import type { EventBus } from '../events';
 import type { Mailer } from '../mail/mailer';
-import { usersSharingAGroupWith } from '../groups/membership.service';
+import { usersKnownTo } from '../groups/membership.service';
 import { renderPasswordResetMail } from '../mail/password-reset.mail';
 import {
   type AccessTokens,
@@ -50,12 +52,15 @@ type Executor = Database | Transaction;
 export const FORGOT_PASSWORD_MESSAGE = 'Password reset link has been sent to your email.';
 export const RESET_PASSWORD_MESSAGE = 'Your password has been reset successfully.';
 export const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
+export const REVOKE_ALL_MESSAGE = 'Signed out everywhere.';
 
 /** The roles of a full account; guests have none (spec 01 §3). */
 const FULL_ACCOUNT_ROLES = ['user'];
 
 export interface AuthServiceDeps {
   db: Database;
+  /** Sessions ended are announced after the commit (the realtime gateway drops the user's sockets). */
+  events?: EventBus;
   accessTokens: AccessTokens;
   mailer: Mailer;
   publicUrl: string;
@@ -65,20 +70,32 @@ export interface AuthServiceDeps {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService({ db, accessTokens, mailer, publicUrl, now = () => new Date() }: AuthServiceDeps) {
+/** Whether the session (refresh token family) still has a live refresh token: a socket's token must belong to one. */
+export async function isSessionLive(db: Database, familyId: string, at: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, at)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export function createAuthService({ db, events, accessTokens, mailer, publicUrl, now = () => new Date() }: AuthServiceDeps) {
+  const announceSessionsRevoked = (userId: number) => events?.publish('sessionsRevoked', { userId }, { userId });
   const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
 
   /** A new session: an access token and the first refresh token of a new family. */
   async function startSession(tx: Executor, user: UserRow, appName: string): Promise<AuthResponse> {
     const refreshToken = generateOpaqueToken();
+    const familyId = newTokenFamily();
     await tx.insert(refreshTokens).values({
       userId: user.id,
       tokenHash: hashOpaqueToken(refreshToken),
-      familyId: newTokenFamily(),
+      familyId,
       appName,
       expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
     });
-    const accessToken = await accessTokens.sign({ id: user.id, appName, isTemporary: user.isTemporary });
+    const accessToken = await accessTokens.sign({ id: user.id, appName, isTemporary: user.isTemporary, sessionFamily: familyId });
     return { accessToken, refreshToken, user: presentUser(user) };
   }
 
@@ -185,7 +202,7 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
           appName: current.appName,
           expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
         });
-        const accessToken = await accessTokens.sign({ id: user.id, appName: current.appName, isTemporary: user.isTemporary });
+        const accessToken = await accessTokens.sign({ id: user.id, appName: current.appName, isTemporary: user.isTemporary, sessionFamily: current.familyId });
         return { ok: true as const, session: { accessToken, refreshToken: next, user: presentUser(user) } };
       });
       // Thrown after the commit, so the family revocation above is kept.
@@ -195,19 +212,28 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
 
     /** Signs a session out: its refresh token family stops working. Unknown tokens answer the same. */
     async revoke(refreshToken: string): Promise<MessageResponse> {
-      await db.transaction(async (tx) => {
+      const userId = await db.transaction(async (tx) => {
         const [current] = await tx
-          .select({ familyId: refreshTokens.familyId })
+          .select({ familyId: refreshTokens.familyId, userId: refreshTokens.userId })
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, hashOpaqueToken(refreshToken)))
           .limit(1);
-        if (!current) return;
+        if (!current) return undefined;
         await tx
           .update(refreshTokens)
           .set({ revokedAt: now() })
           .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+        return current.userId;
       });
+      if (userId !== undefined) announceSessionsRevoked(userId);
       return { message: REVOKE_TOKEN_MESSAGE };
+    },
+
+    /** Signs out everywhere: every session of the caller ends, their open sockets are dropped. */
+    async revokeAll(auth: AuthUser): Promise<MessageResponse> {
+      await db.transaction((tx) => revokeAllSessions(tx, auth.id));
+      announceSessionsRevoked(auth.id);
+      return { message: REVOKE_ALL_MESSAGE };
     },
 
     /** Mails a reset link to a full account; answers the same whether or not the email is known. */
@@ -235,6 +261,11 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
 
     /** Sets a new password with a single-use reset token and signs every session out. */
     async resetPassword(input: z.output<typeof resetPasswordRequestSchema>): Promise<MessageResponse> {
+      const tokenHash = hashOpaqueToken(input.token);
+      const isLive = and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now()));
+      // A wrong token is refused before the password is hashed: guessing must not cost us an argon2 hash each.
+      const [known] = await db.select({ userId: passwordResets.userId }).from(passwordResets).where(isLive).limit(1);
+      if (!known) throw invalidResetToken();
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         // One conditional update both checks and consumes the token, so it works only once
@@ -242,13 +273,7 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
         const [used] = await tx
           .update(passwordResets)
           .set({ usedAt: now() })
-          .where(
-            and(
-              eq(passwordResets.tokenHash, hashOpaqueToken(input.token)),
-              isNull(passwordResets.usedAt),
-              gt(passwordResets.expiresAt, now()),
-            ),
-          )
+          .where(isLive)
           .returning({ userId: passwordResets.userId });
         if (!used) throw invalidResetToken();
         await tx.update(users).set({ passwordHash, updatedAt: now() }).where(eq(users.id, used.userId));
@@ -259,6 +284,7 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
           .where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
         await revokeAllSessions(tx, used.userId);
       });
+      announceSessionsRevoked(known.userId);
       return { message: RESET_PASSWORD_MESSAGE };
     },
 
@@ -274,7 +300,7 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
      */
     async updateProfile(auth: AuthUser, input: z.output<typeof updateProfileRequestSchema>): Promise<UpdateProfileResponse> {
       const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
-      return db.transaction(async (tx) => {
+      const response: UpdateProfileResponse = await db.transaction(async (tx) => {
         const [current] = await tx.select().from(users).where(eq(users.id, auth.id)).for('update').limit(1);
         if (!current) throw invalidAccessToken();
 
@@ -288,6 +314,13 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
           throw upgradeRequired();
         }
 
+        // A stolen access token alone must not take the account: a full account's password or
+        // email changes only with its current password (README, Security notes).
+        const isEmailChange = input.email !== undefined && input.email !== current.email;
+        if (!current.isTemporary && (passwordHash !== undefined || isEmailChange)) {
+          const isCorrect = input.currentPassword !== undefined && (await verifyPassword(current.passwordHash, input.currentPassword));
+          if (!isCorrect) throw invalidCurrentPassword();
+        }
         await assertEmailAndUsernameFree(tx, { email: input.email, username: input.username }, current.id);
         const [updated] = await tx
           .update(users)
@@ -309,19 +342,24 @@ export function createAuthService({ db, accessTokens, mailer, publicUrl, now = (
         await revokeAllSessions(tx, current.id);
         return startSession(tx, updated!, auth.appName);
       });
+      if (response.accessToken) announceSessionsRevoked(auth.id);
+      return response;
     },
 
-    /** User bubbles for the given ids; unknown ids are skipped. */
+    /**
+     * User bubbles for the given ids: the caller and the people of the caller's groups;
+     * every other id is skipped like an unknown one, so ids cannot be walked to list accounts.
+     */
     async findUsersByIds(auth: AuthUser, ids: number[]): Promise<UserBubble[]> {
       const safeIds = ids.filter((id) => id > 0 && id <= 2_147_483_647);
       if (safeIds.length === 0) return [];
-      const rows = await db.select().from(users).where(inArray(users.id, safeIds));
+      const known = await usersKnownTo(db, auth.id, safeIds);
+      if (known.size === 0) return [];
+      const rows = await db.select().from(users).where(inArray(users.id, [...known]));
       const byId = new Map(rows.map((row) => [row.id, row]));
-      // An email is for the caller and for users who share a group with them now.
-      const canSeeEmail = await usersSharingAGroupWith(db, auth.id, safeIds);
       return safeIds.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [presentUserBubble(row, canSeeEmail.has(row.id))] : [];
+        return row ? [presentUserBubble(row, auth.id)] : [];
       });
     },
   };

@@ -12,6 +12,12 @@ export interface AuthUser {
   id: number;
   appName: string;
   isTemporary: boolean;
+  /**
+   * The refresh token family the token was issued with (claim `fam`): a socket lives only while
+   * that session does (sign-out, a password change or reset end it). Absent on tokens signed
+   * without a session (benchmarks) and on tokens issued before the claim existed.
+   */
+  sessionFamily?: string;
 }
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
@@ -42,7 +48,7 @@ export class AccessTokens {
   }
 
   sign(user: AuthUser): Promise<string> {
-    return new SignJWT({ app: user.appName, tmp: user.isTemporary })
+    return new SignJWT({ app: user.appName, tmp: user.isTemporary, ...(user.sessionFamily ? { fam: user.sessionFamily } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       // A unique id, so two tokens issued in the same second still differ.
@@ -69,6 +75,13 @@ export class AccessTokens {
       return undefined;
     }
     return this.verifySync(token);
+  }
+
+  /** The bearer and the token's expiry (seconds since the epoch): a socket is closed when its token expires. */
+  async verifyWithExpiry(token: string): Promise<{ user: AuthUser; exp: number } | undefined> {
+    const user = await this.verify(token);
+    const entry = user ? this.verified.get(token) : undefined;
+    return user && entry ? { user, exp: entry.exp } : undefined;
   }
 
   /**
@@ -101,7 +114,9 @@ export class AccessTokens {
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return undefined;
     const id = Number(payload.sub);
     if (typeof payload.sub !== 'string' || !Number.isSafeInteger(id) || id <= 0 || typeof payload.app !== 'string' || typeof payload.tmp !== 'boolean') return undefined;
-    return this.remember(token, { user: { id, appName: payload.app, isTemporary: payload.tmp }, exp: payload.exp, nbf: payload.nbf as number | undefined });
+    if (payload.fam !== undefined && typeof payload.fam !== 'string') return undefined;
+    const user: AuthUser = { id, appName: payload.app, isTemporary: payload.tmp, ...(payload.fam ? { sessionFamily: payload.fam } : {}) };
+    return this.remember(token, { user, exp: payload.exp, nbf: payload.nbf as number | undefined });
   }
 }
 

@@ -19,12 +19,12 @@ export function presentUser(row: UserRow): User {
   };
 }
 
-/** A user bubble; the email only when the viewer may see it (themself, or a fellow member of a group). */
-export function presentUserBubble(row: UserRow, canSeeEmail: boolean): UserBubble {
+/** A user bubble; the email only for the user themself (README, Security notes): nobody else ever reads it. */
+export function presentUserBubble(row: UserRow, viewerId: number): UserBubble {
   return {
     id: row.id,
     displayName: row.displayName,
     username: row.username ?? '',
-    email: canSeeEmail ? (row.email ?? '') : '',
+    email: row.id === viewerId ? (row.email ?? '') : '',
   };
 }

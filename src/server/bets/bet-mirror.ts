@@ -1,13 +1,12 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { computeBetStatistics } from '../../domain/bet-statistics';
 import type { MirrorBet, MirrorStatistics, MirrorWager } from '../../domain/mirror';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { bets, wagers } from '../db/schema';
 import type { MirrorScope } from '../groups/group-mirror';
 import { countActiveMembers } from '../groups/group-mirror';
-import { presentBet, presentWager, toPayoutWager } from './bet.presenter';
-import { loadWagers } from './bets.service';
+import { presentBet, presentWager } from './bet.presenter';
+import { loadWagers, statisticsOf } from './bets.service';
 
 // The bets feature's part of a mirror pull (src/server/mirror): every bet of the scope's groups
 // in every state with its live totals, the viewer's own wagers, and resolved bets' statistics as
@@ -59,7 +58,8 @@ export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<B
     betRows.map((row) => row.id),
   );
   const resolved = betRows.filter((row) => row.state === 'resolved');
-  const membersByGroup = await countActiveMembers(tx, [...new Set(resolved.map((row) => row.groupId))]);
+  // Only bets resolved before their member count was kept need today's (none since migration 0006).
+  const membersByGroup = await countActiveMembers(tx, [...new Set(resolved.filter((row) => row.membersAtResolution === null).map((row) => row.groupId))]);
 
   return {
     bets: betRows.map((row) => {
@@ -71,12 +71,7 @@ export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<B
     statistics: resolved.map((row) => ({
       betId: row.id,
       version: row.version,
-      statistics: computeBetStatistics({
-        bet: row,
-        wagers: (wagersByBet.get(row.id) ?? []).map(toPayoutWager),
-        totalMembers: membersByGroup.get(row.groupId) ?? 0,
-        viewerId,
-      }),
+      statistics: statisticsOf(row, wagersByBet.get(row.id) ?? [], membersByGroup.get(row.groupId) ?? 0, viewerId),
     })),
   };
 }

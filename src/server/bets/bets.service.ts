@@ -103,11 +103,18 @@ const unwageredBets = prepared<BetRow[], { groupIds: number[]; at: string; userI
     )
     .orderBy(asc(bets.expiresAt), asc(bets.id)),
 );
-const betsToResolve = prepared<BetRow[], { userId: number }>('memberStateToResolve', (tx) =>
+// Only in the caller's current groups: a creator who left or was removed settles nothing there.
+const betsToResolve = prepared<BetRow[], { userId: number; groupIds: number[] }>('memberStateToResolve', (tx) =>
   tx
     .select()
     .from(bets)
-    .where(and(eq(bets.createdBy, sql.placeholder('userId')), eq(bets.state, 'active')))
+    .where(
+      and(
+        eq(bets.createdBy, sql.placeholder('userId')),
+        sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
+        eq(bets.state, 'active'),
+      ),
+    )
     .orderBy(asc(bets.expiresAt), asc(bets.id)),
 );
 
@@ -182,15 +189,41 @@ export async function assertCanReadGroup(tx: Executor, groupId: number, userId: 
   return access.membership;
 }
 
+/**
+ * Who may settle a locked bet. Only a current member acts in a group: its creator, once gone
+ * (left or removed), resolves and cancels nothing there (403 not_member). Cancelling is the
+ * creator's or a current admin's; resolving is the creator's, or a current admin's once the
+ * creator is gone, so a departed creator's bets do not wait for the expiry job.
+ */
+async function assertCanSettle(tx: Executor, bet: BetRow, callerId: number, action: 'resolve' | 'cancel'): Promise<void> {
+  const membership = await findActiveMembership(tx, bet.groupId, callerId);
+  if (bet.createdBy === callerId) {
+    if (!membership) throw notMember();
+    return;
+  }
+  const isAdmin = membership?.role === 'admin';
+  if (action === 'cancel') {
+    if (!isAdmin) throw cannotCancelBet();
+    return;
+  }
+  if (isAdmin && !(await findActiveMembership(tx, bet.groupId, bet.createdBy))) return;
+  throw notBetCreator();
+}
+
+/**
+ * A bet's statistics as `viewerId` may see them. A resolved bet counts the members it had when
+ * it was resolved; any other the group's members now (`currentMembers`).
+ */
+export function statisticsOf(bet: BetRow, betWagers: readonly WagerRow[], currentMembers: number, viewerId: number): BetStatistics {
+  const totalMembers = bet.state === 'resolved' && bet.membersAtResolution !== null ? bet.membersAtResolution : currentMembers;
+  return computeBetStatistics({ bet, wagers: betWagers.map(toPayoutWager), totalMembers, viewerId });
+}
+
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
   async function readableBet(tx: Executor, caller: AuthUser, betId: number): Promise<BetRow> {
     const bet = await findBet(tx, betId);
     await assertCanReadGroup(tx, bet.groupId, caller.id);
     return bet;
-  }
-
-  function statisticsOf(bet: BetRow, betWagers: readonly WagerRow[], totalMembers: number, viewerId: number): BetStatistics {
-    return computeBetStatistics({ bet, wagers: betWagers.map(toPayoutWager), totalMembers, viewerId });
   }
 
   async function groupBetRows(tx: Executor, caller: AuthUser, groupId: number): Promise<BetRow[]> {
@@ -296,7 +329,8 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
     },
 
     /**
-     * PUT /bets/{id}/resolve: the creator names the correct answer, before or after expiry.
+     * PUT /bets/{id}/resolve: the creator names the correct answer, before or after expiry
+     * (a current admin does once the creator has left the group: assertCanSettle).
      * One transaction locks the bet, pays every distribution of the pari-mutuel rule through
      * the ledger and marks the bet resolved, so resolving twice pays once: the second call
      * waits for the lock and then finds the bet resolved (422 already_resolved).
@@ -305,7 +339,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const { bet, distributions, refunded, betWagers } = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        if (locked.createdBy !== caller.id) throw notBetCreator();
+        await assertCanSettle(tx, locked, caller.id, 'resolve');
         if (locked.state === 'resolved') throw alreadyResolved();
         if (locked.state !== 'active') throw betNotActive(locked.state);
         const problem = validateCorrectAnswer(locked, correctAnswer);
@@ -327,7 +361,14 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         }
         const [updated] = await tx
           .update(bets)
-          .set({ state: 'resolved', correctAnswer: answer, resolvedAt: at, resolvedBy: caller.id, updatedAt: at })
+          .set({
+            state: 'resolved',
+            correctAnswer: answer,
+            resolvedAt: at,
+            resolvedBy: caller.id,
+            updatedAt: at,
+            membersAtResolution: (await listActiveMemberIds(tx, locked.groupId)).length,
+          })
           .where(eq(bets.id, locked.id))
           .returning();
         return { bet: updated!, distributions: resolution.distributions as Distribution[], refunded, betWagers };
@@ -343,15 +384,12 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       return presentBet(bet, betWagers);
     },
 
-    /** POST /bets/{id}/cancel: the creator or a group admin cancels an active bet; every wager is refunded. */
+    /** POST /bets/{id}/cancel: the creator (while a member) or a current group admin cancels an active bet; every wager is refunded. */
     async cancelBet(caller: AuthUser, betId: number): Promise<Bet> {
       const at = now();
       const settlement = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        if (locked.createdBy !== caller.id) {
-          const membership = await findActiveMembership(tx, locked.groupId, caller.id);
-          if (membership?.role !== 'admin') throw cannotCancelBet();
-        }
+        await assertCanSettle(tx, locked, caller.id, 'cancel');
         if (locked.state === 'resolved') throw alreadyResolved();
         if (locked.state !== 'active') throw betNotActive(locked.state);
         return settleByRefund(tx, locked, 'cancelled', at);
@@ -369,13 +407,13 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
     /**
      * The bet maps of GET /member/state: unwagered = active bets of the caller's current
      * groups whose wagering is still open and that the caller has not wagered on;
-     * to resolve = every active bet the caller created, whatever its expiry (they resolve it
-     * after it closes).
+     * to resolve = every active bet the caller created in those groups, whatever its expiry
+     * (they resolve it after it closes).
      */
     async memberStateBets(userId: number, groupIds: readonly number[]): Promise<{ unwageredBets: Record<string, Bet>; betsToResolve: Record<string, Bet> }> {
       const at = now();
       const unwagered = groupIds.length === 0 ? [] : await unwageredBets(db, { groupIds: [...groupIds], at: at.toISOString(), userId });
-      const toResolve = await betsToResolve(db, { userId });
+      const toResolve = groupIds.length === 0 ? [] : await betsToResolve(db, { userId, groupIds: [...groupIds] });
       return {
         unwageredBets: Object.fromEntries(unwagered.map((row) => [String(row.id), presentBet(row)])),
         betsToResolve: Object.fromEntries(toResolve.map((row) => [String(row.id), presentBet(row)])),

@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 /** The Drizzle database both drivers satisfy; services take this (or a transaction of it). */
@@ -85,16 +86,80 @@ export function fromPglite(client: PGlite): DatabaseConnection {
   };
 }
 
+/**
+ * The pool as Drizzle gets it: each checked-out client goes back to the pool the moment its
+ * connection dies. Drizzle sends BEGIN before its try/finally, so a connection dropped right
+ * after the checkout left the client checked out for ever: the pool shrank by one slot per
+ * drop and pool.end() never finished. A client is released once; Drizzle's own later
+ * release() of it does nothing.
+ */
+function releasingDeadClients(pool: pg.Pool): pg.Pool {
+  const checkedOut = new WeakMap<pg.PoolClient, (error?: Error) => void>();
+  // A client losing its server (a failover, a PgBouncer restart, pg_terminate_backend) must
+  // not crash the process. Idle, pg re-emits the error on the pool; checked out (inside a
+  // transaction, between two statements) the client itself emits it, and an 'error' event
+  // nobody listens to is an uncaught exception. The query in flight fails on its own (the
+  // request answers 503 database_unavailable, errors.ts), PostgreSQL rolls back whatever
+  // transaction the connection held, and the next checkout connects afresh.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', (error) => checkedOut.get(client)?.(error)));
+  return new Proxy(pool, {
+    get(target, key) {
+      if (key === 'connect') {
+        return async () => {
+          const client = await target.connect();
+          const release = client.release;
+          let isReleased = false;
+          const releaseOnce = (error?: Error | boolean) => {
+            if (isReleased) return;
+            isReleased = true;
+            checkedOut.delete(client);
+            release(error);
+          };
+          client.release = releaseOnce;
+          checkedOut.set(client, releaseOnce);
+          return client;
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The advisory lock key every instance's migration run takes (any fixed bigint; "hunch mig" in hex). */
+const MIGRATION_LOCK_KEY = 0x68756e63686d6967n;
+
+/**
+ * Migrations from several instances starting at once take turns (drizzle-orm has no guard
+ * against concurrent runs): one connection holds a session advisory lock for the whole run,
+ * and whoever waited finds the migrations applied. The lock ends with the session, so a
+ * process dying mid-run never leaves it held.
+ */
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder: migrationsFolder() });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+    client.release();
+  } catch (error) {
+    // A connection that failed mid-run may still hold the lock: drop it rather than pool it.
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
 /** Wraps a node-postgres pool; closing the connection ends the pool. */
 export function fromPool(pool: pg.Pool): DatabaseConnection {
-  // An idle client losing its server (a restart, a dropped database) must not crash the
-  // process: pg re-emits it on the pool, where nobody else listens; the next query reconnects.
-  pool.on('error', () => {});
-  const db = drizzlePostgres({ client: pool, schema });
+  const db = drizzlePostgres({ client: releasingDeadClients(pool), schema });
   return {
     db,
     driver: 'postgres',
-    migrate: () => migratePostgres(db, { migrationsFolder: migrationsFolder() }),
+    migrate: () => migrateUnderLock(pool),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -107,7 +172,24 @@ export async function connectDatabase(options: { databaseUrl: string | undefined
   if (options.databaseUrl) {
     return fromPool(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
   }
-  const dir = path.join(options.dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  return fromPglite(await PGlite.create(dir));
+  // Before opening anything: a second process on these files would lose its writes.
+  const lock = lockDataDir(options.dataDir);
+  try {
+    const dir = path.join(options.dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const connection = fromPglite(await PGlite.create(dir));
+    return {
+      ...connection,
+      async close() {
+        try {
+          await connection.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }

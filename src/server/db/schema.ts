@@ -204,6 +204,9 @@ export const bets = pgTable(
     correctAnswer: text('correct_answer'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedBy: integer('resolved_by').references(() => users.id),
+    // How many members the group had when the bet was resolved: its statistics' totalMembers,
+    // fixed then, so they read the same on every device and never drift as people come and go.
+    membersAtResolution: integer('members_at_resolution'),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),

@@ -21,7 +21,9 @@ import {
 import { memberStateResponseSchema } from '../../domain/member-state';
 import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/mirror';
 import { currentUser } from '../auth/authenticate';
+import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
+import { byIp, rateLimitHook } from '../rate-limits';
 import type { GroupsService } from './groups.service';
 
 // The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
@@ -31,21 +33,30 @@ import type { GroupsService } from './groups.service';
 export interface GroupsRoutesOptions {
   groups: GroupsService;
   mirror: MirrorService;
+  rateLimits: RateLimits;
 }
 
 export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
-export async function groupsRoutes(instance: FastifyInstance, { groups, mirror }: GroupsRoutesOptions) {
+export async function groupsRoutes(instance: FastifyInstance, { groups, mirror, rateLimits }: GroupsRoutesOptions) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
+  // An invite code is a secret: guessing one takes many tries, so tries are few (per user, and per IP for many guests).
+  const { windowMs } = rateLimits;
+  const joinPrivateLimits = [
+    rateLimitHook(app, { name: 'join-private-user', max: rateLimits.joinPrivatePerUser, windowMs, key: (request) => String(request.user?.id ?? '') || undefined }),
+    rateLimitHook(app, { name: 'join-private-ip', max: rateLimits.joinPrivatePerIp, windowMs, key: byIp }),
+  ];
 
   app.post('/groups', { schema: { body: createGroupRequestSchema, response: { 201: groupSchema } } }, async (request, reply) =>
     reply.status(201).send(await groups.createGroup(currentUser(request), request.body)),
   );
 
-  app.get('/groups', { schema: { querystring: listGroupsQuerySchema, response: { 200: z.array(groupSchema) } } }, async (request) =>
-    groups.listGroups(currentUser(request), request.query),
-  );
+  app.get('/groups', { schema: { querystring: listGroupsQuerySchema, response: { 200: z.array(groupSchema) } } }, async (request, reply) => {
+    const page = await groups.listGroups(currentUser(request), request.query);
+    if (page.nextOffset !== null) reply.header('x-next-offset', String(page.nextOffset));
+    return page.groups;
+  });
 
   app.get('/groups/public', { schema: { querystring: publicGroupsQuerySchema, response: { 200: z.array(publicGroupSummarySchema) } } }, async (request) =>
     groups.searchPublicGroups(currentUser(request), request.query.search),
@@ -55,8 +66,10 @@ export async function groupsRoutes(instance: FastifyInstance, { groups, mirror }
     groups.joinPublic(currentUser(request), request.body.groupName),
   );
 
-  app.post('/groups/join-private', { schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } } }, async (request) =>
-    groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
+  app.post(
+    '/groups/join-private',
+    { onRequest: joinPrivateLimits, schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } } },
+    async (request) => groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
   );
 
   app.get('/groups/:id', { schema: { params: groupIdParamsSchema, response: { 200: groupSchema } } }, async (request) =>

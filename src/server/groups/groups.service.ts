@@ -20,12 +20,21 @@ import {
   groupNameTaken,
   notFound,
   notGroupAdmin,
+  notAFriend,
   notMember,
   wrongInviteCode,
 } from '../errors';
 import type { EventBus } from '../events';
 import { presentGroup, presentLeaderboard, presentMembership, presentPublicGroupSummary, type GroupMember } from './group.presenter';
-import { findActiveMembership, joinMembership, markMembershipLeft, setMembershipRole, type JoinOutcome } from './membership.service';
+import {
+  findActiveMembership,
+  findMembership,
+  joinMembership,
+  markMembershipLeft,
+  setMembershipRole,
+  usersSharingAGroupWith,
+  type JoinOutcome,
+} from './membership.service';
 
 // The rules of groups (spec 02 §3–§7, ARCHITECTURE.md §4). Each change runs in one
 // transaction and publishes its events only after the commit; routes validate, call one
@@ -48,6 +57,9 @@ export interface ListGroupsFilter {
   membership?: 'mine' | undefined;
   managed_by?: 'mine' | undefined;
   privacy?: 'public' | 'private' | undefined;
+  /** The page: at most `limit` groups from `offset` in list order. */
+  limit: number;
+  offset: number;
 }
 
 export type GroupsService = ReturnType<typeof createGroupsService>;
@@ -224,9 +236,10 @@ export function createGroupsService({ db, events, now = () => new Date(), random
 
     /**
      * GET /groups. membership=mine: the caller's groups; managed_by=mine: those they admin;
-     * neither: everything the caller may see, their groups and every public group.
+     * neither: everything the caller may see, their groups and every public group. One page
+     * at a time, and where the next one starts (null after the last).
      */
-    async listGroups(caller: AuthUser, filter: ListGroupsFilter): Promise<Group[]> {
+    async listGroups(caller: AuthUser, filter: ListGroupsFilter): Promise<{ groups: Group[]; nextOffset: number | null }> {
       const mine = and(eq(memberships.groupId, groups.id), eq(memberships.userId, caller.id), isNull(memberships.leftAt));
       const isMember = sql`${memberships.userId} is not null`;
       const rows = await db
@@ -240,12 +253,11 @@ export function createGroupsService({ db, events, now = () => new Date(), random
             filter.privacy ? eq(groups.privacy, filter.privacy) : undefined,
           ),
         )
-        .orderBy(asc(sql`lower(${groups.name})`), asc(groups.id));
-      return presentGroups(
-        db,
-        rows.map((row) => row.group),
-        caller.id,
-      );
+        .orderBy(asc(sql`lower(${groups.name})`), asc(groups.id))
+        .limit(filter.limit + 1)
+        .offset(filter.offset);
+      const page = rows.slice(0, filter.limit).map((row) => row.group);
+      return { groups: await presentGroups(db, page, caller.id), nextOffset: rows.length > filter.limit ? filter.offset + filter.limit : null };
     },
 
     /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
@@ -279,6 +291,10 @@ export function createGroupsService({ db, events, now = () => new Date(), random
       const { group, joined } = await db.transaction(async (tx) => {
         const row = await findGroup(tx, groupId);
         await assertAdmin(tx, row, caller.id);
+        // Only a friend (someone in one of the admin's groups now) or a former member of this
+        // group: adding any id would let anyone enrol strangers, and an unknown id answers the same.
+        const isFriend = userId === caller.id || (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
+        if (!isFriend && !(await findMembership(tx, row.id, userId))) throw notAFriend();
         const joined = await join(tx, row, userId, at);
         const touched = joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
         return { group: await presentOne(tx, touched, caller.id), joined };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
@@ -145,20 +145,36 @@ export async function listActiveGroupIds(tx: Executor, userId: number): Promise<
 
 /**
  * Of `userIds`, those who share at least one group with `callerId`, both being current
- * members, plus the caller: whose email the caller may see on user bubbles.
+ * members: the people an admin may add to a group by id (a friend, not any account).
  */
 export async function usersSharingAGroupWith(tx: Executor, callerId: number, userIds: readonly number[]): Promise<Set<number>> {
-  const visible = new Set<number>(userIds.includes(callerId) ? [callerId] : []);
   const others = userIds.filter((id) => id !== callerId);
-  if (others.length === 0) return visible;
+  if (others.length === 0) return new Set();
   const mine = alias(memberships, 'mine');
   const rows = await tx
     .selectDistinct({ userId: memberships.userId })
     .from(memberships)
     .innerJoin(mine, and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)))
-    .where(and(inArray(memberships.userId, others), isNull(memberships.leftAt), ne(memberships.userId, callerId)));
-  for (const row of rows) visible.add(row.userId);
-  return visible;
+    .where(and(inArray(memberships.userId, others), isNull(memberships.leftAt)));
+  return new Set(rows.map((row) => row.userId));
+}
+
+/**
+ * Of `userIds`, the caller and those who are or were members of a group the caller is in
+ * now: whose bubbles the caller may read (a former member's bets and wagers still show).
+ */
+export async function usersKnownTo(tx: Executor, callerId: number, userIds: readonly number[]): Promise<Set<number>> {
+  const known = new Set<number>(userIds.includes(callerId) ? [callerId] : []);
+  const others = userIds.filter((id) => id !== callerId);
+  if (others.length === 0) return known;
+  const mine = alias(memberships, 'mine');
+  const rows = await tx
+    .selectDistinct({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(mine, and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)))
+    .where(inArray(memberships.userId, others));
+  for (const row of rows) known.add(row.userId);
+  return known;
 }
 
 /**

@@ -74,6 +74,26 @@ function payloadText(payload: unknown): string | null | undefined {
   return undefined; // a stream: not something the API sends, and not storable
 }
 
+// Fields that are credentials: an answer holding one is stored without it (audit item 5).
+const TOKEN_FIELDS = ['accessToken', 'refreshToken'];
+
+/**
+ * The answer as it may be kept: a JSON object's token fields removed, so the table never holds
+ * a credential and a replay neither mints nor reveals one (PUT /auth/users/me answers the new
+ * session's tokens once; a client that lost that answer signs in again).
+ */
+export function withoutTokens(body: string | null, contentType: string | undefined): string | null {
+  if (body === null || !contentType?.includes('json') || !TOKEN_FIELDS.some((field) => body.includes(`"${field}"`))) return body;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
+    const kept = Object.fromEntries(Object.entries(parsed).filter(([field]) => !TOKEN_FIELDS.includes(field)));
+    return JSON.stringify(kept);
+  } catch {
+    return body;
+  }
+}
+
 async function settle(db: Database, log: FastifyBaseLogger, state: IdempotencyState, response: StoredResponse | undefined): Promise<void> {
   state.isSettled = true;
   try {
@@ -128,7 +148,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       db,
       request.log,
       state,
-      isFinal ? { statusCode, body, headers: contentType ? { 'content-type': contentType } : {} } : undefined,
+      isFinal ? { statusCode, body: withoutTokens(body ?? null, contentType), headers: contentType ? { 'content-type': contentType } : {} } : undefined,
     );
     return payload;
   });

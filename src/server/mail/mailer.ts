@@ -39,9 +39,10 @@ export function createMailer(options: { smtpUrl: string | undefined; dataDir: st
       logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
-    mkdirSync(outbox, { recursive: true });
+    // Mails hold reset links: the outbox is the owner's only (0700, files 0600).
+    mkdirSync(outbox, { recursive: true, mode: 0o700 });
     const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
-    writeFileSync(file, (info as unknown as { message: Buffer }).message);
+    writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     logger.info({ to: message.to, subject: message.subject, file, link: message.link }, `mail written to the outbox${message.link ? `: ${message.link}` : ''}`);
   }
 

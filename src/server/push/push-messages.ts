@@ -1,4 +1,5 @@
 import { answerLabel, type BetRules } from '../../domain/bets';
+import { totalOf } from '../../domain/odds';
 import type { Distribution } from '../../domain/payout';
 import type { PushNotification } from '../../domain/push';
 
@@ -33,7 +34,7 @@ export function oddsChangedMessage(input: {
   answerTotals: Record<string, number>;
   pool: number;
 }): PushNotification {
-  const onPick = input.answerTotals[input.prediction] ?? 0;
+  const onPick = totalOf(input.answerTotals, input.prediction);
   const pays = onPick > 0 ? ` pays ${multiplier(input.pool / onPick)}` : '';
   return {
     title: `The odds moved: ${input.betTitle}`,

@@ -51,9 +51,19 @@ export interface PushSender {
   send(destination: Destination, notification: PushNotification, options: { ttlSeconds: number }): Promise<SendOutcome>;
 }
 
-export function createPushSender({ vapid, timeoutMs }: { vapid: VapidIdentity; timeoutMs: number }): PushSender {
+export function createPushSender({
+  vapid,
+  timeoutMs,
+  isAllowedEndpoint,
+}: {
+  vapid: VapidIdentity;
+  timeoutMs: number;
+  /** Checked again before each request: a row saved under another allow-list is never requested (it is deactivated as gone). */
+  isAllowedEndpoint: (endpoint: string) => boolean;
+}): PushSender {
   return {
     async send(destination, notification, { ttlSeconds }) {
+      if (!isAllowedEndpoint(destination.endpoint)) return { outcome: 'gone', status: 0 };
       let status: number | undefined;
       try {
         const request = webpush.generateRequestDetails(

@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
 import { pushOddsNotices, pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
-import { insecurePushEndpoint, pushSubscriptionNotFound } from '../errors';
+import { pushEndpointTaken, pushSubscriptionNotFound, unknownPushService } from '../errors';
 import { activeMemberIdsQuery } from '../groups/membership.service';
 import { presentPushSubscription } from './push.presenter';
 
@@ -15,11 +15,8 @@ import { presentPushSubscription } from './push.presenter';
 export interface PushServiceDeps {
   db: Database;
   now?: () => Date;
-  /**
-   * Whether a plain-http endpoint on a loopback host is accepted: true only while the app is
-   * itself served over http (development, tests with a local stand-in push service).
-   */
-  allowLoopbackHttp: boolean;
+  /** Whether an endpoint is one of the push services the server may request (push-endpoints.ts). */
+  isAllowedEndpoint: (endpoint: string) => boolean;
 }
 
 export type PushService = ReturnType<typeof createPushService>;
@@ -49,20 +46,11 @@ const groupDestinations = prepared<Destination[], { groupId: number; exceptUserI
     .orderBy(pushSubscriptions.id),
 );
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** Real push services are https; http is only for a stand-in on this machine, never for a remote host. */
-function isAcceptableEndpoint(endpoint: string, allowLoopbackHttp: boolean): boolean {
-  const url = new URL(endpoint);
-  if (url.protocol === 'https:') return true;
-  return allowLoopbackHttp && LOOPBACK_HOSTS.has(url.hostname);
-}
-
 function deviceKey(userId: number, appName: string, deviceId: string) {
   return and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.appName, appName), eq(pushSubscriptions.deviceId, deviceId));
 }
 
-export function createPushService({ db, now = () => new Date(), allowLoopbackHttp }: PushServiceDeps) {
+export function createPushService({ db, now = () => new Date(), isAllowedEndpoint }: PushServiceDeps) {
   return {
     /** GET /push-subscriptions/status: whether this device of the caller gets notifications now. */
     async isActive(caller: AuthUser, deviceId: string, appName: string): Promise<boolean> {
@@ -80,7 +68,7 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
      * account signed in on this browser before, or this device under an old id) gives it up.
      */
     async register(caller: AuthUser, input: RegisterPushSubscriptionRequest): Promise<PushSubscription> {
-      if (!isAcceptableEndpoint(input.endpoint, allowLoopbackHttp)) throw insecurePushEndpoint();
+      if (!isAllowedEndpoint(input.endpoint)) throw unknownPushService();
       const at = now();
       const fields = {
         endpoint: input.endpoint,
@@ -92,6 +80,16 @@ export function createPushService({ db, now = () => new Date(), allowLoopbackHtt
         updatedAt: at,
       };
       const row = await db.transaction(async (tx) => {
+        // Another account may take an endpoint over only with the subscription's own keys (the
+        // same browser, signed in as someone else): knowing an endpoint is not owning it (audit
+        // item 18: anyone could re-register it and silence its owner).
+        const [holder] = await tx
+          .select({ userId: pushSubscriptions.userId, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
+          .from(pushSubscriptions)
+          .where(and(eq(pushSubscriptions.endpoint, input.endpoint), ne(pushSubscriptions.userId, caller.id)))
+          .for('update')
+          .limit(1);
+        if (holder && (holder.p256dh !== input.keys.p256dh || holder.auth !== input.keys.auth)) throw pushEndpointTaken();
         await tx
           .delete(pushSubscriptions)
           .where(

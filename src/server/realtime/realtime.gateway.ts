@@ -20,10 +20,17 @@ export const DEFAULT_REDIS_KEY = 'hunch-socket.io';
 
 interface SocketData {
   user: AuthUser;
+  /** When the handshake's access token expires (seconds since the epoch). */
+  expiresAt: number;
 }
 
-type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, Record<never, never>, SocketData>;
-type HunchSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<never, never>, SocketData>;
+/** Between instances (through the Redis adapter): a user's sessions ended, each instance checks its own sockets. */
+interface ServerSideEvents {
+  sessionsRevoked: (userId: number) => void;
+}
+
+type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
+type HunchSocket = Socket<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
 
 export interface RealtimeGatewayDeps {
   /** The HTTP server socket.io attaches to (Fastify's `app.server`); it need not listen yet. */
@@ -38,6 +45,12 @@ export interface RealtimeGatewayDeps {
   /** REDIS_URL: with it, the Redis adapter carries events between instances. */
   redisUrl?: string | undefined;
   redisKey?: string | undefined;
+  /** Whether a session (refresh token family) is still live: a token of an ended session opens no socket. */
+  isSessionLive?(familyId: string): Promise<boolean>;
+  /** The clock that expires sockets with their tokens; tests move it. */
+  now?: () => Date;
+  /** How often sockets whose access token expired are closed (default 15 s). */
+  expiryCheckMs?: number;
 }
 
 export interface RealtimeGateway {
@@ -92,23 +105,39 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     const pub = new Redis(deps.redisUrl, { lazyConnect: true });
     const sub = pub.duplicate();
     for (const client of [pub, sub]) client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
-    await Promise.all([pub.connect(), sub.connect()]);
+    // Unreachable at start: serve anyway, live updates on this instance only, while ioredis
+    // reconnects (the adapter subscribes once the connection is up).
+    const isConnected = await Promise.all([pub.connect(), sub.connect()]).then(
+      () => true,
+      (error: unknown) => {
+        logger.error({ err: error }, 'socket.io redis is unreachable: live updates stay on this instance until it returns');
+        return false;
+      },
+    );
     io.adapter(createAdapter(pub, sub, { key: deps.redisKey ?? DEFAULT_REDIS_KEY }));
     // Commands on one connection run in order: once this answers, the adapter's subscriptions
     // are in place, so an event published by another instance right after start-up arrives.
-    await sub.ping();
+    if (isConnected) await sub.ping();
     redis = { pub, sub };
   }
 
   io.use(async (socket, next) => {
     const token = tokenOf(socket);
-    const user = token ? await accessTokens.verify(token) : undefined;
-    if (!user) {
+    const verified = token ? await accessTokens.verifyWithExpiry(token) : undefined;
+    if (!verified) {
       next(new Error(token ? 'Authentication failed: the access token is invalid or expired' : 'Authentication failed: no access token'));
       return;
     }
+    const { user, exp } = verified;
     try {
+      // A token of a session that ended (sign-out, a password change or reset) is refused like
+      // an expired one: the client refreshes, which fails for an ended session.
+      if (user.sessionFamily && deps.isSessionLive && !(await deps.isSessionLive(user.sessionFamily))) {
+        next(new Error('Authentication failed: the session has ended'));
+        return;
+      }
       socket.data.user = user;
+      socket.data.expiresAt = exp;
       // Rooms are joined before the connection completes, so the client's `connect` means
       // "everything of my groups reaches me from now on".
       await socket.join(userRoom(user.id));
@@ -136,6 +165,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
 
   function forward(published: PublishedEvent): void {
     switch (published.event) {
+      case 'sessionsRevoked': {
+        // Internal, never emitted: on every instance, the user's sockets of ended sessions close.
+        void closeEndedSessions(published.payload.userId);
+        io.serverSideEmit('sessionsRevoked', published.payload.userId);
+        return;
+      }
       case 'membershipEnded': {
         // Internal, never emitted: the former member's sockets, on every instance, stop hearing the group.
         const { groupId, userId } = published.payload;
@@ -168,7 +203,42 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         emitTo(roomOf(published.audience), published.event, published.payload);
     }
   }
+  /**
+   * Closes this instance's sockets of the user whose session ended, as a lost connection (not
+   * socket.io's "server disconnect"): the client reconnects with the token it holds now, and
+   * only a token of a live session gets back in (the device that changed the password has one).
+   */
+  async function closeEndedSessions(userId: number): Promise<void> {
+    try {
+      const sockets = [...io.of('/').sockets.values()].filter((socket) => socket.data.user?.id === userId);
+      const liveness = new Map<string, Promise<boolean>>();
+      for (const socket of sockets) {
+        const family = socket.data.user.sessionFamily;
+        if (!family || !deps.isSessionLive) {
+          socket.conn.close();
+          continue;
+        }
+        if (!liveness.has(family)) liveness.set(family, deps.isSessionLive(family));
+        if (!(await liveness.get(family))) socket.conn.close();
+      }
+    } catch (error) {
+      logger.error({ err: error, userId }, 'sockets of ended sessions could not be checked');
+    }
+  }
+  io.on('sessionsRevoked', (userId) => void closeEndedSessions(userId));
+
   const unsubscribe = events.subscribe(forward);
+
+  // Sockets are authenticated at connection only, so one closes when its token expires: the
+  // client reconnects, refreshing its token if it must (src/client/data/socket-service.ts).
+  const now = deps.now ?? (() => new Date());
+  const expiryTimer = setInterval(() => {
+    const seconds = now().getTime() / 1000;
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.expiresAt <= seconds) socket.conn.close();
+    }
+  }, deps.expiryCheckMs ?? 15_000);
+  expiryTimer.unref();
 
   return {
     io,
@@ -178,10 +248,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       io.engine.close();
     },
     async close() {
+      clearInterval(expiryTimer);
       unsubscribe();
       io.engine.close();
       await io.of('/').adapter.close();
-      if (redis) await Promise.all([redis.pub.quit(), redis.sub.quit()]);
+      // quit() waits for a connection that may never come back: disconnect when it is not up.
+      if (redis) await Promise.all([redis.pub, redis.sub].map((client) => (client.status === 'ready' ? client.quit() : client.disconnect())));
     },
   };
 }

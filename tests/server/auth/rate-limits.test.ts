@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, login, startTestServer, type TestResponse, type TestServer } from '../harness';
+import type { AuthResponse } from '../../../src/domain/auth';
+import { createGroup, createPlayer, uniqueGroupName } from '../groups/group.factories';
+import { createUser, login, newAccount, startTestServer, type TestResponse, type TestServer } from '../harness';
 
 describe('rate limits', () => {
   let server: TestServer;
@@ -40,6 +42,64 @@ describe('rate limits', () => {
     expect((await forgot()).status).toBe(200);
     expect((await forgot()).status).toBe(200);
     expectRateLimited(await forgot());
+  });
+});
+
+// The limits the audit found missing (item 10): sign-up, refresh, reset, invite-code guesses,
+// and every signed-in write.
+describe('more rate limits', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      rateLimits: { registerPerIp: 2, refreshPerIp: 2, resetPasswordPerIp: 2, joinPrivatePerUser: 3, writesPerUser: 6 },
+    });
+  });
+  afterAll(() => server.close());
+
+  function expectRateLimited(response: TestResponse) {
+    expect(response.status, response.text).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(response.body.code).toBe('rate_limited');
+  }
+
+  it('answers 429 after too many sign-ups from one IP', async () => {
+    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(201);
+    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(201);
+    expectRateLimited(await server.request('POST', '/auth/register', { body: newAccount() }));
+  });
+
+  it('answers 429 after too many refreshes from one IP', async () => {
+    const refresh = () => server.request('POST', '/auth/refresh-token', { body: { refreshToken: 'not-a-token' } });
+    expect((await refresh()).status).toBe(401);
+    expect((await refresh()).status).toBe(401);
+    expectRateLimited(await refresh());
+  });
+
+  it('answers 429 after too many password resets from one IP, and refuses a wrong token before hashing', async () => {
+    const reset = () =>
+      server.request('POST', '/auth/reset-password', { body: { token: 'not-a-token', password: 'Correct-horse-2', passwordConfirm: 'Correct-horse-2' } });
+    expect((await reset()).body.code).toBe('invalid_reset_token');
+    expect((await reset()).body.code).toBe('invalid_reset_token');
+    expectRateLimited(await reset());
+  });
+
+  it('answers 429 after a few invite-code guesses, so a code cannot be found by trying', async () => {
+    const [owner, guesser] = [await createPlayer(server), await createPlayer(server)];
+    const group = await createGroup(server, owner, { privacy: 'private' });
+    const guess = (inviteCode: string) => server.request('POST', '/api/groups/join-private', { token: guesser.accessToken, body: { groupId: group.id, inviteCode } });
+    for (const code of ['aaaaaa', 'bbbbbb', 'cccccc']) expect((await guess(code)).status).toBe(403);
+    // Even the right code waits now.
+    expectRateLimited(await guess(group.inviteCode!));
+  });
+
+  it('answers 429 to a user writing too fast, and only to that user', async () => {
+    const [flooder, other] = [await createPlayer(server), await createPlayer(server)];
+    const create = (user: AuthResponse) => server.request('POST', '/api/groups', { token: user.accessToken, body: { name: uniqueGroupName('Flood') } });
+    for (let index = 0; index < 6; index++) expect((await create(flooder)).status).toBe(201);
+    expectRateLimited(await create(flooder));
+    // Reads are not writes, and another user writes on.
+    expect((await server.request('GET', '/api/groups?membership=mine', { token: flooder.accessToken })).status).toBe(200);
+    expect((await create(other)).status).toBe(201);
   });
 });
 

@@ -125,7 +125,7 @@ describe('PUT /auth/users/me', () => {
 
   it('answers 409 "Email or username already exists." for another user\'s email or username', async () => {
     const [a, b] = [await createUser(server), await createUser(server)];
-    const email = await server.request('PUT', '/auth/users/me', { token: a.accessToken, body: { email: b.email } });
+    const email = await server.request('PUT', '/auth/users/me', { token: a.accessToken, body: { email: b.email, currentPassword: a.password } });
     expect(email.status).toBe(409);
     expect(email.body.message).toBe('Email or username already exists.');
     const username = await server.request('PUT', '/auth/users/me', { token: a.accessToken, body: { username: b.user.username } });
@@ -142,7 +142,7 @@ describe('PUT /auth/users/me', () => {
     const user = await createUser(server);
     const response = await server.request('PUT', '/auth/users/me', {
       token: user.accessToken,
-      body: { password: 'Brand-new-pass-2', passwordConfirm: 'Brand-new-pass-2' },
+      body: { password: 'Brand-new-pass-2', passwordConfirm: 'Brand-new-pass-2', currentPassword: user.password },
     });
     expect(response.status).toBe(200);
     expect(response.body.accessToken).toEqual(expect.any(String));
@@ -268,15 +268,40 @@ describe('guest upgrade', () => {
   });
 });
 
+describe('PUT /auth/users/me: the current password (audit item 15)', () => {
+  it("refuses a full account's password or email change without the right current password, changing nothing", async () => {
+    const user = await createUser(server);
+    const changes = [
+      { password: 'Brand-new-pass-3', passwordConfirm: 'Brand-new-pass-3' },
+      { email: `changed.${user.email}` },
+    ];
+    for (const change of changes) {
+      for (const currentPassword of [undefined, 'Wrong-password-9']) {
+        const response = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { ...change, currentPassword } });
+        expect(response.status, JSON.stringify(change)).toBe(403);
+        expect(response.body).toMatchObject({ code: 'invalid_current_password', fieldErrors: { currentPassword: 'Your current password is incorrect.' } });
+      }
+    }
+    expect((await login(server, user.email, user.password)).status).toBe(200);
+    expect((await server.request('GET', '/auth/users/me', { token: user.accessToken })).body.email).toBe(user.email);
+  });
+
+  it('changes the email with the current password, and needs none to resend the same email or change a name', async () => {
+    const user = await createUser(server);
+    const same = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { email: user.email, displayName: 'Renamed' } });
+    expect(same.status).toBe(200);
+    const changed = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { email: `new.${user.email}`, currentPassword: user.password } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.user.email).toBe(`new.${user.email}`);
+  });
+});
+
 describe('GET /auth/users/ids', () => {
-  it('returns bubbles for known ids, skipping unknown ones, with the email only for the caller', async () => {
+  it("returns the caller's own bubble with its email, and skips unknown ids and users sharing no group with the caller", async () => {
     const [a, b] = [await createUser(server), await createUser(server)];
     const response = await server.request('GET', `/auth/users/ids?ids=${a.user.id},${b.user.id},999999`, { token: a.accessToken });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([
-      { id: a.user.id, displayName: a.user.displayName, username: a.user.username, email: a.email },
-      { id: b.user.id, displayName: b.user.displayName, username: b.user.username, email: '' },
-    ]);
+    expect(response.body).toEqual([{ id: a.user.id, displayName: a.user.displayName, username: a.user.username, email: a.email }]);
   });
 
   it('answers 400 for ids that are not a comma-joined list of numbers', async () => {

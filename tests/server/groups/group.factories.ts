@@ -42,6 +42,14 @@ export async function makeAdmin(server: TestServer, admin: AuthResponse, group: 
   if (response.status !== 200) throw new Error(`makeAdmin failed: ${response.status} ${response.text}`);
 }
 
+/** Makes the users friends (README, Security notes): one public group of theirs, so an admin among them may add the others by id. */
+export async function befriend(server: TestServer, ...users: AuthResponse[]): Promise<Group> {
+  const [first, ...others] = users;
+  const group = await createGroup(server, first!, { name: uniqueGroupName('Friends') });
+  for (const user of others) await joinGroup(server, user, group);
+  return group;
+}
+
 /** A group with one user in each role, and an outsider. */
 export async function createGroupWithRoles(server: TestServer, overrides: Partial<CreateGroupRequest> = {}) {
   const [creator, admin, member, outsider] = await Promise.all([

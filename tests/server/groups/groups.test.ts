@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_LIMITS, INVITE_CODE_PATTERN, type Group } from '../../../src/domain/groups';
-import { createUser, startTestServer, type TestServer } from '../harness';
+import { createUser, startTestServer, type TestResponse, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { createGroup, createGroupWithRoles, createPlayer, joinGroup, recordEvents, uniqueGroupName } from './group.factories';
+import { befriend, createGroup, createGroupWithRoles, createPlayer, joinGroup, recordEvents, uniqueGroupName } from './group.factories';
 
 // Every groups call of spec 02 §7 under /api: what succeeds, what is refused, with the
 // statuses of ARCHITECTURE.md §6 and the messages of spec 02 §5.
@@ -248,8 +248,9 @@ describe('GET /api/groups/{id}/membership', () => {
 });
 
 describe('POST and DELETE /api/groups/{id}/members', () => {
-  it('lets an admin add a user, who gets defaultPoints and is announced to the group', async () => {
+  it('lets an admin add a friend, who gets defaultPoints and is announced to the group', async () => {
     const { group, admin, outsider } = await createGroupWithRoles(server, { privacy: 'private', defaultPoints: 40 });
+    await befriend(server, admin, outsider);
     const { events, stop } = recordEvents(server);
     const response = await server.request<Group>('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId: outsider.user.id } });
     stop();
@@ -273,14 +274,17 @@ describe('POST and DELETE /api/groups/{id}/members', () => {
     expect(events).toEqual([]);
   });
 
-  it('refuses a plain member with 403 not_group_admin and an unknown user with 404', async () => {
+  it('refuses a plain member with 403 not_group_admin, and a stranger or an unknown id alike with 403 not_a_friend', async () => {
     const { group, admin, member, outsider } = await createGroupWithRoles(server);
     const byMember = await server.request('POST', `/api/groups/${group.id}/members`, { token: member.accessToken, body: { userId: outsider.user.id } });
     expect(byMember.status).toBe(403);
     expect(byMember.body).toEqual({ code: 'not_group_admin', message: 'Only group admins can do this.' });
-    const unknown = await server.request('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId: 999999 } });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.message).toBe('User not found');
+    for (const userId of [outsider.user.id, 999999]) {
+      const refused = await server.request('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('not_a_friend');
+    }
+    expect((await server.request('GET', `/api/groups/${group.id}`, { token: admin.accessToken })).body.memberUserIds).not.toContain(outsider.user.id);
     const invalid = await server.request('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: {} });
     expect(invalid.status).toBe(400);
     expect(invalid.body.fieldErrors).toEqual({ userId: 'User is required' });
@@ -293,6 +297,14 @@ describe('POST and DELETE /api/groups/{id}/members', () => {
     expect(response.body.memberUserIds).not.toContain(member.user.id);
     const leaderboard = await server.request('GET', `/api/groups/${group.id}/leaderboard`, { token: admin.accessToken });
     expect(leaderboard.body.users.map((user: { id: number }) => user.id)).not.toContain(member.user.id);
+  });
+
+  it('lets an admin add back a former member of the group', async () => {
+    const { group, admin, member } = await createGroupWithRoles(server);
+    await server.request('POST', `/api/groups/${group.id}/leave`, { token: member.accessToken });
+    const response = await server.request<Group>('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId: member.user.id } });
+    expect(response.status).toBe(200);
+    expect(response.body.memberUserIds).toContain(member.user.id);
   });
 
   it('lets a member remove themself, which is leaving', async () => {
@@ -541,8 +553,31 @@ describe('GET /api/member/state', () => {
   });
 });
 
+describe('GET /api/groups pages', () => {
+  it('answers at most 100 groups by default, and the rest page by page through X-Next-Offset', async () => {
+    const owner = await createPlayer(server);
+    const prefix = uniqueGroupName('Paged');
+    for (let index = 0; index < 5; index++) await createGroup(server, owner, { name: `${prefix} ${index}` });
+    const seen: number[] = [];
+    let offset: string | null = '0';
+    while (offset !== null) {
+      const page: TestResponse<Group[]> = await server.request<Group[]>('GET', `/api/groups?membership=mine&limit=2&offset=${offset}`, { token: owner.accessToken });
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.map((group) => group.id));
+      offset = page.headers.get('x-next-offset');
+    }
+    expect(seen).toHaveLength(5);
+    const all = await server.request<Group[]>('GET', '/api/groups', { token: owner.accessToken });
+    expect(all.body.length).toBeLessThanOrEqual(100);
+    for (const query of ['limit=0', 'limit=101', 'offset=-1', 'limit=x']) {
+      expect((await server.request('GET', `/api/groups?${query}`, { token: owner.accessToken })).status, query).toBe(400);
+    }
+  });
+});
+
 describe('GET /auth/users/ids with groups', () => {
-  it('shows emails of users who share a current group with the caller, and only theirs', async () => {
+  it("shows nobody's email but the caller's own, and bubbles only of people in the caller's groups", async () => {
     const [me, friend, stranger, former] = [await createUser(server), await createUser(server), await createUser(server), await createUser(server)];
     const group = await createGroup(server, me, { privacy: 'private' });
     await joinGroup(server, friend, group);
@@ -550,6 +585,32 @@ describe('GET /auth/users/ids with groups', () => {
     await server.request('POST', `/api/groups/${group.id}/leave`, { token: former.accessToken });
     const ids = [me, friend, stranger, former].map((user) => user.user.id).join(',');
     const response = await server.request('GET', `/auth/users/ids?ids=${ids}`, { token: me.accessToken });
-    expect(response.body.map((bubble: { email: string }) => bubble.email)).toEqual([me.email, friend.email, '', '']);
+    expect(response.body.map((bubble: { id: number; email: string }) => [bubble.id, bubble.email])).toEqual([
+      [me.user.id, me.email],
+      [friend.user.id, ''],
+      [former.user.id, ''],
+    ]);
+  });
+
+  it('never gives a guest the emails of accounts it enrols into its own group by id (the audit\'s harvest)', async () => {
+    const victims = [await createUser(server), await createUser(server), await createUser(server)];
+    const guest = await createPlayer(server, 'Harvester');
+    const group = await createGroup(server, guest, { privacy: 'private' });
+    for (const victim of victims) {
+      const added = await server.request('POST', `/api/groups/${group.id}/members`, { token: guest.accessToken, body: { userId: victim.user.id } });
+      expect(added.status).toBe(403);
+    }
+    const ids = Array.from({ length: guest.user.id }, (_, index) => index + 1).slice(-100).join(',');
+    const response = await server.request('GET', `/auth/users/ids?ids=${ids}`, { token: guest.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([{ id: guest.user.id, displayName: guest.user.displayName, username: '', email: '' }]);
+  });
+
+  it('hides the email of a fellow member too', async () => {
+    const [me, friend] = [await createUser(server), await createUser(server)];
+    const group = await createGroup(server, me, { privacy: 'private' });
+    await joinGroup(server, friend, group);
+    const response = await server.request('GET', `/auth/users/ids?ids=${friend.user.id}`, { token: me.accessToken });
+    expect(response.body).toEqual([{ id: friend.user.id, displayName: friend.user.displayName, username: friend.user.username, email: '' }]);
   });
 });

@@ -3,7 +3,7 @@ import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group, GroupPrivacy } from '../../../src/domain/groups';
 import { startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { createGroupWithRoles, createPlayer, joinGroup, makeAdmin, uniqueGroupName } from './group.factories';
+import { befriend, createGroupWithRoles, createPlayer, joinGroup, makeAdmin, uniqueGroupName } from './group.factories';
 
 // Who may call what (spec 02 §6, and our decisions where it is silent): every groups
 // endpoint × visitor (no token), signed-in non-member, member, admin and creator.
@@ -149,6 +149,8 @@ async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
   await joinGroup(server, target, roles.group);
   await joinGroup(server, secondAdmin, roles.group);
   await makeAdmin(server, roles.creator, roles.group, secondAdmin);
+  // Admins add by id only a friend: the newcomer shares another group with them.
+  await befriend(server, newcomer, roles.creator, roles.admin);
   return { ...roles, target, secondAdmin, newcomer };
 }
 

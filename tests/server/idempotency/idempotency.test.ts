@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { bets, groups, idempotencyKeys, ledger, memberships, wagers } from '../../../src/server/db/schema';
+import { bets, groups, idempotencyKeys, ledger, memberships, refreshTokens, wagers } from '../../../src/server/db/schema';
 import { createBet, NO_EXPIRY_TIMER, placeWager, pointsOf } from '../bets/bet.factories';
 import { createGroup, createGroupWithRoles, createPlayer, joinGroup, uniqueGroupName } from '../groups/group.factories';
 import { startTestServer, type RequestOptions, type TestResponse, type TestServer } from '../harness';
@@ -299,5 +299,44 @@ describe('the header', () => {
     const second = await server.request('POST', '/auth/register-guest', { body, headers });
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.user.id).not.toBe(first.body.user.id);
+  });
+});
+
+describe('answers that carry tokens (audit item 5)', () => {
+  it('never stores a token, and a replay neither mints nor reveals one', async () => {
+    const guest = await createPlayer(server);
+    const key = newKey();
+    const password = 'Correct-horse-1';
+    const upgrade = sender('PUT', '/auth/users/me', guest, key, {
+      body: {
+        isTemporary: false,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        username: `ada_${key.replace(/[^a-z0-9]/gi, '').slice(-20)}`,
+        email: `${key.replace(/[^a-z0-9]/gi, '').slice(-20)}@example.com`,
+        password,
+        passwordConfirm: password,
+      },
+    });
+    const first = await upgrade();
+    expect(first.status).toBe(200);
+    expect(first.body.accessToken).toEqual(expect.any(String));
+    expect(first.body.refreshToken).toEqual(expect.any(String));
+
+    const [stored] = await server.database.db
+      .select({ body: idempotencyKeys.responseBody })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, guest.user.id), eq(idempotencyKeys.key, key)));
+    expect(stored!.body).not.toContain(first.body.accessToken);
+    expect(stored!.body).not.toContain(first.body.refreshToken);
+    expect(stored!.body).not.toMatch(/accessToken|refreshToken/);
+
+    const replay = await upgrade();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual({ user: first.body.user });
+    const [sessions] = await server.database.db.select({ count: count() }).from(refreshTokens).where(eq(refreshTokens.userId, guest.user.id));
+    // The guest's first session and the one the upgrade started: the replay started none.
+    expect(sessions!.count).toBe(2);
   });
 });

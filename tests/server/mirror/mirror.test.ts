@@ -173,6 +173,17 @@ describe('a pull with a cursor', () => {
     expect(delta.bets.find((bet) => bet.id === open.id)?.answerTotals).toEqual({ yes: 2, no: 1 });
   });
 
+  it('keeps a resolved bet’s statistics as they were at resolution, so devices never drift as members come and go', async () => {
+    const { owner, group, settled } = await groupWithBets();
+    const [first] = await pullAll(owner);
+    expect(first!.statistics.find((entry) => entry.betId === settled.id)?.statistics).toMatchObject({ totalMembers: 2, participationRate: 100 });
+    await joinGroup(server, await createPlayer(server, 'Latecomer'), group);
+    const delta = await pull(owner, first!.cursor);
+    expect(delta.statistics).toEqual([]);
+    const direct = await server.request('GET', `/api/bets/${settled.id}/statistics`, { token: owner.accessToken });
+    expect(direct.body).toMatchObject({ totalMembers: 2, participationRate: 100 });
+  });
+
   it('sees a renamed member’s new name', async () => {
     const { owner, friend } = await groupWithBets();
     const [first] = await pullAll(owner);

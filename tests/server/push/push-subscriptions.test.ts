@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_MESSAGES } from '../../../src/domain/push';
 import { createPlayer } from '../groups/group.factories';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS, isAllowedPushEndpoint, parsePushEndpointHosts } from '../../../src/server/push/push-endpoints';
+import { createPushSender, resolveVapidIdentity } from '../../../src/server/push/push.sender';
 import { startTestServer, type TestServer } from '../harness';
 import { createBrowserDevice, registerDevice, startPushStandIn, type BrowserDevice, type PushStandIn } from './push-service-stand-in';
 
@@ -103,31 +105,88 @@ describe('POST /api/push-subscriptions', () => {
     expect(response.body.fieldErrors).toMatchObject({ 'keys.p256dh': PUSH_MESSAGES.p256dhKey, 'keys.auth': PUSH_MESSAGES.authKey });
   });
 
-  it('refuses plain http to anything but this machine', async () => {
+  it("refuses every endpoint that is not a browser's push service (no request forgery)", async () => {
     const user = await createPlayer(server);
-    const response = await server.request('POST', '/api/push-subscriptions', {
-      token: user.accessToken,
-      body: registration(createBrowserDevice(standIn), { endpoint: 'http://push.example.com/send/1' }),
-    });
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'insecure_push_endpoint', fieldErrors: { endpoint: PUSH_MESSAGES.endpointUrl } });
+    for (const endpoint of [
+      'http://push.example.com/send/1',
+      'https://evil.example.com/send/1',
+      'https://169.254.169.254/latest/meta-data',
+      'https://127.0.0.1:8443/push',
+      'https://10.0.0.1/push',
+      'https://fcm.googleapis.com.evil.example/fcm/send/1',
+      'https://fcm.googleapis.com:22/fcm/send/1',
+      'https://user:secret@fcm.googleapis.com/fcm/send/1',
+      'http://fcm.googleapis.com/fcm/send/1',
+    ]) {
+      const response = await server.request('POST', '/api/push-subscriptions', {
+        token: user.accessToken,
+        body: registration(createBrowserDevice(standIn), { endpoint }),
+      });
+      expect(response.status, endpoint).toBe(400);
+      expect(response.body).toMatchObject({ code: 'unknown_push_service', fieldErrors: { endpoint: PUSH_MESSAGES.endpointService } });
+    }
   });
 
-  it('refuses plain http even on loopback once the app is served over https', async () => {
-    const secure = await startTestServer({ env: { PUBLIC_URL: 'https://hunch.example.com' } });
+  it('accepts the known push services by default, and a loopback stand-in only when PUSH_ENDPOINT_HOSTS lists it', async () => {
+    const standard = await startTestServer({ env: { PUSH_ENDPOINT_HOSTS: DEFAULT_PUSH_ENDPOINT_HOSTS } });
     try {
-      const user = await createPlayer(secure);
+      const user = await createPlayer(standard);
       const device = createBrowserDevice(standIn);
-      const refused = await secure.request('POST', '/api/push-subscriptions', { token: user.accessToken, body: registration(device) });
+      const refused = await standard.request('POST', '/api/push-subscriptions', { token: user.accessToken, body: registration(device) });
       expect(refused.status).toBe(400);
-      const accepted = await secure.request('POST', '/api/push-subscriptions', {
-        token: user.accessToken,
-        body: registration(device, { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' }),
-      });
-      expect(accepted.status).toBe(201);
+      expect(refused.body.code).toBe('unknown_push_service');
+      for (const endpoint of [
+        'https://fcm.googleapis.com/fcm/send/abc',
+        'https://updates.push.services.mozilla.com/wpush/v2/abc',
+        'https://web.push.apple.com/abc',
+        'https://wns2-par02p.notify.windows.com/w/?token=abc',
+      ]) {
+        const accepted = await standard.request('POST', '/api/push-subscriptions', {
+          token: user.accessToken,
+          body: registration(createBrowserDevice(standIn), { endpoint }),
+        });
+        expect(accepted.status, endpoint).toBe(201);
+      }
     } finally {
-      await secure.close();
+      await standard.close();
     }
+  });
+
+  it('never requests a stored endpoint outside the list: the sender calls it gone', async () => {
+    const sender = createPushSender({
+      vapid: resolveVapidIdentity(server.config),
+      timeoutMs: 1000,
+      isAllowedEndpoint: (endpoint) => isAllowedPushEndpoint(endpoint, parsePushEndpointHosts(DEFAULT_PUSH_ENDPOINT_HOSTS)),
+    });
+    const device = createBrowserDevice(standIn);
+    const before = standIn.received.length;
+    const outcome = await sender.send({ id: 1, userId: 1, endpoint: device.endpoint, ...device.keys }, { title: 't', body: 'b', url: '/', tag: 't' }, { ttlSeconds: 60 });
+    expect(outcome.outcome).toBe('gone');
+    expect(standIn.received.length).toBe(before);
+  });
+});
+
+describe("another account and someone else's endpoint (audit item 18)", () => {
+  it("refuses to take over an endpoint without its subscription's keys, and the owner keeps getting notifications", async () => {
+    const [owner, intruder] = [await createPlayer(server), await createPlayer(server)];
+    const device = createBrowserDevice(standIn);
+    expect((await server.request('POST', '/api/push-subscriptions', { token: owner.accessToken, body: registration(device) })).status).toBe(201);
+    const other = createBrowserDevice(standIn);
+    const taken = await server.request('POST', '/api/push-subscriptions', {
+      token: intruder.accessToken,
+      body: registration(other, { endpoint: device.endpoint }),
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('push_endpoint_taken');
+    expect((await statusOf(owner.accessToken, device)).body).toEqual({ active: true });
+  });
+
+  it('lets another account on the same browser (same keys) take the endpoint over', async () => {
+    const [first, second] = [await createPlayer(server), await createPlayer(server)];
+    const device = createBrowserDevice(standIn);
+    expect((await server.request('POST', '/api/push-subscriptions', { token: first.accessToken, body: registration(device) })).status).toBe(201);
+    expect((await server.request('POST', '/api/push-subscriptions', { token: second.accessToken, body: registration(device) })).status).toBe(201);
+    expect((await statusOf(first.accessToken, device)).body).toEqual({ active: false });
   });
 });
 

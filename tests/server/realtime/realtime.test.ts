@@ -6,7 +6,7 @@ import type { RealtimeEventName } from '../../../src/domain/realtime-events';
 import type { Audience } from '../../../src/server/events';
 import { startTestServer, type TestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
-import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
+import { befriend, createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectionError, connectSocket, syncSockets, type TestSocket } from './test-socket';
 
 // socket.io against the real server (spec 02 §3, §7, §8; ARCHITECTURE.md §7): the handshake
@@ -191,6 +191,7 @@ describe('rooms follow memberships', () => {
 
   it('a user added by an admin hears the group from then on', async () => {
     const [admin, added] = await Promise.all([createPlayer(server), createPlayer(server)]);
+    await befriend(server, admin, added);
     const group = await createGroup(server, admin, { privacy: 'private' });
     const addedSocket = await connect(added);
     const response = await server.request('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId: added.user.id } });

@@ -1,0 +1,81 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+
+// What the logs may hold (README, Security notes): no credentials, no personal data a query
+// carried. Database errors carry the statement's parameters (Drizzle's "params: …", the
+// driver's `params` and `detail`): an argon2 hash, an email. Errors are logged by name, code,
+// message and stack with those cut out.
+
+interface LoggedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+  code?: string;
+  statusCode?: number;
+  cause?: LoggedError;
+}
+
+/** Drizzle appends "\nparams: …" to a failed query's message: keep the statement, drop the values. */
+function withoutParams(text: string): string {
+  const at = text.indexOf('\nparams:');
+  return at === -1 ? text : text.slice(0, at);
+}
+
+/** pino's `err` serializer: the error's kind and where it happened, never the values a query carried. */
+export function serializeError(error: unknown, depth = 0): LoggedError {
+  if (typeof error !== 'object' || error === null) return { type: typeof error, message: withoutParams(String(error)), stack: '' };
+  const source = error as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown; statusCode?: unknown; cause?: unknown };
+  const message = withoutParams(String(source.message ?? ''));
+  const logged: LoggedError = {
+    type: typeof source.name === 'string' ? source.name : 'Error',
+    message,
+    stack: typeof source.stack === 'string' ? withoutParams(source.stack.replace(String(source.message ?? ''), message)) : '',
+  };
+  if (typeof source.code === 'string' || typeof source.code === 'number') logged.code = String(source.code);
+  if (typeof source.statusCode === 'number') logged.statusCode = source.statusCode;
+  if (source.cause !== undefined && depth < 3) logged.cause = serializeError(source.cause, depth + 1);
+  return logged;
+}
+
+// Secrets that travel in a path: the reset link's token (/reset-password/<token>, the page a
+// mailed link opens). Query strings can hold anything a client put there: never logged.
+const SECRET_PATHS = /^(\/reset-password\/)[^/?#]+/;
+
+/** The URL as logs may show it: a reset token replaced, the query string dropped. */
+export function redactUrl(url: string): string {
+  const [pathname = '', query] = url.split('?', 2);
+  return pathname.replace(SECRET_PATHS, '$1[redacted]') + (query === undefined ? '' : '?[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** What every logger of the app redacts and how it writes errors and requests (tests log through the same). */
+export const safeLogging = {
+  redact: ['req.headers.authorization', 'req.headers.cookie'],
+  serializers: {
+    err: (error: unknown) => serializeError(error),
+    error: (error: unknown) => serializeError(error),
+    req: (request: LoggedRequest) => ({
+      method: request.method,
+      url: redactUrl(request.url ?? ''),
+      remoteAddress: request.ip,
+      remotePort: request.socket?.remotePort,
+    }),
+  },
+};
+
+/** The logger options of the app: pino at the configured level, redacted headers, safe errors. */
+export function loggerOptions(config: Pick<Config, 'logLevel'>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level: config.logLevel,
+    ...safeLogging,
+    // Pretty in a terminal, JSON lines everywhere else (ARCHITECTURE.md §3).
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  };
+}

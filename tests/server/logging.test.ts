@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl, safeLogging } from '../../src/server/logging';
+import { startTestServer, type TestServer } from './harness';
+
+// Reset tokens reached the info log through the request line (audit item 14):
+// "url":"/reset-password/<token>". Request URLs are logged with the token cut out.
+
+let server: TestServer;
+let logged = '';
+beforeAll(async () => {
+  server = await startTestServer({
+    logger: {
+      level: 'info',
+      ...safeLogging,
+      stream: new Writable({
+        write(chunk, _encoding, done) {
+          logged += String(chunk);
+          done();
+        },
+      }),
+    },
+  });
+});
+afterAll(() => server.close());
+
+describe('request logs', () => {
+  it('never show the token of a password reset link', async () => {
+    const token = 'Zk3-secret-reset-token-Q9';
+    await server.request('GET', `/reset-password/${token}`);
+    await server.request('GET', `/reset-password/${token}?from=mail`);
+    expect(logged).toContain('/reset-password/[redacted]');
+    expect(logged).not.toContain(token);
+  });
+
+  it('redact the path token and any query string, and leave other paths alone', () => {
+    expect(redactUrl('/reset-password/abc')).toBe('/reset-password/[redacted]');
+    expect(redactUrl('/reset-password/abc/')).toBe('/reset-password/[redacted]/');
+    expect(redactUrl('/api/groups/public?search=ada')).toBe('/api/groups/public?[redacted]');
+    expect(redactUrl('/api/groups/7')).toBe('/api/groups/7');
+  });
+});

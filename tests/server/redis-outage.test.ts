@@ -1,0 +1,57 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login, startTestServer, type TestServer } from './harness';
+
+// An unreachable Redis stopped start-up (audit item 13). Now the app starts degraded: limits
+// count in memory, live updates stay on the instance, /readyz says so, and Redis is picked up
+// again when it returns.
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('Redis unreachable at start', () => {
+  let server: TestServer;
+  let port: number;
+  let proxy: net.Server | undefined;
+  const sockets = new Set<net.Socket>();
+
+  beforeAll(async () => {
+    port = await freePort();
+    server = await startTestServer({ env: { REDIS_URL: `redis://127.0.0.1:${port}` }, rateLimits: { loginPerEmail: 2 } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
+  });
+
+  it('starts, says it is degraded, and still enforces the limits in memory', async () => {
+    const ready = await server.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', redis: 'unavailable' });
+    const email = `outage-${Date.now()}@example.com`;
+    expect((await login(server, email, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(server, email, 'Wrong-password-1')).status).toBe(401);
+    expect((await login(server, email, 'Wrong-password-1')).status).toBe(429);
+  });
+
+  it.runIf(process.env.REDIS_URL)('reconnects once Redis answers', async () => {
+    const target = new URL(process.env.REDIS_URL!);
+    proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve));
+    await expect.poll(async () => (await server.request('GET', '/readyz')).body.redis, { timeout: 15_000, interval: 200 }).toBe('ok');
+  }, 20_000);
+});
