@@ -5,6 +5,9 @@ import { defineConfig, devices } from '@playwright/test';
 // The port is chosen here, once, and handed to the workers through the environment.
 process.env.HUNCH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 const baseURL = `http://127.0.0.1:${process.env.HUNCH_E2E_PORT}`;
+// With TEST_DATABASE_URL, the local mirror's specs run a second time against a server on PostgreSQL.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+if (onPostgres) process.env.HUNCH_E2E_POSTGRES_PORT ??= String(Number(process.env.HUNCH_E2E_PORT) + 1);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -36,5 +39,10 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium' },
+    ...(onPostgres
+      ? [{ name: 'chromium-postgres', testMatch: ['mirror.spec.ts', 'offline.spec.ts'], use: { baseURL: `http://127.0.0.1:${process.env.HUNCH_E2E_POSTGRES_PORT}` } }]
+      : []),
+  ],
 });

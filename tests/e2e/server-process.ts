@@ -54,7 +54,7 @@ export interface ServerProcess {
 }
 
 /** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits for /healthz. */
-export async function startServerProcess({ port, dataDir }: { port: number; dataDir: string }): Promise<ServerProcess> {
+export async function startServerProcess({ port, dataDir, databaseUrl }: { port: number; dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   const source = path.join(root, 'src/server/main.ts');
   const command = existsSync(source) ? [path.join(root, 'node_modules/tsx/dist/cli.mjs'), source] : [path.join(root, 'dist/server/main.js')];
@@ -81,7 +81,9 @@ export async function startServerProcess({ port, dataDir }: { port: number; data
   };
   // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.
   delete env.SMTP_URL;
-  delete env.DATABASE_URL;
+  // PGlite in DATA_DIR, unless this server is the PostgreSQL one (global-setup.ts).
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
   delete env.REDIS_URL;
 
   let server: ChildProcess | null = null;
