@@ -93,6 +93,9 @@ export interface GroupCreatedPayload {
   name: string;
 }
 
+/** authError's message when the server closes a socket whose access token expired: the client refreshes and reconnects at once. */
+export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
+
 /** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (spec 02 §8). */
 export interface AuthErrorPayload {
   message: string;

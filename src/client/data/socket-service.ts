@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, RealtimeEventName, RealtimeEventPayload, ServerToClientEvents } from '../../domain/realtime-events';
+import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type RealtimeEventName, type RealtimeEventPayload, type ServerToClientEvents } from '../../domain/realtime-events';
 import {
   SOCKET_LIMITS,
   canReconnect,
@@ -186,8 +186,21 @@ export function createSocketService({
       }
       scheduleReconnect(error);
     });
+    // The server closes a socket whose access token expired, saying so first: refresh and come
+    // straight back, with no "Reconnecting" toast (it happens every 15 minutes on an open app).
+    let isTokenExpiry = false;
+    created.on('authError', () => {
+      if (isCurrent()) isTokenExpiry = true;
+    });
     created.on('disconnect', (reason) => {
       if (!isCurrent()) return;
+      if (isTokenExpiry && !isIntentionalDisconnect(reason)) {
+        isTokenExpiry = false;
+        const error = classifySocketError(TOKEN_EXPIRED_MESSAGE);
+        publish({ status: 'reconnecting', error });
+        void onAuthenticationError(error);
+        return;
+      }
       if (isIntentionalDisconnect(reason)) {
         // The server closed it on purpose (or this client did): no reconnection (spec 02 §4).
         cancelTimer();

@@ -3,7 +3,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import type { ClientToServerEvents, RealtimeEventName, RealtimeEventPayload, ServerToClientEvents } from '../../domain/realtime-events';
+import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type RealtimeEventName, type RealtimeEventPayload, type ServerToClientEvents } from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import { roomOf, type EventBus, type PublishedEvent } from '../events';
 
@@ -168,7 +168,8 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       case 'sessionsRevoked': {
         // Internal, never emitted: on every instance, the user's sockets of ended sessions close.
         void closeEndedSessions(published.payload.userId);
-        io.serverSideEmit('sessionsRevoked', published.payload.userId);
+        // Other instances exist only behind the Redis adapter (the in-memory one refuses, noisily).
+        if (redis) io.serverSideEmit('sessionsRevoked', published.payload.userId);
         return;
       }
       case 'membershipEnded': {
@@ -235,7 +236,10 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   const expiryTimer = setInterval(() => {
     const seconds = now().getTime() / 1000;
     for (const socket of io.of('/').sockets.values()) {
-      if (socket.data.expiresAt <= seconds) socket.conn.close();
+      if (socket.data.expiresAt > seconds) continue;
+      // Said first, so the client refreshes and comes straight back (no "Reconnecting" toast).
+      socket.emit('authError', { message: TOKEN_EXPIRED_MESSAGE });
+      socket.conn.close();
     }
   }, deps.expiryCheckMs ?? 15_000);
   expiryTimer.unref();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../../src/domain/realtime-events';
+import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type ServerToClientEvents } from '../../../src/domain/realtime-events';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
 import { createToastStore, type ToastStore } from '../../../src/client/shell/toast-store';
@@ -238,6 +238,19 @@ describe('an authentication refusal (spec 02 §8)', () => {
     await until(() => status() === 'connected', 'connected');
     expect(refreshToken).toHaveBeenCalledTimes(1);
     expect(handshakes).toEqual(['stale', 'good']);
+  });
+
+  it('comes straight back with a fresh token, and no toast, when the server closes it for an expired token', async () => {
+    session.signIn(auth('good'), true);
+    makeService().start();
+    await until(() => status() === 'connected', 'connected');
+    for (const socket of io.sockets.sockets.values()) {
+      socket.emit('authError', { message: TOKEN_EXPIRED_MESSAGE });
+      socket.conn.close();
+    }
+    await until(() => handshakes.length === 2 && status() === 'connected', 'connected again');
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    expect(visibleToasts()).toEqual([]);
   });
 
   it('signs out when the refresh is refused', async () => {
