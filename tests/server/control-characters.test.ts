@@ -1,30 +1,18 @@
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeLogging, serializeError } from '../../src/server/logging';
+import { serializeError } from '../../src/server/logging';
 import { createBet } from './bets/bet.factories';
 import { createGroup, createPlayer } from './groups/group.factories';
-import { createUser, newAccount, startTestServer, type TestServer } from './harness';
+import { createUser, newAccount, startLoggingTestServer, type TestServer } from './harness';
 
 // A NUL byte in any text field was a 500 whose log printed the statement's parameters, the
 // argon2 hash and the email among them (audit item 6). Control characters are refused with
 // 400 wherever text comes in, and no log line ever holds a query's values.
 
 let server: TestServer;
-let logged = '';
+let log: () => string;
 beforeAll(async () => {
-  server = await startTestServer({
-    logger: {
-      level: 'info',
-      ...safeLogging,
-      stream: new Writable({
-        write(chunk, _encoding, done) {
-          logged += String(chunk);
-          done();
-        },
-      }),
-    },
-  });
+  ({ server, log } = await startLoggingTestServer());
 });
 afterAll(() => server.close());
 
@@ -82,8 +70,8 @@ describe('logs', () => {
 
     // And through the app's own logger: a request that fails after the database was asked.
     server.app.log.error({ err: failure }, 'unhandled error');
-    expect(logged).toContain('unhandled error');
-    expect(logged).not.toContain('secret-hash');
-    expect(logged).not.toContain('ada@example.com');
+    expect(log()).toContain('unhandled error');
+    expect(log()).not.toContain('secret-hash');
+    expect(log()).not.toContain('ada@example.com');
   });
 });

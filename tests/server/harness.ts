@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { AuthResponse, RegisterRequest } from '../../src/domain/auth';
+import { safeLogging } from '../../src/server/logging';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config, type RateLimits } from '../../src/server/config';
 import { fromPglite, fromPool, type DatabaseConnection } from '../../src/server/db/connect';
@@ -226,4 +228,17 @@ export async function createGuest(server: TestServer, displayName = 'Guest Playe
 
 export function login(server: TestServer, email: string, password: string) {
   return server.request<AuthResponse>('POST', '/auth/login', { body: { email, password } });
+}
+
+/** A test server whose info-level log, as the production serializers write it, is kept for the test to read. */
+export async function startLoggingTestServer(): Promise<{ server: TestServer; log: () => string }> {
+  let logged = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      logged += String(chunk);
+      done();
+    },
+  });
+  const server = await startTestServer({ logger: { level: 'info', ...safeLogging, stream } });
+  return { server, log: () => logged };
 }

@@ -1,26 +1,14 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl, safeLogging } from '../../src/server/logging';
-import { startTestServer, type TestServer } from './harness';
+import { redactUrl } from '../../src/server/logging';
+import { startLoggingTestServer, type TestServer } from './harness';
 
 // Reset tokens reached the info log through the request line (audit item 14):
 // "url":"/reset-password/<token>". Request URLs are logged with the token cut out.
 
 let server: TestServer;
-let logged = '';
+let log: () => string;
 beforeAll(async () => {
-  server = await startTestServer({
-    logger: {
-      level: 'info',
-      ...safeLogging,
-      stream: new Writable({
-        write(chunk, _encoding, done) {
-          logged += String(chunk);
-          done();
-        },
-      }),
-    },
-  });
+  ({ server, log } = await startLoggingTestServer());
 });
 afterAll(() => server.close());
 
@@ -29,8 +17,8 @@ describe('request logs', () => {
     const token = 'Zk3-secret-reset-token-Q9';
     await server.request('GET', `/reset-password/${token}`);
     await server.request('GET', `/reset-password/${token}?from=mail`);
-    expect(logged).toContain('/reset-password/[redacted]');
-    expect(logged).not.toContain(token);
+    expect(log()).toContain('/reset-password/[redacted]');
+    expect(log()).not.toContain(token);
   });
 
   it('redact the path token and any query string, and leave other paths alone', () => {

@@ -9,6 +9,7 @@ import type { Group } from '../../../src/domain/groups';
 import { DAY, expireDueBets, expiresIn, HOUR, NO_EXPIRY_TIMER } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { startTestServer, type TestServer } from '../../server/harness';
+import { random } from '../../perf/lib/http';
 import { openDevice, snapshotOf, type Device } from './device.fixture';
 
 // Convergence: several devices, each running the real sync engine, outbox and realtime over a
@@ -46,18 +47,6 @@ async function restartServer() {
   const previous = server;
   await previous.app.close();
   server = await startTestServer({ ...NO_EXPIRY_TIMER, database: previous.database, dataDir: previous.dataDir, port: Number(new URL(previous.url).port) });
-}
-
-/** mulberry32: small, seeded, good enough to pick actions. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 it('every device ends with the server’s view of its player, each accepted write once', async () => {
