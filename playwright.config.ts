@@ -7,7 +7,8 @@ process.env.HUNCH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000
 const baseURL = `http://127.0.0.1:${process.env.HUNCH_E2E_PORT}`;
 // With TEST_DATABASE_URL, the local mirror's specs run a second time against a server on PostgreSQL.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-if (onPostgres) process.env.HUNCH_E2E_POSTGRES_PORT ??= String(Number(process.env.HUNCH_E2E_PORT) + 1);
+if (onPostgres)
+  process.env.HUNCH_E2E_POSTGRES_PORT ??= String(Number(process.env.HUNCH_E2E_PORT) + 1);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -36,13 +37,25 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [
     { name: 'chromium' },
     ...(onPostgres
-      ? [{ name: 'chromium-postgres', testMatch: ['mirror.spec.ts', 'offline.spec.ts'], use: { baseURL: `http://127.0.0.1:${process.env.HUNCH_E2E_POSTGRES_PORT}` } }]
+      ? [
+          {
+            name: 'chromium-postgres',
+            testMatch: ['mirror.spec.ts', 'offline.spec.ts'],
+            use: { baseURL: `http://127.0.0.1:${process.env.HUNCH_E2E_POSTGRES_PORT}` },
+          },
+        ]
       : []),
   ],
 });

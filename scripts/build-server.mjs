@@ -22,5 +22,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-cpSync(path.join(root, 'src/server/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
+cpSync(path.join(root, 'src/server/db/migrations'), path.join(outDir, 'migrations'), {
+  recursive: true,
+});
 console.log(`server bundled into ${path.relative(process.cwd(), outDir) || '.'}/main.js`);

@@ -8,7 +8,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 
 const children = [
-  spawn(bin('tsx'), ['watch', '--clear-screen=false', 'src/server/main.ts'], { cwd: root, stdio: 'inherit' }),
+  spawn(bin('tsx'), ['watch', '--clear-screen=false', 'src/server/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  }),
   spawn(bin('vite'), [], { cwd: root, stdio: 'inherit' }),
 ];
 

@@ -38,7 +38,13 @@ const targets = [
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await browser.newPage({ deviceScaleFactor: 1 });
@@ -47,7 +53,11 @@ try {
     await page.setContent(
       `<!doctype html><html><body style="margin:0;background:transparent">${svgs[kind].replace('<svg ', `<svg width="${size}" height="${size}" style="display:block" `)}</body></html>`,
     );
-    await page.screenshot({ path: path.join(outDir, file), omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+    await page.screenshot({
+      path: path.join(outDir, file),
+      omitBackground: true,
+      clip: { x: 0, y: 0, width: size, height: size },
+    });
     console.log(`public/icons/${file}`);
   }
 } finally {

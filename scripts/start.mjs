@@ -13,13 +13,18 @@ function newestMtime(dir) {
   if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
 
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -31,7 +36,9 @@ const isStale = (output, sources) => {
   return newest > statSync(output).mtimeMs;
 };
 const hasClientSource = existsSync(at('src/client/index.html'));
-const needsClient = hasClientSource && isStale(at('dist/client/index.html'), ['src/client', 'src/domain', 'src-sw', 'public']);
+const needsClient =
+  hasClientSource &&
+  isStale(at('dist/client/index.html'), ['src/client', 'src/domain', 'src-sw', 'public']);
 const needsServer = isStale(serverBundle, ['src/server', 'src/domain']);
 
 if (needsClient) {

@@ -24,12 +24,18 @@ export interface PrecacheEntry {
 export function listPrecacheEntries(outDir: string): PrecacheEntry[] {
   const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .map((entry) =>
+      path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    )
     .filter((file) => !SKIPPED.some((pattern) => pattern.test(file)))
     .sort();
   return files.map((file) => ({
     url: `/${file}`,
-    revision: file.startsWith('assets/') ? null : createHash('md5').update(readFileSync(path.join(outDir, file))).digest('hex'),
+    revision: file.startsWith('assets/')
+      ? null
+      : createHash('md5')
+          .update(readFileSync(path.join(outDir, file)))
+          .digest('hex'),
   }));
 }
 
@@ -53,7 +59,10 @@ export function serviceWorkerPlugin({ root }: { root: string }): Plugin {
         sourcemap: true,
         logLevel: 'warning',
         // Workbox strips its development logging when NODE_ENV is production.
-        define: { 'self.__WB_MANIFEST': JSON.stringify(manifest), 'process.env.NODE_ENV': '"production"' },
+        define: {
+          'self.__WB_MANIFEST': JSON.stringify(manifest),
+          'process.env.NODE_ENV': '"production"',
+        },
       });
       this.info?.(`service worker: ${SW_FILE} with ${manifest.length} precached files`);
     },

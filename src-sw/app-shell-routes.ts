@@ -1,5 +1,10 @@
 /// <reference lib="webworker" />
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import {
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+  type PrecacheEntry,
+} from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
 // The app shell offline (issue 7): every built file is precached with its revision, and any
@@ -14,5 +19,7 @@ export function routeAppShell(manifest: Array<PrecacheEntry | string>): void {
   precacheAndRoute(manifest);
   // Caches of an older Workbox precache format are dropped once this worker activates.
   cleanupOutdatedCaches();
-  registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: SERVER_PATHS }));
+  registerRoute(
+    new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: SERVER_PATHS }),
+  );
 }

@@ -71,7 +71,9 @@ export function registerOutboxQueue(scope: ServiceWorkerGlobalScope = self): Que
     }
   };
   const isOutboxWrite = ({ url, request }: { url: URL; request: Request }) =>
-    url.origin === scope.location.origin && url.pathname.startsWith('/api/') && request.headers.has('Idempotency-Key');
+    url.origin === scope.location.origin &&
+    url.pathname.startsWith('/api/') &&
+    request.headers.has('Idempotency-Key');
   for (const method of WRITE_METHODS) registerRoute(isOutboxWrite, network, method);
 
   scope.addEventListener('message', (event) => {

@@ -9,7 +9,11 @@ import type { PushNotification } from '../src/domain/push';
 
 const ICON = '/icons/icon-192.png';
 const BADGE = '/icons/badge-96.png';
-const FALLBACK: PushNotification = { title: 'Hunch', body: 'Something happened in your group.', url: '/dashboard' };
+const FALLBACK: PushNotification = {
+  title: 'Hunch',
+  body: 'Something happened in your group.',
+  url: '/dashboard',
+};
 
 /** The payload of a push, or a generic notification when it is missing or malformed. */
 export function readPushPayload(data: { json(): unknown } | null): PushNotification {
@@ -25,7 +29,8 @@ export function readPushPayload(data: { json(): unknown } | null): PushNotificat
     title: typeof title === 'string' && title ? title : FALLBACK.title,
     body: typeof body === 'string' ? body : FALLBACK.body,
     // Only an app path: a push must never send the player to another site.
-    url: typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : FALLBACK.url,
+    url:
+      typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : FALLBACK.url,
     ...(typeof tag === 'string' && tag ? { tag } : {}),
   };
 }

@@ -31,12 +31,21 @@ const LeaderboardPage = named(() => import('./leaderboard/leaderboard-page'), 'L
 const ActiveGroupPage = named(() => import('./groups/active-group-page'), 'ActiveGroupPage');
 const CreateGroupPage = named(() => import('./groups/create-group-page'), 'CreateGroupPage');
 const GroupDetailsPage = named(() => import('./groups/group-details-page'), 'GroupDetailsPage');
-const GroupInviteRedirect = named(() => import('./groups/group-details-page'), 'GroupInviteRedirect');
+const GroupInviteRedirect = named(
+  () => import('./groups/group-details-page'),
+  'GroupInviteRedirect',
+);
 const GroupBetsPage = named(() => import('./groups/group-bets-page'), 'GroupBetsPage');
 const BetDetailsPage = named(() => import('./bets/bet-details-page'), 'BetDetailsPage');
 
 /** The public pages are written without knowing the shell; the route gives them their title. */
-function Titled({ title, page: Page }: { title: string; page: LazyExoticComponent<ComponentType> }) {
+function Titled({
+  title,
+  page: Page,
+}: {
+  title: string;
+  page: LazyExoticComponent<ComponentType>;
+}) {
   usePageTitle(title);
   return <Page />;
 }
@@ -48,11 +57,20 @@ export function App() {
         <Route element={<AppShell />}>
           <Route path="/" element={<HomeRedirect />} />
           <Route path="/landing" element={<Titled title="" page={LandingPage} />} />
-          <Route path="/how-it-works" element={<Titled title="How it works" page={HowItWorksPage} />} />
+          <Route
+            path="/how-it-works"
+            element={<Titled title="How it works" page={HowItWorksPage} />}
+          />
           <Route path="/about" element={<Titled title="About" page={AboutPage} />} />
           <Route path="/blog" element={<Titled title="Blog" page={BlogPage} />} />
-          <Route path="/terms-conditions" element={<Titled title="Terms and Conditions" page={TermsPage} />} />
-          <Route path="/privacy-policy" element={<Titled title="Privacy Policy" page={PrivacyPolicyPage} />} />
+          <Route
+            path="/terms-conditions"
+            element={<Titled title="Terms and Conditions" page={TermsPage} />}
+          />
+          <Route
+            path="/privacy-policy"
+            element={<Titled title="Privacy Policy" page={PrivacyPolicyPage} />}
+          />
 
           <Route path="/login" element={<LoginPage />} />
           <Route path="/register" element={<RegisterPage />} />

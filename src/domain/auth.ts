@@ -5,7 +5,8 @@ import { MAX_ID } from './ids';
 // Request and response schemas of the accounts API (spec 01 §3, §5, §7), with the spec's
 // exact messages. The server validates with them; the client's forms use the form schemas.
 
-const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** The standard address pattern with the length limits of spec 01 §5 (254 overall, 64 local part). */
 export function isValidEmail(value: string): boolean {
@@ -81,22 +82,37 @@ export const updateProfileRequestSchema = z
     password: password.optional(),
     passwordConfirm: z.string().optional(),
     /** A full account's password, required to change its password or its email (README, Security notes). */
-    currentPassword: z.string().max(LIMITS.passwordMax * 4).optional(),
+    currentPassword: z
+      .string()
+      .max(LIMITS.passwordMax * 4)
+      .optional(),
     appName: appName.optional(),
     isTemporary: z.boolean({ error: 'isTemporary must be true or false' }).optional(),
   })
   .superRefine((value, ctx) => {
     if (value.password === undefined) return;
     if (value.passwordConfirm === undefined || value.passwordConfirm === '') {
-      ctx.addIssue({ code: 'custom', message: 'Please confirm your password', path: ['passwordConfirm'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Please confirm your password',
+        path: ['passwordConfirm'],
+      });
     } else if (value.passwordConfirm !== value.password) {
-      ctx.addIssue({ code: 'custom', message: 'Passwords do not match', path: ['passwordConfirm'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Passwords do not match',
+        path: ['passwordConfirm'],
+      });
     }
   });
 export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
 
 export const loginRequestSchema = z.strictObject({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').transform((v) => v.toLowerCase()),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .transform((v) => v.toLowerCase()),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
   appName: appName.default(DEFAULT_APP_NAME),
 });
@@ -109,7 +125,10 @@ export const registerGuestRequestSchema = z.strictObject({
 export type RegisterGuestRequest = z.input<typeof registerGuestRequestSchema>;
 
 export const refreshTokenRequestSchema = z.strictObject({
-  refreshToken: z.string({ error: 'Refresh token is required' }).min(1, 'Refresh token is required').max(512),
+  refreshToken: z
+    .string({ error: 'Refresh token is required' })
+    .min(1, 'Refresh token is required')
+    .max(512),
 });
 export const revokeTokenRequestSchema = refreshTokenRequestSchema;
 
@@ -121,7 +140,10 @@ export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
 
 export const resetPasswordRequestSchema = z
   .strictObject({
-    token: z.string({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(512),
+    token: z
+      .string({ error: 'Reset token is required' })
+      .min(1, 'Reset token is required')
+      .max(512),
     password,
     passwordConfirm: z.string({ error: 'Passwords do not match' }),
   })
@@ -134,7 +156,10 @@ export const userIdsQuerySchema = z.strictObject({
     .string({ error: 'ids is required' })
     .regex(/^\d{1,10}(,\d{1,10}){0,199}$/, 'ids must be a comma-joined list of up to 200 user ids')
     .transform((value) => [...new Set(value.split(',').map(Number))])
-    .refine((ids) => ids.every((id) => id >= 1 && id <= MAX_ID), 'ids must be a comma-joined list of up to 200 user ids'),
+    .refine(
+      (ids) => ids.every((id) => id >= 1 && id <= MAX_ID),
+      'ids must be a comma-joined list of up to 200 user ids',
+    ),
 });
 
 // ---- responses ----
@@ -187,8 +212,15 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 // ---- the client's form schemas (spec 01 §5, "Login form", "Register form", "Other forms") ----
 
 export const loginFormSchema = z.object({
-  email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
-  password: z.string().min(1, 'Password is required').min(LIMITS.loginPasswordMin, 'Password must be at least 6 characters'),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'Email is required')
+    .refine(isValidEmail, 'Please enter a valid email address'),
+  password: z
+    .string()
+    .min(1, 'Password is required')
+    .min(LIMITS.loginPasswordMin, 'Password must be at least 6 characters'),
   rememberMe: z.boolean(),
 });
 export type LoginForm = z.infer<typeof loginFormSchema>;
@@ -206,9 +238,16 @@ const strongPassword = z
   )
   .max(LIMITS.passwordMax, 'Password must be 8–72 chars');
 
-const confirmation = <T extends { password: string; passwordConfirm: string }>(value: T, ctx: z.RefinementCtx) => {
+const confirmation = <T extends { password: string; passwordConfirm: string }>(
+  value: T,
+  ctx: z.RefinementCtx,
+) => {
   if (value.passwordConfirm === '') {
-    ctx.addIssue({ code: 'custom', message: 'Please confirm your password', path: ['passwordConfirm'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Please confirm your password',
+      path: ['passwordConfirm'],
+    });
   } else if (value.passwordConfirm !== value.password) {
     ctx.addIssue({ code: 'custom', message: 'Passwords do not match', path: ['passwordConfirm'] });
   }
@@ -231,7 +270,11 @@ const accountFormFields = {
     .min(LIMITS.usernameMin, 'Username must be at least 3 characters')
     .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
     .regex(/^[A-Za-z0-9_]+$/, 'Only lowercase letters, numbers, underscore'),
-  email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'Email is required')
+    .refine(isValidEmail, 'Please enter a valid email address'),
 };
 
 export const registerFormSchema = z
@@ -244,7 +287,8 @@ export const registerFormSchema = z
   .superRefine(confirmation);
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
-export const CURRENT_PASSWORD_REQUIRED = 'Enter your current password to change your email or password';
+export const CURRENT_PASSWORD_REQUIRED =
+  'Enter your current password to change your email or password';
 
 export const editAccountFormSchema = z
   .object({
@@ -257,13 +301,21 @@ export const editAccountFormSchema = z
     if (value.password !== '') confirmation(value, ctx);
     // An email change needs it too; the form knows the current email (edit-account-modal.tsx).
     if (value.password !== '' && value.currentPassword === '') {
-      ctx.addIssue({ code: 'custom', message: CURRENT_PASSWORD_REQUIRED, path: ['currentPassword'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: CURRENT_PASSWORD_REQUIRED,
+        path: ['currentPassword'],
+      });
     }
   });
 export type EditAccountForm = z.infer<typeof editAccountFormSchema>;
 
 export const forgotPasswordFormSchema = z.object({
-  email: z.string().trim().min(1, 'Email is required').refine(isValidEmail, 'Please enter a valid email address'),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'Email is required')
+    .refine(isValidEmail, 'Please enter a valid email address'),
 });
 export type ForgotPasswordForm = z.infer<typeof forgotPasswordFormSchema>;
 

@@ -7,7 +7,8 @@ export interface AvatarPerson {
   email?: string | null;
 }
 
-const initialOf = (value: string | null | undefined) => (value ?? '').trim().charAt(0).toUpperCase();
+const initialOf = (value: string | null | undefined) =>
+  (value ?? '').trim().charAt(0).toUpperCase();
 
 export function avatarInitials(person: AvatarPerson | null | undefined): string {
   if (!person) return '?';

@@ -25,7 +25,10 @@ export function compareActiveBets(a: Dated, b: Dated): number {
 }
 
 /** Resolved list order (spec 02 §4): most recently resolved first, missing resolvedAt last, then higher id (the newer bet). */
-export function compareResolvedBets(a: { id: number; resolvedAt?: string | null }, b: { id: number; resolvedAt?: string | null }): number {
+export function compareResolvedBets(
+  a: { id: number; resolvedAt?: string | null },
+  b: { id: number; resolvedAt?: string | null },
+): number {
   const timeA = timeOf(a.resolvedAt);
   const timeB = timeOf(b.resolvedAt);
   // Reversed for "most recent first", keeping missing ones last.
@@ -38,12 +41,16 @@ export function sortActiveBets<T extends Dated>(bets: readonly T[]): T[] {
 }
 
 /** Resolved bets in list order; spec 02 §4 also logs those without resolvedAt (see `betsMissingResolvedAt`). */
-export function sortResolvedBets<T extends { id: number; resolvedAt?: string | null }>(bets: readonly T[]): T[] {
+export function sortResolvedBets<T extends { id: number; resolvedAt?: string | null }>(
+  bets: readonly T[],
+): T[] {
   return [...bets].sort(compareResolvedBets);
 }
 
 /** The resolved bets spec 02 §4 wants logged: no usable resolvedAt. */
-export function betsMissingResolvedAt<T extends { id: number; resolvedAt?: string | null }>(bets: readonly T[]): T[] {
+export function betsMissingResolvedAt<T extends { id: number; resolvedAt?: string | null }>(
+  bets: readonly T[],
+): T[] {
   return bets.filter((bet) => timeOf(bet.resolvedAt) === null);
 }
 
@@ -65,7 +72,9 @@ export function isWageringOpen(bet: { state: string; expiresAt: string }, now: n
  * available points cover its base wager. Memberships are keyed by group id (as in
  * /member/state). With `now`, bets whose wagering has closed are skipped too.
  */
-export function nextActionableBet<T extends Dated & { groupId: number; baseWagerAmount: number; state?: string }>(
+export function nextActionableBet<
+  T extends Dated & { groupId: number; baseWagerAmount: number; state?: string },
+>(
   unwageredBets: Iterable<T>,
   memberships: Readonly<Record<string, { availablePoints: number } | undefined>>,
   now?: number,
@@ -74,7 +83,11 @@ export function nextActionableBet<T extends Dated & { groupId: number; baseWager
   for (const bet of unwageredBets) {
     const available = memberships[String(bet.groupId)]?.availablePoints ?? 0;
     if (available < bet.baseWagerAmount) continue;
-    if (now !== undefined && !isWageringOpen({ state: bet.state ?? 'active', expiresAt: bet.expiresAt }, now)) continue;
+    if (
+      now !== undefined &&
+      !isWageringOpen({ state: bet.state ?? 'active', expiresAt: bet.expiresAt }, now)
+    )
+      continue;
     if (best === null || compareActiveBets(bet, best) < 0) best = bet;
   }
   return best;

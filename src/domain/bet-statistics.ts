@@ -1,4 +1,10 @@
-import { answerChoices, normalizeAnswer, validateCorrectAnswer, type BetRules, type BetStatistics } from './bets';
+import {
+  answerChoices,
+  normalizeAnswer,
+  validateCorrectAnswer,
+  type BetRules,
+  type BetStatistics,
+} from './bets';
 import { findWinners, poolOf, type PayoutWager } from './payout';
 
 // GET /bets/{id}/statistics (spec 02 §3, the results panel of spec 02 §2), computed from the
@@ -27,14 +33,26 @@ export type StatisticsInput = {
  * neither (everyone was refunded). The answer distribution lists the bet's choices in their
  * order (even those nobody picked), then other numeric guesses ascending.
  */
-export function computeBetStatistics({ bet, wagers, totalMembers, viewerId }: StatisticsInput): BetStatistics {
+export function computeBetStatistics({
+  bet,
+  wagers,
+  totalMembers,
+  viewerId,
+}: StatisticsInput): BetStatistics {
   const totalParticipants = new Set(wagers.map((wager) => wager.userId)).size;
   const totalPoints = poolOf(wagers);
   const isResolved = bet.state === 'resolved';
   const correctAnswer = bet.correctAnswer ?? null;
   const own = viewerId === null ? undefined : wagers.find((wager) => wager.userId === viewerId);
 
-  const breakdown = { totalWinners: 0, winnerPercentage: 0, winnersPoints: 0, totalLosers: 0, loserPercentage: 0, losersPoints: 0 };
+  const breakdown = {
+    totalWinners: 0,
+    winnerPercentage: 0,
+    winnersPoints: 0,
+    totalLosers: 0,
+    loserPercentage: 0,
+    losersPoints: 0,
+  };
   if (isResolved && correctAnswer !== null && validateCorrectAnswer(bet, correctAnswer) === null) {
     const { isPush, winningWagerIds } = findWinners(bet, wagers, correctAnswer);
     if (!isPush) {
@@ -50,7 +68,8 @@ export function computeBetStatistics({ bet, wagers, totalMembers, viewerId }: St
   }
 
   const byAnswer = new Map<string, { participantCount: number; totalPoints: number }>();
-  for (const choice of answerChoices(bet)) byAnswer.set(choice, { participantCount: 0, totalPoints: 0 });
+  for (const choice of answerChoices(bet))
+    byAnswer.set(choice, { participantCount: 0, totalPoints: 0 });
   const guesses: string[] = [];
   for (const wager of wagers) {
     const key = normalizeAnswer(bet, wager.prediction);

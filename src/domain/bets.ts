@@ -91,12 +91,19 @@ export const multipleChoiceConfigSchema = z.object({
     // Blank options are dropped before validation (spec 02 §5), and each option is trimmed.
     (value) =>
       Array.isArray(value)
-        ? value.map((option) => (typeof option === 'string' ? option.trim() : option)).filter((option) => option !== '')
+        ? value
+            .map((option) => (typeof option === 'string' ? option.trim() : option))
+            .filter((option) => option !== '')
         : value,
     z
-      .array(z.string({ error: BET_MESSAGES.configInvalid }).max(BET_LIMITS.optionMax, BET_MESSAGES.optionMax), {
-        error: BET_MESSAGES.optionsMin,
-      })
+      .array(
+        z
+          .string({ error: BET_MESSAGES.configInvalid })
+          .max(BET_LIMITS.optionMax, BET_MESSAGES.optionMax),
+        {
+          error: BET_MESSAGES.optionsMin,
+        },
+      )
       .min(BET_LIMITS.optionsMin, BET_MESSAGES.optionsMin)
       .max(BET_LIMITS.optionsMax, BET_MESSAGES.optionsMax)
       // A prediction is matched to an option by its text, so two options that differ only in
@@ -111,7 +118,12 @@ export const multipleChoiceConfigSchema = z.object({
 export const numericConfigSchema = z.object({});
 
 export const overUnderConfigSchema = z.object({
-  line: z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? BET_MESSAGES.lineRequired : BET_MESSAGES.lineInvalid) }),
+  line: z.number({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null
+        ? BET_MESSAGES.lineRequired
+        : BET_MESSAGES.lineInvalid,
+  }),
 });
 
 export const betTypeConfigSchemas = {
@@ -161,18 +173,26 @@ export const expiresAtSchema = z
   .string({ error: BET_MESSAGES.expiryRequired })
   .trim()
   .min(1, { error: BET_MESSAGES.expiryRequired, abort: true })
-  .refine((value) => Number.isFinite(Date.parse(value)), { message: BET_MESSAGES.expiryInvalid, abort: true })
+  .refine((value) => Number.isFinite(Date.parse(value)), {
+    message: BET_MESSAGES.expiryInvalid,
+    abort: true,
+  })
   .pipe(z.iso.datetime({ offset: true, error: BET_MESSAGES.expiryInvalid }))
   .transform((value) => new Date(value).toISOString());
 
 export const baseWagerAmountSchema = z
   .number({ error: BET_MESSAGES.baseWagerRequired })
   .min(1, { error: BET_MESSAGES.baseWagerMin, abort: true })
-  .refine((value) => (BET_LIMITS.baseWagerTiers as readonly number[]).includes(value), BET_MESSAGES.baseWagerTier);
+  .refine(
+    (value) => (BET_LIMITS.baseWagerTiers as readonly number[]).includes(value),
+    BET_MESSAGES.baseWagerTier,
+  );
 
 export const betTypeSchema = z.enum(BET_TYPES, {
   error: (issue) =>
-    issue.input === undefined || issue.input === null || issue.input === '' ? BET_MESSAGES.betTypeRequired : BET_MESSAGES.betTypeUnknown,
+    issue.input === undefined || issue.input === null || issue.input === ''
+      ? BET_MESSAGES.betTypeRequired
+      : BET_MESSAGES.betTypeUnknown,
 });
 
 export const betStateSchema = z.enum(BET_STATES);
@@ -209,16 +229,22 @@ export type CreateBetInput = CreateBetCommon &
  * type's defaults (yes_no: Yes/No). The future check needs the clock: the server applies
  * `isExpiryInFuture(expiresAt, now)`, or parses with `createBetRequestSchemaAt(now)`.
  */
-export const createBetRequestSchema = z.strictObject(betRequestFields).transform((value, ctx): CreateBetInput => {
-  const config = betTypeConfigSchemas[value.betType].safeParse(value.betTypeConfig ?? {});
-  if (!config.success) {
-    for (const issue of config.error.issues) {
-      ctx.addIssue({ code: 'custom', message: issue.message, path: ['betTypeConfig', ...issue.path] });
+export const createBetRequestSchema = z
+  .strictObject(betRequestFields)
+  .transform((value, ctx): CreateBetInput => {
+    const config = betTypeConfigSchemas[value.betType].safeParse(value.betTypeConfig ?? {});
+    if (!config.success) {
+      for (const issue of config.error.issues) {
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: ['betTypeConfig', ...issue.path],
+        });
+      }
+      return z.NEVER;
     }
-    return z.NEVER;
-  }
-  return { ...value, betTypeConfig: config.data } as CreateBetInput;
-});
+    return { ...value, betTypeConfig: config.data } as CreateBetInput;
+  });
 export type CreateBetRequest = z.input<typeof createBetRequestSchema>;
 
 /** Whether an expiry lies after `now` (ms since the epoch); spec 02 §5 wants a future expiry. */
@@ -276,7 +302,9 @@ export const resolveRequestSchema = z.strictObject({
 export type ResolveRequest = z.input<typeof resolveRequestSchema>;
 
 /** GET /bets/user/wagers?group= */
-export const userWagersQuerySchema = z.object({ group: idSchema(BET_MESSAGES.groupRequired).optional() });
+export const userWagersQuerySchema = z.object({
+  group: idSchema(BET_MESSAGES.groupRequired).optional(),
+});
 
 /** Route params `{id}` of the bet calls. */
 export const betIdParamsSchema = z.object({ id: idSchema(BET_MESSAGES.betRequired) });
@@ -304,11 +332,16 @@ export function canonicalDecimal(value: string): string {
 }
 
 /** The bet fields the per-type rules need. */
-export type BetRules = { betType: BetType | string; betTypeConfig: BetTypeConfig | Record<string, unknown> };
+export type BetRules = {
+  betType: BetType | string;
+  betTypeConfig: BetTypeConfig | Record<string, unknown>;
+};
 
 function optionsOf(bet: BetRules): string[] {
   const options = (bet.betTypeConfig as BetTypeConfig).options;
-  return Array.isArray(options) ? options.filter((option): option is string => typeof option === 'string') : [];
+  return Array.isArray(options)
+    ? options.filter((option): option is string => typeof option === 'string')
+    : [];
 }
 
 /** The answers a wager can pick, in display order (empty for numeric, whose answers are any number). */
@@ -330,7 +363,8 @@ export function answerLabel(bet: BetRules, answer: string): string {
   const config = bet.betTypeConfig as BetTypeConfig;
   if (bet.betType === 'yes_no' && answer === 'yes') return config.yesLabel || DEFAULT_YES_LABEL;
   if (bet.betType === 'yes_no' && answer === 'no') return config.noLabel || DEFAULT_NO_LABEL;
-  if (bet.betType === 'over_under') return answer === 'over' ? 'Over' : answer === 'under' ? 'Under' : answer;
+  if (bet.betType === 'over_under')
+    return answer === 'over' ? 'Over' : answer === 'under' ? 'Under' : answer;
   return answer;
 }
 
@@ -375,7 +409,8 @@ export function validateCorrectAnswer(bet: BetRules, value: string): string | nu
 /** The stored form of a valid prediction or answer: trimmed, numbers canonical (so "7.50" and "7.5" are one answer). */
 export function normalizeAnswer(bet: BetRules, value: string): string {
   const text = value.trim();
-  if (bet.betType === 'numeric' || (bet.betType === 'over_under' && isDecimalString(text))) return canonicalDecimal(text);
+  if (bet.betType === 'numeric' || (bet.betType === 'over_under' && isDecimalString(text)))
+    return canonicalDecimal(text);
   return text;
 }
 
@@ -400,7 +435,11 @@ export const WAGER_POINTS_MESSAGE = 'Points must be 1, 2 or 3 times the base wag
  * copies into a plain object, where an answer named "__proto__" would vanish.
  */
 export const answerTotalsSchema = z.custom<Record<string, number>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((points) => Number.isInteger(points)),
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((points) => Number.isInteger(points)),
   'Invalid answer totals',
 );
 
@@ -433,11 +472,32 @@ export const betSchema = z.object({
 export type Bet = z.infer<typeof betSchema>;
 
 /** What a new bet is made of; the rest follows from its being new (`openBet`). */
-export type BetBasics = Pick<Bet, 'id' | 'title' | 'description' | 'betType' | 'betTypeConfig' | 'baseWagerAmount' | 'groupId' | 'createdBy' | 'expiresAt'>;
+export type BetBasics = Pick<
+  Bet,
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'betType'
+  | 'betTypeConfig'
+  | 'baseWagerAmount'
+  | 'groupId'
+  | 'createdBy'
+  | 'expiresAt'
+>;
 
 /** A bet just created at `now` (ISO): active, unresolved, nobody has wagered yet. */
 export function openBet(basics: BetBasics, now: string): Bet {
-  return { ...basics, state: 'active', correctAnswer: null, resolvedAt: null, resolvedBy: null, createdAt: now, updatedAt: now, answerTotals: {}, wagerCount: 0 };
+  return {
+    ...basics,
+    state: 'active',
+    correctAnswer: null,
+    resolvedAt: null,
+    resolvedBy: null,
+    createdAt: now,
+    updatedAt: now,
+    answerTotals: {},
+    wagerCount: 0,
+  };
 }
 
 export const wagerSchema = z.object({
@@ -489,4 +549,6 @@ export const betStatisticsSchema = z.object({
 export type BetStatistics = z.infer<typeof betStatisticsSchema>;
 
 /** GET /groups/{id}/bets: "bets with statistics" (spec 02 §7). */
-export const groupBetsResponseSchema = z.array(betSchema.extend({ statistics: betStatisticsSchema }));
+export const groupBetsResponseSchema = z.array(
+  betSchema.extend({ statistics: betStatisticsSchema }),
+);

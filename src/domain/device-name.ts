@@ -16,7 +16,8 @@ export type DeviceKind = 'iPad' | 'iPhone' | 'Tablet' | 'Mobile' | 'Desktop';
 
 /** What kind of device a user agent describes. iPadOS 13+ in desktop mode reads as a Mac; touch points tell it apart. */
 export function deviceKind(userAgent: string, maxTouchPoints = 0): DeviceKind {
-  if (/\biPad\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && maxTouchPoints > 1)) return 'iPad';
+  if (/\biPad\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && maxTouchPoints > 1))
+    return 'iPad';
   if (/\biPhone\b|\biPod\b/.test(userAgent)) return 'iPhone';
   if (/\bAndroid\b/.test(userAgent)) return /\bMobile\b/.test(userAgent) ? 'Mobile' : 'Tablet';
   if (/\b(Mobi|Mobile|Windows Phone|BlackBerry|Opera Mini)\b/i.test(userAgent)) return 'Mobile';

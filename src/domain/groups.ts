@@ -59,11 +59,19 @@ const inviteCode = z
   .nullish()
   // Blank means "generate one" (spec 02 §5).
   .transform((value) => (value ? value : undefined))
-  .refine((value) => value === undefined || (value.length >= GROUP_LIMITS.inviteCodeMin && value.length <= GROUP_LIMITS.inviteCodeMax), {
-    message: GROUP_MESSAGES.inviteCodeLength,
-    abort: true,
-  })
-  .refine((value) => value === undefined || INVITE_CODE_PATTERN.test(value), GROUP_MESSAGES.inviteCodeCharacters);
+  .refine(
+    (value) =>
+      value === undefined ||
+      (value.length >= GROUP_LIMITS.inviteCodeMin && value.length <= GROUP_LIMITS.inviteCodeMax),
+    {
+      message: GROUP_MESSAGES.inviteCodeLength,
+      abort: true,
+    },
+  )
+  .refine(
+    (value) => value === undefined || INVITE_CODE_PATTERN.test(value),
+    GROUP_MESSAGES.inviteCodeCharacters,
+  );
 
 /** Starting points: a whole number from 1 to 1,000,000, default 100 (spec 02 §5, §9). */
 export const defaultPointsSchema = z
@@ -90,7 +98,9 @@ export const createGroupRequestSchema = z
     inviteCode,
     defaultPoints: defaultPointsSchema.default(GROUP_LIMITS.defaultPoints),
   })
-  .transform(({ inviteCode: code, ...rest }): CreateGroupInput => (rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest));
+  .transform(({ inviteCode: code, ...rest }): CreateGroupInput =>
+    rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest,
+  );
 export type CreateGroupRequest = z.input<typeof createGroupRequestSchema>;
 /** A validated group request: `inviteCode` only on a private group that chose one. */
 export type CreateGroupInput = {
@@ -123,7 +133,9 @@ export const joinPrivateRequestSchema = z.strictObject({
 export type JoinPrivateRequest = z.input<typeof joinPrivateRequestSchema>;
 
 /** POST /groups/{id}/members and POST /groups/{id}/admins. */
-export const groupMemberRequestSchema = z.strictObject({ userId: idSchema(GROUP_MESSAGES.userRequired) });
+export const groupMemberRequestSchema = z.strictObject({
+  userId: idSchema(GROUP_MESSAGES.userRequired),
+});
 export const groupAdminRequestSchema = groupMemberRequestSchema;
 export type GroupMemberRequest = z.input<typeof groupMemberRequestSchema>;
 
@@ -154,7 +166,9 @@ export const publicGroupsQuerySchema = z.object({
 });
 
 /** GET /groups/{id}/membership?user= */
-export const membershipQuerySchema = z.object({ user: idSchema(GROUP_MESSAGES.userRequired).optional() });
+export const membershipQuerySchema = z.object({
+  user: idSchema(GROUP_MESSAGES.userRequired).optional(),
+});
 
 // ---- responses (spec 02 §3) ----
 
@@ -200,7 +214,11 @@ export const membershipSchema = z.object({
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
-export const leaderboardEntrySchema = z.object({ id: z.number().int(), name: z.string(), points: z.number().int() });
+export const leaderboardEntrySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  points: z.number().int(),
+});
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
 /** GET /groups/{id}/leaderboard */
@@ -218,7 +236,10 @@ export function isGroupAdmin(group: Pick<Group, 'admins'>, userId: number): bool
   return group.admins.includes(userId);
 }
 
-export function isGroupMember(group: Pick<Group, 'admins' | 'memberUserIds'>, userId: number): boolean {
+export function isGroupMember(
+  group: Pick<Group, 'admins' | 'memberUserIds'>,
+  userId: number,
+): boolean {
   return group.memberUserIds.includes(userId) || group.admins.includes(userId);
 }
 
@@ -226,9 +247,14 @@ export function isGroupMember(group: Pick<Group, 'admins' | 'memberUserIds'>, us
  * The share link of spec 02 §2: {origin}/group/{id}, plus ?inviteCode={code} for a private
  * group whose code the viewer knows. A trailing slash on the origin is ignored.
  */
-export function shareLink(origin: string, group: Pick<Group, 'id' | 'privacy'> & { inviteCode?: string | null | undefined }): string {
+export function shareLink(
+  origin: string,
+  group: Pick<Group, 'id' | 'privacy'> & { inviteCode?: string | null | undefined },
+): string {
   const base = `${origin.replace(/\/+$/, '')}/group/${group.id}`;
-  return group.privacy === 'private' && group.inviteCode ? `${base}?inviteCode=${encodeURIComponent(group.inviteCode)}` : base;
+  return group.privacy === 'private' && group.inviteCode
+    ? `${base}?inviteCode=${encodeURIComponent(group.inviteCode)}`
+    : base;
 }
 
 const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -240,7 +266,8 @@ const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
  */
 export function generateInviteCode(randomBytes: (length: number) => Uint8Array): string {
   const bytes = randomBytes(GROUP_LIMITS.generatedInviteCodeLength);
-  if (bytes.length < GROUP_LIMITS.generatedInviteCodeLength) throw new Error('randomBytes returned too few bytes');
+  if (bytes.length < GROUP_LIMITS.generatedInviteCodeLength)
+    throw new Error('randomBytes returned too few bytes');
   let code = '';
   for (let index = 0; index < GROUP_LIMITS.generatedInviteCodeLength; index += 1) {
     code += INVITE_ALPHABET[(bytes[index] ?? 0) & 63];
@@ -249,12 +276,21 @@ export function generateInviteCode(randomBytes: (length: number) => Uint8Array):
 }
 
 /** The group selector's search (spec 02 §2, §5): a case-insensitive substring of the name; a blank query matches all. */
-export function searchGroupsByName<T extends { name: string }>(groups: readonly T[], query: string): T[] {
+export function searchGroupsByName<T extends { name: string }>(
+  groups: readonly T[],
+  query: string,
+): T[] {
   const needle = query.trim().toLowerCase();
-  return needle === '' ? [...groups] : groups.filter((group) => group.name.toLowerCase().includes(needle));
+  return needle === ''
+    ? [...groups]
+    : groups.filter((group) => group.name.toLowerCase().includes(needle));
 }
 
 /** The leaderboard order (spec 02 §2): points descending, ties by user id so the order is stable; ranks 1..n. */
-export function rankLeaderboard<T extends LeaderboardEntry>(users: readonly T[]): Array<T & { rank: number }> {
-  return [...users].sort((a, b) => b.points - a.points || a.id - b.id).map((user, index) => ({ ...user, rank: index + 1 }));
+export function rankLeaderboard<T extends LeaderboardEntry>(
+  users: readonly T[],
+): Array<T & { rank: number }> {
+  return [...users]
+    .sort((a, b) => b.points - a.points || a.id - b.id)
+    .map((user, index) => ({ ...user, rank: index + 1 }));
 }

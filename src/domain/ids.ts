@@ -10,7 +10,17 @@ export const MAX_ID = 2_147_483_647;
 /** A positive integer id up to MAX_ID, from a number or a numeric string; every failure reads `message`. */
 export const idSchema = (message: string) =>
   z
-    .union([z.number({ error: message }), z.string({ error: message }).trim().regex(/^\d{1,15}$/, message).transform(Number)], {
-      error: message,
-    })
+    .union(
+      [
+        z.number({ error: message }),
+        z
+          .string({ error: message })
+          .trim()
+          .regex(/^\d{1,15}$/, message)
+          .transform(Number),
+      ],
+      {
+        error: message,
+      },
+    )
     .pipe(z.number().int(message).positive(message).max(MAX_ID, message));

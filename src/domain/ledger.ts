@@ -3,7 +3,13 @@
 // by the client when it updates points optimistically or applies a realtime event (spec 02 §4).
 // A membership's points are the sum of its entries' deltas.
 
-export const LEDGER_KINDS = ['join_grant', 'wager_placed', 'wager_changed', 'payout', 'refund'] as const;
+export const LEDGER_KINDS = [
+  'join_grant',
+  'wager_placed',
+  'wager_changed',
+  'payout',
+  'refund',
+] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export type LedgerEvent =
@@ -36,7 +42,10 @@ export function ledgerDelta(event: LedgerEvent): PointsDelta {
 }
 
 /** The ledger event of one resolution distribution: a refund when it pays back exactly the stake of a refunded bet. */
-export function distributionEvent(distribution: { winnings: number; wagerAmount: number }, refunded: boolean): LedgerEvent {
+export function distributionEvent(
+  distribution: { winnings: number; wagerAmount: number },
+  refunded: boolean,
+): LedgerEvent {
   return refunded
     ? { kind: 'refund', wagerAmount: distribution.wagerAmount }
     : { kind: 'payout', winnings: distribution.winnings, wagerAmount: distribution.wagerAmount };
@@ -49,17 +58,30 @@ export type Points = { totalPoints: number; availablePoints: number };
  * constraint holds); the client uses it for other members' points, which it only knows from
  * the leaderboard (spec 02 §4: "the same with a floor of 0").
  */
-export function applyPointsDelta<T extends Points>(points: T, delta: PointsDelta, options: { floorAtZero?: boolean } = {}): T {
+export function applyPointsDelta<T extends Points>(
+  points: T,
+  delta: PointsDelta,
+  options: { floorAtZero?: boolean } = {},
+): T {
   const totalPoints = points.totalPoints + delta.totalDelta;
   const availablePoints = points.availablePoints + delta.availableDelta;
   return options.floorAtZero
-    ? { ...points, totalPoints: Math.max(0, totalPoints), availablePoints: Math.max(0, availablePoints) }
+    ? {
+        ...points,
+        totalPoints: Math.max(0, totalPoints),
+        availablePoints: Math.max(0, availablePoints),
+      }
     : { ...points, totalPoints, availablePoints };
 }
 
 /** Whether points satisfy the membership invariant 0 <= available <= total (ARCHITECTURE.md §4). */
 export function isValidPoints(points: Points): boolean {
-  return Number.isInteger(points.totalPoints) && Number.isInteger(points.availablePoints) && points.availablePoints >= 0 && points.availablePoints <= points.totalPoints;
+  return (
+    Number.isInteger(points.totalPoints) &&
+    Number.isInteger(points.availablePoints) &&
+    points.availablePoints >= 0 &&
+    points.availablePoints <= points.totalPoints
+  );
 }
 
 /** The sum of many deltas: a membership's points are the sum of its ledger entries. */

@@ -43,7 +43,11 @@ export const mirrorWagerSchema = wagerSchema.extend({ version: z.number().int() 
 export type MirrorWager = z.infer<typeof mirrorWagerSchema>;
 
 /** A resolved bet's statistics as the caller sees them (GET /bets/{id}/statistics), sent whenever the bet changes. */
-export const mirrorStatisticsSchema = z.object({ betId: z.number().int(), version: z.number().int(), statistics: betStatisticsSchema });
+export const mirrorStatisticsSchema = z.object({
+  betId: z.number().int(),
+  version: z.number().int(),
+  statistics: betStatisticsSchema,
+});
 export type MirrorStatistics = z.infer<typeof mirrorStatisticsSchema>;
 
 export const mirrorPullResponseSchema = z.object({

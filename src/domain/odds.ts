@@ -23,7 +23,10 @@ export function totalOf(totals: Readonly<AnswerTotals>, answer: string): number 
 }
 
 /** Sum wagers into per-answer totals; this is what a bet's `answerTotals` holds. */
-export function totalsByAnswer(bet: BetRules, wagers: readonly { prediction: string; points: number }[]): AnswerTotals {
+export function totalsByAnswer(
+  bet: BetRules,
+  wagers: readonly { prediction: string; points: number }[],
+): AnswerTotals {
   const totals = emptyTotals();
   for (const wager of wagers) {
     const key = normalizeAnswer(bet, wager.prediction);

@@ -16,7 +16,8 @@ const CHARACTER_CLASSES = [/[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/];
 
 export function scorePassword(password: string): number {
   const lengthScore = (Math.min(password.length, FULL_LENGTH) / FULL_LENGTH) * LENGTH_POINTS;
-  const classScore = CHARACTER_CLASSES.filter((pattern) => pattern.test(password)).length * CLASS_POINTS;
+  const classScore =
+    CHARACTER_CLASSES.filter((pattern) => pattern.test(password)).length * CLASS_POINTS;
   return lengthScore + classScore;
 }
 

@@ -31,7 +31,10 @@ export type Resolution = {
 };
 
 /** The order in which leftover points are handed out among equal remainders: earliest wager first (createdAt, then id). */
-export function compareWagerAge(a: Pick<PayoutWager, 'id' | 'createdAt'>, b: Pick<PayoutWager, 'id' | 'createdAt'>): number {
+export function compareWagerAge(
+  a: Pick<PayoutWager, 'id' | 'createdAt'>,
+  b: Pick<PayoutWager, 'id' | 'createdAt'>,
+): number {
   const timeA = Date.parse(a.createdAt);
   const timeB = Date.parse(b.createdAt);
   const validA = Number.isFinite(timeA);
@@ -73,7 +76,9 @@ export function splitPool(pool: number, stakes: readonly number[]): number[] {
     return { index, share: product / total, remainder: product % total };
   });
   let leftover = BigInt(pool) - shares.reduce((sum, entry) => sum + entry.share, 0n);
-  const byRemainder = [...shares].sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+  const byRemainder = [...shares].sort((a, b) =>
+    a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
+  );
   for (const entry of byRemainder) {
     if (leftover <= 0n) break;
     entry.share += 1n;
@@ -104,7 +109,9 @@ export function decimalOfNumber(value: number): Decimal {
   const [whole = '0', fraction = ''] = mantissa.replace('-', '').split('.');
   const scale = fraction.length - Number(exponentText);
   const digits = BigInt(whole + fraction) * (isNegative ? -1n : 1n);
-  return scale >= 0 ? { units: digits, scale } : { units: digits * 10n ** BigInt(-scale), scale: 0 };
+  return scale >= 0
+    ? { units: digits, scale }
+    : { units: digits * 10n ** BigInt(-scale), scale: 0 };
 }
 
 /** -1, 0 or 1 as a < b, a = b, a > b, exactly. */
@@ -131,15 +138,27 @@ export type Winners = {
  * over if actual > line, under if actual < line, a push when equal, all compared exactly. Throws when the answer
  * does not fit the bet: check it with `validateCorrectAnswer` first.
  */
-export function findWinners(bet: BetRules, wagers: readonly Pick<PayoutWager, 'id' | 'prediction'>[], correctAnswer: string): Winners {
+export function findWinners(
+  bet: BetRules,
+  wagers: readonly Pick<PayoutWager, 'id' | 'prediction'>[],
+  correctAnswer: string,
+): Winners {
   const answer = correctAnswer.trim();
   switch (bet.betType) {
     case 'yes_no':
     case 'multiple_choice':
-      return { isPush: false, winningWagerIds: new Set(wagers.filter((wager) => wager.prediction.trim() === answer).map((wager) => wager.id)) };
+      return {
+        isPush: false,
+        winningWagerIds: new Set(
+          wagers.filter((wager) => wager.prediction.trim() === answer).map((wager) => wager.id),
+        ),
+      };
     case 'numeric': {
       const actual = parseDecimal(answer);
-      if (!actual) throw new Error(`A numeric bet is resolved with a number, not ${JSON.stringify(correctAnswer)}`);
+      if (!actual)
+        throw new Error(
+          `A numeric bet is resolved with a number, not ${JSON.stringify(correctAnswer)}`,
+        );
       const parsed = wagers.flatMap((wager) => {
         const value = parseDecimal(wager.prediction);
         return value ? [{ id: wager.id, value }] : [];
@@ -151,19 +170,36 @@ export function findWinners(bet: BetRules, wagers: readonly Pick<PayoutWager, 'i
         const difference = atScale(entry.value, scale) - target;
         return { id: entry.id, distance: difference < 0n ? -difference : difference };
       });
-      const closest = distances.reduce((best, entry) => (entry.distance < best ? entry.distance : best), distances[0]!.distance);
-      return { isPush: false, winningWagerIds: new Set(distances.filter((entry) => entry.distance === closest).map((entry) => entry.id)) };
+      const closest = distances.reduce(
+        (best, entry) => (entry.distance < best ? entry.distance : best),
+        distances[0]!.distance,
+      );
+      return {
+        isPush: false,
+        winningWagerIds: new Set(
+          distances.filter((entry) => entry.distance === closest).map((entry) => entry.id),
+        ),
+      };
     }
     case 'over_under': {
       const line = (bet.betTypeConfig as { line?: unknown }).line;
       const actual = parseDecimal(answer);
-      if (typeof line !== 'number' || !Number.isFinite(line)) throw new Error('An over/under bet needs a numeric line');
-      if (!actual) throw new Error(`An over/under bet is resolved with the actual number, not ${JSON.stringify(correctAnswer)}`);
+      if (typeof line !== 'number' || !Number.isFinite(line))
+        throw new Error('An over/under bet needs a numeric line');
+      if (!actual)
+        throw new Error(
+          `An over/under bet is resolved with the actual number, not ${JSON.stringify(correctAnswer)}`,
+        );
       // Exactly, in decimal: as floats, 123456789012345.13 against a line of …45.12 was a push.
       const comparison = compareDecimals(actual, decimalOfNumber(line));
       if (comparison === 0) return { isPush: true, winningWagerIds: new Set() };
       const side = comparison > 0 ? 'over' : 'under';
-      return { isPush: false, winningWagerIds: new Set(wagers.filter((wager) => wager.prediction.trim() === side).map((wager) => wager.id)) };
+      return {
+        isPush: false,
+        winningWagerIds: new Set(
+          wagers.filter((wager) => wager.prediction.trim() === side).map((wager) => wager.id),
+        ),
+      };
     }
     default:
       throw new Error(`Unsupported bet type ${bet.betType}`);
@@ -172,7 +208,11 @@ export function findWinners(bet: BetRules, wagers: readonly Pick<PayoutWager, 'i
 
 /** Every wager back in full: on cancel and expiry, and when nobody wins (ARCHITECTURE.md §5). In wager order. */
 export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
-  return inWagerOrder(wagers).map((wager) => ({ userId: wager.userId, winnings: wager.points, wagerAmount: wager.points }));
+  return inWagerOrder(wagers).map((wager) => ({
+    userId: wager.userId,
+    winnings: wager.points,
+    wagerAmount: wager.points,
+  }));
 }
 
 /**
@@ -181,15 +221,29 @@ export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
  * with no winner or on an over/under push every wager is refunded. The winnings always add
  * up to P; the input order of `wagers` does not matter.
  */
-export function computeResolution(bet: BetRules, wagers: readonly PayoutWager[], correctAnswer: string): Resolution {
+export function computeResolution(
+  bet: BetRules,
+  wagers: readonly PayoutWager[],
+  correctAnswer: string,
+): Resolution {
   const ordered = inWagerOrder(wagers);
   const pool = poolOf(ordered);
   const { isPush, winningWagerIds } = findWinners(bet, ordered, correctAnswer);
   const winning = ordered.filter((wager) => winningWagerIds.has(wager.id) && wager.points > 0);
   if (isPush || winning.length === 0) {
-    return { outcome: 'refunded', refundReason: isPush ? 'push' : 'no_winner', pool, winners: [], winningWagerIds: [], distributions: refunds(ordered) };
+    return {
+      outcome: 'refunded',
+      refundReason: isPush ? 'push' : 'no_winner',
+      pool,
+      winners: [],
+      winningWagerIds: [],
+      distributions: refunds(ordered),
+    };
   }
-  const shares = splitPool(pool, winning.map((wager) => wager.points));
+  const shares = splitPool(
+    pool,
+    winning.map((wager) => wager.points),
+  );
   const winningsById = new Map(winning.map((wager, index) => [wager.id, shares[index] ?? 0]));
   return {
     outcome: 'paid',
@@ -197,6 +251,10 @@ export function computeResolution(bet: BetRules, wagers: readonly PayoutWager[],
     pool,
     winners: winning.map((wager) => wager.userId),
     winningWagerIds: winning.map((wager) => wager.id),
-    distributions: ordered.map((wager) => ({ userId: wager.userId, winnings: winningsById.get(wager.id) ?? 0, wagerAmount: wager.points })),
+    distributions: ordered.map((wager) => ({
+      userId: wager.userId,
+      winnings: winningsById.get(wager.id) ?? 0,
+      wagerAmount: wager.points,
+    })),
   };
 }

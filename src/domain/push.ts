@@ -38,7 +38,11 @@ const base64urlKey = (bytes: number, message: string) =>
     .regex(BASE64URL, message)
     .refine((value) => base64urlByteLength(value) === bytes, message);
 
-const appName = z.string({ error: PUSH_MESSAGES.appNameRequired }).trim().min(1, PUSH_MESSAGES.appNameRequired).max(PUSH_LIMITS.appNameMax);
+const appName = z
+  .string({ error: PUSH_MESSAGES.appNameRequired })
+  .trim()
+  .min(1, PUSH_MESSAGES.appNameRequired)
+  .max(PUSH_LIMITS.appNameMax);
 // The client generates it once per app and keeps it (spec 02 §3); it appears in a URL path.
 const deviceId = z
   .string({ error: PUSH_MESSAGES.deviceIdRequired })

@@ -128,4 +128,6 @@ export interface ServerToClientEvents {
 export type ClientToServerEvents = Record<never, never>;
 
 export type RealtimeEventName = keyof ServerToClientEvents;
-export type RealtimeEventPayload<E extends RealtimeEventName> = Parameters<ServerToClientEvents[E]>[0];
+export type RealtimeEventPayload<E extends RealtimeEventName> = Parameters<
+  ServerToClientEvents[E]
+>[0];

@@ -12,26 +12,42 @@ export const SOCKET_LIMITS = {
 } as const;
 
 /** Spec 02 §4: the connection statuses a view may show. */
-export const SOCKET_STATUSES = ['disconnected', 'connecting', 'reconnecting', 'connected', 'error', 'signed-out'] as const;
+export const SOCKET_STATUSES = [
+  'disconnected',
+  'connecting',
+  'reconnecting',
+  'connected',
+  'error',
+  'signed-out',
+] as const;
 export type SocketStatus = (typeof SOCKET_STATUSES)[number];
 
 /**
  * The wait before reconnection attempt `attempt` (1-based): the base delay doubling per
  * attempt, capped at the maximum — 1, 2, 4, 8, 16 s for the five attempts, 30 s beyond.
  */
-export function reconnectDelay(attempt: number, limits: { baseDelayMs: number; maxDelayMs: number } = SOCKET_LIMITS): number {
+export function reconnectDelay(
+  attempt: number,
+  limits: { baseDelayMs: number; maxDelayMs: number } = SOCKET_LIMITS,
+): number {
   const step = Math.max(1, Math.floor(attempt)) - 1;
   // 2 ** step overflows to Infinity long after the cap, so Math.min keeps it finite.
   return Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** step);
 }
 
 /** Whether another attempt is allowed after `attemptsMade` failed ones. */
-export function canReconnect(attemptsMade: number, maxAttempts: number = SOCKET_LIMITS.maxReconnectAttempts): boolean {
+export function canReconnect(
+  attemptsMade: number,
+  maxAttempts: number = SOCKET_LIMITS.maxReconnectAttempts,
+): boolean {
   return attemptsMade < maxAttempts;
 }
 
 /** The reconnecting toast's text (spec 02 §4). */
-export function reconnectingMessage(attempt: number, maxAttempts: number = SOCKET_LIMITS.maxReconnectAttempts): string {
+export function reconnectingMessage(
+  attempt: number,
+  maxAttempts: number = SOCKET_LIMITS.maxReconnectAttempts,
+): string {
   return `Reconnecting... (${attempt}/${maxAttempts})`;
 }
 
@@ -61,7 +77,10 @@ export function classifySocketError(message: string | null | undefined): SocketE
 }
 
 /** Spec 02 §8: what is left once every attempt has failed. */
-export const maxAttemptsError: SocketError = { type: 'network', message: SOCKET_ERROR_MESSAGES.maxAttempts };
+export const maxAttemptsError: SocketError = {
+  type: 'network',
+  message: SOCKET_ERROR_MESSAGES.maxAttempts,
+};
 
 /**
  * Whether a disconnect was meant: socket.io reports "io client disconnect" when this client

@@ -111,7 +111,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // stop start-up (audit item 13): the limits count in memory and live updates stay on this
   // instance until ioredis reconnects, and /readyz says so.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
+    ? new Redis(config.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: true,
+      })
     : undefined;
   let isRedisDown = false;
   redis?.on('error', (error) => {
@@ -126,7 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Wait for the first connection when there is one, or the first requests would go uncounted in Redis.
     await redis.connect().catch((error: unknown) => {
       isRedisDown = true;
-      app.log.error({ err: error }, 'redis is unreachable: starting degraded (rate limits in memory, live updates on this instance only); reconnecting');
+      app.log.error(
+        { err: error },
+        'redis is unreachable: starting degraded (rate limits in memory, live updates on this instance only); reconnecting',
+      );
     });
   }
   await app.register(fastifyRateLimit, {
@@ -137,7 +144,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(redis ? { store: redisOrMemoryStore(redis, 'hunch-rate-limit:') } : {}),
   });
 
-  const accessTokens = new AccessTokens(config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret);
+  const accessTokens = new AccessTokens(
+    config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret,
+  );
   registerAuthenticate(app, accessTokens);
   // Every signed-in write counts against its user (README, Security notes), before the
   // idempotency hooks so a refused write claims no key.
@@ -145,7 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     name: 'writes-user',
     max: config.rateLimits.writesPerUser,
     windowMs: config.rateLimits.windowMs,
-    key: (request) => (request.user && WRITE_METHODS.has(request.method) ? String(request.user.id) : undefined),
+    key: (request) =>
+      request.user && WRITE_METHODS.has(request.method) ? String(request.user.id) : undefined,
   });
   // Callback style: reads (most requests) pass without a promise.
   app.addHook('preValidation', (request, reply, done) => {
@@ -156,17 +166,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerControlCharacterGuard(app);
   // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (ARCHITECTURE.md §4).
   registerIdempotency(app, { db: database.db });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger: app.log });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    logger: app.log,
+  });
   // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
   const events = createEventBus(app.log);
   app.decorate('events', events);
-  const auth = createAuthService({ db: database.db, events, accessTokens, mailer, publicUrl: config.publicUrl, now: deps.now });
+  const auth = createAuthService({
+    db: database.db,
+    events,
+    accessTokens,
+    mailer,
+    publicUrl: config.publicUrl,
+    now: deps.now,
+  });
   const bets = createBetsService({ db: database.db, events, now: deps.now });
   const wagers = createWagersService({ db: database.db, events, now: deps.now });
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.
   app.addHook('preClose', async () => wagerTotals.stop());
-  const groups = createGroupsService({ db: database.db, events, now: deps.now, memberStateBets: bets.memberStateBets });
+  const groups = createGroupsService({
+    db: database.db,
+    events,
+    now: deps.now,
+    memberStateBets: bets.memberStateBets,
+  });
   // socket.io shares Fastify's HTTP server (one port); it attaches now and serves once listening.
   const realtime = await createRealtimeGateway({
     httpServer: app.server,
@@ -177,7 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     redisUrl: config.redisUrl,
     redisKey: deps.realtimeRedisKey,
-    isSessionLive: (familyId) => isSessionLive(database.db, familyId, (deps.now ?? (() => new Date()))()),
+    isSessionLive: (familyId) =>
+      isSessionLive(database.db, familyId, (deps.now ?? (() => new Date()))()),
     now: deps.now,
     expiryCheckMs: deps.socketExpiryCheckMs,
   });
@@ -185,7 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
   // Web push (ARCHITECTURE.md §7): the notifier hears the bus and sends off the request path.
-  const isAllowedEndpoint = (endpoint: string) => isAllowedPushEndpoint(endpoint, config.pushEndpointRules);
+  const isAllowedEndpoint = (endpoint: string) =>
+    isAllowedPushEndpoint(endpoint, config.pushEndpointRules);
   const push = createPushService({ db: database.db, now: deps.now, isAllowedEndpoint });
   const pushNotifier = config.pushEnabled
     ? startPushNotifier({
@@ -209,12 +237,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not ready');
-      return reply.status(503).send({ message: 'The database is not answering.', code: 'not_ready' });
+      return reply
+        .status(503)
+        .send({ message: 'The database is not answering.', code: 'not_ready' });
     }
   });
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
-  await app.register(groupsRoutes, { prefix: API_BASE, groups, mirror: createMirrorService({ db: database.db }), rateLimits: config.rateLimits });
+  await app.register(groupsRoutes, {
+    prefix: API_BASE,
+    groups,
+    mirror: createMirrorService({ db: database.db }),
+    rateLimits: config.rateLimits,
+  });
   await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, { clientDir: deps.clientDir });
@@ -223,7 +258,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let betExpiry: BetExpiryJob | undefined;
   if (config.betExpiryIntervalMs > 0) {
     app.addHook('onReady', async () => {
-      betExpiry = startBetExpiryJob({ db: database.db, events, intervalMs: config.betExpiryIntervalMs, now: deps.now, logger: app.log });
+      betExpiry = startBetExpiryJob({
+        db: database.db,
+        events,
+        intervalMs: config.betExpiryIntervalMs,
+        now: deps.now,
+        logger: app.log,
+      });
     });
   }
 

@@ -18,7 +18,9 @@ const FALLBACK_PAGE = `<!doctype html>
 `;
 
 function isApiPath(url: string): boolean {
-  return API_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
+  return API_PREFIXES.some(
+    (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),
+  );
 }
 
 /**
@@ -45,17 +47,31 @@ export function registerClientApp(app: FastifyInstance, options: { clientDir: st
       // Source maps hold the whole source: built for our own debugging, never served (audit item 18).
       allowedPath: (pathName: string) => !pathName.endsWith('.map'),
       setHeaders: (reply: FastifyReply, filePath: string) => {
-        const isHashedAsset = filePath.startsWith(path.join(options.clientDir, 'assets') + path.sep);
-        reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+        const isHashedAsset = filePath.startsWith(
+          path.join(options.clientDir, 'assets') + path.sep,
+        );
+        reply.header(
+          'cache-control',
+          isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {
-    app.get('/', (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(FALLBACK_PAGE));
+    app.get('/', (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(FALLBACK_PAGE),
+    );
   }
 
   app.setNotFoundHandler((request, reply) => {
     if (!isClientRoute(request)) return reply.status(404).send(notFound('Route').toBody());
-    if (!hasBuild) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(FALLBACK_PAGE);
+    if (!hasBuild)
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(FALLBACK_PAGE);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

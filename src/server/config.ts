@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from '../domain/zod';
-import { DEFAULT_PUSH_ENDPOINT_HOSTS, parsePushEndpointHosts, type PushEndpointRule } from './push/push-endpoints';
+import {
+  DEFAULT_PUSH_ENDPOINT_HOSTS,
+  parsePushEndpointHosts,
+  type PushEndpointRule,
+} from './push/push-endpoints';
 
 // Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.
@@ -12,73 +16,112 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
     emptyAsUndefined,
     z
       .string()
-      .refine((value) => URL.canParse(value) && protocols.test(new URL(value).protocol), `must be a ${hint} URL`)
+      .refine(
+        (value) => URL.canParse(value) && protocols.test(new URL(value).protocol),
+        `must be a ${hint} URL`,
+      )
       .optional(),
   );
 const perMinute = (fallback: number) =>
-  z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback));
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback),
+  );
 const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
   z.preprocess(
     emptyAsUndefined,
-    z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default(fallback).transform((v) => v === 'true' || v === '1'),
+    z
+      .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+      .default(fallback)
+      .transform((v) => v === 'true' || v === '1'),
   );
 
-const envSchema = z.object({
-  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number (0–65535)').default(3000)),
-  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
-  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
-  DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, 'postgres://'),
-  REDIS_URL: optionalUrl(/^rediss?:$/, 'redis://'),
-  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  VAPID_PUBLIC_KEY: optionalString,
-  VAPID_PRIVATE_KEY: optionalString,
-  VAPID_SUBJECT: z.preprocess(
-    emptyAsUndefined,
-    z.string().regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://').optional(),
-  ),
-  SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
-  PUBLIC_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
-  LOG_LEVEL: z.preprocess(
-    emptyAsUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
-  ),
-  /** Behind a load balancer, take the client IP (rate limits) from X-Forwarded-For. */
-  TRUST_PROXY: booleanFlag(),
-  RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
-  RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
-  RATE_LIMIT_GUEST_PER_IP: perMinute(30),
-  RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
-  RATE_LIMIT_REGISTER_PER_IP: perMinute(10),
-  RATE_LIMIT_REFRESH_PER_IP: perMinute(120),
-  RATE_LIMIT_RESET_PER_IP: perMinute(10),
-  RATE_LIMIT_JOIN_PRIVATE_PER_USER: perMinute(10),
-  RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
-  RATE_LIMIT_WRITES_PER_USER: perMinute(120),
-  /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
-  BET_EXPIRY_INTERVAL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000)),
-  /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
-  PUSH_ENABLED: booleanFlag('true'),
-  /** The push services the server may send to (src/server/push/push-endpoints.ts). */
-  PUSH_ENDPOINT_HOSTS: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .default(DEFAULT_PUSH_ENDPOINT_HOSTS)
-      .superRefine((value, context) => {
-        try {
-          parsePushEndpointHosts(value);
-        } catch (error) {
-          context.addIssue({ code: 'custom', message: `must be a comma-separated list of push service hosts (${(error as Error).message})` });
-        }
-      }),
-  ),
-}).superRefine((env, context) => {
-  // Half a key pair cannot sign anything; generating the other half would not match it.
-  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
-    const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
-    context.addIssue({ code: 'custom', path: [missing], message: 'must be set together with the other VAPID key' });
-  }
-});
+const envSchema = z
+  .object({
+    PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .int('must be a whole number')
+        .min(0)
+        .max(65535, 'must be a port number (0–65535)')
+        .default(3000),
+    ),
+    HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+    DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, 'postgres://'),
+    REDIS_URL: optionalUrl(/^rediss?:$/, 'redis://'),
+    JWT_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    VAPID_PUBLIC_KEY: optionalString,
+    VAPID_PRIVATE_KEY: optionalString,
+    VAPID_SUBJECT: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+        .optional(),
+    ),
+    SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
+    PUBLIC_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
+    LOG_LEVEL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+          error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+        })
+        .default('info'),
+    ),
+    /** Behind a load balancer, take the client IP (rate limits) from X-Forwarded-For. */
+    TRUST_PROXY: booleanFlag(),
+    RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
+    RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
+    RATE_LIMIT_GUEST_PER_IP: perMinute(30),
+    RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
+    RATE_LIMIT_REGISTER_PER_IP: perMinute(10),
+    RATE_LIMIT_REFRESH_PER_IP: perMinute(120),
+    RATE_LIMIT_RESET_PER_IP: perMinute(10),
+    RATE_LIMIT_JOIN_PRIVATE_PER_USER: perMinute(10),
+    RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
+    RATE_LIMIT_WRITES_PER_USER: perMinute(120),
+    /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
+    BET_EXPIRY_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+    ),
+    /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
+    PUSH_ENABLED: booleanFlag('true'),
+    /** The push services the server may send to (src/server/push/push-endpoints.ts). */
+    PUSH_ENDPOINT_HOSTS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default(DEFAULT_PUSH_ENDPOINT_HOSTS)
+        .superRefine((value, context) => {
+          try {
+            parsePushEndpointHosts(value);
+          } catch (error) {
+            context.addIssue({
+              code: 'custom',
+              message: `must be a comma-separated list of push service hosts (${(error as Error).message})`,
+            });
+          }
+        }),
+    ),
+  })
+  .superRefine((env, context) => {
+    // Half a key pair cannot sign anything; generating the other half would not match it.
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
+      context.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'must be set together with the other VAPID key',
+      });
+    }
+  });
 
 export interface RateLimits {
   /** Requests allowed per window; the window is one minute unless a test shortens it. */
@@ -107,7 +150,11 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   jwtSecret: string | undefined;
-  vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string | undefined };
+  vapid: {
+    publicKey: string | undefined;
+    privateKey: string | undefined;
+    subject: string | undefined;
+  };
   smtpUrl: string | undefined;
   /** Origin used in mailed links and share links, without a trailing slash. */
   publicUrl: string;
@@ -133,7 +180,9 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
   }
   const e = parsed.data;
   return {
@@ -143,7 +192,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET,
-    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+    vapid: {
+      publicKey: e.VAPID_PUBLIC_KEY,
+      privateKey: e.VAPID_PRIVATE_KEY,
+      subject: e.VAPID_SUBJECT,
+    },
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

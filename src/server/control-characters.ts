@@ -12,11 +12,17 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 export const CONTROL_CHARACTER_MESSAGE = 'Must not contain control characters';
 
 /** The dotted path of the first string (or key) holding a control character, or undefined. */
-export function findControlCharacter(value: unknown, path: string[] = [], depth = 0): string | undefined {
-  if (typeof value === 'string') return CONTROL_CHARACTER.test(value) ? path.join('.') || 'body' : undefined;
+export function findControlCharacter(
+  value: unknown,
+  path: string[] = [],
+  depth = 0,
+): string | undefined {
+  if (typeof value === 'string')
+    return CONTROL_CHARACTER.test(value) ? path.join('.') || 'body' : undefined;
   if (!value || typeof value !== 'object' || depth > 20) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    if (CONTROL_CHARACTER.test(key)) return [...path, key.replace(CONTROL_CHARACTER, '?')].join('.');
+    if (CONTROL_CHARACTER.test(key))
+      return [...path, key.replace(CONTROL_CHARACTER, '?')].join('.');
     const found = findControlCharacter(item, [...path, key], depth + 1);
     if (found !== undefined) return found;
   }
@@ -26,7 +32,10 @@ export function findControlCharacter(value: unknown, path: string[] = [], depth 
 function check(request: FastifyRequest): void {
   for (const part of [request.params, request.query, request.body]) {
     const field = findControlCharacter(part);
-    if (field !== undefined) throw validationFailed(`${field}: ${CONTROL_CHARACTER_MESSAGE}`, { [field]: CONTROL_CHARACTER_MESSAGE });
+    if (field !== undefined)
+      throw validationFailed(`${field}: ${CONTROL_CHARACTER_MESSAGE}`, {
+        [field]: CONTROL_CHARACTER_MESSAGE,
+      });
   }
 }
 

@@ -21,7 +21,10 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /** Needs @fastify/cookie registered first. */
-export function registerCsrfProtection(app: FastifyInstance, options: { secureCookie: boolean }): void {
+export function registerCsrfProtection(
+  app: FastifyInstance,
+  options: { secureCookie: boolean },
+): void {
   app.addHook('onRequest', async (request, reply) => {
     const cookie = request.cookies[CSRF_COOKIE];
     if (!cookie) {

@@ -19,7 +19,9 @@ export class AppError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return this.fieldErrors ? { message: this.message, code: this.code, fieldErrors: this.fieldErrors } : { message: this.message, code: this.code };
+    return this.fieldErrors
+      ? { message: this.message, code: this.code, fieldErrors: this.fieldErrors }
+      : { message: this.message, code: this.code };
   }
 }
 
@@ -28,9 +30,15 @@ export const validationFailed = (message: string, fieldErrors?: Record<string, s
   new AppError(400, 'validation_failed', message, fieldErrors);
 /** The server requests only the browsers' push services (PUSH_ENDPOINT_HOSTS): any other endpoint would let anyone aim it at any host. */
 export const unknownPushService = () =>
-  new AppError(400, 'unknown_push_service', PUSH_MESSAGES.endpointService, { endpoint: PUSH_MESSAGES.endpointService });
+  new AppError(400, 'unknown_push_service', PUSH_MESSAGES.endpointService, {
+    endpoint: PUSH_MESSAGES.endpointService,
+  });
 export const invalidResetToken = () =>
-  new AppError(400, 'invalid_reset_token', 'This password reset link is invalid or has expired. Please request a new one.');
+  new AppError(
+    400,
+    'invalid_reset_token',
+    'This password reset link is invalid or has expired. Please request a new one.',
+  );
 /** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
 export const upgradeIncomplete = (missing: string[]) =>
   new AppError(
@@ -40,7 +48,8 @@ export const upgradeIncomplete = (missing: string[]) =>
     Object.fromEntries(missing.map((field) => [field, 'Required'])),
   );
 /** A prediction that does not fit the bet's type (ARCHITECTURE.md §5); the message is the domain's. */
-export const invalidPrediction = (message: string) => new AppError(400, 'invalid_prediction', message, { prediction: message });
+export const invalidPrediction = (message: string) =>
+  new AppError(400, 'invalid_prediction', message, { prediction: message });
 /** A wager's points must be the bet's base amount times 1, 2 or 3 (spec 02 §3, §5). */
 export const invalidWagerPoints = (base: number) =>
   new AppError(
@@ -50,37 +59,66 @@ export const invalidWagerPoints = (base: number) =>
     { points: `Points must be ${base}, ${base * 2} or ${base * 3}` },
   );
 /** A correct answer that does not fit the bet's type (an over/under bet is resolved with the actual number). */
-export const invalidAnswer = (message: string) => new AppError(400, 'invalid_answer', message, { correctAnswer: message });
+export const invalidAnswer = (message: string) =>
+  new AppError(400, 'invalid_answer', message, { correctAnswer: message });
 /** A guest sets an email, username or password only by upgrading to a full account. */
 export const upgradeRequired = () =>
-  new AppError(400, 'upgrade_required', 'Upgrade to a full account (isTemporary false) to set an email, username or password.');
+  new AppError(
+    400,
+    'upgrade_required',
+    'Upgrade to a full account (isTemporary false) to set an email, username or password.',
+  );
 /** Idempotency-Key is 1–255 visible ASCII characters (ARCHITECTURE.md §4); a UUID fits. */
 export const invalidIdempotencyKey = () =>
-  new AppError(400, 'invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).');
+  new AppError(
+    400,
+    'invalid_idempotency_key',
+    'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
+  );
 
 // ---- 401 ----
-export const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Invalid email or password');
-export const authenticationRequired = () => new AppError(401, 'authentication_required', 'Authentication required');
-export const invalidAccessToken = () => new AppError(401, 'invalid_access_token', 'Your session has expired. Please sign in again.');
-export const invalidRefreshToken = () => new AppError(401, 'invalid_refresh_token', 'Your session has expired. Please sign in again.');
+export const invalidCredentials = () =>
+  new AppError(401, 'invalid_credentials', 'Invalid email or password');
+export const authenticationRequired = () =>
+  new AppError(401, 'authentication_required', 'Authentication required');
+export const invalidAccessToken = () =>
+  new AppError(401, 'invalid_access_token', 'Your session has expired. Please sign in again.');
+export const invalidRefreshToken = () =>
+  new AppError(401, 'invalid_refresh_token', 'Your session has expired. Please sign in again.');
 
 // ---- 403 ----
-export const csrfMismatch = () => new AppError(403, 'csrf_mismatch', 'Security token mismatch. Please reload the page and try again.');
+export const csrfMismatch = () =>
+  new AppError(
+    403,
+    'csrf_mismatch',
+    'Security token mismatch. Please reload the page and try again.',
+  );
 /** A private group's content is for its members (spec 02 §6); the client opens the private join dialog on it. */
 export const notMember = () => new AppError(403, 'not_member', "You're not a member of this group");
-export const notGroupAdmin = () => new AppError(403, 'not_group_admin', 'Only group admins can do this.');
+export const notGroupAdmin = () =>
+  new AppError(403, 'not_group_admin', 'Only group admins can do this.');
 /** Resolving is the bet creator's (spec 02 §6: only the creator gets it in the resolve queue). */
-export const notBetCreator = () => new AppError(403, 'not_bet_creator', 'Only the creator of this bet can resolve it.');
+export const notBetCreator = () =>
+  new AppError(403, 'not_bet_creator', 'Only the creator of this bet can resolve it.');
 /** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
-export const cannotCancelBet = () => new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
-export const notWagerOwner = () => new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
+export const cannotCancelBet = () =>
+  new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
+export const notWagerOwner = () =>
+  new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
 /** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
 export const notAFriend = () =>
-  new AppError(403, 'not_a_friend', 'You can only add someone who is already in one of your groups. Share the invite link instead.');
+  new AppError(
+    403,
+    'not_a_friend',
+    'You can only add someone who is already in one of your groups. Share the invite link instead.',
+  );
 /** Changing a full account's password or email needs its current password (a stolen access token alone must not take the account). */
 export const invalidCurrentPassword = () =>
-  new AppError(403, 'invalid_current_password', 'Your current password is incorrect.', { currentPassword: 'Your current password is incorrect.' });
-export const wrongInviteCode = () => new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
+  new AppError(403, 'invalid_current_password', 'Your current password is incorrect.', {
+    currentPassword: 'Your current password is incorrect.',
+  });
+export const wrongInviteCode = () =>
+  new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
@@ -90,16 +128,24 @@ export const pushSubscriptionNotFound = () =>
   new AppError(404, 'push_subscription_not_found', 'No push subscription for this device and app.');
 
 // ---- 409 ----
-export const emailOrUsernameTaken = () => new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
+export const emailOrUsernameTaken = () =>
+  new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
 export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
 /** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
-export const groupNameTaken = () => new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
+export const groupNameTaken = () =>
+  new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
 /** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
 /** Another account's push endpoint is taken over only with its subscription's keys (the same browser). */
 export const pushEndpointTaken = () =>
-  new AppError(409, 'push_endpoint_taken', 'This push endpoint belongs to another subscription.', { endpoint: 'This push endpoint belongs to another subscription.' });
+  new AppError(409, 'push_endpoint_taken', 'This push endpoint belongs to another subscription.', {
+    endpoint: 'This push endpoint belongs to another subscription.',
+  });
 export const idempotencyInProgress = () =>
-  new AppError(409, 'idempotency_in_progress', 'A request with this key is still being processed. Try again shortly.');
+  new AppError(
+    409,
+    'idempotency_in_progress',
+    'A request with this key is still being processed. Try again shortly.',
+  );
 
 /** One wager per user per bet (ARCHITECTURE.md §4): a change is a PUT of the existing wager. */
 export const wagerExists = (wagerId?: number) =>
@@ -117,18 +163,30 @@ export const betClosed = (reason: 'expired' | 'not_active') =>
   new AppError(
     422,
     'bet_closed',
-    reason === 'expired' ? 'This bet has expired: wagers are no longer accepted.' : 'This bet is no longer open for wagers.',
+    reason === 'expired'
+      ? 'This bet has expired: wagers are no longer accepted.'
+      : 'This bet is no longer open for wagers.',
   );
-export const alreadyResolved = () => new AppError(422, 'already_resolved', 'This bet has already been resolved.');
+export const alreadyResolved = () =>
+  new AppError(422, 'already_resolved', 'This bet has already been resolved.');
 /** Resolve and cancel need an active bet; a cancelled or expired one has been settled already. */
-export const betNotActive = (state: string) => new AppError(422, 'bet_not_active', `This bet is ${state} and can no longer be changed.`);
-export const cannotBecomeTemporary = () => new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
+export const betNotActive = (state: string) =>
+  new AppError(422, 'bet_not_active', `This bet is ${state} and can no longer be changed.`);
+export const cannotBecomeTemporary = () =>
+  new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
 // The creator is always a member and an admin, so every group keeps someone who can manage it.
-export const cannotRemoveCreator = () => new AppError(422, 'cannot_remove_creator', "The group's creator cannot be removed.");
-export const cannotDemoteCreator = () => new AppError(422, 'cannot_demote_creator', "The group's creator cannot stop being an admin.");
-export const creatorCannotLeave = () => new AppError(422, 'creator_cannot_leave', "The group's creator cannot leave the group.");
+export const cannotRemoveCreator = () =>
+  new AppError(422, 'cannot_remove_creator', "The group's creator cannot be removed.");
+export const cannotDemoteCreator = () =>
+  new AppError(422, 'cannot_demote_creator', "The group's creator cannot stop being an admin.");
+export const creatorCannotLeave = () =>
+  new AppError(422, 'creator_cannot_leave', "The group's creator cannot leave the group.");
 export const insufficientPoints = (needed: number, available: number) =>
-  new AppError(422, 'insufficient_points', `Not enough points: this needs ${needed} and you have ${available} available.`);
+  new AppError(
+    422,
+    'insufficient_points',
+    `Not enough points: this needs ${needed} and you have ${available} available.`,
+  );
 /** One Idempotency-Key names one request: the same key with another method, path or body is a client bug. */
 export const idempotencyKeyReused = () =>
   new AppError(
@@ -139,22 +197,35 @@ export const idempotencyKeyReused = () =>
 
 // ---- 429 ----
 export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'rate_limited', `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`);
+  new AppError(
+    429,
+    'rate_limited',
+    `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+  );
 
 // ---- 503 ----
 /** The database connection dropped mid-request (a failover, a restart): nothing was applied by halves; retry. */
 export const databaseUnavailable = () =>
-  new AppError(503, 'database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
+  new AppError(
+    503,
+    'database_unavailable',
+    'The service is briefly unavailable. Please try again in a moment.',
+  );
 
 // ---- 500 ----
-export const internalError = () => new AppError(500, 'internal_error', 'Something went wrong. Please try again later.');
+export const internalError = () =>
+  new AppError(500, 'internal_error', 'Something went wrong. Please try again later.');
 
 /**
  * The constraint named by PostgreSQL's unique_violation (23505), whether raised by pg or PGlite
  * or wrapped by Drizzle; undefined when the error is something else.
  */
 export function uniqueViolation(error: unknown): { constraint: string } | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') {
       return { constraint: String((e as { constraint?: unknown }).constraint ?? '') };
     }
@@ -170,16 +241,35 @@ const CONNECTION_LOST_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Client was closed and is not queryable',
 ];
-const CONNECTION_LOST_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+const CONNECTION_LOST_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
 
 /** Whether the error (or one it wraps) says the database connection was lost or could not be made. */
 export function isConnectionLost(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (typeof e !== 'object') return false;
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || /^08/.test(code) || CONNECTION_LOST_CODES.has(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (/^57P0[1-3]$/.test(code) || /^08/.test(code) || CONNECTION_LOST_CODES.has(code))
+    )
+      return true;
     const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.some((text) => message.includes(text))) return true;
+    if (
+      typeof message === 'string' &&
+      CONNECTION_LOST_MESSAGES.some((text) => message.includes(text))
+    )
+      return true;
   }
   return false;
 }
@@ -196,10 +286,19 @@ const CONFLICTS: Record<string, () => AppError> = {
 // Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status
 // and get a stable code instead of Fastify's FST_ERR_* names.
 const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'invalid_json',
+    message: 'The request body is not valid JSON.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request body is empty.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Send the request body as application/json.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length', message: 'The request body length does not match Content-Length.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Send the request body as application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'invalid_content_length',
+    message: 'The request body length does not match Content-Length.',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', message: 'The request body is too large.' },
 };
 
@@ -208,7 +307,12 @@ function fieldOf(path: string): string {
 }
 
 /** Turns every thrown error into the API's error body; bad input is never a 500. */
-export function handleError(this: unknown, error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+export function handleError(
+  this: unknown,
+  error: FastifyError | AppError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (error instanceof AppError) {
     return reply.status(error.statusCode).send(error.toBody());
   }
@@ -217,13 +321,19 @@ export function handleError(this: unknown, error: FastifyError | AppError | Erro
     for (const issue of error.validation) {
       const params = issue.params as { keys?: unknown };
       // An unknown key has no path of its own: name the key, as the client shows per field.
-      const fields = Array.isArray(params.keys) && issue.instancePath === '/' ? params.keys.map(String) : [fieldOf(issue.instancePath)];
+      const fields =
+        Array.isArray(params.keys) && issue.instancePath === '/'
+          ? params.keys.map(String)
+          : [fieldOf(issue.instancePath)];
       for (const field of fields) {
         if (field && !(field in fieldErrors)) fieldErrors[field] = issue.message ?? 'Invalid input';
       }
     }
     const first = error.validation[0]!;
-    const body = validationFailed(first.message ?? 'Invalid input', Object.keys(fieldErrors).length ? fieldErrors : undefined);
+    const body = validationFailed(
+      first.message ?? 'Invalid input',
+      Object.keys(fieldErrors).length ? fieldErrors : undefined,
+    );
     return reply.status(400).send(body.toBody());
   }
   const violation = uniqueViolation(error);
@@ -237,7 +347,10 @@ export function handleError(this: unknown, error: FastifyError | AppError | Erro
   }
   if (isConnectionLost(error)) {
     // Logged without the error object: a driver error can carry the statement's parameters.
-    request.log.warn({ code: 'database_unavailable' }, 'database connection lost during the request');
+    request.log.warn(
+      { code: 'database_unavailable' },
+      'database connection lost during the request',
+    );
     return reply.status(503).send(databaseUnavailable().toBody());
   }
   request.log.error({ err: error }, 'unhandled error');

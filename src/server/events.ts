@@ -64,7 +64,8 @@ export function createEventBus(logger?: Pick<FastifyBaseLogger, 'error'>): Event
   const listeners = new Set<EventListener>();
   // The change is committed already: a failing listener (a socket, a push service) must not
   // turn the caller's success into an error, so it is only logged.
-  const report = (error: unknown, event: string) => logger?.error({ err: error, event }, 'event listener failed');
+  const report = (error: unknown, event: string) =>
+    logger?.error({ err: error, event }, 'event listener failed');
   return {
     publish(event, payload, audience) {
       const published = { event, payload, audience } as PublishedEvent;

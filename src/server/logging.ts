@@ -24,17 +24,30 @@ function withoutParams(text: string): string {
 
 /** pino's `err` serializer: the error's kind and where it happened, never the values a query carried. */
 export function serializeError(error: unknown, depth = 0): LoggedError {
-  if (typeof error !== 'object' || error === null) return { type: typeof error, message: withoutParams(String(error)), stack: '' };
-  const source = error as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown; statusCode?: unknown; cause?: unknown };
+  if (typeof error !== 'object' || error === null)
+    return { type: typeof error, message: withoutParams(String(error)), stack: '' };
+  const source = error as {
+    name?: unknown;
+    message?: unknown;
+    stack?: unknown;
+    code?: unknown;
+    statusCode?: unknown;
+    cause?: unknown;
+  };
   const message = withoutParams(String(source.message ?? ''));
   const logged: LoggedError = {
     type: typeof source.name === 'string' ? source.name : 'Error',
     message,
-    stack: typeof source.stack === 'string' ? withoutParams(source.stack.replace(String(source.message ?? ''), message)) : '',
+    stack:
+      typeof source.stack === 'string'
+        ? withoutParams(source.stack.replace(String(source.message ?? ''), message))
+        : '',
   };
-  if (typeof source.code === 'string' || typeof source.code === 'number') logged.code = String(source.code);
+  if (typeof source.code === 'string' || typeof source.code === 'number')
+    logged.code = String(source.code);
   if (typeof source.statusCode === 'number') logged.statusCode = source.statusCode;
-  if (source.cause !== undefined && depth < 3) logged.cause = serializeError(source.cause, depth + 1);
+  if (source.cause !== undefined && depth < 3)
+    logged.cause = serializeError(source.cause, depth + 1);
   return logged;
 }
 
@@ -45,7 +58,9 @@ const SECRET_PATHS = /^(\/reset-password\/)[^/?#]+/;
 /** The URL as logs may show it: a reset token replaced, the query string dropped. */
 export function redactUrl(url: string): string {
   const [pathname = '', query] = url.split('?', 2);
-  return pathname.replace(SECRET_PATHS, '$1[redacted]') + (query === undefined ? '' : '?[redacted]');
+  return (
+    pathname.replace(SECRET_PATHS, '$1[redacted]') + (query === undefined ? '' : '?[redacted]')
+  );
 }
 
 interface LoggedRequest {
@@ -71,11 +86,20 @@ export const safeLogging = {
 };
 
 /** The logger options of the app: pino at the configured level, redacted headers, safe errors. */
-export function loggerOptions(config: Pick<Config, 'logLevel'>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level: config.logLevel,
     ...safeLogging,
     // Pretty in a terminal, JSON lines everywhere else (ARCHITECTURE.md §3).
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+    ...(process.stdout.isTTY
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
   };
 }

@@ -19,7 +19,10 @@ function readConfig(): Config {
 
 async function main() {
   const config = readConfig();
-  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
   await database.migrate();
   // This file is src/server/main.ts under tsx and dist/server/main.js when bundled: both are
   // two levels below the project root, where dist/client is.

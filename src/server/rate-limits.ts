@@ -43,7 +43,10 @@ export function redisOrMemoryStore(redis: Redis, nameSpace: string) {
     }
 
     child(routeOptions: unknown) {
-      return new RedisOrMemoryStore(this.shared.child(routeOptions), this.local.child(routeOptions));
+      return new RedisOrMemoryStore(
+        this.shared.child(routeOptions),
+        this.local.child(routeOptions),
+      );
     }
   }
   // The plugin calls `new Store(globalParams)`.

@@ -42,7 +42,9 @@ function loadOrCreateEntry<K extends keyof SecretsFile>(
   const existing = readSecrets(file);
   if (isUsable(existing[key])) return existing[key]!;
   const value = generate();
-  writeFileSync(file, `${JSON.stringify({ ...existing, [key]: value }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify({ ...existing, [key]: value }, null, 2)}\n`, {
+    mode: 0o600,
+  });
   return value;
 }
 

@@ -39,10 +39,21 @@ const API_PREFIXES = ['/api/', '/auth/'];
  * in a Referer or read cross-origin is kept, with a CSP that allows nothing at all. Fewer
  * headers is less to write and for Node to validate on every signed-in call.
  */
-export function apiHeaders(documentHeaders: Readonly<Record<string, HeaderValue>>): Record<string, HeaderValue> {
-  const kept = ['x-content-type-options', 'referrer-policy', 'cross-origin-resource-policy', 'strict-transport-security'];
-  const headers: Record<string, HeaderValue> = { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-frame-options': 'DENY' };
-  for (const name of kept) if (documentHeaders[name] !== undefined) headers[name] = documentHeaders[name];
+export function apiHeaders(
+  documentHeaders: Readonly<Record<string, HeaderValue>>,
+): Record<string, HeaderValue> {
+  const kept = [
+    'x-content-type-options',
+    'referrer-policy',
+    'cross-origin-resource-policy',
+    'strict-transport-security',
+  ];
+  const headers: Record<string, HeaderValue> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+  };
+  for (const name of kept)
+    if (documentHeaders[name] !== undefined) headers[name] = documentHeaders[name];
   return headers;
 }
 
@@ -50,12 +61,17 @@ export function apiHeaders(documentHeaders: Readonly<Record<string, HeaderValue>
  * Sends helmet's headers (see helmetHeaders) on every response from the first hook on, as
  * @fastify/helmet did; answers of the JSON API get the lean set of apiHeaders instead.
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: Readonly<HelmetOptions>,
+): void {
   const documentHeaders = helmetHeaders(options);
   const forDocuments = Object.entries(documentHeaders);
   const forApi = Object.entries(apiHeaders(documentHeaders));
   app.addHook('onRequest', (request, reply, done) => {
-    const headers = API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) ? forApi : forDocuments;
+    const headers = API_PREFIXES.some((prefix) => request.url.startsWith(prefix))
+      ? forApi
+      : forDocuments;
     for (const [name, value] of headers) reply.header(name, value);
     done();
   });

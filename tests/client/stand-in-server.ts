@@ -23,5 +23,6 @@ export async function startStandIn(listener: RequestListener): Promise<StandIn> 
 
 /** The browser's fetch, which fails as it does with no network (a TypeError, no answer) while `isOffline()`. */
 export function fetchUnlessOffline(isOffline: () => boolean): typeof fetch {
-  return (...args) => (isOffline() ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(...args));
+  return (...args) =>
+    isOffline() ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(...args);
 }

@@ -3,15 +3,21 @@ import { avatarInitials } from '../../src/domain/avatar';
 
 describe('avatar initials (spec 01 §2)', () => {
   it('uses the first and last initial when both names exist', () => {
-    expect(avatarInitials({ firstName: 'ada', lastName: 'Lovelace', email: 'ada@example.com' })).toBe('AL');
+    expect(
+      avatarInitials({ firstName: 'ada', lastName: 'Lovelace', email: 'ada@example.com' }),
+    ).toBe('AL');
   });
 
   it('falls back to the first initial alone', () => {
-    expect(avatarInitials({ firstName: 'Grace', lastName: '', email: 'grace@example.com' })).toBe('G');
+    expect(avatarInitials({ firstName: 'Grace', lastName: '', email: 'grace@example.com' })).toBe(
+      'G',
+    );
   });
 
   it('falls back to the email initial when there are no names', () => {
-    expect(avatarInitials({ firstName: '', lastName: 'Hopper', email: 'hopper@example.com' })).toBe('H');
+    expect(avatarInitials({ firstName: '', lastName: 'Hopper', email: 'hopper@example.com' })).toBe(
+      'H',
+    );
     expect(avatarInitials({ email: 'zed@example.com' })).toBe('Z');
   });
 

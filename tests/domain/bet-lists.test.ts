@@ -19,13 +19,36 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-function bet(id: number, expiresAt: string, extra: Partial<{ groupId: number; baseWagerAmount: number; state: string; title: string; resolvedAt: string | null }> = {}) {
-  return { id, expiresAt, groupId: 1, baseWagerAmount: 1, state: 'active', title: `Bet ${id}`, resolvedAt: null as string | null, ...extra };
+function bet(
+  id: number,
+  expiresAt: string,
+  extra: Partial<{
+    groupId: number;
+    baseWagerAmount: number;
+    state: string;
+    title: string;
+    resolvedAt: string | null;
+  }> = {},
+) {
+  return {
+    id,
+    expiresAt,
+    groupId: 1,
+    baseWagerAmount: 1,
+    state: 'active',
+    title: `Bet ${id}`,
+    resolvedAt: null as string | null,
+    ...extra,
+  };
 }
 
 describe('nextBetToResolve', () => {
   it('picks the earliest expiry, ties by the lower id', () => {
-    const bets = [bet(5, '2030-01-02T00:00:00Z'), bet(9, '2030-01-01T00:00:00Z'), bet(3, '2030-01-01T00:00:00Z')];
+    const bets = [
+      bet(5, '2030-01-02T00:00:00Z'),
+      bet(9, '2030-01-01T00:00:00Z'),
+      bet(3, '2030-01-01T00:00:00Z'),
+    ];
     expect(nextBetToResolve(bets)?.id).toBe(3);
   });
 
@@ -41,8 +64,10 @@ describe('nextActionableBet', () => {
     bet(3, '2030-01-03T00:00:00Z', { groupId: 1, baseWagerAmount: 1 }),
   ];
 
-  it('skips bets whose group\'s available points do not cover the base wager', () => {
-    expect(nextActionableBet(bets, { '1': { availablePoints: 2 }, '2': { availablePoints: 5 } })?.id).toBe(2);
+  it("skips bets whose group's available points do not cover the base wager", () => {
+    expect(
+      nextActionableBet(bets, { '1': { availablePoints: 2 }, '2': { availablePoints: 5 } })?.id,
+    ).toBe(2);
   });
 
   it('skips bets of groups the user has no membership in', () => {
@@ -50,7 +75,13 @@ describe('nextActionableBet', () => {
   });
 
   it('skips closed bets when given the time', () => {
-    expect(nextActionableBet(bets, { '1': { availablePoints: 9 }, '2': { availablePoints: 9 } }, Date.parse('2030-01-01T12:00:00Z'))?.id).toBe(2);
+    expect(
+      nextActionableBet(
+        bets,
+        { '1': { availablePoints: 9 }, '2': { availablePoints: 9 } },
+        Date.parse('2030-01-01T12:00:00Z'),
+      )?.id,
+    ).toBe(2);
   });
 
   it('gives nothing when no bet is affordable', () => {
@@ -60,7 +91,12 @@ describe('nextActionableBet', () => {
 
 describe('list orders', () => {
   it('sorts active bets by soonest expiry with invalid dates last', () => {
-    const sorted = sortActiveBets([bet(1, 'soon'), bet(2, '2030-01-02T00:00:00Z'), bet(3, '2030-01-01T00:00:00Z'), bet(0, '')]);
+    const sorted = sortActiveBets([
+      bet(1, 'soon'),
+      bet(2, '2030-01-02T00:00:00Z'),
+      bet(3, '2030-01-01T00:00:00Z'),
+      bet(0, ''),
+    ]);
     expect(sorted.map((entry) => entry.id)).toEqual([3, 2, 0, 1]);
   });
 
@@ -80,7 +116,9 @@ describe('list orders', () => {
     fc.constantFrom('', 'not a date', null),
   );
   const bets = fc.uniqueArray(
-    fc.record({ id: fc.integer({ min: 1, max: 200 }), date: dateOrJunk }).map(({ id, date }) => ({ id, expiresAt: date ?? '', resolvedAt: date })),
+    fc
+      .record({ id: fc.integer({ min: 1, max: 200 }), date: dateOrJunk })
+      .map(({ id, date }) => ({ id, expiresAt: date ?? '', resolvedAt: date })),
     { selector: (entry) => entry.id, maxLength: 25 },
   );
 
@@ -103,7 +141,9 @@ describe('list orders', () => {
               }
             }
           }
-          const shuffled = [...list].sort((a, b) => ((a.id * 31 + seed) % 17) - ((b.id * 31 + seed) % 17));
+          const shuffled = [...list].sort(
+            (a, b) => ((a.id * 31 + seed) % 17) - ((b.id * 31 + seed) % 17),
+          );
           expect([...shuffled].sort(compare)).toEqual([...list].sort(compare));
         }),
         { numRuns: 60 },
@@ -114,7 +154,10 @@ describe('list orders', () => {
 
 describe('searchBets', () => {
   it('matches a case-insensitive part of the title on the trimmed query', () => {
-    const bets = [bet(1, '', { title: 'Will it RAIN?' }), bet(2, '', { title: 'Who wins the cup' })];
+    const bets = [
+      bet(1, '', { title: 'Will it RAIN?' }),
+      bet(2, '', { title: 'Who wins the cup' }),
+    ];
     expect(searchBets(bets, '  rain ').map((entry) => entry.id)).toEqual([1]);
     expect(searchBets(bets, '   ')).toHaveLength(2);
   });
@@ -126,7 +169,9 @@ describe('isWageringOpen', () => {
   it('is open while the bet is active and before its expiry', () => {
     expect(isWageringOpen({ state: 'active', expiresAt: '2030-01-01T00:00:01Z' }, now)).toBe(true);
     expect(isWageringOpen({ state: 'active', expiresAt: '2030-01-01T00:00:00Z' }, now)).toBe(false);
-    expect(isWageringOpen({ state: 'resolved', expiresAt: '2030-02-01T00:00:00Z' }, now)).toBe(false);
+    expect(isWageringOpen({ state: 'resolved', expiresAt: '2030-02-01T00:00:00Z' }, now)).toBe(
+      false,
+    );
   });
 
   it('counts an unparsable expiry as not expired', () => {

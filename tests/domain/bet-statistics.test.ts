@@ -6,10 +6,13 @@ function wager(id: number, prediction: string, points: number) {
   return { id, userId: id, prediction, points, createdAt: '2030-01-01T00:00:00.000Z' };
 }
 
-const colours = { betType: 'multiple_choice', betTypeConfig: { options: ['Red', 'Green', 'Blue'] } };
+const colours = {
+  betType: 'multiple_choice',
+  betTypeConfig: { options: ['Red', 'Green', 'Blue'] },
+};
 
 describe('computeBetStatistics', () => {
-  it('reports participation, totals and the viewer\'s wager of an open bet, without winners yet', () => {
+  it("reports participation, totals and the viewer's wager of an open bet, without winners yet", () => {
     const statistics = computeBetStatistics({
       bet: { ...colours, state: 'active', correctAnswer: null },
       wagers: [wager(1, 'Red', 2), wager(2, 'Blue', 3), wager(3, 'Red', 1)],
@@ -66,7 +69,12 @@ describe('computeBetStatistics', () => {
 
   it('has neither winners nor losers on an over/under push', () => {
     const statistics = computeBetStatistics({
-      bet: { betType: 'over_under', betTypeConfig: { line: 3 }, state: 'resolved', correctAnswer: '3' },
+      bet: {
+        betType: 'over_under',
+        betTypeConfig: { line: 3 },
+        state: 'resolved',
+        correctAnswer: '3',
+      },
       wagers: [wager(1, 'over', 1), wager(2, 'under', 1)],
       totalMembers: 2,
       viewerId: 1,
@@ -75,7 +83,17 @@ describe('computeBetStatistics', () => {
   });
 
   it('reports zeros for a bet nobody wagered on', () => {
-    const statistics = computeBetStatistics({ bet: { ...colours, state: 'active', correctAnswer: null }, wagers: [], totalMembers: 0, viewerId: 1 });
-    expect(statistics).toMatchObject({ totalParticipants: 0, participationRate: 0, totalPoints: 0, averagePoints: 0 });
+    const statistics = computeBetStatistics({
+      bet: { ...colours, state: 'active', correctAnswer: null },
+      wagers: [],
+      totalMembers: 0,
+      viewerId: 1,
+    });
+    expect(statistics).toMatchObject({
+      totalParticipants: 0,
+      participationRate: 0,
+      totalPoints: 0,
+      averagePoints: 0,
+    });
   });
 });

@@ -20,7 +20,10 @@ import {
   type Bet,
 } from '../../src/domain/bets';
 
-function messagesOf(result: { success: boolean; error?: { issues: { message: string }[] } }): string[] {
+function messagesOf(result: {
+  success: boolean;
+  error?: { issues: { message: string }[] };
+}): string[] {
   return result.success ? [] : (result.error?.issues.map((issue) => issue.message) ?? []);
 }
 
@@ -56,16 +59,26 @@ function createBet(overrides: Partial<Bet> = {}): Bet {
 
 describe('createBetRequestSchema', () => {
   it('accepts a yes/no bet and fills the default labels', () => {
-    expect(createBetRequestSchema.parse(validBet)).toEqual({ ...validBet, betTypeConfig: { yesLabel: 'Yes', noLabel: 'No' } });
+    expect(createBetRequestSchema.parse(validBet)).toEqual({
+      ...validBet,
+      betTypeConfig: { yesLabel: 'Yes', noLabel: 'No' },
+    });
   });
 
   it('keeps custom yes/no labels and replaces blank ones by the defaults', () => {
-    const parsed = createBetRequestSchema.parse({ ...validBet, betTypeConfig: { yesLabel: ' Rain ', noLabel: '' } });
+    const parsed = createBetRequestSchema.parse({
+      ...validBet,
+      betTypeConfig: { yesLabel: ' Rain ', noLabel: '' },
+    });
     expect(parsed.betTypeConfig).toEqual({ yesLabel: 'Rain', noLabel: 'No' });
   });
 
   it('normalises the expiry to UTC and takes the group id from a string', () => {
-    const parsed = createBetRequestSchema.parse({ ...validBet, expiresAt: '2030-06-01T14:00:00+02:00', groupId: '4' });
+    const parsed = createBetRequestSchema.parse({
+      ...validBet,
+      expiresAt: '2030-06-01T14:00:00+02:00',
+      groupId: '4',
+    });
     expect(parsed.expiresAt).toBe('2030-06-01T12:00:00.000Z');
     expect(parsed.groupId).toBe(4);
   });
@@ -89,15 +102,24 @@ describe('createBetRequestSchema', () => {
     [{ groupId: '' }, 'Group is required'],
     [{ betTypeConfig: { yesLabel: 'y'.repeat(51) } }, 'Label must be 50 characters or less'],
   ])('refuses %j with "%s"', (change, message) => {
-    expect(messagesOf(createBetRequestSchema.safeParse({ ...validBet, ...change }))).toEqual([message]);
+    expect(messagesOf(createBetRequestSchema.safeParse({ ...validBet, ...change }))).toEqual([
+      message,
+    ]);
   });
 
   it('refuses unknown fields', () => {
-    expect(createBetRequestSchema.safeParse({ ...validBet, state: 'resolved' }).success).toBe(false);
+    expect(createBetRequestSchema.safeParse({ ...validBet, state: 'resolved' }).success).toBe(
+      false,
+    );
   });
 
   describe('a multiple-choice bet', () => {
-    const multiple = (options: unknown) => createBetRequestSchema.safeParse({ ...validBet, betType: 'multiple_choice', betTypeConfig: { options } });
+    const multiple = (options: unknown) =>
+      createBetRequestSchema.safeParse({
+        ...validBet,
+        betType: 'multiple_choice',
+        betTypeConfig: { options },
+      });
 
     it('drops blank options and trims the rest before checking them', () => {
       const result = multiple([' Red ', '', '  ', 'Blue']);
@@ -107,7 +129,9 @@ describe('createBetRequestSchema', () => {
     it('needs at least 2 and at most 10 options', () => {
       expect(messagesOf(multiple(['Red', ' ']))).toEqual(['At least 2 options are required']);
       expect(messagesOf(multiple(undefined))).toEqual(['At least 2 options are required']);
-      expect(messagesOf(multiple(Array.from({ length: 11 }, (_, index) => `Option ${index}`)))).toEqual(['At most 10 options are allowed']);
+      expect(
+        messagesOf(multiple(Array.from({ length: 11 }, (_, index) => `Option ${index}`))),
+      ).toEqual(['At most 10 options are allowed']);
     });
 
     it('needs options that differ other than in case', () => {
@@ -116,19 +140,27 @@ describe('createBetRequestSchema', () => {
 
     it('puts config issues under betTypeConfig', () => {
       const result = multiple(['Red']);
-      expect(result.success ? [] : result.error.issues[0]?.path).toEqual(['betTypeConfig', 'options']);
+      expect(result.success ? [] : result.error.issues[0]?.path).toEqual([
+        'betTypeConfig',
+        'options',
+      ]);
     });
   });
 
   it('needs a number as the line of an over/under bet', () => {
-    const overUnder = (betTypeConfig: unknown) => createBetRequestSchema.safeParse({ ...validBet, betType: 'over_under', betTypeConfig });
+    const overUnder = (betTypeConfig: unknown) =>
+      createBetRequestSchema.safeParse({ ...validBet, betType: 'over_under', betTypeConfig });
     expect(overUnder({ line: 2.5 }).success).toBe(true);
     expect(messagesOf(overUnder({}))).toEqual(['Line is required']);
     expect(messagesOf(overUnder({ line: 'lots' }))).toEqual(['Line must be a number']);
   });
 
   it('takes a numeric bet with an empty config', () => {
-    const parsed = createBetRequestSchema.parse({ ...validBet, betType: 'numeric', betTypeConfig: undefined });
+    const parsed = createBetRequestSchema.parse({
+      ...validBet,
+      betType: 'numeric',
+      betTypeConfig: undefined,
+    });
     expect(parsed.betTypeConfig).toEqual({});
   });
 });
@@ -143,9 +175,14 @@ describe('the expiry clock check', () => {
   });
 
   it('says "Expiry date must be in the future" when parsing against a clock', () => {
-    expect(messagesOf(createBetRequestSchemaAt(now).safeParse({ ...validBet, expiresAt: '2029-12-31T23:00:00.000Z' }))).toEqual([
-      'Expiry date must be in the future',
-    ]);
+    expect(
+      messagesOf(
+        createBetRequestSchemaAt(now).safeParse({
+          ...validBet,
+          expiresAt: '2029-12-31T23:00:00.000Z',
+        }),
+      ),
+    ).toEqual(['Expiry date must be in the future']);
     expect(createBetRequestSchemaAt(now).safeParse(validBet).success).toBe(true);
   });
 
@@ -156,8 +193,15 @@ describe('the expiry clock check', () => {
 
 describe('wager and resolve requests', () => {
   it('accepts a wager and an update', () => {
-    expect(placeWagerRequestSchema.parse({ betId: 3, prediction: ' yes ', points: 2 })).toEqual({ betId: 3, prediction: 'yes', points: 2 });
-    expect(updateWagerRequestSchema.parse({ prediction: 'no', points: 3 })).toEqual({ prediction: 'no', points: 3 });
+    expect(placeWagerRequestSchema.parse({ betId: 3, prediction: ' yes ', points: 2 })).toEqual({
+      betId: 3,
+      prediction: 'yes',
+      points: 2,
+    });
+    expect(updateWagerRequestSchema.parse({ prediction: 'no', points: 3 })).toEqual({
+      prediction: 'no',
+      points: 3,
+    });
   });
 
   it.each([
@@ -172,7 +216,9 @@ describe('wager and resolve requests', () => {
   });
 
   it('needs a non-empty answer to resolve', () => {
-    expect(messagesOf(resolveRequestSchema.safeParse({ correctAnswer: '  ' }))).toEqual(['Answer is required']);
+    expect(messagesOf(resolveRequestSchema.safeParse({ correctAnswer: '  ' }))).toEqual([
+      'Answer is required',
+    ]);
     expect(messagesOf(resolveRequestSchema.safeParse({}))).toEqual(['Answer is required']);
     expect(resolveRequestSchema.parse({ correctAnswer: ' 42 ' })).toEqual({ correctAnswer: '42' });
   });
@@ -208,14 +254,27 @@ describe('validatePrediction', () => {
 });
 
 describe('validateCorrectAnswer', () => {
-  it('wants the bet\'s answers, and the actual number for over/under', () => {
+  it("wants the bet's answers, and the actual number for over/under", () => {
     expect(validateCorrectAnswer({ betType: 'yes_no', betTypeConfig: {} }, 'no')).toBeNull();
-    expect(validateCorrectAnswer({ betType: 'yes_no', betTypeConfig: {} }, 'maybe')).toBe('Answer must be yes or no');
-    expect(validateCorrectAnswer({ betType: 'multiple_choice', betTypeConfig: { options: ['A', 'B'] } }, 'C')).toBe('Answer must be one of the options');
+    expect(validateCorrectAnswer({ betType: 'yes_no', betTypeConfig: {} }, 'maybe')).toBe(
+      'Answer must be yes or no',
+    );
+    expect(
+      validateCorrectAnswer(
+        { betType: 'multiple_choice', betTypeConfig: { options: ['A', 'B'] } },
+        'C',
+      ),
+    ).toBe('Answer must be one of the options');
     expect(validateCorrectAnswer({ betType: 'numeric', betTypeConfig: {} }, '7.5')).toBeNull();
-    expect(validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, '3')).toBeNull();
-    expect(validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, 'over')).toBe('Please enter a valid number');
-    expect(validateCorrectAnswer({ betType: 'numeric', betTypeConfig: {} }, ' ')).toBe('Answer is required');
+    expect(
+      validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, '3'),
+    ).toBeNull();
+    expect(
+      validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, 'over'),
+    ).toBe('Please enter a valid number');
+    expect(validateCorrectAnswer({ betType: 'numeric', betTypeConfig: {} }, ' ')).toBe(
+      'Answer is required',
+    );
   });
 });
 
@@ -232,7 +291,14 @@ describe('numbers as answers', () => {
 
 describe('wager points', () => {
   it('are the base amount times 1, 2 or 3', () => {
-    expect([1, 2, 3, 4, 6, 9].map((points) => isValidWagerPoints(3, points))).toEqual([false, false, true, false, true, true]);
+    expect([1, 2, 3, 4, 6, 9].map((points) => isValidWagerPoints(3, points))).toEqual([
+      false,
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
     expect(isValidWagerPoints(2, 5)).toBe(false);
     expect(wagerMultiplier(2, 4)).toBe(2);
     expect(wagerMultiplier(2, 3)).toBeNull();
@@ -241,10 +307,14 @@ describe('wager points', () => {
 });
 
 describe('answerLabel', () => {
-  it('shows the bet\'s yes/no labels', () => {
-    expect(answerLabel({ betType: 'yes_no', betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' } }, 'no')).toBe('Dry');
+  it("shows the bet's yes/no labels", () => {
+    expect(
+      answerLabel({ betType: 'yes_no', betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' } }, 'no'),
+    ).toBe('Dry');
     expect(answerLabel({ betType: 'yes_no', betTypeConfig: {} }, 'yes')).toBe('Yes');
-    expect(answerLabel({ betType: 'over_under', betTypeConfig: { line: 1 } }, 'under')).toBe('Under');
+    expect(answerLabel({ betType: 'over_under', betTypeConfig: { line: 1 } }, 'under')).toBe(
+      'Under',
+    );
   });
 });
 
@@ -252,7 +322,11 @@ describe('response schemas', () => {
   it('read a bet, its user context and statistics', () => {
     const bet = createBet({ answerTotals: { Red: 3 } });
     expect(betSchema.parse(bet)).toEqual(bet);
-    const context = { bet, membership: { groupId: 4, userId: 2, userName: 'Bo', totalPoints: 100, availablePoints: 97 }, userWager: null };
+    const context = {
+      bet,
+      membership: { groupId: 4, userId: 2, userName: 'Bo', totalPoints: 100, availablePoints: 97 },
+      userWager: null,
+    };
     expect(betUserContextSchema.parse(context).membership?.availablePoints).toBe(97);
     expect(
       betStatisticsSchema.safeParse({
@@ -264,13 +338,23 @@ describe('response schemas', () => {
         totalPoints: 0,
         averagePoints: 0,
         userWager: null,
-        winnerLoserBreakdown: { totalWinners: 0, winnerPercentage: 0, winnersPoints: 0, totalLosers: 0, loserPercentage: 0, losersPoints: 0 },
+        winnerLoserBreakdown: {
+          totalWinners: 0,
+          winnerPercentage: 0,
+          winnersPoints: 0,
+          totalLosers: 0,
+          loserPercentage: 0,
+          losersPoints: 0,
+        },
         answerDistribution: [],
       }).success,
     ).toBe(true);
   });
 
   it('keeps unknown keys of the free-record config', () => {
-    expect(betSchema.parse(createBet({ betTypeConfig: { options: ['A', 'B'], colour: 'red' } })).betTypeConfig).toHaveProperty('colour', 'red');
+    expect(
+      betSchema.parse(createBet({ betTypeConfig: { options: ['A', 'B'], colour: 'red' } }))
+        .betTypeConfig,
+    ).toHaveProperty('colour', 'red');
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyPointsDelta, distributionEvent, isValidPoints, ledgerDelta, sumDeltas, type LedgerEvent } from '../../src/domain/ledger';
+import {
+  applyPointsDelta,
+  distributionEvent,
+  isValidPoints,
+  ledgerDelta,
+  sumDeltas,
+  type LedgerEvent,
+} from '../../src/domain/ledger';
 
 describe('ledgerDelta', () => {
   it.each<[LedgerEvent, number, number]>([
@@ -16,14 +23,26 @@ describe('ledgerDelta', () => {
   });
 
   it('books a refunded distribution as a refund and a paid one as a payout', () => {
-    expect(distributionEvent({ winnings: 4, wagerAmount: 4 }, true)).toEqual({ kind: 'refund', wagerAmount: 4 });
-    expect(distributionEvent({ winnings: 0, wagerAmount: 4 }, false)).toEqual({ kind: 'payout', winnings: 0, wagerAmount: 4 });
+    expect(distributionEvent({ winnings: 4, wagerAmount: 4 }, true)).toEqual({
+      kind: 'refund',
+      wagerAmount: 4,
+    });
+    expect(distributionEvent({ winnings: 0, wagerAmount: 4 }, false)).toEqual({
+      kind: 'payout',
+      winnings: 0,
+      wagerAmount: 4,
+    });
   });
 });
 
 describe('applyPointsDelta', () => {
   it('moves both balances by the delta', () => {
-    expect(applyPointsDelta({ totalPoints: 100, availablePoints: 94, userId: 1 }, { totalDelta: 9, availableDelta: 15 })).toEqual({
+    expect(
+      applyPointsDelta(
+        { totalPoints: 100, availablePoints: 94, userId: 1 },
+        { totalDelta: 9, availableDelta: 15 },
+      ),
+    ).toEqual({
       totalPoints: 109,
       availablePoints: 109,
       userId: 1,
@@ -31,7 +50,13 @@ describe('applyPointsDelta', () => {
   });
 
   it('floors at zero when asked, for members known only from the leaderboard', () => {
-    expect(applyPointsDelta({ totalPoints: 3, availablePoints: 0 }, { totalDelta: -6, availableDelta: 0 }, { floorAtZero: true })).toEqual({
+    expect(
+      applyPointsDelta(
+        { totalPoints: 3, availablePoints: 0 },
+        { totalDelta: -6, availableDelta: 0 },
+        { floorAtZero: true },
+      ),
+    ).toEqual({
       totalPoints: 0,
       availablePoints: 0,
     });
@@ -57,7 +82,10 @@ describe('applyPointsDelta', () => {
             expect(isValidPoints(points)).toBe(true);
           }
           const sum = sumDeltas(events.map(ledgerDelta));
-          expect(points).toEqual({ totalPoints: sum.totalDelta, availablePoints: sum.availableDelta });
+          expect(points).toEqual({
+            totalPoints: sum.totalDelta,
+            availablePoints: sum.availableDelta,
+          });
           expect(points.totalPoints).toBe(points.availablePoints);
         },
       ),

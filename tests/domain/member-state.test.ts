@@ -22,7 +22,9 @@ describe('memberStateResponseSchema', () => {
     };
     const state = {
       groups: { '7': { id: 7, name: 'Friday Football' }, '8': { id: 8 } },
-      currentUserMemberships: { '7': { groupId: 7, userId: 1, userName: 'Ann', totalPoints: 100, availablePoints: 99 } },
+      currentUserMemberships: {
+        '7': { groupId: 7, userId: 1, userName: 'Ann', totalPoints: 100, availablePoints: 99 },
+      },
       unwageredBets: { '3': bet },
       betsToResolve: {},
     };
@@ -30,6 +32,13 @@ describe('memberStateResponseSchema', () => {
   });
 
   it('refuses a bet missing its expiry', () => {
-    expect(memberStateResponseSchema.safeParse({ groups: {}, currentUserMemberships: {}, unwageredBets: { '1': { id: 1 } }, betsToResolve: {} }).success).toBe(false);
+    expect(
+      memberStateResponseSchema.safeParse({
+        groups: {},
+        currentUserMemberships: {},
+        unwageredBets: { '1': { id: 1 } },
+        betsToResolve: {},
+      }).success,
+    ).toBe(false);
   });
 });

@@ -12,7 +12,9 @@ const wagers = [
 ];
 const winnersOf = (line: number, actual: string) => {
   const result = findWinners(overUnder(line), wagers, actual);
-  return result.isPush ? 'push' : [...result.winningWagerIds].map((id) => wagers[id - 1]!.prediction).join();
+  return result.isPush
+    ? 'push'
+    : [...result.winningWagerIds].map((id) => wagers[id - 1]!.prediction).join();
 };
 
 describe('over/under against its line, exactly', () => {

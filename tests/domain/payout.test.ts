@@ -1,15 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeResolution, findWinners, refunds, splitPool, type PayoutWager } from '../../src/domain/payout';
+import {
+  computeResolution,
+  findWinners,
+  refunds,
+  splitPool,
+  type PayoutWager,
+} from '../../src/domain/payout';
 import { ledgerDelta, distributionEvent, sumDeltas } from '../../src/domain/ledger';
 
 const yesNo = { betType: 'yes_no', betTypeConfig: { yesLabel: 'Yes', noLabel: 'No' } } as const;
-const choice = { betType: 'multiple_choice', betTypeConfig: { options: ['Red', 'Green', 'Blue'] } } as const;
+const choice = {
+  betType: 'multiple_choice',
+  betTypeConfig: { options: ['Red', 'Green', 'Blue'] },
+} as const;
 const numeric = { betType: 'numeric', betTypeConfig: {} } as const;
 const overUnder = (line: number) => ({ betType: 'over_under', betTypeConfig: { line } }) as const;
 
 let nextId = 1;
-function wager(userId: number, prediction: string, points: number, createdAt = '2025-01-01T00:00:00.000Z'): PayoutWager {
+function wager(
+  userId: number,
+  prediction: string,
+  points: number,
+  createdAt = '2025-01-01T00:00:00.000Z',
+): PayoutWager {
   nextId += 1;
   return { id: nextId, userId, prediction, points, createdAt };
 }
@@ -26,13 +40,21 @@ describe('computeResolution', () => {
   });
 
   it('shares the pool among winners in proportion to their points', () => {
-    const result = computeResolution(choice, [wager(1, 'Red', 10), wager(2, 'Red', 30), wager(3, 'Blue', 40)], 'Red');
+    const result = computeResolution(
+      choice,
+      [wager(1, 'Red', 10), wager(2, 'Red', 30), wager(3, 'Blue', 40)],
+      'Red',
+    );
     expect(result.distributions.map((entry) => entry.winnings)).toEqual([20, 60, 0]);
   });
 
   it('gives the leftover point to the largest remainder', () => {
     // P = 10, winners 1 and 2 (W = 3): exact shares 3.33… and 6.66…, floors 3 and 6; the 1 left goes to the 2-point wager.
-    const result = computeResolution(yesNo, [wager(1, 'yes', 1), wager(2, 'yes', 2), wager(3, 'no', 7)], 'yes');
+    const result = computeResolution(
+      yesNo,
+      [wager(1, 'yes', 1), wager(2, 'yes', 2), wager(3, 'no', 7)],
+      'yes',
+    );
     expect(result.distributions.map((entry) => entry.winnings)).toEqual([3, 7, 0]);
   });
 
@@ -49,9 +71,27 @@ describe('computeResolution', () => {
   });
 
   it('breaks a createdAt tie by the lower wager id', () => {
-    const first = { id: 5, userId: 1, prediction: 'yes', points: 1, createdAt: '2025-01-01T00:00:00.000Z' };
-    const second = { id: 9, userId: 2, prediction: 'yes', points: 1, createdAt: '2025-01-01T00:00:00.000Z' };
-    const loser = { id: 7, userId: 3, prediction: 'no', points: 1, createdAt: '2025-01-01T00:00:00.000Z' };
+    const first = {
+      id: 5,
+      userId: 1,
+      prediction: 'yes',
+      points: 1,
+      createdAt: '2025-01-01T00:00:00.000Z',
+    };
+    const second = {
+      id: 9,
+      userId: 2,
+      prediction: 'yes',
+      points: 1,
+      createdAt: '2025-01-01T00:00:00.000Z',
+    };
+    const loser = {
+      id: 7,
+      userId: 3,
+      prediction: 'no',
+      points: 1,
+      createdAt: '2025-01-01T00:00:00.000Z',
+    };
     const result = computeResolution(yesNo, [second, loser, first], 'yes');
     expect(result.distributions.find((entry) => entry.userId === 1)?.winnings).toBe(2);
     expect(result.distributions.find((entry) => entry.userId === 2)?.winnings).toBe(1);
@@ -68,18 +108,37 @@ describe('computeResolution', () => {
   });
 
   it('pays the closest numeric guesses, all of them when tied', () => {
-    const result = computeResolution(numeric, [wager(1, '8', 2), wager(2, '12', 2), wager(3, '20', 2)], '10');
+    const result = computeResolution(
+      numeric,
+      [wager(1, '8', 2), wager(2, '12', 2), wager(3, '20', 2)],
+      '10',
+    );
     expect(result.winners).toEqual([1, 2]);
     expect(result.distributions.map((entry) => entry.winnings)).toEqual([3, 3, 0]);
   });
 
   it('compares numeric guesses exactly in decimal, so 1.1 and 0.9 tie around 1', () => {
-    const { winningWagerIds } = findWinners(numeric, [{ id: 1, prediction: '1.1' }, { id: 2, prediction: '0.9' }, { id: 3, prediction: '1.3' }], '1');
+    const { winningWagerIds } = findWinners(
+      numeric,
+      [
+        { id: 1, prediction: '1.1' },
+        { id: 2, prediction: '0.9' },
+        { id: 3, prediction: '1.3' },
+      ],
+      '1',
+    );
     expect([...winningWagerIds].sort()).toEqual([1, 2]);
   });
 
   it('treats equal numbers written differently as the same guess', () => {
-    const { winningWagerIds } = findWinners(numeric, [{ id: 1, prediction: '7.50' }, { id: 2, prediction: '-7.5' }], '7.5');
+    const { winningWagerIds } = findWinners(
+      numeric,
+      [
+        { id: 1, prediction: '7.50' },
+        { id: 2, prediction: '-7.5' },
+      ],
+      '7.5',
+    );
     expect([...winningWagerIds]).toEqual([1]);
   });
 
@@ -90,24 +149,39 @@ describe('computeResolution', () => {
   });
 
   it('refunds everyone when an over/under lands on its line', () => {
-    const result = computeResolution(overUnder(3), [wager(1, 'over', 3), wager(2, 'under', 6)], '3.0');
+    const result = computeResolution(
+      overUnder(3),
+      [wager(1, 'over', 3), wager(2, 'under', 6)],
+      '3.0',
+    );
     expect(result.refundReason).toBe('push');
     expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(true);
   });
 
   it('pays nothing and refunds nothing on a bet without wagers', () => {
-    expect(computeResolution(yesNo, [], 'yes')).toMatchObject({ pool: 0, distributions: [], outcome: 'refunded' });
+    expect(computeResolution(yesNo, [], 'yes')).toMatchObject({
+      pool: 0,
+      distributions: [],
+      outcome: 'refunded',
+    });
   });
 
   it('refuses an answer that does not fit the bet', () => {
     expect(() => computeResolution(numeric, [wager(1, '1', 1)], 'ten')).toThrow();
-    expect(() => computeResolution({ betType: 'over_under', betTypeConfig: {} }, [], '3')).toThrow();
+    expect(() =>
+      computeResolution({ betType: 'over_under', betTypeConfig: {} }, [], '3'),
+    ).toThrow();
   });
 });
 
 describe('refunds', () => {
   it('gives every wager back in full, in wager order', () => {
-    expect(refunds([wager(2, 'no', 5, '2025-02-01T00:00:00Z'), wager(1, 'yes', 3, '2025-01-01T00:00:00Z')])).toEqual([
+    expect(
+      refunds([
+        wager(2, 'no', 5, '2025-02-01T00:00:00Z'),
+        wager(1, 'yes', 3, '2025-01-01T00:00:00Z'),
+      ]),
+    ).toEqual([
       { userId: 1, winnings: 3, wagerAmount: 3 },
       { userId: 2, winnings: 5, wagerAmount: 5 },
     ]);
@@ -128,11 +202,23 @@ describe('splitPool', () => {
 
 const dates = ['2025-01-01T00:00:00.000Z', '2025-01-01T00:00:01.000Z', '2025-01-02T00:00:00.000Z'];
 
-type Case = { bet: { betType: string; betTypeConfig: Record<string, unknown> }; answers: string[]; correct: fc.Arbitrary<string> };
+type Case = {
+  bet: { betType: string; betTypeConfig: Record<string, unknown> };
+  answers: string[];
+  correct: fc.Arbitrary<string>;
+};
 const cases: Case[] = [
   { bet: yesNo, answers: ['yes', 'no'], correct: fc.constantFrom('yes', 'no') },
-  { bet: choice, answers: ['Red', 'Green', 'Blue'], correct: fc.constantFrom('Red', 'Green', 'Blue') },
-  { bet: numeric, answers: ['-2', '0', '1.5', '3', '10', '10.0'], correct: fc.integer({ min: -5, max: 15 }).map(String) },
+  {
+    bet: choice,
+    answers: ['Red', 'Green', 'Blue'],
+    correct: fc.constantFrom('Red', 'Green', 'Blue'),
+  },
+  {
+    bet: numeric,
+    answers: ['-2', '0', '1.5', '3', '10', '10.0'],
+    correct: fc.integer({ min: -5, max: 15 }).map(String),
+  },
   { bet: overUnder(4.5), answers: ['over', 'under'], correct: fc.constantFrom('3', '4.5', '6') },
   { bet: overUnder(4), answers: ['over', 'under'], correct: fc.constantFrom('3', '4', '6') },
 ];
@@ -183,8 +269,12 @@ describe('the payout rule, for any bet and wagers', () => {
   it('gives the same result for the same input, in any order', () => {
     fc.assert(
       fc.property(scenario, fc.integer(), ({ bet, wagers, correct }, seed) => {
-        const shuffled = [...wagers].sort((a, b) => ((a.id * 7919 + seed) % 101) - ((b.id * 7919 + seed) % 101));
-        expect(computeResolution(bet, shuffled, correct)).toEqual(computeResolution(bet, wagers, correct));
+        const shuffled = [...wagers].sort(
+          (a, b) => ((a.id * 7919 + seed) % 101) - ((b.id * 7919 + seed) % 101),
+        );
+        expect(computeResolution(bet, shuffled, correct)).toEqual(
+          computeResolution(bet, wagers, correct),
+        );
       }),
     );
   });
@@ -194,7 +284,9 @@ describe('the payout rule, for any bet and wagers', () => {
       fc.property(scenario, ({ bet, wagers, correct }) => {
         const result = computeResolution(bet, wagers, correct);
         if (result.outcome === 'refunded') {
-          expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(true);
+          expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(
+            true,
+          );
         }
         const { isPush, winningWagerIds } = findWinners(bet, wagers, correct);
         expect(result.outcome === 'refunded').toBe(isPush || winningWagerIds.size === 0);
@@ -209,7 +301,8 @@ describe('the payout rule, for any bet and wagers', () => {
         if (result.outcome !== 'paid') return;
         const winners = new Set(result.winners);
         for (const entry of result.distributions) {
-          if (winners.has(entry.userId)) expect(entry.winnings).toBeGreaterThanOrEqual(entry.wagerAmount);
+          if (winners.has(entry.userId))
+            expect(entry.winnings).toBeGreaterThanOrEqual(entry.wagerAmount);
           else expect(entry.winnings).toBe(0);
         }
       }),
@@ -218,11 +311,22 @@ describe('the payout rule, for any bet and wagers', () => {
 
   it('gives each winner exactly their stake when every wager is on the winning answer', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 20 }), (stakes) => {
-        const wagers = stakes.map((points, index) => ({ id: index + 1, userId: index + 1, prediction: 'yes', points, createdAt: dates[0]! }));
-        const result = computeResolution(yesNo, wagers, 'yes');
-        expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 20 }),
+        (stakes) => {
+          const wagers = stakes.map((points, index) => ({
+            id: index + 1,
+            userId: index + 1,
+            prediction: 'yes',
+            points,
+            createdAt: dates[0]!,
+          }));
+          const result = computeResolution(yesNo, wagers, 'yes');
+          expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(
+            true,
+          );
+        },
+      ),
     );
   });
 
@@ -235,7 +339,9 @@ describe('the payout rule, for any bet and wagers', () => {
         const stake = winning.reduce((sum, entry) => sum + entry.points, 0);
         for (const entry of winning) {
           const floor = Number((BigInt(result.pool) * BigInt(entry.points)) / BigInt(stake));
-          const paid = result.distributions.find((distribution) => distribution.userId === entry.userId)!.winnings;
+          const paid = result.distributions.find(
+            (distribution) => distribution.userId === entry.userId,
+          )!.winnings;
           expect(paid - floor).toBeGreaterThanOrEqual(0);
           expect(paid - floor).toBeLessThanOrEqual(1);
         }
@@ -247,8 +353,14 @@ describe('the payout rule, for any bet and wagers', () => {
     fc.assert(
       fc.property(scenario, ({ bet, wagers, correct }) => {
         const result = computeResolution(bet, wagers, correct);
-        const settled = sumDeltas(result.distributions.map((entry) => ledgerDelta(distributionEvent(entry, result.outcome === 'refunded'))));
-        const placed = sumDeltas(wagers.map((entry) => ledgerDelta({ kind: 'wager_placed', points: entry.points })));
+        const settled = sumDeltas(
+          result.distributions.map((entry) =>
+            ledgerDelta(distributionEvent(entry, result.outcome === 'refunded')),
+          ),
+        );
+        const placed = sumDeltas(
+          wagers.map((entry) => ledgerDelta({ kind: 'wager_placed', points: entry.points })),
+        );
         expect(settled.totalDelta).toBe(0);
         expect(placed.availableDelta + settled.availableDelta).toBe(0);
       }),
@@ -259,11 +371,24 @@ describe('the payout rule, for any bet and wagers', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -100, max: 100 }),
-        fc.array(fc.record({ prediction: fc.constantFrom('over', 'under'), points: fc.integer({ min: 1, max: 100 }) }), { maxLength: 10 }),
+        fc.array(
+          fc.record({
+            prediction: fc.constantFrom('over', 'under'),
+            points: fc.integer({ min: 1, max: 100 }),
+          }),
+          { maxLength: 10 },
+        ),
         (line, entries) => {
-          const wagers = entries.map((entry, index) => ({ ...entry, id: index + 1, userId: index + 1, createdAt: dates[0]! }));
+          const wagers = entries.map((entry, index) => ({
+            ...entry,
+            id: index + 1,
+            userId: index + 1,
+            createdAt: dates[0]!,
+          }));
           const result = computeResolution(overUnder(line), wagers, String(line));
-          expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(true);
+          expect(result.distributions.every((entry) => entry.winnings === entry.wagerAmount)).toBe(
+            true,
+          );
         },
       ),
     );

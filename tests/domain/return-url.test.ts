@@ -3,11 +3,15 @@ import { computeReturnUrl, returnUrlFromSearch } from '../../src/domain/return-u
 
 describe('login return URL (spec 01 §2)', () => {
   it('prefers the returnUrl query parameter over everything else', () => {
-    expect(computeReturnUrl({ returnUrl: '/profile', groupId: '7', inviteCode: 'abc123' })).toBe('/profile');
+    expect(computeReturnUrl({ returnUrl: '/profile', groupId: '7', inviteCode: 'abc123' })).toBe(
+      '/profile',
+    );
   });
 
   it('goes to the group invite with its code when groupId and inviteCode are present', () => {
-    expect(computeReturnUrl({ groupId: '7', inviteCode: 'abc123' })).toBe('/group/7/invite?inviteCode=abc123');
+    expect(computeReturnUrl({ groupId: '7', inviteCode: 'abc123' })).toBe(
+      '/group/7/invite?inviteCode=abc123',
+    );
   });
 
   it('goes to the group when only groupId is present', () => {
@@ -27,7 +31,9 @@ describe('login return URL (spec 01 §2)', () => {
   });
 
   it('reads the parameters from a query string', () => {
-    expect(returnUrlFromSearch('?returnUrl=%2Fgroup%2F4%3FinviteCode%3Dxyz')).toBe('/group/4?inviteCode=xyz');
+    expect(returnUrlFromSearch('?returnUrl=%2Fgroup%2F4%3FinviteCode%3Dxyz')).toBe(
+      '/group/4?inviteCode=xyz',
+    );
     expect(returnUrlFromSearch('?groupId=9&inviteCode=q1')).toBe('/group/9/invite?inviteCode=q1');
     expect(returnUrlFromSearch('')).toBe('/dashboard');
   });

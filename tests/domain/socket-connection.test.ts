@@ -11,7 +11,9 @@ import {
 
 describe('the reconnection schedule (spec 02 §4, §9)', () => {
   it('waits 1, 2, 4, 8 and 16 s before the five attempts', () => {
-    expect([1, 2, 3, 4, 5].map((attempt) => reconnectDelay(attempt))).toEqual([1000, 2000, 4000, 8000, 16_000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => reconnectDelay(attempt))).toEqual([
+      1000, 2000, 4000, 8000, 16_000,
+    ]);
   });
 
   it('never waits longer than 30 s', () => {
@@ -26,7 +28,12 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
   });
 
   it('allows five attempts and no sixth', () => {
-    expect(SOCKET_LIMITS).toEqual({ connectTimeoutMs: 5000, maxReconnectAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 });
+    expect(SOCKET_LIMITS).toEqual({
+      connectTimeoutMs: 5000,
+      maxReconnectAttempts: 5,
+      baseDelayMs: 1000,
+      maxDelayMs: 30_000,
+    });
     expect([0, 1, 2, 3, 4].every((made) => canReconnect(made))).toBe(true);
     expect(canReconnect(5)).toBe(false);
   });
@@ -38,13 +45,22 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
 
 describe('socket errors (spec 02 §8)', () => {
   it('types a message containing "Authentication" as an authentication error', () => {
-    expect(classifySocketError('Authentication failed: no access token')).toEqual({ type: 'authentication', message: 'Authentication failed: no access token' });
+    expect(classifySocketError('Authentication failed: no access token')).toEqual({
+      type: 'authentication',
+      message: 'Authentication failed: no access token',
+    });
   });
 
   it('types anything else as a connection error, "Connection failed" when there is no message', () => {
-    expect(classifySocketError('websocket error')).toEqual({ type: 'connection', message: 'websocket error' });
+    expect(classifySocketError('websocket error')).toEqual({
+      type: 'connection',
+      message: 'websocket error',
+    });
     expect(classifySocketError('')).toEqual({ type: 'connection', message: 'Connection failed' });
-    expect(classifySocketError(undefined)).toEqual({ type: 'connection', message: 'Connection failed' });
+    expect(classifySocketError(undefined)).toEqual({
+      type: 'connection',
+      message: 'Connection failed',
+    });
   });
 
   it('names the connect time-out timeout', () => {
@@ -52,7 +68,10 @@ describe('socket errors (spec 02 §8)', () => {
   });
 
   it('gives up with the network error', () => {
-    expect(maxAttemptsError).toEqual({ type: 'network', message: 'Failed to reconnect after maximum attempts' });
+    expect(maxAttemptsError).toEqual({
+      type: 'network',
+      message: 'Failed to reconnect after maximum attempts',
+    });
   });
 
   it('reconnects after a dropped transport, not after a close on purpose', () => {

@@ -2,7 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
 import { seedBetTable } from './bets.helpers';
-import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import {
+  activeGroupButton,
+  createGroupViaApi,
+  joinPrivateViaApi,
+  registerPlayer,
+  uniqueGroupName,
+} from './groups.helpers';
 import { walkPushAndOfflineStates } from './push.helpers';
 
 // axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
@@ -12,7 +18,9 @@ async function expectNoViolations(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
   const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(summary, `axe violations on ${name}`).toEqual([]);
 }
 
@@ -43,7 +51,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       });
     }
 
-    test('no axe violations on the signed-in screens and the account modals', async ({ page, request }) => {
+    test('no axe violations on the signed-in screens and the account modals', async ({
+      page,
+      request,
+    }) => {
       test.setTimeout(90_000); // five screens and a modal, each analysed
       const person = await registerViaApi(request);
       await page.goto('/login');
@@ -79,13 +90,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'join modal, private tab');
       await page.keyboard.press('Escape');
 
-      const group = await createGroupViaApi(request, player, { name: uniqueGroupName('Axe Club'), privacy: 'private', description: 'Checked by axe.' });
+      const group = await createGroupViaApi(request, player, {
+        name: uniqueGroupName('Axe Club'),
+        privacy: 'private',
+        description: 'Checked by axe.',
+      });
       await page.goto(`/group/${group.id}`);
       await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
       await expect(page.getByRole('list', { name: 'Members' })).toBeVisible();
       await expectNoViolations(page, '/group/{id}');
       await page.getByRole('button', { name: 'Share' }).click();
-      await expect(page.getByRole('dialog', { name: `Share ${group.name}` }).locator('svg[height="250"]')).toBeVisible();
+      await expect(
+        page.getByRole('dialog', { name: `Share ${group.name}` }).locator('svg[height="250"]'),
+      ).toBeVisible();
       await expectNoViolations(page, 'share modal');
       await page.keyboard.press('Escape');
       await activeGroupButton(page, group.name).click();
@@ -104,8 +121,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const me = await registerPlayer(request);
       const friend = await registerPlayer(request);
       const other = await registerPlayer(request);
-      const group = await createGroupViaApi(request, me, { name: uniqueGroupName('Axe Bets'), privacy: 'private' });
-      for (const player of [friend, other]) await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
+      const group = await createGroupViaApi(request, me, {
+        name: uniqueGroupName('Axe Bets'),
+        privacy: 'private',
+      });
+      for (const player of [friend, other])
+        await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
       const bets = await seedBetTable(request, { me, friend, other }, group.id);
       await page.goto('/login');
       await signIn(page, me.person);
@@ -158,8 +179,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
 // Push and offline (issues 7 and 8): the join prompt, the profile's push card on, off and
 // blocked, and the offline indicator. The push service is a stand-in (push.helpers.ts).
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`no axe violations on the push prompt, the push card and the offline indicator (${colorScheme})`, async ({ browser, baseURL, request }) => {
+  test(`no axe violations on the push prompt, the push card and the offline indicator (${colorScheme})`, async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
     test.setTimeout(120_000);
-    await walkPushAndOfflineStates({ browser, baseURL: baseURL!, request }, { colorScheme }, (page, state) => expectNoViolations(page, state));
+    await walkPushAndOfflineStates(
+      { browser, baseURL: baseURL!, request },
+      { colorScheme },
+      (page, state) => expectNoViolations(page, state),
+    );
   });
 }

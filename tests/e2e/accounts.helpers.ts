@@ -28,7 +28,11 @@ export async function registerViaApi(request: APIRequestContext, person: Person 
   return person;
 }
 
-export async function signIn(page: Page, person: Pick<Person, 'email' | 'password'>, { rememberMe = false } = {}) {
+export async function signIn(
+  page: Page,
+  person: Pick<Person, 'email' | 'password'>,
+  { rememberMe = false } = {},
+) {
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
   if (rememberMe) await page.getByLabel('Remember me').check();
@@ -50,7 +54,9 @@ export async function readResetLink(email: string): Promise<string> {
         }
         for (const file of files) {
           // Undo quoted-printable soft line breaks and escapes before looking for the link.
-          const mail = readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+          const mail = readFileSync(path.join(outbox, file), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/gi, '=');
           if (!mail.toLowerCase().includes(email.toLowerCase())) continue;
           link = mail.match(/https?:\/\/[^\s"'<>]+\/reset-password\/[A-Za-z0-9_-]+/)?.[0];
           if (link) return link;

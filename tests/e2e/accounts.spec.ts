@@ -36,7 +36,10 @@ test('profile shows the account and Logout signs out', async ({ page, request })
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   // Nothing of the session is left; the push device id is the device's, not the user's (spec 02 §3).
-  const keysLeft = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
+  const keysLeft = await page.evaluate(() => [
+    ...Object.keys(localStorage),
+    ...Object.keys(sessionStorage),
+  ]);
   expect(keysLeft.filter((key) => !key.startsWith('push_device_id_'))).toEqual([]);
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login\?returnUrl=%2Fprofile$/);
@@ -55,7 +58,10 @@ test('edit profile saves and toasts "Profile Updated!"', async ({ page, request 
   await expect(page.getByRole('main').getByText('Robin the Bold').first()).toBeVisible();
 });
 
-test('remember-me survives a new page in the same context; without it the session does not', async ({ browser, request }) => {
+test('remember-me survives a new page in the same context; without it the session does not', async ({
+  browser,
+  request,
+}) => {
   const person = await registerViaApi(request);
 
   const remembered = await browser.newContext();
@@ -88,13 +94,17 @@ test('guest → warning icon → upgrade → icon gone', async ({ page }) => {
   await page.getByLabel('Display name').fill('Sam the Oracle');
   await page.getByRole('button', { name: 'Continue as Guest' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  const guestId = await page.evaluate(() => JSON.parse(localStorage.getItem('user_data')!).id as number);
+  const guestId = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('user_data')!).id as number,
+  );
 
   const warning = page.getByRole('button', { name: 'Using Temporary Account' });
   await expect(warning).toBeVisible();
   await warning.click();
   const dialog = page.getByRole('dialog', { name: 'Upgrade to a Full Account' });
-  await expect(dialog.getByText('Save your progress, access all features, and keep your account secure.')).toBeVisible();
+  await expect(
+    dialog.getByText('Save your progress, access all features, and keep your account secure.'),
+  ).toBeVisible();
   await expect(dialog.getByRole('link', { name: /sign in|login/i })).toHaveCount(0);
   await expect(dialog.getByLabel('Display name')).toHaveValue('Sam the Oracle');
   await dialog.getByLabel('First name').fill(person.firstName);
@@ -109,10 +119,15 @@ test('guest → warning icon → upgrade → icon gone', async ({ page }) => {
   await expect(page.getByText('Account Upgraded!')).toBeVisible();
   await expect(warning).toHaveCount(0);
   // the same account (and so the same groups and points) carries on
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user_data')!).id as number)).toBe(guestId);
+  expect(
+    await page.evaluate(() => JSON.parse(localStorage.getItem('user_data')!).id as number),
+  ).toBe(guestId);
 });
 
-test('forgot password → the link from the outbox → reset → sign in with the new password', async ({ page, request }) => {
+test('forgot password → the link from the outbox → reset → sign in with the new password', async ({
+  page,
+  request,
+}) => {
   const person = await registerViaApi(request);
   await page.goto('/login');
   await page.getByRole('button', { name: 'Forgot your password?' }).click();

@@ -7,42 +7,98 @@ import type { Player } from './groups.helpers';
 async function headers(request: APIRequestContext, player: Player) {
   const { cookies } = await request.storageState();
   const csrf = cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value;
-  return { Authorization: `Bearer ${player.token}`, ...(csrf ? { 'X-XSRF-TOKEN': decodeURIComponent(csrf) } : {}) };
+  return {
+    Authorization: `Bearer ${player.token}`,
+    ...(csrf ? { 'X-XSRF-TOKEN': decodeURIComponent(csrf) } : {}),
+  };
 }
 
 export async function createBetViaApi(
   request: APIRequestContext,
   player: Player,
-  bet: { groupId: number; title: string; description?: string; betType?: string; betTypeConfig?: Record<string, unknown>; baseWagerAmount?: number; hours?: number },
+  bet: {
+    groupId: number;
+    title: string;
+    description?: string;
+    betType?: string;
+    betTypeConfig?: Record<string, unknown>;
+    baseWagerAmount?: number;
+    hours?: number;
+  },
 ): Promise<{ id: number }> {
   const { hours = 30, ...rest } = bet;
   const response = await request.post('/api/bets', {
     headers: await headers(request, player),
-    data: { betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(), ...rest },
+    data: {
+      betType: 'yes_no',
+      betTypeConfig: {},
+      baseWagerAmount: 1,
+      expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
+      ...rest,
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { id: number };
 }
 
-export async function wagerViaApi(request: APIRequestContext, player: Player, betId: number, prediction: string, points: number) {
-  const response = await request.post('/api/bets/wagers', { headers: await headers(request, player), data: { betId, prediction, points } });
+export async function wagerViaApi(
+  request: APIRequestContext,
+  player: Player,
+  betId: number,
+  prediction: string,
+  points: number,
+) {
+  const response = await request.post('/api/bets/wagers', {
+    headers: await headers(request, player),
+    data: { betId, prediction, points },
+  });
   expect(response.status(), await response.text()).toBe(201);
 }
 
-export async function resolveViaApi(request: APIRequestContext, player: Player, betId: number, correctAnswer: string) {
-  const response = await request.put(`/api/bets/${betId}/resolve`, { headers: await headers(request, player), data: { correctAnswer } });
+export async function resolveViaApi(
+  request: APIRequestContext,
+  player: Player,
+  betId: number,
+  correctAnswer: string,
+) {
+  const response = await request.put(`/api/bets/${betId}/resolve`, {
+    headers: await headers(request, player),
+    data: { correctAnswer },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
 /** A group of three with an open bet to wager on, one to resolve and one resolved, seen by `me`. */
-export async function seedBetTable(request: APIRequestContext, players: { me: Player; friend: Player; other: Player }, groupId: number) {
+export async function seedBetTable(
+  request: APIRequestContext,
+  players: { me: Player; friend: Player; other: Player },
+  groupId: number,
+) {
   const { me, friend, other } = players;
-  const open = await createBetViaApi(request, friend, { groupId, title: 'Will it rain on Saturday?', description: 'Anywhere in town counts.', betTypeConfig: { yesLabel: 'Rain', noLabel: 'Sun' }, baseWagerAmount: 2 });
+  const open = await createBetViaApi(request, friend, {
+    groupId,
+    title: 'Will it rain on Saturday?',
+    description: 'Anywhere in town counts.',
+    betTypeConfig: { yesLabel: 'Rain', noLabel: 'Sun' },
+    baseWagerAmount: 2,
+  });
   await wagerViaApi(request, friend, open.id, 'yes', 6);
   await wagerViaApi(request, other, open.id, 'no', 2);
-  const toResolve = await createBetViaApi(request, me, { groupId, title: 'Who wins the quiz?', betType: 'multiple_choice', betTypeConfig: { options: ['Sam', 'Alex', 'Robin'] }, hours: 5 });
+  const toResolve = await createBetViaApi(request, me, {
+    groupId,
+    title: 'Who wins the quiz?',
+    betType: 'multiple_choice',
+    betTypeConfig: { options: ['Sam', 'Alex', 'Robin'] },
+    hours: 5,
+  });
   await wagerViaApi(request, friend, toResolve.id, 'Alex', 2);
-  const resolved = await createBetViaApi(request, me, { groupId, title: 'Cups of coffee today?', betType: 'over_under', betTypeConfig: { line: 2.5 }, baseWagerAmount: 3 });
+  const resolved = await createBetViaApi(request, me, {
+    groupId,
+    title: 'Cups of coffee today?',
+    betType: 'over_under',
+    betTypeConfig: { line: 2.5 },
+    baseWagerAmount: 3,
+  });
   await wagerViaApi(request, me, resolved.id, 'over', 6);
   await wagerViaApi(request, friend, resolved.id, 'under', 3);
   await wagerViaApi(request, other, resolved.id, 'over', 9);

@@ -23,7 +23,16 @@ interface Round {
 
 const rounds: Round[] = [
   // Pool 3 + 1 = 4; only the creator picked yes: they get 4.
-  { title: 'Rain on Saturday?', type: 'Yes / No', tier: '$', creator: { answer: 'Yes', multiplier: '3x' }, friend: { answer: 'No', multiplier: '1x' }, resolve: 'Yes', after: { creator: 101, friend: 99 }, winner: /Yes/ },
+  {
+    title: 'Rain on Saturday?',
+    type: 'Yes / No',
+    tier: '$',
+    creator: { answer: 'Yes', multiplier: '3x' },
+    friend: { answer: 'No', multiplier: '1x' },
+    resolve: 'Yes',
+    after: { creator: 101, friend: 99 },
+    winner: /Yes/,
+  },
   // Base 2: the creator stakes 2 on Red, the friend 4 on Green; Green wins the pool of 6.
   {
     title: 'Which colour wins?',
@@ -42,7 +51,16 @@ const rounds: Round[] = [
     winner: /Green/,
   },
   // 10 (2 points) vs 20 (1 point), actual 18: the closest guess takes the pool of 3.
-  { title: 'Goals this season?', type: 'Number', tier: '$', creator: { answer: { number: '10' }, multiplier: '2x' }, friend: { answer: { number: '20' }, multiplier: '1x' }, resolve: { number: '18' }, after: { creator: 97, friend: 103 }, winner: /20/ },
+  {
+    title: 'Goals this season?',
+    type: 'Number',
+    tier: '$',
+    creator: { answer: { number: '10' }, multiplier: '2x' },
+    friend: { answer: { number: '20' }, multiplier: '1x' },
+    resolve: { number: '18' },
+    after: { creator: 97, friend: 103 },
+    winner: /20/,
+  },
   // Line 2.5, 3 points each, actual 1: under wins the pool of 6.
   {
     title: 'Cups of coffee today?',
@@ -66,7 +84,10 @@ async function expectHeaderPoints(page: Page, points: number) {
 async function createBet(page: Page, round: Round): Promise<number> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Bet' }).click();
   const modal = page.getByRole('dialog', { name: 'Create a Bet' });
-  await expect(modal.getByRole('tab', { name: /Details/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(modal.getByRole('tab', { name: /Details/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   // The Type step is out of reach until Details is valid.
   await expect(modal.getByRole('tab', { name: /Type/ })).toBeDisabled();
   // Next refuses while the step is invalid; pressing it anyway shows the step's errors.
@@ -88,7 +109,8 @@ async function createBet(page: Page, round: Round): Promise<number> {
 
 async function placeWager(page: Page, wager: Wager) {
   const card = page.getByRole('article', { name: 'Place your wager' });
-  if (typeof wager.answer === 'string') await card.getByRole('button', { name: new RegExp(`^${wager.answer}`) }).click();
+  if (typeof wager.answer === 'string')
+    await card.getByRole('button', { name: new RegExp(`^${wager.answer}`) }).click();
   else await card.getByLabel('Your prediction').fill(wager.answer.number);
   await card.getByRole('button', { name: wager.multiplier, exact: true }).click();
   await expect(card.getByText(/If you win: about/)).toBeVisible();
@@ -102,7 +124,8 @@ async function resolve(page: Page, answer: Round['resolve']) {
   const card = page.getByRole('article', { name: /^Resolve this bet/ });
   const resolveButton = card.getByRole('button', { name: 'Resolve Bet' });
   await expect(resolveButton).toBeDisabled();
-  if (typeof answer === 'string') await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
+  if (typeof answer === 'string')
+    await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
   else await card.getByRole('textbox').fill(answer.number);
   await resolveButton.click();
   await expect(card.getByText('Are you sure you want to resolve this bet?')).toBeVisible();
@@ -123,7 +146,10 @@ async function expectResults(page: Page, winner: RegExp) {
   await expect(correct).toContainText(winner);
 }
 
-test('two members play one bet of each type: create, wager, resolve, results, points and leaderboard', async ({ browser, request }) => {
+test('two members play one bet of each type: create, wager, resolve, results, points and leaderboard', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const creator = await registerPlayer(request);
   const friend = await registerPlayer(request);
@@ -167,6 +193,8 @@ test('two members play one bet of each type: create, wager, resolve, results, po
     [creator.person.displayName, points.creator],
     [friend.person.displayName, points.friend],
   ] as const) {
-    await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(String(value));
+    await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(
+      String(value),
+    );
   }
 });

@@ -23,14 +23,23 @@ function newestMtime(dir: string): number {
 function buildClientIfNeeded() {
   const index = path.join(root, 'dist/client/index.html');
   // The service worker (src-sw) and the manifest and icons (public) are part of the client build.
-  const sources = Math.max(...['src/client', 'src/domain', 'src-sw', 'public'].map((dir) => newestMtime(path.join(root, dir))));
+  const sources = Math.max(
+    ...['src/client', 'src/domain', 'src-sw', 'public'].map((dir) =>
+      newestMtime(path.join(root, dir)),
+    ),
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
 /** A fresh database on the TEST_DATABASE_URL server for the PostgreSQL run, and how to drop it. */
-async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createPostgresDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hunch_e2e_${process.pid}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -58,9 +67,18 @@ export default async function globalSetup() {
   const server = await startServerProcess({ port, dataDir });
   // With TEST_DATABASE_URL (CI), a second server on PostgreSQL for the chromium-postgres project.
   const postgresPort = Number(process.env.HUNCH_E2E_POSTGRES_PORT);
-  const postgres = process.env.TEST_DATABASE_URL && postgresPort ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : null;
+  const postgres =
+    process.env.TEST_DATABASE_URL && postgresPort
+      ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+      : null;
   const postgresDataDir = postgres ? mkdtempSync(path.join(tmpdir(), 'hunch-e2e-pg-')) : null;
-  const postgresServer = postgres ? await startServerProcess({ port: postgresPort, dataDir: postgresDataDir!, databaseUrl: postgres.url }) : null;
+  const postgresServer = postgres
+    ? await startServerProcess({
+        port: postgresPort,
+        dataDir: postgresDataDir!,
+        databaseUrl: postgres.url,
+      })
+    : null;
 
   return async () => {
     await server.stop();

@@ -21,7 +21,10 @@ async function authHeaders(request: APIRequestContext, player: Player) {
   return { Authorization: `Bearer ${player.token}`, ...(await csrfHeader(request)) };
 }
 
-export async function registerPlayer(request: APIRequestContext, person: Person = newPerson()): Promise<Player> {
+export async function registerPlayer(
+  request: APIRequestContext,
+  person: Person = newPerson(),
+): Promise<Player> {
   const response = await request.post('/auth/register', {
     headers: await csrfHeader(request),
     data: { ...person, passwordConfirm: person.password, appName: 'hunch', isTemporary: false },
@@ -40,7 +43,12 @@ export interface CreatedGroup {
 export async function createGroupViaApi(
   request: APIRequestContext,
   player: Player,
-  group: { name: string; privacy?: 'public' | 'private'; inviteCode?: string; description?: string },
+  group: {
+    name: string;
+    privacy?: 'public' | 'private';
+    inviteCode?: string;
+    description?: string;
+  },
 ): Promise<CreatedGroup> {
   const response = await request.post('/api/groups', {
     headers: await authHeaders(request, player),
@@ -51,12 +59,23 @@ export async function createGroupViaApi(
 }
 
 export async function joinViaApi(request: APIRequestContext, player: Player, groupName: string) {
-  const response = await request.post('/api/groups/join-public', { headers: await authHeaders(request, player), data: { groupName } });
+  const response = await request.post('/api/groups/join-public', {
+    headers: await authHeaders(request, player),
+    data: { groupName },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
-export async function joinPrivateViaApi(request: APIRequestContext, player: Player, groupId: number, inviteCode: string) {
-  const response = await request.post('/api/groups/join-private', { headers: await authHeaders(request, player), data: { groupId, inviteCode } });
+export async function joinPrivateViaApi(
+  request: APIRequestContext,
+  player: Player,
+  groupId: number,
+  inviteCode: string,
+) {
+  const response = await request.post('/api/groups/join-private', {
+    headers: await authHeaders(request, player),
+    data: { groupId, inviteCode },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -67,7 +86,9 @@ export function uniqueGroupName(prefix: string) {
 
 /** The header's active-group button (its name, which opens the group selector). */
 export function activeGroupButton(page: Page, name: string) {
-  return page.getByRole('banner').getByRole('button', { name: `Active group: ${name}. Change group` });
+  return page
+    .getByRole('banner')
+    .getByRole('button', { name: `Active group: ${name}. Change group` });
 }
 
 /**

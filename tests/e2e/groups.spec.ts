@@ -1,6 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { activeGroupButton, declinePushPrompt, createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import {
+  activeGroupButton,
+  declinePushPrompt,
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+} from './groups.helpers';
 
 // Spec 02 §2 and §4 end to end, against the real server: create, share, join by link (as a
 // brand-new guest), by name and by code; members and the leaderboard on both sides.
@@ -10,21 +17,30 @@ async function expectMembers(page: Page, names: string[]) {
   for (const name of names) await expect(members.getByText(name, { exact: true })).toBeVisible();
 }
 
-test('a private group shared by link: a signed-out friend continues as a guest, joins, and both see each other', async ({ browser, request }) => {
+test('a private group shared by link: a signed-out friend continues as a guest, joins, and both see each other', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(90_000);
   const owner = await registerPlayer(request);
   const groupName = uniqueGroupName('Poker Night');
 
-  const ownerContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const ownerContext = await browser.newContext({
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const ownerPage = await ownerContext.newPage();
   await ownerPage.goto('/login');
   await signIn(ownerPage, owner.person);
   await expect(ownerPage).toHaveURL(/\/dashboard$/);
   // No group yet: the header offers Join Group.
-  await expect(ownerPage.getByRole('banner').getByRole('button', { name: 'Join Group' })).toBeVisible();
+  await expect(
+    ownerPage.getByRole('banner').getByRole('button', { name: 'Join Group' }),
+  ).toBeVisible();
 
   await ownerPage.goto('/group/create');
-  await expect(ownerPage.getByRole('heading', { name: 'Create Your Group', level: 1 })).toBeVisible();
+  await expect(
+    ownerPage.getByRole('heading', { name: 'Create Your Group', level: 1 }),
+  ).toBeVisible();
   await ownerPage.getByLabel('Group name').fill(groupName);
   await ownerPage.getByLabel('Description (optional)').fill('Friday calls only.');
   await ownerPage.getByRole('radio', { name: /Private/ }).check();
@@ -37,7 +53,10 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
   await expect(activeGroupButton(ownerPage, groupName)).toBeVisible();
   await expect(ownerPage.getByRole('banner').getByText('100', { exact: true })).toBeVisible();
   await expect(ownerPage.getByRole('heading', { name: 'No Bets' })).toBeVisible();
-  await expect(ownerPage.getByRole('link', { name: 'View All Bets' })).toHaveAttribute('href', /\/group\/\d+\/bets$/);
+  await expect(ownerPage.getByRole('link', { name: 'View All Bets' })).toHaveAttribute(
+    'href',
+    /\/group\/\d+\/bets$/,
+  );
 
   await ownerPage.getByRole('button', { name: 'Share' }).click();
   const share = ownerPage.getByRole('dialog', { name: `Share ${groupName}` });
@@ -74,7 +93,9 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
   const friendTable = friendPage.getByRole('table', { name: `${groupName} standings` });
   await expect(friendTable.getByRole('row')).toHaveCount(3);
   await expect(friendTable.getByRole('rowheader', { name: /Sam Guest/ })).toContainText('You');
-  await expect(friendTable.getByRole('rowheader', { name: owner.person.displayName })).toBeVisible();
+  await expect(
+    friendTable.getByRole('rowheader', { name: owner.person.displayName }),
+  ).toBeVisible();
 
   // The owner sees the friend too.
   await ownerPage.reload();
@@ -82,18 +103,26 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
   await ownerPage.goto('/leaderboard');
   const ownerTable = ownerPage.getByRole('table', { name: `${groupName} standings` });
   await expect(ownerTable.getByRole('rowheader', { name: 'Sam Guest' })).toBeVisible();
-  await expect(ownerTable.getByRole('rowheader', { name: new RegExp(owner.person.displayName) })).toContainText('You');
+  await expect(
+    ownerTable.getByRole('rowheader', { name: new RegExp(owner.person.displayName) }),
+  ).toContainText('You');
 
   await ownerContext.close();
   await friendContext.close();
 });
 
-test('joining a public group by typing part of its name, then switching groups in the selector', async ({ page, request }) => {
+test('joining a public group by typing part of its name, then switching groups in the selector', async ({
+  page,
+  request,
+}) => {
   const owner = await registerPlayer(request);
   const tag = Math.random().toString(36).slice(2, 7);
   const groupName = `Weather Watchers ${tag}`;
   await createGroupViaApi(request, owner, { name: groupName, privacy: 'public' });
-  const other = await createGroupViaApi(request, owner, { name: `Derby Days ${tag}`, privacy: 'public' });
+  const other = await createGroupViaApi(request, owner, {
+    name: `Derby Days ${tag}`,
+    privacy: 'public',
+  });
   const player = await registerPlayer(request);
   await joinViaApi(request, player, other.name);
 
@@ -118,17 +147,29 @@ test('joining a public group by typing part of its name, then switching groups i
 
   // The selector lists both; searching narrows it; choosing makes a group active.
   await activeGroupButton(page, groupName).click();
-  const list = page.getByRole('dialog', { name: 'Your groups' }).getByRole('list', { name: 'My groups' });
+  const list = page
+    .getByRole('dialog', { name: 'Your groups' })
+    .getByRole('list', { name: 'My groups' });
   await expect(list.getByRole('listitem')).toHaveCount(2);
-  await page.getByRole('dialog', { name: 'Your groups' }).getByLabel('Search my groups').fill('DERBY');
+  await page
+    .getByRole('dialog', { name: 'Your groups' })
+    .getByLabel('Search my groups')
+    .fill('DERBY');
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await list.getByRole('button', { name: new RegExp(other.name) }).click();
   await expect(activeGroupButton(page, other.name)).toBeVisible();
 });
 
-test('a wrong invite code shows the server’s error; a private group without a code opens the join dialog', async ({ page, request }) => {
+test('a wrong invite code shows the server’s error; a private group without a code opens the join dialog', async ({
+  page,
+  request,
+}) => {
   const owner = await registerPlayer(request);
-  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Secret Club'), privacy: 'private', inviteCode: 'right-code-1' });
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Secret Club'),
+    privacy: 'private',
+    inviteCode: 'right-code-1',
+  });
   const player = await registerPlayer(request);
   await page.goto('/login');
   await signIn(page, player.person);
@@ -138,10 +179,15 @@ test('a wrong invite code shows the server’s error; a private group without a 
   await page.goto(`/group/${group.id}?inviteCode=wrong-code-1`);
   const dialog = page.getByRole('dialog', { name: 'Join a Group' });
   await expect(dialog.getByRole('alert')).toContainText('Invalid invite code');
-  await expect(dialog.getByRole('tab', { name: 'Private Group' })).toHaveAttribute('aria-selected', 'true');
+  await expect(dialog.getByRole('tab', { name: 'Private Group' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(dialog.getByLabel('Group ID')).toHaveValue(String(group.id));
   await expect(dialog.getByLabel('Invite code')).toHaveValue('wrong-code-1');
-  await expect(page.getByRole('heading', { name: 'Group not found or inaccessible' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Group not found or inaccessible' }),
+  ).toBeVisible();
 
   // Switching tabs clears the forms and the message.
   await dialog.getByRole('tab', { name: 'Public Group' }).click();
@@ -161,14 +207,23 @@ test('a wrong invite code shows the server’s error; a private group without a 
   await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
 });
 
-test('a public group seen from outside offers Join group; leaving asks first', async ({ page, request }) => {
+test('a public group seen from outside offers Join group; leaving asks first', async ({
+  page,
+  request,
+}) => {
   const owner = await registerPlayer(request);
-  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Open Table'), privacy: 'public', description: 'Anyone welcome.' });
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Open Table'),
+    privacy: 'public',
+    description: 'Anyone welcome.',
+  });
   const player = await registerPlayer(request);
   await page.goto(`/login?returnUrl=${encodeURIComponent(`/group/${group.id}`)}`);
   await signIn(page, player.person);
 
-  await expect(page.getByRole('heading', { name: "You're not a member of this group" })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: "You're not a member of this group" }),
+  ).toBeVisible();
   await expect(page.getByText('Join to participate and access member features.')).toBeVisible();
   await page.getByRole('main').getByRole('button', { name: 'Join group', exact: true }).click();
   await expect(page.getByText('Group joined successfully!')).toBeVisible();
@@ -184,13 +239,21 @@ test('a public group seen from outside offers Join group; leaving asks first', a
   await expect(page.getByRole('banner').getByRole('button', { name: 'Join Group' })).toBeVisible();
 
   await page.goto('/group/999999');
-  await expect(page.getByRole('heading', { name: 'Group not found or inaccessible' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'Group not found or inaccessible' }),
+  ).toBeVisible();
   await expect(page.getByText('You may need an invite code or membership.')).toBeVisible();
 });
 
-test('the leaderboard sorts Rank and Points ascending, descending, then back; search filters', async ({ page, request }) => {
+test('the leaderboard sorts Rank and Points ascending, descending, then back; search filters', async ({
+  page,
+  request,
+}) => {
   const owner = await registerPlayer(request);
-  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Table Talk'), privacy: 'public' });
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Table Talk'),
+    privacy: 'public',
+  });
   const friend = await registerPlayer(request);
   await joinViaApi(request, friend, group.name);
   await page.goto('/login?returnUrl=/leaderboard');

@@ -1,7 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi, resolveViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
-import { activeGroupButton, createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
+import {
+  activeGroupButton,
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+  type Player,
+} from './groups.helpers';
 
 // The local mirror (ARCHITECTURE.md §8): one sync brings every group of the player whole, so a
 // fresh device that only saw the dashboard shows every group's bets, results and leaderboard
@@ -41,23 +48,38 @@ async function reloadOffline(page: Page, path: string) {
 
 /** Two groups: the seeded table of bets.helpers, and a second one with a bet the player wagered on and one resolved. */
 async function twoGroups(request: APIRequestContext) {
-  const [me, friend, other] = await Promise.all([registerPlayer(request), registerPlayer(request), registerPlayer(request)]);
+  const [me, friend, other] = await Promise.all([
+    registerPlayer(request),
+    registerPlayer(request),
+    registerPlayer(request),
+  ]);
   const first = await createGroupViaApi(request, friend, { name: uniqueGroupName('Mirror A') });
   await joinViaApi(request, me, first.name);
   await joinViaApi(request, other, first.name);
   const firstBets = await seedBetTable(request, { me, friend, other }, first.id);
   const second = await createGroupViaApi(request, other, { name: uniqueGroupName('Mirror B') });
   await joinViaApi(request, me, second.name);
-  const wagered = await createBetViaApi(request, other, { groupId: second.id, title: 'Pizza or pasta tonight?', betTypeConfig: { yesLabel: 'Pizza', noLabel: 'Pasta' } });
+  const wagered = await createBetViaApi(request, other, {
+    groupId: second.id,
+    title: 'Pizza or pasta tonight?',
+    betTypeConfig: { yesLabel: 'Pizza', noLabel: 'Pasta' },
+  });
   await wagerViaApi(request, me, wagered.id, 'yes', 1);
-  const settled = await createBetViaApi(request, other, { groupId: second.id, title: 'Will the train be late?' });
+  const settled = await createBetViaApi(request, other, {
+    groupId: second.id,
+    title: 'Will the train be late?',
+  });
   await wagerViaApi(request, me, settled.id, 'no', 1);
   await wagerViaApi(request, other, settled.id, 'yes', 1);
   await resolveViaApi(request, other, settled.id, 'yes');
   return { me, friend, other, first, firstBets, second, wagered, settled };
 }
 
-test('a fresh device that only opened the dashboard shows every group’s bets, results and leaderboard offline', async ({ page, context, request }) => {
+test('a fresh device that only opened the dashboard shows every group’s bets, results and leaderboard offline', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, friend, other, first, second, wagered, settled } = await twoGroups(request);
   await signInAs(page, me);
   await page.goto('/dashboard');
@@ -89,14 +111,24 @@ test('a fresh device that only opened the dashboard shows every group’s bets, 
   const activeName = first.id < second.id ? first.name : second.name;
   const otherGroup = first.id < second.id ? second : first;
   await activeGroupButton(page, activeName).click();
-  await page.getByRole('dialog').getByRole('button', { name: new RegExp(otherGroup.name) }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: new RegExp(otherGroup.name) })
+    .click();
   await expect(activeGroupButton(page, otherGroup.name)).toBeVisible();
   const members = otherGroup === first ? [me, friend, other] : [me, other];
-  for (const player of members) await expect(page.getByRole('row').filter({ hasText: player.person.displayName })).toBeVisible();
+  for (const player of members)
+    await expect(
+      page.getByRole('row').filter({ hasText: player.person.displayName }),
+    ).toBeVisible();
   await context.setOffline(false);
 });
 
-test('a bet created and one resolved while the device was offline show once it is back, without a reload', async ({ page, context, request }) => {
+test('a bet created and one resolved while the device was offline show once it is back, without a reload', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, friend, first, firstBets } = await twoGroups(request);
   await signInAs(page, me);
   await page.goto(`/group/${first.id}`);
@@ -110,13 +142,19 @@ test('a bet created and one resolved while the device was offline show once it i
   await resolveViaApi(request, friend, firstBets.open.id, 'yes');
   await context.setOffline(false);
 
-  await expect(betList.getByRole('heading', { name: 'Snow before New Year?' })).toBeVisible({ timeout: 15_000 });
+  await expect(betList.getByRole('heading', { name: 'Snow before New Year?' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toHaveCount(0);
   await betList.getByRole('tab', { name: 'Resolved' }).click();
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
 });
 
-test('a bet created offline takes a wager offline; back online, the server holds each exactly once', async ({ page, context, request }) => {
+test('a bet created offline takes a wager offline; back online, the server holds each exactly once', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, second } = await twoGroups(request);
   await signInAs(page, me);
   await page.goto(`/group/${second.id}/bets`);
@@ -130,7 +168,9 @@ test('a bet created offline takes a wager offline; back online, the server holds
   await modal.getByRole('button', { name: 'Next' }).click();
   await modal.getByText('Yes / No', { exact: true }).click();
   await modal.getByRole('button', { name: 'Create Bet' }).click();
-  await expect(page.getByText("You're offline. Your bet will be created when you're back.")).toBeVisible();
+  await expect(
+    page.getByText("You're offline. Your bet will be created when you're back."),
+  ).toBeVisible();
 
   await page.getByRole('link', { name: new RegExp(title.replace(/[?]/g, '\\?')) }).click();
   const card = page.getByRole('article', { name: 'Place your wager' });
@@ -145,9 +185,15 @@ test('a bet created offline takes a wager offline; back online, the server holds
   await expect(page).toHaveURL(/\/bets\/\d+$/, { timeout: 15_000 });
   await expect(card.getByTestId('pending-badge')).toHaveCount(0);
   const headers = { Authorization: `Bearer ${me.token}` };
-  const bets = (await (await request.get(`/api/groups/${second.id}/bets`, { headers })).json()) as Array<{ id: number; title: string }>;
+  const bets = (await (
+    await request.get(`/api/groups/${second.id}/bets`, { headers })
+  ).json()) as Array<{ id: number; title: string }>;
   const created = bets.filter((bet) => bet.title === title);
   expect(created).toHaveLength(1);
-  const wagers = (await (await request.get(`/api/bets/user/wagers?group=${second.id}`, { headers })).json()) as Array<{ betId: number; prediction: string; points: number }>;
-  expect(wagers.filter((wager) => wager.betId === created[0]!.id)).toEqual([expect.objectContaining({ prediction: 'yes', points: 2 })]);
+  const wagers = (await (
+    await request.get(`/api/bets/user/wagers?group=${second.id}`, { headers })
+  ).json()) as Array<{ betId: number; prediction: string; points: number }>;
+  expect(wagers.filter((wager) => wager.betId === created[0]!.id)).toEqual([
+    expect.objectContaining({ prediction: 'yes', points: 2 }),
+  ]);
 });

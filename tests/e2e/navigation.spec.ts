@@ -8,7 +8,10 @@ test('a visitor at / lands on /landing', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
 });
 
-test('a protected URL leads to /login and back to it after signing in', async ({ page, request }) => {
+test('a protected URL leads to /login and back to it after signing in', async ({
+  page,
+  request,
+}) => {
   const person = await registerViaApi(request);
   await page.goto('/leaderboard');
   await expect(page).toHaveURL(/\/login\?returnUrl=%2Fleaderboard$/);
@@ -17,12 +20,17 @@ test('a protected URL leads to /login and back to it after signing in', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'Leaderboard' })).toBeVisible();
 });
 
-test('an unknown route goes to the dashboard (and so, signed out, to sign in)', async ({ page }) => {
+test('an unknown route goes to the dashboard (and so, signed out, to sign in)', async ({
+  page,
+}) => {
   await page.goto('/no-such-place');
   await expect(page).toHaveURL(/\/login\?returnUrl=%2Fdashboard$/);
 });
 
-test('the header is hidden on the auth pages and the title goes to the dashboard', async ({ page, request }) => {
+test('the header is hidden on the auth pages and the title goes to the dashboard', async ({
+  page,
+  request,
+}) => {
   for (const path of ['/login', '/register', '/forgot-password', '/reset-password']) {
     await page.goto(path);
     await expect(page.getByRole('banner')).toHaveCount(0);

@@ -1,7 +1,13 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi, resolveViaApi, seedBetTable } from './bets.helpers';
-import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
+import {
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+  type Player,
+} from './groups.helpers';
 
 /** The locked bet card's label once a wager is held (bet-card.tsx). */
 const BET_CARD_WAGER_LABEL = 'Your wager';
@@ -17,9 +23,13 @@ async function waitForServiceWorker(page: Page) {
 }
 
 async function myGroupsNamed(request: APIRequestContext, player: Player, name: string) {
-  const response = await request.get('/api/groups?membership=mine', { headers: { Authorization: `Bearer ${player.token}` } });
+  const response = await request.get('/api/groups?membership=mine', {
+    headers: { Authorization: `Bearer ${player.token}` },
+  });
   expect(response.status()).toBe(200);
-  return ((await response.json()) as Array<{ name: string }>).filter((group) => group.name === name);
+  return ((await response.json()) as Array<{ name: string }>).filter(
+    (group) => group.name === name,
+  );
 }
 
 async function signInAs(page: Page, player: Player) {
@@ -42,27 +52,40 @@ async function createGroupInTheForm(page: Page, name: string) {
   await page.getByRole('button', { name: 'Create Group' }).click();
 }
 
-test('a group created offline shows at once, pending, and the server holds it once the network returns', async ({ page, context, request }) => {
+test('a group created offline shows at once, pending, and the server holds it once the network returns', async ({
+  page,
+  context,
+  request,
+}) => {
   const player = await signInFresh(page, request);
   const name = `Offline ${Date.now().toString(36)}`;
   await page.goto('/group/create');
   await context.setOffline(true);
   await page.getByLabel('Group name').fill(name);
   await page.getByRole('button', { name: 'Create Group' }).click();
-  await expect(page.getByText("You're offline. Your group will be created when you're back.")).toBeVisible();
+  await expect(
+    page.getByText("You're offline. Your group will be created when you're back."),
+  ).toBeVisible();
   await expect(page.getByText(/1 change waiting to be sent/)).toBeVisible();
   expect(await myGroupsNamed(request, player, name)).toHaveLength(0);
 
   await context.setOffline(false);
-  await expect.poll(async () => (await myGroupsNamed(request, player, name)).length, { timeout: 15_000 }).toBe(1);
   await expect
-    .poll(() => page.evaluate(() => new Promise<number>((resolve) => {
-      const open = indexedDB.open('hunch');
-      open.onsuccess = () => {
-        const count = open.result.transaction('outbox').objectStore('outbox').count();
-        count.onsuccess = () => resolve(count.result);
-      };
-    })))
+    .poll(async () => (await myGroupsNamed(request, player, name)).length, { timeout: 15_000 })
+    .toBe(1);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const open = indexedDB.open('hunch');
+            open.onsuccess = () => {
+              const count = open.result.transaction('outbox').objectStore('outbox').count();
+              count.onsuccess = () => resolve(count.result);
+            };
+          }),
+      ),
+    )
     .toBe(0);
   // Sent again after a reload (same key): still one.
   await page.reload();
@@ -70,19 +93,27 @@ test('a group created offline shows at once, pending, and the server holds it on
   expect(await myGroupsNamed(request, player, name)).toHaveLength(1);
 });
 
-test('a write queued offline, the page closed, the network back, the app reopened: it arrives once', async ({ page, context, request }) => {
+test('a write queued offline, the page closed, the network back, the app reopened: it arrives once', async ({
+  page,
+  context,
+  request,
+}) => {
   const player = await signInFresh(page, request);
   const name = `Closed ${Date.now().toString(36)}`;
   await context.setOffline(true);
   // Offline, /group/create comes from the service worker's precached shell.
   await createGroupInTheForm(page, name);
-  await expect(page.getByText("You're offline. Your group will be created when you're back.")).toBeVisible();
+  await expect(
+    page.getByText("You're offline. Your group will be created when you're back."),
+  ).toBeVisible();
   await page.close();
 
   await context.setOffline(false);
   const reopened = await context.newPage();
   await reopened.goto('/dashboard');
-  await expect.poll(async () => (await myGroupsNamed(request, player, name)).length, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(async () => (await myGroupsNamed(request, player, name)).length, { timeout: 20_000 })
+    .toBe(1);
   await reopened.waitForTimeout(1500);
   expect(await myGroupsNamed(request, player, name)).toHaveLength(1);
 });
@@ -90,7 +121,11 @@ test('a write queued offline, the page closed, the network back, the app reopene
 // ---- reads and wagers offline, on a group with bets in every state ----
 
 async function groupWithBets(request: APIRequestContext) {
-  const [me, friend, other] = await Promise.all([registerPlayer(request), registerPlayer(request), registerPlayer(request)]);
+  const [me, friend, other] = await Promise.all([
+    registerPlayer(request),
+    registerPlayer(request),
+    registerPlayer(request),
+  ]);
   const group = await createGroupViaApi(request, friend, { name: uniqueGroupName('Offline') });
   await joinViaApi(request, me, group.name);
   await joinViaApi(request, other, group.name);
@@ -99,7 +134,9 @@ async function groupWithBets(request: APIRequestContext) {
 }
 
 async function myWagers(request: APIRequestContext, player: Player, groupId: number) {
-  const response = await request.get(`/api/bets/user/wagers?group=${groupId}`, { headers: { Authorization: `Bearer ${player.token}` } });
+  const response = await request.get(`/api/bets/user/wagers?group=${groupId}`, {
+    headers: { Authorization: `Bearer ${player.token}` },
+  });
   expect(response.status()).toBe(200);
   return (await response.json()) as Array<{ betId: number; prediction: string; points: number }>;
 }
@@ -109,7 +146,11 @@ async function reloadOffline(page: Page, path: string) {
   await expect(page.getByText("You're offline.")).toBeVisible();
 }
 
-test('after one online visit, a reload with no network shows the dashboard, group, bets, results and leaderboard from the device', async ({ page, context, request }) => {
+test('after one online visit, a reload with no network shows the dashboard, group, bets, results and leaderboard from the device', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, friend, other, group, bets } = await groupWithBets(request);
   await signInAs(page, me);
   // One online visit of each screen stores what it shows.
@@ -140,7 +181,9 @@ test('after one online visit, a reload with no network shows the dashboard, grou
 
   await reloadOffline(page, `/bets/${bets.open.id}`);
   await expect(page.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Place your wager' }).getByRole('button', { name: /^Rain/ })).toBeVisible();
+  await expect(
+    page.getByRole('article', { name: 'Place your wager' }).getByRole('button', { name: /^Rain/ }),
+  ).toBeVisible();
 
   await reloadOffline(page, `/bets/${bets.resolved.id}`);
   await expect(page.getByRole('heading', { name: 'Cups of coffee today?' })).toBeVisible();
@@ -148,11 +191,18 @@ test('after one online visit, a reload with no network shows the dashboard, grou
   await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
 
   await reloadOffline(page, '/leaderboard');
-  for (const player of [me, friend, other]) await expect(page.getByRole('row').filter({ hasText: player.person.displayName })).toBeVisible();
+  for (const player of [me, friend, other])
+    await expect(
+      page.getByRole('row').filter({ hasText: player.person.displayName }),
+    ).toBeVisible();
   await context.setOffline(false);
 });
 
-test('a wager placed offline shows pending; the network back, the server holds exactly one and the mark goes', async ({ page, context, request }) => {
+test('a wager placed offline shows pending; the network back, the server holds exactly one and the mark goes', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, group, bets } = await groupWithBets(request);
   await signInAs(page, me);
   await page.goto(`/bets/${bets.open.id}`);
@@ -163,27 +213,45 @@ test('a wager placed offline shows pending; the network back, the server holds e
   await card.getByRole('button', { name: /^Rain/ }).click();
   await card.getByRole('button', { name: '2x', exact: true }).click();
   await card.getByRole('button', { name: 'Submit Prediction' }).click();
-  await expect(page.getByText("You're offline. Your wager will be sent when you're back.")).toBeVisible();
+  await expect(
+    page.getByText("You're offline. Your wager will be sent when you're back."),
+  ).toBeVisible();
   await expect(card.getByTestId('pending-badge')).toBeVisible();
   await expect(page.getByText(/1 change waiting to be sent/)).toBeVisible();
-  expect((await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id)).toHaveLength(0);
+  expect(
+    (await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id),
+  ).toHaveLength(0);
 
   await context.setOffline(false);
-  await expect.poll(async () => (await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id), { timeout: 15_000 }).toEqual([
-    expect.objectContaining({ prediction: 'yes', points: 4 }),
-  ]);
+  await expect
+    .poll(
+      async () =>
+        (await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id),
+      { timeout: 15_000 },
+    )
+    .toEqual([expect.objectContaining({ prediction: 'yes', points: 4 })]);
   await expect(card.getByTestId('pending-badge')).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Change' })).toBeVisible();
   await page.reload();
   await expect(card.getByRole('button', { name: 'Change' })).toBeVisible();
-  expect((await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id)).toHaveLength(1);
+  expect(
+    (await myWagers(request, me, group.id)).filter((wager) => wager.betId === bets.open.id),
+  ).toHaveLength(1);
 });
 
-test('an offline wager on a bet that expires before the network returns is rolled back with the reason', async ({ page, context, request }) => {
+test('an offline wager on a bet that expires before the network returns is rolled back with the reason', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, friend, group } = await groupWithBets(request);
   await signInAs(page, me);
   const closesInMs = 8000;
-  const short = await createBetViaApi(request, friend, { groupId: group.id, title: 'Last-minute call?', hours: closesInMs / 3_600_000 });
+  const short = await createBetViaApi(request, friend, {
+    groupId: group.id,
+    title: 'Last-minute call?',
+    hours: closesInMs / 3_600_000,
+  });
   const closesAt = Date.now() + closesInMs;
   await page.goto(`/bets/${short.id}`);
   const card = page.getByRole('article', { name: 'Place your wager' });
@@ -198,14 +266,22 @@ test('an offline wager on a bet that expires before the network returns is rolle
   await page.waitForTimeout(Math.max(0, closesAt - Date.now()) + 1000);
 
   await context.setOffline(false);
-  await expect(page.getByText('This bet has expired: wagers are no longer accepted.')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('This bet has expired: wagers are no longer accepted.')).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(card.getByTestId('pending-badge')).toHaveCount(0);
   await expect(page.getByText(BET_CARD_WAGER_LABEL)).toHaveCount(0);
   await expect(page.getByText(/change(s)? waiting to be sent/)).toHaveCount(0);
-  expect((await myWagers(request, me, group.id)).filter((wager) => wager.betId === short.id)).toHaveLength(0);
+  expect(
+    (await myWagers(request, me, group.id)).filter((wager) => wager.betId === short.id),
+  ).toHaveLength(0);
 });
 
-test('a bet resolved while this device was offline leaves the active list once the network returns, without a reload', async ({ page, context, request }) => {
+test('a bet resolved while this device was offline leaves the active list once the network returns, without a reload', async ({
+  page,
+  context,
+  request,
+}) => {
   const { me, friend, group, bets } = await groupWithBets(request);
   await signInAs(page, me);
   await page.goto(`/group/${group.id}`);
@@ -218,7 +294,9 @@ test('a bet resolved while this device was offline leaves the active list once t
   await resolveViaApi(request, friend, bets.open.id, 'yes');
   await context.setOffline(false);
 
-  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toHaveCount(0, { timeout: 15_000 });
+  await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toHaveCount(0, {
+    timeout: 15_000,
+  });
   await betList.getByRole('tab', { name: 'Resolved' }).click();
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
 });

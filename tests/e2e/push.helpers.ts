@@ -1,5 +1,12 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
@@ -11,7 +18,10 @@ import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.hel
 export function browserKeys() {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+  return {
+    p256dh: ecdh.getPublicKey().toString('base64url'),
+    auth: randomBytes(16).toString('base64url'),
+  };
 }
 
 /**
@@ -19,15 +29,27 @@ export function browserKeys() {
  * subscription the server will be given.
  */
 export async function replacePushSubscribe(context: BrowserContext, pushServiceUrl: string) {
-  const fake = { endpoint: `${pushServiceUrl}/push/${randomBytes(8).toString('hex')}`, ...browserKeys() };
+  const fake = {
+    endpoint: `${pushServiceUrl}/push/${randomBytes(8).toString('hex')}`,
+    ...browserKeys(),
+  };
   await context.addInitScript((subscription) => {
-    PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
+    PushManager.prototype.subscribe = async function subscribe(
+      options?: PushSubscriptionOptionsInit,
+    ) {
       return {
         endpoint: subscription.endpoint,
         expirationTime: null,
-        options: { applicationServerKey: options?.applicationServerKey ?? null, userVisibleOnly: true },
+        options: {
+          applicationServerKey: options?.applicationServerKey ?? null,
+          userVisibleOnly: true,
+        },
         getKey: () => null,
-        toJSON: () => ({ endpoint: subscription.endpoint, expirationTime: null, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }),
+        toJSON: () => ({
+          endpoint: subscription.endpoint,
+          expirationTime: null,
+          keys: { p256dh: subscription.p256dh, auth: subscription.auth },
+        }),
         unsubscribe: async () => true,
       } as unknown as PushSubscription;
     };
@@ -35,8 +57,8 @@ export async function replacePushSubscribe(context: BrowserContext, pushServiceU
   return fake;
 }
 
-
-export type PushScreenState = 'push prompt' | 'push card, off' | 'push card, on' | 'offline indicator' | 'push card, blocked';
+export type PushScreenState =
+  'push prompt' | 'push card, off' | 'push card, on' | 'offline indicator' | 'push card, blocked';
 
 /**
  * Walks a player through every push and offline state (the join prompt, the profile's push
@@ -53,7 +75,11 @@ export async function walkPushAndOfflineStates(
   const page = await context.newPage();
   const owner = await registerPlayer(request);
   const inviteCode = `push-${randomBytes(4).toString('hex')}`;
-  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Friday Forecasters'), privacy: 'private', inviteCode });
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Friday Forecasters'),
+    privacy: 'private',
+    inviteCode,
+  });
   const player = await registerPlayer(request);
   await page.goto('/login');
   await signIn(page, player.person);

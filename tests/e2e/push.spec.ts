@@ -29,12 +29,19 @@ test.afterAll(async () => {
   await new Promise((resolve) => pushService.close(resolve));
 });
 
-async function serverStatus(request: APIRequestContext, player: Player, page: Page): Promise<boolean> {
+async function serverStatus(
+  request: APIRequestContext,
+  player: Player,
+  page: Page,
+): Promise<boolean> {
   const deviceId = await page.evaluate(() => localStorage.getItem('push_device_id_hunch'));
   expect(deviceId).toBeTruthy();
-  const response = await request.get(`/api/push-subscriptions/status?deviceId=${encodeURIComponent(deviceId!)}&appName=hunch`, {
-    headers: { Authorization: `Bearer ${player.token}` },
-  });
+  const response = await request.get(
+    `/api/push-subscriptions/status?deviceId=${encodeURIComponent(deviceId!)}&appName=hunch`,
+    {
+      headers: { Authorization: `Bearer ${player.token}` },
+    },
+  );
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { active: boolean }).active;
 }
@@ -47,7 +54,12 @@ async function openProfile(page: Page, player: Player) {
   return page.getByRole('switch', { name: 'Notifications on this device' });
 }
 
-test('the profile toggle goes off → on → off, with its messages, and the server follows', async ({ page, context, request, baseURL }) => {
+test('the profile toggle goes off → on → off, with its messages, and the server follows', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
   await replacePushSubscribe(context, pushServiceUrl);
   const player = await registerPlayer(request);
@@ -72,13 +84,18 @@ test('the profile toggle goes off → on → off, with its messages, and the ser
   expect(await serverStatus(request, player, page)).toBe(false);
 });
 
-test('a denied permission shows the blocked state, disabled, with the instructions', async ({ page, request }) => {
+test('a denied permission shows the blocked state, disabled, with the instructions', async ({
+  page,
+  request,
+}) => {
   // No permission granted: Chromium answers the request with "denied".
   const player = await registerPlayer(request);
   const toggle = await openProfile(page, player);
   await expect(toggle).toBeEnabled();
   await toggle.click();
-  await expect(page.getByText('Notification permission was denied. Check your browser settings.')).toBeVisible();
+  await expect(
+    page.getByText('Notification permission was denied. Check your browser settings.'),
+  ).toBeVisible();
   await expect(toggle).toBeDisabled();
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
   await expect(page.getByText('Click the lock icon in the address bar.')).toBeVisible();
@@ -89,7 +106,12 @@ test('a denied permission shows the blocked state, disabled, with the instructio
   await expect(toggle).toBeDisabled();
 });
 
-test('a push delivered to the service worker shows a notification with its title', async ({ page, context, request, baseURL }) => {
+test('a push delivered to the service worker shows a notification with its title', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
   await replacePushSubscribe(context, pushServiceUrl);
   const player = await registerPlayer(request);
@@ -99,27 +121,61 @@ test('a push delivered to the service worker shows a notification with its title
 
   const cdp = await context.newCDPSession(page);
   const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
-  cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: typeof registrations }) => registrations.push(...event.registrations));
+  cdp.on(
+    'ServiceWorker.workerRegistrationUpdated',
+    (event: { registrations: typeof registrations }) => registrations.push(...event.registrations),
+  );
   await cdp.send('ServiceWorker.enable');
-  await expect.poll(() => registrations.find((r) => !r.isDeleted && r.scopeURL === `${baseURL}/`)).toBeTruthy();
-  const { registrationId } = registrations.find((r) => !r.isDeleted && r.scopeURL === `${baseURL}/`)!;
+  await expect
+    .poll(() => registrations.find((r) => !r.isDeleted && r.scopeURL === `${baseURL}/`))
+    .toBeTruthy();
+  const { registrationId } = registrations.find(
+    (r) => !r.isDeleted && r.scopeURL === `${baseURL}/`,
+  )!;
 
-  const payload = { title: 'New bet in Friday Five', body: 'Maya asks: Will it rain on Saturday?', url: '/bets/12', tag: 'bet-12' };
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL!, registrationId, data: JSON.stringify(payload) });
+  const payload = {
+    title: 'New bet in Friday Five',
+    body: 'Maya asks: Will it rain on Saturday?',
+    url: '/bets/12',
+    tag: 'bet-12',
+  };
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: baseURL!,
+    registrationId,
+    data: JSON.stringify(payload),
+  });
   const shown = () =>
     page.evaluate(() =>
       navigator.serviceWorker.ready
         .then((registration) => registration.getNotifications())
-        .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }))),
+        .then((list) =>
+          list.map((n) => ({
+            title: n.title,
+            body: n.body,
+            tag: n.tag,
+            url: (n.data as { url: string }).url,
+          })),
+        ),
     );
-  await expect.poll(shown).toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: payload.url }]);
+  await expect
+    .poll(shown)
+    .toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: payload.url }]);
 });
 
-test('after a join the modal offers "Enable group updates"; enabling closes it', async ({ page, context, request, baseURL }) => {
+test('after a join the modal offers "Enable group updates"; enabling closes it', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await context.grantPermissions(['notifications'], { origin: baseURL! });
   await replacePushSubscribe(context, pushServiceUrl);
   const owner = await registerPlayer(request);
-  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Prompted'), privacy: 'private', inviteCode: 'prompt-code-1' });
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Prompted'),
+    privacy: 'private',
+    inviteCode: 'prompt-code-1',
+  });
   const player = await registerPlayer(request);
   await page.goto('/login');
   await signIn(page, player.person);
@@ -139,16 +195,31 @@ test('after a join the modal offers "Enable group updates"; enabling closes it',
   expect(await serverStatus(request, player, page)).toBe(true);
 
   // Active now: the next join just closes with the toast.
-  const second = await createGroupViaApi(request, owner, { name: uniqueGroupName('Quiet'), privacy: 'private', inviteCode: 'prompt-code-2' });
+  const second = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Quiet'),
+    privacy: 'private',
+    inviteCode: 'prompt-code-2',
+  });
   await page.goto(`/group/${second.id}?inviteCode=prompt-code-2`);
   await expect(page.getByRole('heading', { name: second.name, level: 1 })).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Enable group updates' })).toHaveCount(0);
 });
 
-test('"Not now" closes the prompt; with permission denied it is never shown', async ({ page, request }) => {
+test('"Not now" closes the prompt; with permission denied it is never shown', async ({
+  page,
+  request,
+}) => {
   const owner = await registerPlayer(request);
-  const first = await createGroupViaApi(request, owner, { name: uniqueGroupName('Later'), privacy: 'private', inviteCode: 'later-code-1' });
-  const second = await createGroupViaApi(request, owner, { name: uniqueGroupName('Never'), privacy: 'private', inviteCode: 'later-code-2' });
+  const first = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Later'),
+    privacy: 'private',
+    inviteCode: 'later-code-1',
+  });
+  const second = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Never'),
+    privacy: 'private',
+    inviteCode: 'later-code-2',
+  });
   const player = await registerPlayer(request);
   await page.goto('/login');
   await signIn(page, player.person);

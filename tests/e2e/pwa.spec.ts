@@ -14,11 +14,15 @@ async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
-test('the web app manifest names the app, its colours, its start URL and its icons', async ({ request }) => {
+test('the web app manifest names the app, its colours, its start URL and its icons', async ({
+  request,
+}) => {
   const response = await request.get('/manifest.webmanifest');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toContain('application/manifest+json');
-  const manifest = (await response.json()) as Record<string, unknown> & { icons: Array<{ src: string; sizes: string; purpose: string; type: string }> };
+  const manifest = (await response.json()) as Record<string, unknown> & {
+    icons: Array<{ src: string; sizes: string; purpose: string; type: string }>;
+  };
   expect(manifest).toMatchObject({
     name: 'Hunch',
     short_name: 'Hunch',
@@ -31,7 +35,9 @@ test('the web app manifest names the app, its colours, its start URL and its ico
   expect(manifest.description).toEqual(expect.any(String));
   for (const purpose of ['any', 'maskable']) {
     for (const size of ['192x192', '512x512']) {
-      const icon = manifest.icons.find((candidate) => candidate.purpose === purpose && candidate.sizes === size);
+      const icon = manifest.icons.find(
+        (candidate) => candidate.purpose === purpose && candidate.sizes === size,
+      );
       expect(icon, `${purpose} ${size}`).toBeDefined();
       const image = await request.get(icon!.src);
       expect(image.status()).toBe(200);
@@ -44,17 +50,25 @@ test('the web app manifest names the app, its colours, its start URL and its ico
   expect(worker.headers()['content-type']).toContain('javascript');
 });
 
-test('Chromium finds the app installable: no installability errors once the service worker runs', async ({ baseURL }) => {
+test('Chromium finds the app installable: no installability errors once the service worker runs', async ({
+  baseURL,
+}) => {
   // A fresh profile on disk: Chromium never offers installation in an incognito-like context.
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'hunch-install-'));
   const { launchOptions } = test.info().project.use;
-  const context = await chromium.launchPersistentContext(userDataDir, { ...launchOptions, baseURL, viewport: { width: 390, height: 844 } });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    ...launchOptions,
+    baseURL,
+    viewport: { width: 390, height: 844 },
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
     await waitForServiceWorker(page);
     const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: unknown[];
+    };
     expect(installabilityErrors).toEqual([]);
     const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
     expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
@@ -65,7 +79,11 @@ test('Chromium finds the app installable: no installability errors once the serv
   }
 });
 
-test('after one online visit the app opens offline from the cache and says it is offline', async ({ page, context, request }) => {
+test('after one online visit the app opens offline from the cache and says it is offline', async ({
+  page,
+  context,
+  request,
+}) => {
   const person = await registerViaApi(request);
   await page.goto('/login');
   await signIn(page, person);

@@ -1,9 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  request as playwrightRequest,
+  type APIRequestContext,
+  type Browser,
+  type Page,
+} from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
+import {
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+  type Player,
+} from './groups.helpers';
 import { freePort, startServerProcess, type ServerProcess } from './server-process';
 
 // Live updates end to end (issue 6, spec 02 §4): two players in two browser contexts on a
@@ -40,8 +53,17 @@ async function csrf(api: APIRequestContext): Promise<Record<string, string>> {
   return token ? { 'X-XSRF-TOKEN': decodeURIComponent(token) } : {};
 }
 
-async function call(api: APIRequestContext, player: Player, method: 'post' | 'put', url: string, data: unknown) {
-  const response = await api[method](url, { headers: { Authorization: `Bearer ${player.token}`, ...(await csrf(api)) }, data });
+async function call(
+  api: APIRequestContext,
+  player: Player,
+  method: 'post' | 'put',
+  url: string,
+  data: unknown,
+) {
+  const response = await api[method](url, {
+    headers: { Authorization: `Bearer ${player.token}`, ...(await csrf(api)) },
+    data,
+  });
   expect(response.ok(), await response.text()).toBe(true);
   return (await response.json()) as { id: number };
 }
@@ -56,9 +78,13 @@ async function openAs(browser: Browser, server: ServerProcess, player: Player): 
 }
 
 /** The header's available points (the number next to the coin). */
-const headerPoints = (page: Page, points: number) => page.getByRole('banner').locator('span', { hasText: new RegExp(`^${points}$`) });
+const headerPoints = (page: Page, points: number) =>
+  page.getByRole('banner').locator('span', { hasText: new RegExp(`^${points}$`) });
 
-test('B sees A’s new bet, the wagers moving odds and points, and the resolution, without reloading', async ({ browser, server }) => {
+test('B sees A’s new bet, the wagers moving odds and points, and the resolution, without reloading', async ({
+  browser,
+  server,
+}) => {
   const alice = await registerPlayer(server.api);
   const bob = await registerPlayer(server.api);
   const group = await createGroupViaApi(server.api, alice, { name: uniqueGroupName('Live') });
@@ -71,17 +97,32 @@ test('B sees A’s new bet, the wagers moving odds and points, and the resolutio
 
   // A creates a bet: it lands in B's bet queue on the dashboard.
   const expiresAt = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
-  const bet = await call(server.api, alice, 'post', '/api/bets', { title: 'Rain tomorrow?', baseWagerAmount: 2, expiresAt, betType: 'yes_no', betTypeConfig: {}, groupId: group.id });
+  const bet = await call(server.api, alice, 'post', '/api/bets', {
+    title: 'Rain tomorrow?',
+    baseWagerAmount: 2,
+    expiresAt,
+    betType: 'yes_no',
+    betTypeConfig: {},
+    groupId: group.id,
+  });
   const card = bobPage.getByRole('article', { name: 'Rain tomorrow?' });
   await expect(card).toBeVisible();
 
   // A wagers 2 on No: B's odds move (the whole pool is on No: ×1); A's points drop on A's screen.
-  await call(server.api, alice, 'post', '/api/bets/wagers', { betId: bet.id, prediction: 'no', points: 2 });
+  await call(server.api, alice, 'post', '/api/bets/wagers', {
+    betId: bet.id,
+    prediction: 'no',
+    points: 2,
+  });
   await expect(card.getByRole('button', { name: /No/ })).toContainText('×1');
   await expect(headerPoints(alicePage, 98)).toBeVisible();
 
   // B wagers 6 on Yes from elsewhere (the API): the bet leaves B's queue and B's points drop.
-  await call(server.api, bob, 'post', '/api/bets/wagers', { betId: bet.id, prediction: 'yes', points: 6 });
+  await call(server.api, bob, 'post', '/api/bets/wagers', {
+    betId: bet.id,
+    prediction: 'yes',
+    points: 6,
+  });
   await expect(headerPoints(bobPage, 94)).toBeVisible();
   await expect(card).toHaveCount(0);
 
@@ -90,9 +131,17 @@ test('B sees A’s new bet, the wagers moving odds and points, and the resolutio
   await expect(headerPoints(bobPage, 102)).toBeVisible();
   await expect(headerPoints(alicePage, 98)).toBeVisible();
   // In-app navigation, no reload: the leaderboard shows the payout too.
-  await bobPage.getByRole('link', { name: 'Leaderboard' }).filter({ visible: true }).first().click();
-  await expect(bobPage.getByRole('row', { name: new RegExp(alice.person.displayName) })).toContainText('98');
-  await expect(bobPage.getByRole('row', { name: new RegExp(bob.person.displayName) })).toContainText('102');
+  await bobPage
+    .getByRole('link', { name: 'Leaderboard' })
+    .filter({ visible: true })
+    .first()
+    .click();
+  await expect(
+    bobPage.getByRole('row', { name: new RegExp(alice.person.displayName) }),
+  ).toContainText('98');
+  await expect(
+    bobPage.getByRole('row', { name: new RegExp(bob.person.displayName) }),
+  ).toContainText('102');
 });
 
 test('a member joining shows up on the leaderboard live', async ({ browser, server }) => {
@@ -101,22 +150,46 @@ test('a member joining shows up on the leaderboard live', async ({ browser, serv
   const group = await createGroupViaApi(server.api, alice, { name: uniqueGroupName('Joiners') });
   const alicePage = await openAs(browser, server, alice);
   await alicePage.goto('/leaderboard');
-  await expect(alicePage.getByRole('row', { name: new RegExp(alice.person.displayName) })).toBeVisible();
-  await expect(alicePage.getByRole('row', { name: new RegExp(carol.person.displayName) })).toHaveCount(0);
+  await expect(
+    alicePage.getByRole('row', { name: new RegExp(alice.person.displayName) }),
+  ).toBeVisible();
+  await expect(
+    alicePage.getByRole('row', { name: new RegExp(carol.person.displayName) }),
+  ).toHaveCount(0);
 
   await joinViaApi(server.api, carol, group.name);
-  await expect(alicePage.getByRole('row', { name: new RegExp(carol.person.displayName) })).toContainText('100');
+  await expect(
+    alicePage.getByRole('row', { name: new RegExp(carol.person.displayName) }),
+  ).toContainText('100');
 });
 
-test('a server restart shows the reconnecting toast, then recovers with the current state', async ({ browser, server }) => {
+test('a server restart shows the reconnecting toast, then recovers with the current state', async ({
+  browser,
+  server,
+}) => {
   const alice = await registerPlayer(server.api);
   const bob = await registerPlayer(server.api);
   const group = await createGroupViaApi(server.api, alice, { name: uniqueGroupName('Restart') });
   await joinViaApi(server.api, bob, group.name);
   const expiresAt = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
-  const bet = await call(server.api, alice, 'post', '/api/bets', { title: 'Will it restart?', baseWagerAmount: 2, expiresAt, betType: 'yes_no', betTypeConfig: {}, groupId: group.id });
-  await call(server.api, bob, 'post', '/api/bets/wagers', { betId: bet.id, prediction: 'yes', points: 4 });
-  await call(server.api, alice, 'post', '/api/bets/wagers', { betId: bet.id, prediction: 'no', points: 2 });
+  const bet = await call(server.api, alice, 'post', '/api/bets', {
+    title: 'Will it restart?',
+    baseWagerAmount: 2,
+    expiresAt,
+    betType: 'yes_no',
+    betTypeConfig: {},
+    groupId: group.id,
+  });
+  await call(server.api, bob, 'post', '/api/bets/wagers', {
+    betId: bet.id,
+    prediction: 'yes',
+    points: 4,
+  });
+  await call(server.api, alice, 'post', '/api/bets/wagers', {
+    betId: bet.id,
+    prediction: 'no',
+    points: 2,
+  });
 
   const bobPage = await openAs(browser, server, bob);
   await expect(headerPoints(bobPage, 96)).toBeVisible();

@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
-import { activeGroupButton, createGroupViaApi, joinPrivateViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import {
+  activeGroupButton,
+  createGroupViaApi,
+  joinPrivateViaApi,
+  registerPlayer,
+  uniqueGroupName,
+} from './groups.helpers';
 import { seedBetTable } from './bets.helpers';
 import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
 
@@ -29,7 +35,15 @@ for (const size of SIZES) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
-      for (const path of ['/landing', '/login', '/register', '/continue-as-guest', '/forgot-password', '/reset-password/abc', '/reset-password']) {
+      for (const path of [
+        '/landing',
+        '/login',
+        '/register',
+        '/continue-as-guest',
+        '/forgot-password',
+        '/reset-password/abc',
+        '/reset-password',
+      ]) {
         await page.goto(path);
         await shoot(page, `${tag}${path.replaceAll('/', '-')}`);
       }
@@ -90,8 +104,15 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: 'Create Group' }).click();
       await shoot(page, `${tag}-group-create`, true);
 
-      const group = await createGroupViaApi(request, player, { name: uniqueGroupName('Friday Forecasters'), privacy: 'private', description: 'Our weekly calls on sport, weather and who is late again.' });
-      await createGroupViaApi(request, player, { name: uniqueGroupName('Book Club'), privacy: 'public' });
+      const group = await createGroupViaApi(request, player, {
+        name: uniqueGroupName('Friday Forecasters'),
+        privacy: 'private',
+        description: 'Our weekly calls on sport, weather and who is late again.',
+      });
+      await createGroupViaApi(request, player, {
+        name: uniqueGroupName('Book Club'),
+        privacy: 'public',
+      });
       for (const name of ['Sam Guest', 'Alex Rivera']) {
         const friend = await registerPlayer(request, { ...newPerson(), displayName: name });
         await joinPrivateViaApi(request, friend, group.id, group.inviteCode!);
@@ -127,8 +148,12 @@ for (const size of SIZES) {
       const me = await registerPlayer(request);
       const friend = await registerPlayer(request, { ...newPerson(), displayName: 'Sam Guest' });
       const other = await registerPlayer(request, { ...newPerson(), displayName: 'Alex Rivera' });
-      const group = await createGroupViaApi(request, me, { name: uniqueGroupName('Friday Forecasters'), privacy: 'private' });
-      for (const player of [friend, other]) await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
+      const group = await createGroupViaApi(request, me, {
+        name: uniqueGroupName('Friday Forecasters'),
+        privacy: 'private',
+      });
+      for (const player of [friend, other])
+        await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
       const bets = await seedBetTable(request, { me, friend, other }, group.id);
 
       await page.goto('/login');
@@ -161,7 +186,11 @@ for (const size of SIZES) {
       await shoot(page, `${tag}-group-bets-resolved`);
 
       await page.goto('/dashboard');
-      await (size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')).getByRole('button', { name: 'Bet' }).click();
+      await (
+        size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')
+      )
+        .getByRole('button', { name: 'Bet' })
+        .click();
       const modal = page.getByRole('dialog', { name: 'Create a Bet' });
       await modal.getByLabel('Title').fill('How many goals on Sunday?');
       await shoot(page, `${tag}-create-bet-details`);
@@ -184,7 +213,11 @@ for (const size of SIZES) {
       await activeGroupButton(page, group.name).click();
       await shoot(page, `${tag}-group-selector-pending`);
       await page.keyboard.press('Escape');
-      await (size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')).getByRole('button', { name: 'Bet' }).click();
+      await (
+        size.width < 700 ? page.getByRole('navigation', { name: 'Main' }) : page.getByRole('banner')
+      )
+        .getByRole('button', { name: 'Bet' })
+        .click();
       await modal.getByLabel('Title').fill('Pizza or tacos tonight?');
       await modal.getByRole('button', { name: 'Next' }).click();
       await modal.getByRole('button', { name: 'Create Bet' }).click();
@@ -205,7 +238,11 @@ for (const size of SIZES) {
 // blocked, and the offline indicator.
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
-    test(`push and offline screens at ${size.name} ${colorScheme}`, async ({ browser, baseURL, request }) => {
+    test(`push and offline screens at ${size.name} ${colorScheme}`, async ({
+      browser,
+      baseURL,
+      request,
+    }) => {
       test.setTimeout(120_000);
       mkdirSync(OUT, { recursive: true });
       const tag = `${size.name}-${colorScheme}`;
@@ -217,13 +254,17 @@ for (const size of SIZES) {
         'offline indicator': ['offline', false],
         'push card, blocked': ['profile-push-blocked', true],
       };
-      await walkPushAndOfflineStates({ browser, baseURL: baseURL!, request }, { colorScheme, viewport: size }, async (page, state) => {
-        const [name, fullPage] = names[state];
-        if (state === 'offline indicator') {
-          await page.waitForTimeout(500);
-          await page.screenshot({ path: `${OUT}/${tag}-${name}.png` });
-        } else await shoot(page, `${tag}-${name}`, fullPage);
-      });
+      await walkPushAndOfflineStates(
+        { browser, baseURL: baseURL!, request },
+        { colorScheme, viewport: size },
+        async (page, state) => {
+          const [name, fullPage] = names[state];
+          if (state === 'offline indicator') {
+            await page.waitForTimeout(500);
+            await page.screenshot({ path: `${OUT}/${tag}-${name}.png` });
+          } else await shoot(page, `${tag}-${name}`, fullPage);
+        },
+      );
     });
   }
 }

@@ -12,7 +12,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 export function assertPortFree(port: number) {
   return new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', () => reject(new Error(`Port ${port} is busy; set HUNCH_E2E_PORT to a free port`)));
+    probe.once('error', () =>
+      reject(new Error(`Port ${port} is busy; set HUNCH_E2E_PORT to a free port`)),
+    );
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
 }
@@ -33,7 +35,8 @@ export function freePort(): Promise<number> {
 async function waitForServer(url: string, server: ChildProcess, log: () => string) {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited (${server.exitCode}):\n${log()}`);
+    if (server.exitCode !== null)
+      throw new Error(`The server exited (${server.exitCode}):\n${log()}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) return;
@@ -54,10 +57,20 @@ export interface ServerProcess {
 }
 
 /** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits for /healthz. */
-export async function startServerProcess({ port, dataDir, databaseUrl }: { port: number; dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
+export async function startServerProcess({
+  port,
+  dataDir,
+  databaseUrl,
+}: {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+}): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   const source = path.join(root, 'src/server/main.ts');
-  const command = existsSync(source) ? [path.join(root, 'node_modules/tsx/dist/cli.mjs'), source] : [path.join(root, 'dist/server/main.js')];
+  const command = existsSync(source)
+    ? [path.join(root, 'node_modules/tsx/dist/cli.mjs'), source]
+    : [path.join(root, 'dist/server/main.js')];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -77,7 +90,8 @@ export async function startServerProcess({ port, dataDir, databaseUrl }: { port:
     RATE_LIMIT_JOIN_PRIVATE_PER_IP: '10000',
     RATE_LIMIT_WRITES_PER_USER: '10000',
     // The push spec's stand-in push service listens on loopback over http.
-    PUSH_ENDPOINT_HOSTS: 'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
+    PUSH_ENDPOINT_HOSTS:
+      'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
   };
   // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.
   delete env.SMTP_URL;
@@ -90,7 +104,12 @@ export async function startServerProcess({ port, dataDir, databaseUrl }: { port:
   let output = '';
   const start = async () => {
     await assertPortFree(port);
-    const child = spawn(process.execPath, command, { cwd: root, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, command, {
+      cwd: root,
+      detached: true,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
     };

@@ -38,7 +38,10 @@ test.describe('login form', () => {
     await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
   });
 
-  test('a wrong password shows the server message, and the password can be shown', async ({ page, request }) => {
+  test('a wrong password shows the server message, and the password can be shown', async ({
+    page,
+    request,
+  }) => {
     const person = await registerViaApi(request);
     await page.goto('/login');
     await page.getByLabel('Password', { exact: true }).fill('secret1');
@@ -51,11 +54,21 @@ test.describe('login form', () => {
 });
 
 test.describe('register form', () => {
-  test('required messages appear as each field is touched, and submit stays disabled', async ({ page }) => {
+  test('required messages appear as each field is touched, and submit stays disabled', async ({
+    page,
+  }) => {
     await page.goto('/register');
     const submit = page.getByRole('button', { name: 'Create Account' });
     await expect(submit).toBeDisabled();
-    for (const label of ['First name', 'Last name', 'Display name', 'Username', 'Email', 'Password', 'Confirm password']) {
+    for (const label of [
+      'First name',
+      'Last name',
+      'Display name',
+      'Username',
+      'Email',
+      'Password',
+      'Confirm password',
+    ]) {
       await touch(page, label);
     }
     await page.getByRole('checkbox', { name: /I agree/ }).focus();
@@ -88,7 +101,9 @@ test.describe('register form', () => {
     await expect(meter).toHaveAttribute('aria-valuetext', /Weak/);
     await page.getByLabel('Password', { exact: true }).fill('abcdefgh');
     await expect(
-      page.getByText('Password must include at least one uppercase letter, one lowercase letter, and one number or special character'),
+      page.getByText(
+        'Password must include at least one uppercase letter, one lowercase letter, and one number or special character',
+      ),
     ).toBeVisible();
     await expect(meter).toHaveAttribute('aria-valuetext', /Fair/);
     await page.getByLabel('Password', { exact: true }).fill('Abcdefgh1!xy');
@@ -100,8 +115,14 @@ test.describe('register form', () => {
 
   test('links to the terms, the privacy policy and sign in', async ({ page }) => {
     await page.goto('/register');
-    await expect(page.getByRole('link', { name: 'Terms and Conditions' })).toHaveAttribute('href', '/terms-conditions');
-    await expect(page.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+    await expect(page.getByRole('link', { name: 'Terms and Conditions' })).toHaveAttribute(
+      'href',
+      '/terms-conditions',
+    );
+    await expect(page.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+      'href',
+      '/privacy-policy',
+    );
     await expect(page.getByText('Already have an account?')).toBeVisible();
     await page.getByRole('link', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -126,7 +147,9 @@ test.describe('register form', () => {
 test.describe('reset password form', () => {
   test('without a token it says so', async ({ page }) => {
     await page.goto('/reset-password');
-    await expect(page.getByText('Invalid or missing reset token. Please request a new password reset link.')).toBeVisible();
+    await expect(
+      page.getByText('Invalid or missing reset token. Please request a new password reset link.'),
+    ).toBeVisible();
   });
 
   test('takes the token from the query too, and shows every password message', async ({ page }) => {
@@ -137,7 +160,9 @@ test.describe('reset password form', () => {
     await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
     await page.getByLabel('New password', { exact: true }).fill('alllowercase');
     await expect(
-      page.getByText('Password must include at least one uppercase letter, one lowercase letter, and one number or special character'),
+      page.getByText(
+        'Password must include at least one uppercase letter, one lowercase letter, and one number or special character',
+      ),
     ).toBeVisible();
     await page.getByLabel('New password', { exact: true }).fill('Good-password-1');
     await touch(page, 'Confirm new password', 'Other-password-1');
@@ -160,7 +185,10 @@ test.describe('other forms', () => {
     await expect(page.getByText('Email is required')).toBeVisible();
     await page.getByLabel('Email').fill('nope');
     await expect(page.getByText('Please enter a valid email address')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Back to Login' })).toHaveAttribute('href', '/login');
+    await expect(page.getByRole('link', { name: 'Back to Login' })).toHaveAttribute(
+      'href',
+      '/login',
+    );
 
     await page.goto('/continue-as-guest');
     await page.getByRole('button', { name: 'Continue as Guest' }).click();

@@ -1,6 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { buildClient, CHROMIUM_FLAGS, CHROMIUM_PATH, sessionScript, startClientServer, type ClientBuild, type Session } from './lib/client';
+import {
+  buildClient,
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  sessionScript,
+  startClientServer,
+  type ClientBuild,
+  type Session,
+} from './lib/client';
 import { budget, log, type Section } from './lib/report';
 
 // Benchmark 6: the client's first load against fixed budgets. After a production `vite
@@ -12,7 +20,11 @@ import { budget, log, type Section } from './lib/report';
 
 const LANDING_BUDGET_KB = 100;
 const DASHBOARD_BUDGET_KB = 200;
-const FORBIDDEN_ON_LANDING = [/node_modules\/socket\.io-client\//, /node_modules\/engine\.io-client\//, /node_modules\/dexie\//];
+const FORBIDDEN_ON_LANDING = [
+  /node_modules\/socket\.io-client\//,
+  /node_modules\/engine\.io-client\//,
+  /node_modules\/dexie\//,
+];
 
 interface Loaded {
   files: { path: string; bytes: number; gzip: number }[];
@@ -27,7 +39,11 @@ async function loadPage(page: Page, url: string): Promise<Loaded> {
     pending.push(
       response.body().then(
         (body) => {
-          files.push({ path: new URL(response.url()).pathname, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length });
+          files.push({
+            path: new URL(response.url()).pathname,
+            bytes: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+          });
         },
         () => {},
       ),
@@ -52,7 +68,9 @@ export async function measurePages(build: ClientBuild, origin: string, session: 
     const finalPath = new URL(dashboardPage.url()).pathname;
     await dashboardContext.close();
     const forbidden = landing.files.flatMap((file) =>
-      (build.modulesByFile.get(file.path.replace(/^\//, '')) ?? []).filter((id) => FORBIDDEN_ON_LANDING.some((pattern) => pattern.test(id))).map((id) => `${file.path}: ${id.replace(/.*node_modules\//, '')}`),
+      (build.modulesByFile.get(file.path.replace(/^\//, '')) ?? [])
+        .filter((id) => FORBIDDEN_ON_LANDING.some((pattern) => pattern.test(id)))
+        .map((id) => `${file.path}: ${id.replace(/.*node_modules\//, '')}`),
     );
     return { landing, dashboard, finalPath, forbidden };
   } finally {
@@ -65,21 +83,42 @@ export async function run(): Promise<Section> {
   const app = await startClientServer(build.outDir);
   try {
     const session = await app.newSession();
-    const { landing, dashboard, finalPath, forbidden } = await measurePages(build, app.origin, session);
-    log(`landing JS: ${landing.files.map((f) => `${f.path} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`);
+    const { landing, dashboard, finalPath, forbidden } = await measurePages(
+      build,
+      app.origin,
+      session,
+    );
+    log(
+      `landing JS: ${landing.files.map((f) => `${f.path} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`,
+    );
     log(`dashboard JS: ${dashboard.files.length} files, ended on ${finalPath}`);
     const forbiddenModules = new Set(forbidden.map((entry) => entry.split(': ')[1]!.split('/')[0]));
     return {
       id: 'bundle',
       title: 'Client first load: JavaScript fetched by Chromium, gzip level 9',
-      settings: { build: `vite build (project config), ${build.seconds.toFixed(1)} s`, browser: CHROMIUM_PATH, landingFiles: landing.files.length, dashboardFiles: dashboard.files.length, dashboardEndedOn: finalPath },
+      settings: {
+        build: `vite build (project config), ${build.seconds.toFixed(1)} s`,
+        browser: CHROMIUM_PATH,
+        landingFiles: landing.files.length,
+        dashboardFiles: dashboard.files.length,
+        dashboardEndedOn: finalPath,
+      },
       rows: [
         budget('6 landing JS', 'gzip', 'KB', landing.gzipKB, LANDING_BUDGET_KB, 'max'),
         budget('6 dashboard JS', 'gzip in all', 'KB', dashboard.gzipKB, DASHBOARD_BUDGET_KB, 'max'),
-        budget('6 landing path', 'socket.io-client / Dexie modules', 'modules', forbidden.length, 0, 'max'),
+        budget(
+          '6 landing path',
+          'socket.io-client / Dexie modules',
+          'modules',
+          forbidden.length,
+          0,
+          'max',
+        ),
       ],
       notes: [
-        ...(finalPath !== '/dashboard' ? [`the signed-in load ended on ${finalPath}, not /dashboard`] : []),
+        ...(finalPath !== '/dashboard'
+          ? [`the signed-in load ended on ${finalPath}, not /dashboard`]
+          : []),
         ...(forbidden.length ? [`on the landing path: ${[...forbiddenModules].join(', ')}`] : []),
       ],
     };

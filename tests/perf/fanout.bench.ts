@@ -25,38 +25,71 @@ interface Measured {
   lost: number;
 }
 
-async function measure(server: Child, clients: Child, url: string, protocol: 'socket.io' | 'raw', tokens: string[]): Promise<Measured> {
-  const result: Measured = { deliveriesPerSecond: {}, paced: {}, memoryPerSocket: { heapBytes: 0, rssBytes: 0 }, lost: 0 };
+async function measure(
+  server: Child,
+  clients: Child,
+  url: string,
+  protocol: 'socket.io' | 'raw',
+  tokens: string[],
+): Promise<Measured> {
+  const result: Measured = {
+    deliveriesPerSecond: {},
+    paced: {},
+    memoryPerSocket: { heapBytes: 0, rssBytes: 0 },
+    lost: 0,
+  };
   const before = (await server.request({ type: 'memory' }, 'memory')).memory;
   let connected = 0;
   let seq = 1;
   let after: MemoryUsage = before;
   for (const size of SIZES) {
-    const more = await clients.request({ type: 'connect', url, protocol, tokens: tokens.slice(connected, size), concurrency: CONNECT_CONCURRENCY }, 'connected');
-    if (more.failed > 0) throw new Error(`${protocol}: ${more.failed} sockets failed to connect (${more.firstError})`);
+    const more = await clients.request(
+      {
+        type: 'connect',
+        url,
+        protocol,
+        tokens: tokens.slice(connected, size),
+        concurrency: CONNECT_CONCURRENCY,
+      },
+      'connected',
+    );
+    if (more.failed > 0)
+      throw new Error(`${protocol}: ${more.failed} sockets failed to connect (${more.firstError})`);
     connected = size;
-    if (size === SIZES[SIZES.length - 1]) after = (await server.request({ type: 'memory' }, 'memory')).memory;
+    if (size === SIZES[SIZES.length - 1])
+      after = (await server.request({ type: 'memory' }, 'memory')).memory;
 
     // Burst.
     const events = BURST_EVENTS[size]!;
     await clients.request({ type: 'arm', expected: events * size }, 'armed');
-    const published = await server.request({ type: 'publish', count: events, firstSeq: seq, batch: 10, paceMs: 0 }, 'published');
+    const published = await server.request(
+      { type: 'publish', count: events, firstSeq: seq, batch: 10, paceMs: 0 },
+      'published',
+    );
     const burst = await clients.request({ type: 'wait', timeoutMs: 120_000 }, 'delivered');
     const sendTimes = Object.fromEntries(published.sendTimes.map((at, index) => [seq + index, at]));
     seq += events;
     const collected = (await clients.request({ type: 'collect', sendTimes }, 'collected')).result;
     result.lost += events * size - burst.received;
-    result.deliveriesPerSecond[size] = collected.deliveries / ((collected.lastReceive - published.sendTimes[0]!) / 1000);
+    result.deliveriesPerSecond[size] =
+      collected.deliveries / ((collected.lastReceive - published.sendTimes[0]!) / 1000);
 
     // Paced.
     await clients.request({ type: 'arm', expected: PACED_EVENTS * size }, 'armed');
-    const paced = await server.request({ type: 'publish', count: PACED_EVENTS, firstSeq: seq, batch: 1, paceMs: PACE_MS }, 'published');
+    const paced = await server.request(
+      { type: 'publish', count: PACED_EVENTS, firstSeq: seq, batch: 1, paceMs: PACE_MS },
+      'published',
+    );
     const pacedDone = await clients.request({ type: 'wait', timeoutMs: 60_000 }, 'delivered');
     const pacedTimes = Object.fromEntries(paced.sendTimes.map((at, index) => [seq + index, at]));
     seq += PACED_EVENTS;
     result.lost += PACED_EVENTS * size - pacedDone.received;
-    result.paced[size] = (await clients.request({ type: 'collect', sendTimes: pacedTimes }, 'collected')).result.latencies;
-    log(`fanout ${protocol} ${size} sockets: ${result.deliveriesPerSecond[size]!.toFixed(0)} deliveries/s, paced p99 ${result.paced[size]!.p99.toFixed(2)} ms`);
+    result.paced[size] = (
+      await clients.request({ type: 'collect', sendTimes: pacedTimes }, 'collected')
+    ).result.latencies;
+    log(
+      `fanout ${protocol} ${size} sockets: ${result.deliveriesPerSecond[size]!.toFixed(0)} deliveries/s, paced p99 ${result.paced[size]!.p99.toFixed(2)} ms`,
+    );
   }
   const sockets = SIZES[SIZES.length - 1]!;
   result.memoryPerSocket = {
@@ -68,16 +101,37 @@ async function measure(server: Child, clients: Child, url: string, protocol: 'so
 
 export async function run(): Promise<Section> {
   const members = SIZES[SIZES.length - 1]!;
-  const spec = { groups: 1, membersPerGroup: members, betsPerGroup: 1, defaultPoints: 1000, baseWagerAmount: 10 };
-  const tokens = await Promise.all(Array.from({ length: members }, (_, index) => tokenFor(index + 1)));
+  const spec = {
+    groups: 1,
+    membersPerGroup: members,
+    betsPerGroup: 1,
+    defaultPoints: 1000,
+    baseWagerAmount: 10,
+  };
+  const tokens = await Promise.all(
+    Array.from({ length: members }, (_, index) => tokenFor(index + 1)),
+  );
 
   // socket.io: the real app (PGlite in memory, push off: only the realtime path listens).
-  const hunch = await startChild('server-process.ts', { BENCH_MODE: 'hunch', BENCH_DB: 'pglite-memory', BENCH_SEED: JSON.stringify(spec), BENCH_GROUP_ID: '1', JWT_SECRET: BENCH_JWT_SECRET, PUSH_ENABLED: 'false' });
+  const hunch = await startChild('server-process.ts', {
+    BENCH_MODE: 'hunch',
+    BENCH_DB: 'pglite-memory',
+    BENCH_SEED: JSON.stringify(spec),
+    BENCH_GROUP_ID: '1',
+    JWT_SECRET: BENCH_JWT_SECRET,
+    PUSH_ENABLED: 'false',
+  });
   let subject: Measured;
   try {
     const clients = await startChild('fanout-clients.ts', {});
     try {
-      subject = await measure(hunch, clients, `ws://127.0.0.1:${hunch.port}/socket.io/?EIO=4&transport=websocket`, 'socket.io', tokens);
+      subject = await measure(
+        hunch,
+        clients,
+        `ws://127.0.0.1:${hunch.port}/socket.io/?EIO=4&transport=websocket`,
+        'socket.io',
+        tokens,
+      );
     } finally {
       await clients.stop();
     }
@@ -99,27 +153,74 @@ export async function run(): Promise<Section> {
   }
 
   const rows: Row[] = [];
-  for (const size of SIZES) rows.push(atLeast(`5 fan-out ${size}`, 'deliveries', '/s', subject.deliveriesPerSecond[size]!, reference.deliveriesPerSecond[size]!, 0.7));
+  for (const size of SIZES)
+    rows.push(
+      atLeast(
+        `5 fan-out ${size}`,
+        'deliveries',
+        '/s',
+        subject.deliveriesPerSecond[size]!,
+        reference.deliveriesPerSecond[size]!,
+        0.7,
+      ),
+    );
   for (const size of SIZES) {
-    const row = size === 500 ? atMost(`5 fan-out ${size}`, 'p99 latency, paced', 'ms', subject.paced[size]!.p99, reference.paced[size]!.p99, 1.5) : reported(`5 fan-out ${size}`, 'p99 latency, paced', 'ms', subject.paced[size]!.p99, reference.paced[size]!.p99);
+    const row =
+      size === 500
+        ? atMost(
+            `5 fan-out ${size}`,
+            'p99 latency, paced',
+            'ms',
+            subject.paced[size]!.p99,
+            reference.paced[size]!.p99,
+            1.5,
+          )
+        : reported(
+            `5 fan-out ${size}`,
+            'p99 latency, paced',
+            'ms',
+            subject.paced[size]!.p99,
+            reference.paced[size]!.p99,
+          );
     rows.push(row);
   }
-  rows.push(reported('5 fan-out idle', 'memory per idle socket, JS heap', 'KiB', subject.memoryPerSocket.heapBytes / 1024, reference.memoryPerSocket.heapBytes / 1024));
-  rows.push(reported('5 fan-out idle', 'memory per idle socket, RSS', 'KiB', subject.memoryPerSocket.rssBytes / 1024, reference.memoryPerSocket.rssBytes / 1024));
+  rows.push(
+    reported(
+      '5 fan-out idle',
+      'memory per idle socket, JS heap',
+      'KiB',
+      subject.memoryPerSocket.heapBytes / 1024,
+      reference.memoryPerSocket.heapBytes / 1024,
+    ),
+  );
+  rows.push(
+    reported(
+      '5 fan-out idle',
+      'memory per idle socket, RSS',
+      'KiB',
+      subject.memoryPerSocket.rssBytes / 1024,
+      reference.memoryPerSocket.rssBytes / 1024,
+    ),
+  );
   return {
     id: 'fanout',
-    title: 'Fan-out of one wager event to N sockets in one group vs raw ws broadcasting the same bytes',
+    title:
+      'Fan-out of one wager event to N sockets in one group vs raw ws broadcasting the same bytes',
     settings: {
       sizes: SIZES,
       burstEvents: BURST_EVENTS,
       pacedEvents: PACED_EVENTS,
       paceMs: PACE_MS,
-      clients: 'one separate process of minimal ws clients for both servers (engine.io v4 protocol against socket.io)',
-      server: 'socket.io: buildApp on PGlite in memory, PUSH_ENABLED=false, websocket transport; raw: ws.WebSocketServer perMessageDeflate false',
+      clients:
+        'one separate process of minimal ws clients for both servers (engine.io v4 protocol against socket.io)',
+      server:
+        'socket.io: buildApp on PGlite in memory, PUSH_ENABLED=false, websocket transport; raw: ws.WebSocketServer perMessageDeflate false',
     },
     rows,
     notes: [
-      ...(subject.lost || reference.lost ? [`lost deliveries: Hunch ${subject.lost}, raw ${reference.lost}`] : []),
+      ...(subject.lost || reference.lost
+        ? [`lost deliveries: Hunch ${subject.lost}, raw ${reference.lost}`]
+        : []),
       '2 cores: the server process and the client process each get about one core, so the client side caps both figures alike.',
     ],
   };

@@ -1,7 +1,14 @@
 import { chromium } from '@playwright/test';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { buildClient, CHROMIUM_FLAGS, CHROMIUM_PATH, sessionScript, startClientServer, type Session } from './lib/client';
+import {
+  buildClient,
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  sessionScript,
+  startClientServer,
+  type Session,
+} from './lib/client';
 import { budget, log, type Row, type Section } from './lib/report';
 
 // Benchmark 7: Lighthouse with its default (mobile) settings — a Moto G Power sized screen,
@@ -23,7 +30,11 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function seedSession(chrome: LaunchedChrome, origin: string, session: Session): Promise<void> {
+async function seedSession(
+  chrome: LaunchedChrome,
+  origin: string,
+  session: Session,
+): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   try {
     const context = browser.contexts()[0]!;
@@ -47,7 +58,10 @@ export async function run(): Promise<Section> {
   const timings: string[] = [];
   try {
     const session = await app.newSession();
-    chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS] });
+    chrome = await launch({
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
+    });
     await seedSession(chrome, app.origin, session);
     for (const pagePath of Object.keys(GOALS)) {
       scores[pagePath] = {};
@@ -71,18 +85,33 @@ export async function run(): Promise<Section> {
         if (finalPath !== pagePath) failures.push(`${pagePath} ended on ${finalPath}`);
         for (const category of CATEGORIES) {
           const score = lhr.categories[category]?.score;
-          (scores[pagePath]![category] ??= []).push(score === null || score === undefined ? Number.NaN : Math.round(score * 100));
+          (scores[pagePath]![category] ??= []).push(
+            score === null || score === undefined ? Number.NaN : Math.round(score * 100),
+          );
         }
         const failing = Object.values(lhr.audits)
-          .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+          .filter(
+            (audit) =>
+              audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary',
+          )
           .map((audit) => audit.id);
         for (const id of failing) {
           const items = (lhr.audits[id]?.details as { items?: unknown[] } | undefined)?.items ?? [];
           failures.push(`${pagePath} ${id}: ${JSON.stringify(items).slice(0, 300)}`);
         }
-        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index', 'cumulative-layout-shift'];
-        timings.push(`${pagePath} run ${index + 1}: ${metrics.map((id) => `${id} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`);
-        log(`lighthouse ${pagePath} run ${index + 1}: ${CATEGORIES.map((c) => `${c} ${scores[pagePath]![c]!.at(-1)}`).join(', ')}${failing.length ? `; failing: ${failing.join(', ')}` : ''}`);
+        const metrics = [
+          'first-contentful-paint',
+          'largest-contentful-paint',
+          'total-blocking-time',
+          'speed-index',
+          'cumulative-layout-shift',
+        ];
+        timings.push(
+          `${pagePath} run ${index + 1}: ${metrics.map((id) => `${id} ${lhr.audits[id]?.displayValue ?? '?'}`).join(', ')}`,
+        );
+        log(
+          `lighthouse ${pagePath} run ${index + 1}: ${CATEGORIES.map((c) => `${c} ${scores[pagePath]![c]!.at(-1)}`).join(', ')}${failing.length ? `; failing: ${failing.join(', ')}` : ''}`,
+        );
       }
     }
   } finally {
@@ -93,13 +122,28 @@ export async function run(): Promise<Section> {
   for (const [pagePath, goals] of Object.entries(GOALS)) {
     for (const category of CATEGORIES) {
       const values = scores[pagePath]?.[category] ?? [];
-      rows.push(budget(`7 lighthouse ${pagePath}`, `${category}, median of ${values.length}`, 'score', values.length ? median(values) : null, goals[category], 'min'));
+      rows.push(
+        budget(
+          `7 lighthouse ${pagePath}`,
+          `${category}, median of ${values.length}`,
+          'score',
+          values.length ? median(values) : null,
+          goals[category],
+          'min',
+        ),
+      );
     }
   }
   return {
     id: 'lighthouse',
     title: 'Lighthouse, mobile defaults (simulated throttling), Debian Chromium, median of 3',
-    settings: { lighthouse: lighthouseVersion[0] ?? '?', chrome: CHROMIUM_PATH, flags: ['--headless=new', ...CHROMIUM_FLAGS], runs: RUNS, scores },
+    settings: {
+      lighthouse: lighthouseVersion[0] ?? '?',
+      chrome: CHROMIUM_PATH,
+      flags: ['--headless=new', ...CHROMIUM_FLAGS],
+      runs: RUNS,
+      scores,
+    },
     rows,
     notes: [...new Set(failures), ...timings],
   };

@@ -2,7 +2,14 @@ import { chromium } from '@playwright/test';
 import { MIRROR_SYNCED_MARK, type MirrorPullResponse } from '../../src/domain/mirror';
 import { buildClient, CHROMIUM_FLAGS, CHROMIUM_PATH, sessionScript } from './lib/client';
 import { createPostgresDatabase, seedWorld, type World, type WorldSpec } from './lib/data';
-import { cannon, mean, tokenFor, BENCH_JWT_SECRET, type CannonFigures, type CannonSettings } from './lib/load';
+import {
+  cannon,
+  mean,
+  tokenFor,
+  BENCH_JWT_SECRET,
+  type CannonFigures,
+  type CannonSettings,
+} from './lib/load';
 import { startChild } from './lib/processes';
 import { atLeast, atMost, budget, log, reported, type Row, type Section } from './lib/report';
 
@@ -15,11 +22,29 @@ import { atLeast, atMost, budget, log, reported, type Row, type Section } from '
 // last row written, the main thread's longest task meanwhile) and the size of IndexedDB for a
 // player in 50 groups of 500 bets.
 
-const SPEC: WorldSpec = { groups: 10, membersPerGroup: 20, betsPerGroup: 50, defaultPoints: 1000, baseWagerAmount: 10, extraMemberOfAll: true, viewerCreates: 5, viewerWagers: 10 };
+const SPEC: WorldSpec = {
+  groups: 10,
+  membersPerGroup: 20,
+  betsPerGroup: 50,
+  defaultPoints: 1000,
+  baseWagerAmount: 10,
+  extraMemberOfAll: true,
+  viewerCreates: 5,
+  viewerWagers: 10,
+};
 const SETTINGS: CannonSettings = { connections: 10, durationSeconds: 5, pipelining: 1 };
 const ROUNDS = 2;
 const CHANGED_BETS = 10;
-const LARGE: WorldSpec = { groups: 50, membersPerGroup: 10, betsPerGroup: 500, defaultPoints: 100_000, baseWagerAmount: 10, extraMemberOfAll: true, viewerCreates: 5, viewerWagers: 50 };
+const LARGE: WorldSpec = {
+  groups: 50,
+  membersPerGroup: 10,
+  betsPerGroup: 500,
+  defaultPoints: 100_000,
+  baseWagerAmount: 10,
+  extraMemberOfAll: true,
+  viewerCreates: 5,
+  viewerWagers: 50,
+};
 
 interface BrowserSync {
   /** ms from navigation start to the sync engine's mark after its last page was written. */
@@ -32,12 +57,16 @@ interface BrowserSync {
 /** Opens the built PWA signed in as `userId` on a fresh profile and waits for its first sync to finish. */
 async function syncInChromium(origin: string, userId: number): Promise<BrowserSync> {
   const token = await tokenFor(userId);
-  const me = await fetch(`${origin}/auth/users/me`, { headers: { authorization: `Bearer ${token}` } });
+  const me = await fetch(`${origin}/auth/users/me`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const user = await me.json();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    await context.addInitScript(sessionScript({ accessToken: token, refreshToken: 'bench-no-refresh', user }));
+    await context.addInitScript(
+      sessionScript({ accessToken: token, refreshToken: 'bench-no-refresh', user }),
+    );
     await context.addInitScript(() => {
       const tasks: number[] = [];
       (window as unknown as { __longTasks: number[] }).__longTasks = tasks;
@@ -47,9 +76,15 @@ async function syncInChromium(origin: string, userId: number): Promise<BrowserSy
     });
     const page = await context.newPage();
     await page.goto(`${origin}/dashboard`);
-    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MIRROR_SYNCED_MARK, { timeout: 180_000, polling: 100 });
+    await page.waitForFunction(
+      (mark) => performance.getEntriesByName(mark).length > 0,
+      MIRROR_SYNCED_MARK,
+      { timeout: 180_000, polling: 100 },
+    );
     return await page.evaluate(async (mark) => {
-      const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+      const estimate = (await navigator.storage.estimate()) as StorageEstimate & {
+        usageDetails?: { indexedDB?: number };
+      };
       const bets = await new Promise<number>((resolve) => {
         const open = indexedDB.open('hunch');
         open.onsuccess = () => {
@@ -101,18 +136,30 @@ interface Pulled {
   rows: number;
 }
 
-async function pullFrom(base: string, headers: Record<string, string>, cursor: string): Promise<Pulled> {
+async function pullFrom(
+  base: string,
+  headers: Record<string, string>,
+  cursor: string,
+): Promise<Pulled> {
   let requests = 0;
   let bytes = 0;
   let rows = 0;
-  for (let next = cursor; ; ) {
-    const response = await fetch(`${base}/api/member/state?cursor=${encodeURIComponent(next)}`, { headers });
+  for (let next = cursor; ;) {
+    const response = await fetch(`${base}/api/member/state?cursor=${encodeURIComponent(next)}`, {
+      headers,
+    });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`pull answered ${response.status}: ${text.slice(0, 200)}`);
+    if (response.status !== 200)
+      throw new Error(`pull answered ${response.status}: ${text.slice(0, 200)}`);
     requests += 1;
     bytes += Buffer.byteLength(text);
     const page = JSON.parse(text) as MirrorPullResponse;
-    rows += page.groups.length + page.memberships.length + page.bets.length + page.wagers.length + page.statistics.length;
+    rows +=
+      page.groups.length +
+      page.memberships.length +
+      page.bets.length +
+      page.wagers.length +
+      page.statistics.length;
     next = page.cursor;
     if (!page.hasMore) return { requests, bytes, cursor: next, rows };
   }
@@ -126,10 +173,14 @@ async function changeBets(base: string, world: World, count: number): Promise<vo
     const memberId = group.memberIds[index % group.memberIds.length]!;
     const response = await fetch(`${base}/api/bets/wagers`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${await tokenFor(memberId)}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await tokenFor(memberId)}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ betId, prediction: 'yes', points: SPEC.baseWagerAmount }),
     });
-    if (response.status !== 201) throw new Error(`wager answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 201)
+      throw new Error(`wager answered ${response.status}: ${await response.text()}`);
   }
 }
 
@@ -139,16 +190,26 @@ export async function run(): Promise<Section> {
     const world = await seedWorld(database.connection.db, SPEC);
     const viewerId = world.viewerId!;
     await database.connection.close();
-    const server = await startChild('server-process.ts', { BENCH_MODE: 'hunch', BENCH_DB: 'postgres', BENCH_DB_LOCATION: database.location, JWT_SECRET: BENCH_JWT_SECRET, PUSH_ENABLED: 'false' });
+    const server = await startChild('server-process.ts', {
+      BENCH_MODE: 'hunch',
+      BENCH_DB: 'postgres',
+      BENCH_DB_LOCATION: database.location,
+      JWT_SECRET: BENCH_JWT_SECRET,
+      PUSH_ENABLED: 'false',
+    });
     try {
       const base = `http://127.0.0.1:${server.port}`;
       const headers = { authorization: `Bearer ${await tokenFor(viewerId)}` };
       const full = await pullFrom(base, headers, '0');
-      log(`sync: first sync ${full.requests} requests, ${(full.bytes / 1024).toFixed(1)} KiB, ${full.rows} rows`);
+      log(
+        `sync: first sync ${full.requests} requests, ${(full.bytes / 1024).toFixed(1)} KiB, ${full.rows} rows`,
+      );
       const quiet = await pullFrom(base, headers, full.cursor);
       await changeBets(base, world, CHANGED_BETS);
       const delta = await pullFrom(base, headers, quiet.cursor);
-      log(`sync: no change ${quiet.requests} request, ${quiet.bytes} B; ${CHANGED_BETS} changed bets ${delta.requests} request, ${(delta.bytes / 1024).toFixed(1)} KiB, ${delta.rows} rows`);
+      log(
+        `sync: no change ${quiet.requests} request, ${quiet.bytes} B; ${CHANGED_BETS} changed bets ${delta.requests} request, ${(delta.bytes / 1024).toFixed(1)} KiB, ${delta.rows} rows`,
+      );
 
       const pullUrl = `${base}/api/member/state?cursor=${encodeURIComponent(delta.cursor)}`;
       const bareUrl = `${base}/api/bench/authenticated`;
@@ -169,28 +230,72 @@ export async function run(): Promise<Section> {
       }
       const bad = subject.reduce((sum, figures) => sum + figures.non2xx + figures.errors, 0);
       const browser = await browserSyncOf(SPEC);
-      log(`sync: Chromium first sync ${browser.bets} bets in ${browser.syncedAtMs.toFixed(0)} ms, longest task ${browser.longestTaskMs.toFixed(0)} ms`);
+      log(
+        `sync: Chromium first sync ${browser.bets} bets in ${browser.syncedAtMs.toFixed(0)} ms, longest task ${browser.longestTaskMs.toFixed(0)} ms`,
+      );
       const large = await browserSyncOf(LARGE);
-      log(`sync: Chromium, 50 groups x 500 bets: ${large.bets} bets in ${large.syncedAtMs.toFixed(0)} ms, IndexedDB ${((large.indexedDbBytes ?? 0) / 1048576).toFixed(1)} MiB`);
+      log(
+        `sync: Chromium, 50 groups x 500 bets: ${large.bets} bets in ${large.syncedAtMs.toFixed(0)} ms, IndexedDB ${((large.indexedDbBytes ?? 0) / 1048576).toFixed(1)} MiB`,
+      );
       const name = '8 sync';
       const rows: Row[] = [
         reported(name, 'first sync, requests', 'requests', full.requests),
         reported(name, 'first sync, answer', 'KiB', full.bytes / 1024),
         budget(name, 'reconnect, nothing changed: requests', 'requests', quiet.requests, 1, 'max'),
         budget(name, 'reconnect, nothing changed: answer', 'bytes', quiet.bytes, 1024, 'max'),
-        atMost(name, `catch-up on ${CHANGED_BETS} changed bets: bytes of a full sync`, 'bytes', delta.bytes, full.bytes, 0.05),
-        atLeast(name, 'no-change pull throughput', 'req/s', mean(subject.map((f) => f.requestsPerSecond)), mean(reference.map((f) => f.requestsPerSecond)), 0.7),
-        reported(name, 'no-change pull vs GET /auth/users/me (one row)', 'req/s', mean(subject.map((f) => f.requestsPerSecond)), mean(oneRow.map((f) => f.requestsPerSecond))),
+        atMost(
+          name,
+          `catch-up on ${CHANGED_BETS} changed bets: bytes of a full sync`,
+          'bytes',
+          delta.bytes,
+          full.bytes,
+          0.05,
+        ),
+        atLeast(
+          name,
+          'no-change pull throughput',
+          'req/s',
+          mean(subject.map((f) => f.requestsPerSecond)),
+          mean(reference.map((f) => f.requestsPerSecond)),
+          0.7,
+        ),
+        reported(
+          name,
+          'no-change pull vs GET /auth/users/me (one row)',
+          'req/s',
+          mean(subject.map((f) => f.requestsPerSecond)),
+          mean(oneRow.map((f) => f.requestsPerSecond)),
+        ),
         reported(name, 'Chromium first sync, navigation to last row', 'ms', browser.syncedAtMs),
-        budget(name, 'Chromium first sync, longest main-thread task', 'ms', browser.longestTaskMs, 200, 'max'),
+        budget(
+          name,
+          'Chromium first sync, longest main-thread task',
+          'ms',
+          browser.longestTaskMs,
+          200,
+          'max',
+        ),
         reported(name, 'Chromium, 50 groups × 500 bets: first sync', 'ms', large.syncedAtMs),
         reported(name, 'Chromium, 50 groups × 500 bets: longest task', 'ms', large.longestTaskMs),
-        reported(name, 'Chromium, 50 groups × 500 bets: IndexedDB size', 'MiB', large.indexedDbBytes === null ? null : large.indexedDbBytes / 1048576),
+        reported(
+          name,
+          'Chromium, 50 groups × 500 bets: IndexedDB size',
+          'MiB',
+          large.indexedDbBytes === null ? null : large.indexedDbBytes / 1048576,
+        ),
       ];
       return {
         id: 'sync',
-        title: 'The local mirror’s pull: first sync, a quiet reconnect, catching up, and the no-change pull against an authenticated route with no database work',
-        settings: { data: SPEC, large: LARGE, changedBets: CHANGED_BETS, autocannon: SETTINGS, rounds: ROUNDS, note: 'alternated rounds, figures are their means; Chromium: fresh profile, service worker blocked' },
+        title:
+          'The local mirror’s pull: first sync, a quiet reconnect, catching up, and the no-change pull against an authenticated route with no database work',
+        settings: {
+          data: SPEC,
+          large: LARGE,
+          changedBets: CHANGED_BETS,
+          autocannon: SETTINGS,
+          rounds: ROUNDS,
+          note: 'alternated rounds, figures are their means; Chromium: fresh profile, service worker blocked',
+        },
         rows,
         notes: bad ? [`${bad} non-2xx responses or errors`] : [],
       };

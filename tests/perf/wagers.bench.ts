@@ -2,11 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { fromPglite } from '../../src/server/db/connect';
-import { brokenBalances, createPgliteDatabase, createPostgresDatabase, POOL_SIZE, seedWorld, type BenchDatabase, type World, type WorldSpec } from './lib/data';
+import {
+  brokenBalances,
+  createPgliteDatabase,
+  createPostgresDatabase,
+  POOL_SIZE,
+  seedWorld,
+  type BenchDatabase,
+  type World,
+  type WorldSpec,
+} from './lib/data';
 import { createClient, shuffle } from './lib/http';
 import { BENCH_JWT_SECRET, tokenFor } from './lib/load';
 import { startChild } from './lib/processes';
-import { atLeast, budget, log, percentile, reported, sortNumbers, type Section } from './lib/report';
+import {
+  atLeast,
+  budget,
+  log,
+  percentile,
+  reported,
+  sortNumbers,
+  type Section,
+} from './lib/report';
 
 // Benchmarks 2 and 3: placing and changing wagers (POST /api/bets/wagers, then PUT
 // /api/bets/wagers/{id}) across many members and bets, each with an Idempotency-Key as the
@@ -15,7 +32,13 @@ import { atLeast, budget, log, percentile, reported, sortNumbers, type Section }
 // PGlite. A transaction is one write (a POST or a PUT). Afterwards every membership's points
 // must equal its ledger sums and no available points may be negative.
 
-const SPEC: WorldSpec = { groups: 8, membersPerGroup: 40, betsPerGroup: 40, defaultPoints: 100_000, baseWagerAmount: 10 };
+const SPEC: WorldSpec = {
+  groups: 8,
+  membersPerGroup: 40,
+  betsPerGroup: 40,
+  defaultPoints: 100_000,
+  baseWagerAmount: 10,
+};
 const CONCURRENCY = 16;
 const DURATION_MS = 10_000;
 const WARM_UP_MS = 2_000;
@@ -27,7 +50,9 @@ interface Pair {
 
 function pairsOf(world: World): Pair[] {
   const pairs: Pair[] = [];
-  for (const group of world.groups) for (const userId of group.memberIds) for (const betId of group.betIds) pairs.push({ userId, betId });
+  for (const group of world.groups)
+    for (const userId of group.memberIds)
+      for (const betId of group.betIds) pairs.push({ userId, betId });
   return shuffle(pairs, 42);
 }
 
@@ -40,7 +65,12 @@ interface Outcome {
 }
 
 /** Runs `step(pair)` (which does one POST and one PUT and returns their latencies) on CONCURRENCY workers for `ms`. */
-async function drive(pairs: Pair[], start: number, ms: number, step: (pair: Pair) => Promise<number[]>): Promise<Outcome & { next: number }> {
+async function drive(
+  pairs: Pair[],
+  start: number,
+  ms: number,
+  step: (pair: Pair) => Promise<number[]>,
+): Promise<Outcome & { next: number }> {
   let next = start;
   const outcome: Outcome = { transactions: 0, failures: 0, seconds: 0, latencies: [] };
   const t0 = performance.now();
@@ -73,13 +103,25 @@ async function driveApp(baseUrl: string, world: World, pairs: Pair[]) {
   const step = async ({ userId, betId }: Pair) => {
     const headers = { authorization: `Bearer ${tokens.get(userId)!}` };
     let t = performance.now();
-    const placed = await client.request('POST', '/api/bets/wagers', { betId, prediction: 'yes', points: 10 }, { ...headers, 'idempotency-key': randomUUID() });
-    if (placed.status !== 201) throw new Error(`POST ${placed.status} ${JSON.stringify(placed.body)}`);
+    const placed = await client.request(
+      'POST',
+      '/api/bets/wagers',
+      { betId, prediction: 'yes', points: 10 },
+      { ...headers, 'idempotency-key': randomUUID() },
+    );
+    if (placed.status !== 201)
+      throw new Error(`POST ${placed.status} ${JSON.stringify(placed.body)}`);
     const first = performance.now() - t;
     t = performance.now();
     const wagerId = (placed.body as { id: number }).id;
-    const changed = await client.request('PUT', `/api/bets/wagers/${wagerId}`, { prediction: 'no', points: 20 }, { ...headers, 'idempotency-key': randomUUID() });
-    if (changed.status !== 200) throw new Error(`PUT ${changed.status} ${JSON.stringify(changed.body)}`);
+    const changed = await client.request(
+      'PUT',
+      `/api/bets/wagers/${wagerId}`,
+      { prediction: 'no', points: 20 },
+      { ...headers, 'idempotency-key': randomUUID() },
+    );
+    if (changed.status !== 200)
+      throw new Error(`PUT ${changed.status} ${JSON.stringify(changed.body)}`);
     return [first, performance.now() - t];
   };
   const warm = await drive(pairs, 0, WARM_UP_MS, step);
@@ -121,7 +163,8 @@ function pgRunner(pool: pg.Pool): SqlRunner {
 function pgliteRunner(client: PGlite): SqlRunner {
   return {
     query: (text, params) => client.query(text, params) as never,
-    transaction: (work) => client.transaction((tx) => work((text, params) => tx.query(text, params) as never)),
+    transaction: (work) =>
+      client.transaction((tx) => work((text, params) => tx.query(text, params) as never)),
   };
 }
 
@@ -133,16 +176,29 @@ const STAMP_BET = 'update bets set version = 0 where id = $1 returning version';
 const MEMBERSHIP = 'select * from memberships where group_id = $1 and user_id = $2 limit 1';
 const DEBIT = `update memberships set total_points = total_points + $1, available_points = available_points + $2, updated_at = $3
   where group_id = $4 and user_id = $5 and left_at is null and available_points >= $6 returning *`;
-const LEDGER = 'insert into ledger (group_id, user_id, kind, total_delta, available_delta, bet_id, wager_id, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)';
+const LEDGER =
+  'insert into ledger (group_id, user_id, kind, total_delta, available_delta, bet_id, wager_id, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)';
 const BET_WAGERS = 'select * from wagers where bet_id in ($1) order by created_at asc, id asc';
 
 /** The statements WagersService.placeWager and updateWager send, with the idempotency claim and answer around each. */
 function referenceStep(runner: SqlRunner) {
-  const write = async (userId: number, method: string, path: string, body: unknown, work: (query: Query) => Promise<Record<string, unknown>>) => {
+  const write = async (
+    userId: number,
+    method: string,
+    path: string,
+    body: unknown,
+    work: (query: Query) => Promise<Record<string, unknown>>,
+  ) => {
     const key = randomUUID();
     await runner.query(CLAIM, [userId, key, method, path, 'h'.repeat(64)]);
     const row = await runner.transaction(work);
-    await runner.query(COMPLETE, [method === 'POST' ? 201 : 200, JSON.stringify(row), JSON.stringify({ 'content-type': 'application/json' }), userId, key]);
+    await runner.query(COMPLETE, [
+      method === 'POST' ? 201 : 200,
+      JSON.stringify(row),
+      JSON.stringify({ 'content-type': 'application/json' }),
+      userId,
+      key,
+    ]);
     return row;
   };
   return async ({ userId, betId }: Pair) => {
@@ -151,8 +207,16 @@ function referenceStep(runner: SqlRunner) {
       const at = new Date();
       const bet = (await query(BET_FOR_WAGER, [betId])).rows[0]!;
       await query(MEMBERSHIP, [bet.group_id, userId]);
-      await query('select id from wagers where bet_id = $1 and user_id = $2 limit 1', [betId, userId]);
-      const inserted = (await query('insert into wagers (bet_id, user_id, prediction, points, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning *', [betId, userId, 'yes', 10, at])).rows[0]!;
+      await query('select id from wagers where bet_id = $1 and user_id = $2 limit 1', [
+        betId,
+        userId,
+      ]);
+      const inserted = (
+        await query(
+          'insert into wagers (bet_id, user_id, prediction, points, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning *',
+          [betId, userId, 'yes', 10, at],
+        )
+      ).rows[0]!;
       const debited = await query(DEBIT, [0, -10, at, bet.group_id, userId, 10]);
       if (debited.rows.length === 0) throw new Error('insufficient points');
       await query(LEDGER, [bet.group_id, userId, 'wager_placed', 0, -10, betId, inserted.id, at]);
@@ -164,15 +228,23 @@ function referenceStep(runner: SqlRunner) {
     t = performance.now();
     await write(userId, 'PUT', `/api/bets/wagers/${String(wager.id)}`, null, async (query) => {
       const at = new Date();
-      const found = (await query('select * from wagers where id = $1 limit 1', [wager.id])).rows[0]!;
+      const found = (await query('select * from wagers where id = $1 limit 1', [wager.id]))
+        .rows[0]!;
       const bet = (await query(BET_FOR_WAGER, [found.bet_id])).rows[0]!;
-      const current = (await query('select * from wagers where id = $1 limit 1 for update', [wager.id])).rows[0]!;
+      const current = (
+        await query('select * from wagers where id = $1 limit 1 for update', [wager.id])
+      ).rows[0]!;
       await query(MEMBERSHIP, [bet.group_id, userId]);
       const delta = Number(current.points) - 20;
       const debited = await query(DEBIT, [0, delta, at, bet.group_id, userId, -delta]);
       if (debited.rows.length === 0) throw new Error('insufficient points');
       await query(LEDGER, [bet.group_id, userId, 'wager_changed', 0, delta, betId, wager.id, at]);
-      const updated = (await query('update wagers set prediction = $1, points = $2, updated_at = $3 where id = $4 returning *', ['no', 20, at, wager.id])).rows[0]!;
+      const updated = (
+        await query(
+          'update wagers set prediction = $1, points = $2, updated_at = $3 where id = $4 returning *',
+          ['no', 20, at, wager.id],
+        )
+      ).rows[0]!;
       await query(STAMP_BET, [betId]);
       await query(BET_WAGERS, [betId]);
       return updated;
@@ -208,23 +280,35 @@ export async function run(driver: 'postgres' | 'pglite'): Promise<Section> {
       reference = await drive(pairs, warm.next, DURATION_MS, step);
       await client.close();
     }
-    log(`wagers-${driver} reference: ${(reference.transactions / reference.seconds).toFixed(0)} tx/s, ${reference.failures} failures ${reference.firstFailure ?? ''}`);
+    log(
+      `wagers-${driver} reference: ${(reference.transactions / reference.seconds).toFixed(0)} tx/s, ${reference.failures} failures ${reference.firstFailure ?? ''}`,
+    );
 
     const appDb = await create();
     databases.push(appDb);
     const world = await seedWorld(appDb.connection.db, SPEC);
     await appDb.connection.close();
-    const server = await startChild('server-process.ts', { BENCH_MODE: 'hunch', BENCH_DB: driver, BENCH_DB_LOCATION: appDb.location, JWT_SECRET: BENCH_JWT_SECRET });
+    const server = await startChild('server-process.ts', {
+      BENCH_MODE: 'hunch',
+      BENCH_DB: driver,
+      BENCH_DB_LOCATION: appDb.location,
+      JWT_SECRET: BENCH_JWT_SECRET,
+    });
     let subject: Outcome;
     try {
       subject = await driveApp(`http://127.0.0.1:${server.port}`, world, pairsOf(world));
     } finally {
       await server.stop();
     }
-    log(`wagers-${driver} hunch: ${(subject.transactions / subject.seconds).toFixed(0)} tx/s, ${subject.failures} failures ${subject.firstFailure ?? ''}`);
+    log(
+      `wagers-${driver} hunch: ${(subject.transactions / subject.seconds).toFixed(0)} tx/s, ${subject.failures} failures ${subject.firstFailure ?? ''}`,
+    );
 
     // The ledger invariant, on the app's database.
-    const check = driver === 'postgres' ? await createPoolCheck(appDb.location) : await createPgliteCheck(appDb.location);
+    const check =
+      driver === 'postgres'
+        ? await createPoolCheck(appDb.location)
+        : await createPgliteCheck(appDb.location);
     const name = driver === 'postgres' ? '2 wagers, PostgreSQL' : '3 wagers, PGlite';
     const sortedSubject = sortNumbers(subject.latencies);
     const sortedReference = sortNumbers(reference.latencies);
@@ -237,17 +321,35 @@ export async function run(driver: 'postgres' | 'pglite'): Promise<Section> {
         durationSeconds: DURATION_MS / 1000,
         warmUpSeconds: WARM_UP_MS / 1000,
         poolSize: driver === 'postgres' ? POOL_SIZE : 'PGlite (one connection)',
-        perPair: 'POST then PUT, each with an Idempotency-Key; push notifier on (PUSH_ENABLED default)',
+        perPair:
+          'POST then PUT, each with an Idempotency-Key; push notifier on (PUSH_ENABLED default)',
         memberships: check.memberships,
       },
       rows: [
-        atLeast(name, 'writes', 'tx/s', subject.transactions / subject.seconds, reference.transactions / reference.seconds, driver === 'postgres' ? 0.5 : 0.6),
-        reported(name, 'p99 latency', 'ms', percentile(sortedSubject, 99), percentile(sortedReference, 99)),
+        atLeast(
+          name,
+          'writes',
+          'tx/s',
+          subject.transactions / subject.seconds,
+          reference.transactions / reference.seconds,
+          driver === 'postgres' ? 0.5 : 0.6,
+        ),
+        reported(
+          name,
+          'p99 latency',
+          'ms',
+          percentile(sortedSubject, 99),
+          percentile(sortedReference, 99),
+        ),
         budget(name, 'broken balances', 'memberships', check.broken, 0, 'max'),
       ],
       notes: [
-        ...(subject.failures ? [`${subject.failures} Hunch pairs failed, first: ${subject.firstFailure}`] : []),
-        ...(reference.failures ? [`${reference.failures} reference pairs failed, first: ${reference.firstFailure}`] : []),
+        ...(subject.failures
+          ? [`${subject.failures} Hunch pairs failed, first: ${subject.firstFailure}`]
+          : []),
+        ...(reference.failures
+          ? [`${reference.failures} reference pairs failed, first: ${reference.firstFailure}`]
+          : []),
       ],
     };
   } finally {

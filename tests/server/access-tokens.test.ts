@@ -24,8 +24,14 @@ describe('access tokens', () => {
     const tokens = new AccessTokens(secret);
     const forged = await new AccessTokens('another-secret-of-enough-length-987654321').sign(user);
     expect(await tokens.verify(forged)).toBeUndefined();
-    const [header, payload, signature] = (await tokens.sign(user)).split('.') as [string, string, string];
-    const otherPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: '1' })).toString('base64url');
+    const [header, payload, signature] = (await tokens.sign(user)).split('.') as [
+      string,
+      string,
+      string,
+    ];
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: '1' }),
+    ).toString('base64url');
     expect(await tokens.verify(`${header}.${otherPayload}.${signature}`)).toBeUndefined();
     expect(await tokens.verify('not.a.token')).toBeUndefined();
     expect(await tokens.verify('')).toBeUndefined();

@@ -25,7 +25,9 @@ describe('the app without a client build', () => {
   });
 
   it('serves a placeholder page for client routes', async () => {
-    const response = await server.request('GET', '/dashboard', { headers: { accept: 'text/html' } });
+    const response = await server.request('GET', '/dashboard', {
+      headers: { accept: 'text/html' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(response.text).toContain('Hunch');
@@ -35,7 +37,9 @@ describe('the app without a client build', () => {
     const plain = await fetch(`${server.url}/group/3`);
     expect(plain.status).toBe(200);
     expect(plain.headers.get('content-type')).toContain('text/html');
-    const json = await server.request('GET', '/group/3', { headers: { accept: 'application/json' } });
+    const json = await server.request('GET', '/group/3', {
+      headers: { accept: 'application/json' },
+    });
     expect(json.status).toBe(404);
     expect(json.body).toMatchObject({ code: 'not_found' });
   });
@@ -49,7 +53,9 @@ describe('the app without a client build', () => {
   });
 
   it('leaves /socket.io to socket.io, which refuses anything but a websocket handshake', async () => {
-    const response = await server.request('GET', '/socket.io/x', { headers: { accept: 'text/html' } });
+    const response = await server.request('GET', '/socket.io/x', {
+      headers: { accept: 'text/html' },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toContain('application/json');
   });
@@ -67,7 +73,9 @@ describe('the app without a client build', () => {
   it('answers the JSON API with the lean API set: a CSP that allows nothing, nosniff, no framing, no referrer', async () => {
     for (const path of ['/api/groups/public', '/auth/users/me']) {
       const response = await server.request('GET', path);
-      expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
@@ -96,16 +104,24 @@ describe('the CSRF double-submit cookie', () => {
   });
 
   it('does not set a new cookie when the request already has one', async () => {
-    const response = await server.request('GET', '/healthz', { headers: { cookie: 'XSRF-TOKEN=abc' } });
+    const response = await server.request('GET', '/healthz', {
+      headers: { cookie: 'XSRF-TOKEN=abc' },
+    });
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
   it('refuses a write that carries the cookie without the matching header', async () => {
     const body = { displayName: 'Mallory', appName: 'hunch' };
-    const missing = await server.request('POST', '/auth/register-guest', { body, headers: { cookie: 'XSRF-TOKEN=abc' } });
+    const missing = await server.request('POST', '/auth/register-guest', {
+      body,
+      headers: { cookie: 'XSRF-TOKEN=abc' },
+    });
     expect(missing.status).toBe(403);
     expect(missing.body).toMatchObject({ code: 'csrf_mismatch' });
-    const wrong = await server.request('POST', '/auth/register-guest', { body, headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': 'abd' } });
+    const wrong = await server.request('POST', '/auth/register-guest', {
+      body,
+      headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': 'abd' },
+    });
     expect(wrong.status).toBe(403);
   });
 
@@ -118,7 +134,9 @@ describe('the CSRF double-submit cookie', () => {
   });
 
   it('lets a write without the cookie through, as API clients send it', async () => {
-    const response = await server.request('POST', '/auth/register-guest', { body: { displayName: 'Bob', appName: 'hunch' } });
+    const response = await server.request('POST', '/auth/register-guest', {
+      body: { displayName: 'Bob', appName: 'hunch' },
+    });
     expect(response.status).toBe(201);
   });
 });
@@ -129,11 +147,20 @@ describe('the app with a client build', () => {
   beforeAll(async () => {
     clientDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-client-'));
     mkdirSync(path.join(clientDir, 'assets'));
-    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Hunch app</title><div id="root"></div>');
+    writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><title>Hunch app</title><div id="root"></div>',
+    );
     writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log("plain")');
-    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("brotli")'));
+    writeFileSync(
+      path.join(clientDir, 'assets', 'index-abc123.js.br'),
+      brotliCompressSync('console.log("brotli")'),
+    );
     writeFileSync(path.join(clientDir, 'manifest.webmanifest'), '{}');
-    writeFileSync(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"sourcesContent":["the whole source"]}');
+    writeFileSync(
+      path.join(clientDir, 'assets', 'index-abc123.js.map'),
+      '{"sourcesContent":["the whole source"]}',
+    );
     writeFileSync(path.join(clientDir, 'sw.js.map'), '{"sourcesContent":["the whole source"]}');
     server = await startTestServer({ clientDir });
   });
@@ -152,7 +179,9 @@ describe('the app with a client build', () => {
   });
 
   it('caches hashed assets for a year and serves the precompressed copy', async () => {
-    const response = await server.request('GET', '/assets/index-abc123.js', { headers: { 'accept-encoding': 'br' } });
+    const response = await server.request('GET', '/assets/index-abc123.js', {
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-encoding')).toBe('br');
@@ -162,7 +191,9 @@ describe('the app with a client build', () => {
   it('never serves a source map (audit item 18: they hold the whole source)', async () => {
     for (const url of ['/assets/index-abc123.js.map', '/sw.js.map']) {
       for (const encoding of ['br', 'identity']) {
-        const response = await server.request('GET', url, { headers: { 'accept-encoding': encoding } });
+        const response = await server.request('GET', url, {
+          headers: { 'accept-encoding': encoding },
+        });
         expect(response.status, url).toBe(404);
         expect(response.text).not.toContain('the whole source');
       }
@@ -170,7 +201,9 @@ describe('the app with a client build', () => {
   });
 
   it('answers a missing file with 404 instead of the page', async () => {
-    const response = await server.request('GET', '/assets/missing-123.js', { headers: { accept: 'text/html' } });
+    const response = await server.request('GET', '/assets/missing-123.js', {
+      headers: { accept: 'text/html' },
+    });
     expect(response.status).toBe(404);
   });
 

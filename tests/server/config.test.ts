@@ -15,7 +15,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: false,
       vapid: { publicKey: undefined, privateKey: undefined, subject: undefined },
-      rateLimits: { loginPerIp: 30, loginPerEmail: 10, guestPerIp: 30, forgotPasswordPerIp: 10, windowMs: 60_000 },
+      rateLimits: {
+        loginPerIp: 30,
+        loginPerEmail: 10,
+        guestPerIp: 30,
+        forgotPasswordPerIp: 10,
+        windowMs: 60_000,
+      },
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -55,19 +61,37 @@ describe('loadConfig', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({
+      databaseUrl: undefined,
+      port: 3000,
+    });
   });
 
   it('names every bad variable in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', SMTP_URL: 'not a url', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        JWT_SECRET: 'short',
+        SMTP_URL: 'not a url',
+        LOG_LEVEL: 'loud',
+        PUBLIC_URL: 'ftp://x',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as ConfigError).message;
-    for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'SMTP_URL', 'LOG_LEVEL', 'PUBLIC_URL']) expect(message).toContain(name);
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'JWT_SECRET',
+      'SMTP_URL',
+      'LOG_LEVEL',
+      'PUBLIC_URL',
+    ])
+      expect(message).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(6);
   });
 });

@@ -24,19 +24,97 @@ describe('control characters in text', () => {
     const player = await createPlayer(server);
     const group = await createGroup(server, player);
     const bet = await createBet(server, player, group);
-    const cases: Array<{ method: string; path: string; body?: unknown; token?: string; field: string }> = [
-      { method: 'POST', path: '/auth/register', body: newAccount({ displayName: `Ada${NUL}` }), field: 'displayName' },
-      { method: 'POST', path: '/auth/register', body: newAccount({ email: `ada${NUL}@example.com` }), field: 'email' },
-      { method: 'POST', path: '/auth/login', body: { email: user.email, password: `x${NUL}` }, field: 'password' },
-      { method: 'POST', path: '/auth/register-guest', body: { displayName: `Guest\u0007`, appName: 'hunch' }, field: 'displayName' },
-      { method: 'POST', path: '/auth/forgot-password', body: { email: `a${NUL}@b.co` }, field: 'email' },
-      { method: 'POST', path: '/auth/reset-password', body: { token: NUL, password: 'Correct-horse-2', passwordConfirm: 'Correct-horse-2' }, field: 'token' },
-      { method: 'PUT', path: '/auth/users/me', body: { firstName: NUL }, token: user.accessToken, field: 'firstName' },
-      { method: 'POST', path: '/api/groups', body: { name: `Group ${NUL}` }, token: player.accessToken, field: 'name' },
-      { method: 'POST', path: '/api/groups/join-public', body: { groupName: NUL }, token: player.accessToken, field: 'groupName' },
-      { method: 'GET', path: '/api/groups/public?search=%00', token: player.accessToken, field: 'search' },
-      { method: 'POST', path: '/api/bets', body: { title: `Rain${NUL}`, betType: 'yes_no', betTypeConfig: { yesLabel: NUL }, baseWagerAmount: 1, expiresAt: bet.expiresAt, groupId: group.id }, token: player.accessToken, field: 'title' },
-      { method: 'POST', path: '/api/bets/wagers', body: { betId: bet.id, prediction: `yes${NUL}`, points: 1 }, token: player.accessToken, field: 'prediction' },
+    const cases: Array<{
+      method: string;
+      path: string;
+      body?: unknown;
+      token?: string;
+      field: string;
+    }> = [
+      {
+        method: 'POST',
+        path: '/auth/register',
+        body: newAccount({ displayName: `Ada${NUL}` }),
+        field: 'displayName',
+      },
+      {
+        method: 'POST',
+        path: '/auth/register',
+        body: newAccount({ email: `ada${NUL}@example.com` }),
+        field: 'email',
+      },
+      {
+        method: 'POST',
+        path: '/auth/login',
+        body: { email: user.email, password: `x${NUL}` },
+        field: 'password',
+      },
+      {
+        method: 'POST',
+        path: '/auth/register-guest',
+        body: { displayName: `Guest\u0007`, appName: 'hunch' },
+        field: 'displayName',
+      },
+      {
+        method: 'POST',
+        path: '/auth/forgot-password',
+        body: { email: `a${NUL}@b.co` },
+        field: 'email',
+      },
+      {
+        method: 'POST',
+        path: '/auth/reset-password',
+        body: { token: NUL, password: 'Correct-horse-2', passwordConfirm: 'Correct-horse-2' },
+        field: 'token',
+      },
+      {
+        method: 'PUT',
+        path: '/auth/users/me',
+        body: { firstName: NUL },
+        token: user.accessToken,
+        field: 'firstName',
+      },
+      {
+        method: 'POST',
+        path: '/api/groups',
+        body: { name: `Group ${NUL}` },
+        token: player.accessToken,
+        field: 'name',
+      },
+      {
+        method: 'POST',
+        path: '/api/groups/join-public',
+        body: { groupName: NUL },
+        token: player.accessToken,
+        field: 'groupName',
+      },
+      {
+        method: 'GET',
+        path: '/api/groups/public?search=%00',
+        token: player.accessToken,
+        field: 'search',
+      },
+      {
+        method: 'POST',
+        path: '/api/bets',
+        body: {
+          title: `Rain${NUL}`,
+          betType: 'yes_no',
+          betTypeConfig: { yesLabel: NUL },
+          baseWagerAmount: 1,
+          expiresAt: bet.expiresAt,
+          groupId: group.id,
+        },
+        token: player.accessToken,
+        field: 'title',
+      },
+      {
+        method: 'POST',
+        path: '/api/bets/wagers',
+        body: { betId: bet.id, prediction: `yes${NUL}`, points: 1 },
+        token: player.accessToken,
+        field: 'prediction',
+      },
     ];
     for (const { method, path, body, token, field } of cases) {
       const response = await server.request(method, path, { body, token });
@@ -48,7 +126,9 @@ describe('control characters in text', () => {
 
   it('keeps tabs and line breaks where text has lines', async () => {
     const player = await createPlayer(server);
-    const group = await createGroup(server, player, { description: 'Line one\nLine two\twith a tab\r\n' });
+    const group = await createGroup(server, player, {
+      description: 'Line one\nLine two\twith a tab\r\n',
+    });
     expect(group.description).toContain('\n');
   });
 });
@@ -58,7 +138,9 @@ describe('logs', () => {
     const secret = '$argon2id$v=19$m=19456,t=2,p=1$secret-salt$secret-hash';
     let failure: unknown;
     try {
-      await server.database.db.execute(sql`select ${secret}::text, ${'ada@example.com'}::text, ${NUL}::text`);
+      await server.database.db.execute(
+        sql`select ${secret}::text, ${'ada@example.com'}::text, ${NUL}::text`,
+      );
     } catch (error) {
       failure = error;
     }

@@ -48,7 +48,11 @@ export interface TestServer {
   /** The services' clock; advance it to expire tokens. */
   clock: { now(): Date; advance(ms: number): void };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: RequestOptions,
+  ): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -146,7 +150,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     socketExpiryCheckMs: options.socketExpiryCheckMs,
     now: clock.now,
     // Unique by default: the pglite and postgres projects run at once against one Redis.
-    realtimeRedisKey: options.realtimeRedisKey ?? `hunch-test-${process.pid}-${randomBytes(4).toString('hex')}`,
+    realtimeRedisKey:
+      options.realtimeRedisKey ?? `hunch-test-${process.pid}-${randomBytes(4).toString('hex')}`,
   });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -172,7 +177,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       });
       const text = await response.text();
       let parsed: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+      if ((response.headers.get('content-type') ?? '').includes('application/json') && text)
+        parsed = JSON.parse(text);
       return { status: response.status, headers: response.headers, body: parsed as never, text };
     },
     async close() {
@@ -212,17 +218,27 @@ export interface SignedInUser extends AuthResponse {
 }
 
 /** Registers a full account through the API. */
-export async function createUser(server: TestServer, overrides: Partial<RegisterRequest> = {}): Promise<SignedInUser> {
+export async function createUser(
+  server: TestServer,
+  overrides: Partial<RegisterRequest> = {},
+): Promise<SignedInUser> {
   const account = newAccount(overrides);
   const response = await server.request<AuthResponse>('POST', '/auth/register', { body: account });
-  if (response.status !== 201) throw new Error(`createUser failed: ${response.status} ${response.text}`);
+  if (response.status !== 201)
+    throw new Error(`createUser failed: ${response.status} ${response.text}`);
   return { ...response.body, email: account.email.toLowerCase(), password: account.password };
 }
 
 /** Registers a guest through the API. */
-export async function createGuest(server: TestServer, displayName = 'Guest Player'): Promise<AuthResponse> {
-  const response = await server.request<AuthResponse>('POST', '/auth/register-guest', { body: { displayName, appName: 'hunch' } });
-  if (response.status !== 201) throw new Error(`createGuest failed: ${response.status} ${response.text}`);
+export async function createGuest(
+  server: TestServer,
+  displayName = 'Guest Player',
+): Promise<AuthResponse> {
+  const response = await server.request<AuthResponse>('POST', '/auth/register-guest', {
+    body: { displayName, appName: 'hunch' },
+  });
+  if (response.status !== 201)
+    throw new Error(`createGuest failed: ${response.status} ${response.text}`);
   return response.body;
 }
 

@@ -34,7 +34,18 @@ describe('ids beyond the integer columns', () => {
       ['PUT', `/api/bets/${id}/resolve`, { correctAnswer: 'yes' }],
       ['POST', '/api/bets/wagers', { betId: Number(id), prediction: 'yes', points: 1 }],
       ['PUT', `/api/bets/wagers/${id}`, { prediction: 'yes', points: 1 }],
-      ['POST', '/api/bets', { title: 'Big', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), groupId: Number(id) }],
+      [
+        'POST',
+        '/api/bets',
+        {
+          title: 'Big',
+          betType: 'yes_no',
+          betTypeConfig: {},
+          baseWagerAmount: 1,
+          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+          groupId: Number(id),
+        },
+      ],
       ['GET', `/auth/users/ids?ids=${id.length <= 10 ? id : '4294967295'}`],
     ];
     for (const [method, path, body] of calls) {

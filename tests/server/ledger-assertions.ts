@@ -25,7 +25,10 @@ export async function assertLedgerMatchesMemberships({ db }: DatabaseConnection)
     })
     .from(memberships)
     .innerJoin(groups, eq(groups.id, memberships.groupId))
-    .leftJoin(ledger, sql`${ledger.groupId} = ${memberships.groupId} and ${ledger.userId} = ${memberships.userId}`)
+    .leftJoin(
+      ledger,
+      sql`${ledger.groupId} = ${memberships.groupId} and ${ledger.userId} = ${memberships.userId}`,
+    )
     .groupBy(memberships.groupId, memberships.userId, groups.defaultPoints);
 
   const mismatches = sums.filter(
@@ -35,7 +38,10 @@ export async function assertLedgerMatchesMemberships({ db }: DatabaseConnection)
       Number(row.grants) !== 1 ||
       Number(row.granted) !== row.defaultPoints,
   );
-  expect(mismatches, 'memberships whose points differ from their ledger, or not granted exactly once').toEqual([]);
+  expect(
+    mismatches,
+    'memberships whose points differ from their ledger, or not granted exactly once',
+  ).toEqual([]);
 
   const byGroup = new Map<number, { totals: number; grants: number }>();
   for (const row of sums) {
@@ -44,6 +50,8 @@ export async function assertLedgerMatchesMemberships({ db }: DatabaseConnection)
     entry.grants += Number(row.granted);
     byGroup.set(row.groupId, entry);
   }
-  const unbalanced = [...byGroup].filter(([, entry]) => entry.totals !== entry.grants).map(([groupId, entry]) => ({ groupId, ...entry }));
-  expect(unbalanced, "groups whose total points differ from their join grants").toEqual([]);
+  const unbalanced = [...byGroup]
+    .filter(([, entry]) => entry.totals !== entry.grants)
+    .map(([groupId, entry]) => ({ groupId, ...entry }));
+  expect(unbalanced, 'groups whose total points differ from their join grants').toEqual([]);
 }

@@ -27,17 +27,96 @@ const BODIES: Array<{ name: string; raw: string; contentType?: string; validFor?
   { name: 'true', raw: 'true' },
   // An empty profile update changes nothing, and rightly succeeds.
   { name: 'an empty object', raw: '{}', validFor: '/auth/users/me' },
-  { name: 'every field null', raw: JSON.stringify(Object.fromEntries(['email', 'password', 'passwordConfirm', 'displayName', 'username', 'firstName', 'lastName', 'appName', 'isTemporary', 'token', 'refreshToken'].map((k) => [k, null]))) },
-  { name: 'fields of the wrong types', raw: JSON.stringify({ email: 42, password: ['x'], passwordConfirm: {}, displayName: true, username: 1.5, firstName: [], lastName: {}, appName: 7, isTemporary: 'yes', token: 1, refreshToken: false }) },
-  { name: 'nested objects', raw: JSON.stringify({ email: { $ne: null }, password: { $gt: '' }, refreshToken: { toString: 1 }, token: [1, 2] }) },
-  { name: 'a 1 MB string', raw: JSON.stringify({ email: MEGABYTE, password: MEGABYTE, refreshToken: MEGABYTE, displayName: MEGABYTE }) },
-  { name: 'a 60 KB string', raw: JSON.stringify({ email: 'y'.repeat(60_000), password: 'y'.repeat(60_000), refreshToken: 'y'.repeat(60_000), token: 'y'.repeat(60_000), displayName: 'y'.repeat(60_000) }) },
-  { name: 'extra keys', raw: JSON.stringify({ email: 'a@b.co', password: 'Correct-horse-1', refreshToken: 'x', displayName: 'Extra', token: 'x', passwordConfirm: 'Correct-horse-1', extra: 1 }) },
+  {
+    name: 'every field null',
+    raw: JSON.stringify(
+      Object.fromEntries(
+        [
+          'email',
+          'password',
+          'passwordConfirm',
+          'displayName',
+          'username',
+          'firstName',
+          'lastName',
+          'appName',
+          'isTemporary',
+          'token',
+          'refreshToken',
+        ].map((k) => [k, null]),
+      ),
+    ),
+  },
+  {
+    name: 'fields of the wrong types',
+    raw: JSON.stringify({
+      email: 42,
+      password: ['x'],
+      passwordConfirm: {},
+      displayName: true,
+      username: 1.5,
+      firstName: [],
+      lastName: {},
+      appName: 7,
+      isTemporary: 'yes',
+      token: 1,
+      refreshToken: false,
+    }),
+  },
+  {
+    name: 'nested objects',
+    raw: JSON.stringify({
+      email: { $ne: null },
+      password: { $gt: '' },
+      refreshToken: { toString: 1 },
+      token: [1, 2],
+    }),
+  },
+  {
+    name: 'a 1 MB string',
+    raw: JSON.stringify({
+      email: MEGABYTE,
+      password: MEGABYTE,
+      refreshToken: MEGABYTE,
+      displayName: MEGABYTE,
+    }),
+  },
+  {
+    name: 'a 60 KB string',
+    raw: JSON.stringify({
+      email: 'y'.repeat(60_000),
+      password: 'y'.repeat(60_000),
+      refreshToken: 'y'.repeat(60_000),
+      token: 'y'.repeat(60_000),
+      displayName: 'y'.repeat(60_000),
+    }),
+  },
+  {
+    name: 'extra keys',
+    raw: JSON.stringify({
+      email: 'a@b.co',
+      password: 'Correct-horse-1',
+      refreshToken: 'x',
+      displayName: 'Extra',
+      token: 'x',
+      passwordConfirm: 'Correct-horse-1',
+      extra: 1,
+    }),
+  },
   { name: 'a __proto__ key', raw: '{"__proto__": {"isAdmin": true}, "email": "a@b.co"}' },
   { name: 'a constructor key', raw: '{"constructor": {"prototype": {"x": 1}}}' },
-  { name: 'a wrong content type', raw: 'email=a@b.co&password=x', contentType: 'application/x-www-form-urlencoded' },
+  {
+    name: 'a wrong content type',
+    raw: 'email=a@b.co&password=x',
+    contentType: 'application/x-www-form-urlencoded',
+  },
   { name: 'text/plain', raw: '{"email":"a@b.co"}', contentType: 'text/plain' },
-  { name: 'an unknown charset', raw: '{}', contentType: 'application/json; charset=klingon', validFor: '/auth/users/me' },
+  {
+    name: 'an unknown charset',
+    raw: '{}',
+    contentType: 'application/json; charset=klingon',
+    validFor: '/auth/users/me',
+  },
   { name: 'invalid UTF-8 escapes', raw: '{"email":"\\ud800","password":"\\udfff"}' },
 ];
 
@@ -58,15 +137,22 @@ describe('malformed bodies', () => {
           token: endpoint.signedIn ? token : undefined,
           headers: { 'content-type': body.contentType ?? 'application/json' },
         });
-        expect(response.status, `${body.name}: ${response.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(
+          response.status,
+          `${body.name}: ${response.text.slice(0, 200)}`,
+        ).toBeGreaterThanOrEqual(400);
         expect(response.status, `${body.name}: ${response.text.slice(0, 200)}`).toBeLessThan(500);
-        expect(response.body, body.name).toEqual(expect.objectContaining({ message: expect.any(String), code: expect.any(String) }));
+        expect(response.body, body.name).toEqual(
+          expect.objectContaining({ message: expect.any(String), code: expect.any(String) }),
+        );
       }
     });
   }
 
   it('refuses a body over the limit with 413', async () => {
-    const response = await server.request('POST', '/auth/login', { rawBody: JSON.stringify({ email: MEGABYTE }) });
+    const response = await server.request('POST', '/auth/login', {
+      rawBody: JSON.stringify({ email: MEGABYTE }),
+    });
     expect(response.status).toBe(413);
     expect(response.body.code).toBe('body_too_large');
   });
@@ -78,12 +164,21 @@ describe('malformed bodies', () => {
   });
 
   it('refuses a form-encoded body with 415', async () => {
-    const response = await server.request('POST', '/auth/login', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await server.request('POST', '/auth/login', {
+      rawBody: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
   });
 
   it('answers malformed query strings on GET /auth/users/ids with 400', async () => {
-    for (const query of ['?ids[]=1', '?ids=1&ids=2', '?ids=%00', '?ids=' + '1'.repeat(5000), '?ids=1%2C2%2C']) {
+    for (const query of [
+      '?ids[]=1',
+      '?ids=1&ids=2',
+      '?ids=%00',
+      '?ids=' + '1'.repeat(5000),
+      '?ids=1%2C2%2C',
+    ]) {
       const response = await server.request('GET', `/auth/users/ids${query}`, { token });
       expect(response.status, query).toBeGreaterThanOrEqual(400);
       expect(response.status, query).toBeLessThan(500);
@@ -91,8 +186,17 @@ describe('malformed bodies', () => {
   });
 
   it('answers malformed Authorization headers with 401', async () => {
-    for (const authorization of ['Bearer', 'Bearer ', 'Basic abc', 'Bearer a.b.c', 'Bearer ' + 'x'.repeat(5000), 'bearer x y']) {
-      const response = await server.request('GET', '/auth/users/me', { headers: { authorization } });
+    for (const authorization of [
+      'Bearer',
+      'Bearer ',
+      'Basic abc',
+      'Bearer a.b.c',
+      'Bearer ' + 'x'.repeat(5000),
+      'bearer x y',
+    ]) {
+      const response = await server.request('GET', '/auth/users/me', {
+        headers: { authorization },
+      });
       expect(response.status, authorization).toBe(401);
     }
   });

@@ -16,11 +16,23 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const userById = prepared<Array<{ id: number; displayName: string }>, { id: number }>('testUserById', (tx) =>
-  tx.select({ id: users.id, displayName: users.displayName }).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1),
+const userById = prepared<Array<{ id: number; displayName: string }>, { id: number }>(
+  'testUserById',
+  (tx) =>
+    tx
+      .select({ id: users.id, displayName: users.displayName })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1),
 );
-const renameUser = prepared<Array<{ id: number }>, { id: number; name: string }>('testRenameUser', (tx) =>
-  tx.update(users).set({ displayName: slot<string>('name') }).where(eq(users.id, sql.placeholder('id'))).returning({ id: users.id }),
+const renameUser = prepared<Array<{ id: number }>, { id: number; name: string }>(
+  'testRenameUser',
+  (tx) =>
+    tx
+      .update(users)
+      .set({ displayName: slot<string>('name') })
+      .where(eq(users.id, sql.placeholder('id')))
+      .returning({ id: users.id }),
 );
 
 async function newUser(name: string): Promise<number> {
@@ -35,8 +47,12 @@ describe('prepared statements', () => {
   it('run on the database with each call’s values, mapped like the builder’s rows', async () => {
     const first = await newUser('First');
     const second = await newUser('Second');
-    expect(await userById(database.db, { id: first })).toEqual([{ id: first, displayName: 'First' }]);
-    expect(await userById(database.db, { id: second })).toEqual([{ id: second, displayName: 'Second' }]);
+    expect(await userById(database.db, { id: first })).toEqual([
+      { id: first, displayName: 'First' },
+    ]);
+    expect(await userById(database.db, { id: second })).toEqual([
+      { id: second, displayName: 'Second' },
+    ]);
     expect(await userById(database.db, { id: 999_999 })).toEqual([]);
   });
 
@@ -57,6 +73,8 @@ describe('prepared statements', () => {
   });
 
   it('refuses a second statement under a name already in use', () => {
-    expect(() => prepared('testUserById', (tx) => tx.select().from(users))).toThrow('Two prepared statements are named testUserById');
+    expect(() => prepared('testUserById', (tx) => tx.select().from(users))).toThrow(
+      'Two prepared statements are named testUserById',
+    );
   });
 });

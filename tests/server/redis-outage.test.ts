@@ -23,7 +23,10 @@ describe('Redis unreachable at start', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    server = await startTestServer({ env: { REDIS_URL: `redis://127.0.0.1:${port}` }, rateLimits: { loginPerEmail: 2 } });
+    server = await startTestServer({
+      env: { REDIS_URL: `redis://127.0.0.1:${port}` },
+      rateLimits: { loginPerEmail: 2 },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -41,17 +44,26 @@ describe('Redis unreachable at start', () => {
     expect((await login(server, email, 'Wrong-password-1')).status).toBe(429);
   });
 
-  it.runIf(process.env.REDIS_URL)('reconnects once Redis answers', async () => {
-    const target = new URL(process.env.REDIS_URL!);
-    proxy = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 6379), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => {});
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve));
-    await expect.poll(async () => (await server.request('GET', '/readyz')).body.redis, { timeout: 15_000, interval: 200 }).toBe('ok');
-  }, 20_000);
+  it.runIf(process.env.REDIS_URL)(
+    'reconnects once Redis answers',
+    async () => {
+      const target = new URL(process.env.REDIS_URL!);
+      proxy = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 6379), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve));
+      await expect
+        .poll(async () => (await server.request('GET', '/readyz')).body.redis, {
+          timeout: 15_000,
+          interval: 200,
+        })
+        .toBe('ok');
+    },
+    20_000,
+  );
 });

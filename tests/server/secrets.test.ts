@@ -30,11 +30,17 @@ describe('the generated JWT secret', () => {
   it('is not used when JWT_SECRET is set', async () => {
     const database = await openTestDatabase();
     try {
-      const first = await startTestServer({ dataDir, database, env: { JWT_SECRET: 'a'.repeat(40) } });
+      const first = await startTestServer({
+        dataDir,
+        database,
+        env: { JWT_SECRET: 'a'.repeat(40) },
+      });
       const user = await createUser(first);
       await first.close();
       const second = await startTestServer({ dataDir, database });
-      expect((await second.request('GET', '/auth/users/me', { token: user.accessToken })).status).toBe(401);
+      expect(
+        (await second.request('GET', '/auth/users/me', { token: user.accessToken })).status,
+      ).toBe(401);
       await second.close();
     } finally {
       await database.close();

@@ -19,7 +19,9 @@ export interface SmtpSink {
 }
 
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
@@ -33,7 +35,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQuotedPrintable(raw) });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          decoded: decodeQuotedPrintable(raw),
+        });
         callback();
       });
     },

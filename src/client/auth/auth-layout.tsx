@@ -13,7 +13,13 @@ interface AuthLayoutProps {
 }
 
 /** The frame of the account screens: the Hunch mark, one card, the way back out below. */
-export function AuthLayout({ title, subtitle, children, footer, isBrandHeading = false }: AuthLayoutProps) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+  isBrandHeading = false,
+}: AuthLayoutProps) {
   return (
     <div className={styles.page}>
       <div className={styles.column}>

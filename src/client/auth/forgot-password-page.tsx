@@ -28,7 +28,9 @@ const TEXT = {
 
 export function ForgotPasswordPage() {
   usePageTitle('Reset your password');
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
+    null,
+  );
   const form = useForm<ForgotPasswordForm>({
     resolver: zodResolver(forgotPasswordFormSchema),
     mode: 'onTouched',

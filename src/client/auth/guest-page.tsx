@@ -33,7 +33,11 @@ export function GuestPage() {
   // An invite link (/group/{id}?inviteCode=…) passes through login as returnUrl: honour it here too.
   const { search } = useLocation();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<GuestForm>({ resolver: zodResolver(guestFormSchema), mode: 'onTouched', defaultValues: { displayName: '' } });
+  const form = useForm<GuestForm>({
+    resolver: zodResolver(guestFormSchema),
+    mode: 'onTouched',
+    defaultValues: { displayName: '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ displayName }) => {

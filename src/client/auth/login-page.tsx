@@ -85,10 +85,19 @@ export function LoginPage() {
           error={errors.email?.message}
           {...form.register('email')}
         />
-        <PasswordField label={TEXT.password} autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <PasswordField
+          label={TEXT.password}
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
         <div className={styles.inline}>
           <Checkbox label={TEXT.rememberMe} {...form.register('rememberMe')} />
-          <button type="button" className={styles.linkButton} onClick={() => navigate('/forgot-password')}>
+          <button
+            type="button"
+            className={styles.linkButton}
+            onClick={() => navigate('/forgot-password')}
+          >
             {TEXT.forgot}
           </button>
         </div>
@@ -97,7 +106,11 @@ export function LoginPage() {
         </Button>
         <div className={styles.divider}>or</div>
         {/* An invite link brought them here: a guest lands back on it too. */}
-        <Button variant="secondary" fullWidth onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}>
+        <Button
+          variant="secondary"
+          fullWidth
+          onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}
+        >
           {TEXT.guest}
         </Button>
       </form>

@@ -31,8 +31,18 @@ export function RegisterFields({ register, errors, password }: RegisterFieldsPro
   return (
     <>
       <div className={styles.row}>
-        <TextField label={TEXT.firstName} autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />
-        <TextField label={TEXT.lastName} autoComplete="family-name" error={errors.lastName?.message} {...register('lastName')} />
+        <TextField
+          label={TEXT.firstName}
+          autoComplete="given-name"
+          error={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label={TEXT.lastName}
+          autoComplete="family-name"
+          error={errors.lastName?.message}
+          {...register('lastName')}
+        />
       </div>
       <TextField
         label={TEXT.displayName}

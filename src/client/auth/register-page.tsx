@@ -73,7 +73,13 @@ export function RegisterPage() {
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         {failure && <FormAlert tone="error">{failure}</FormAlert>}
         <RegisterFields register={form.register} errors={errors} password={password} />
-        <Button type="submit" fullWidth disabled={!isValid} isLoading={isSubmitting} loadingText={TEXT.busy}>
+        <Button
+          type="submit"
+          fullWidth
+          disabled={!isValid}
+          isLoading={isSubmitting}
+          loadingText={TEXT.busy}
+        >
           {TEXT.submit}
         </Button>
       </form>

@@ -48,7 +48,10 @@ export function ResetPasswordPage() {
       ) : (
         <>
           <FormAlert tone="error">{TEXT.missingToken}</FormAlert>
-          <Link to="/forgot-password" className={buttonClassName({ variant: 'secondary', fullWidth: true })}>
+          <Link
+            to="/forgot-password"
+            className={buttonClassName({ variant: 'secondary', fullWidth: true })}
+          >
             {TEXT.requestNew}
           </Link>
         </>
@@ -59,7 +62,9 @@ export function ResetPasswordPage() {
 
 function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
+    null,
+  );
   const form = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
     mode: 'onTouched',

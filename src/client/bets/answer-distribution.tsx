@@ -24,17 +24,25 @@ export function AnswerDistribution({ stats, bet }: { stats: BetStatistics; bet: 
         {stats.answerDistribution.map((entry) => {
           const isCorrect = winners.has(entry.answer);
           return (
-            <li key={entry.answer} className={[styles.bar, isCorrect && styles.correct].filter(Boolean).join(' ')}>
+            <li
+              key={entry.answer}
+              className={[styles.bar, isCorrect && styles.correct].filter(Boolean).join(' ')}
+            >
               <div className={styles.barHead}>
                 <span className={styles.barAnswer}>
                   {isCorrect && <Check size={16} aria-hidden="true" />}
                   {answerLabel(bet, entry.answer)}
-                  {isCorrect && <span className={styles.correctTag}>{DISTRIBUTION_TEXT.correct}</span>}
+                  {isCorrect && (
+                    <span className={styles.correctTag}>{DISTRIBUTION_TEXT.correct}</span>
+                  )}
                 </span>
                 <span className={styles.barPercent}>{Math.round(entry.percentage)}%</span>
               </div>
               <div className={styles.track} aria-hidden="true">
-                <div className={styles.fill} style={{ width: `${Math.max(0, Math.min(100, entry.percentage))}%` }} />
+                <div
+                  className={styles.fill}
+                  style={{ width: `${Math.max(0, Math.min(100, entry.percentage))}%` }}
+                />
               </div>
               <div className={styles.barFoot}>
                 <span>{DISTRIBUTION_TEXT.participants(entry.participantCount)}</span>
@@ -52,7 +60,10 @@ export function AnswerDistribution({ stats, bet }: { stats: BetStatistics; bet: 
 function winningAnswers(bet: BetRules, stats: BetStatistics): Set<string> {
   if (!stats.isResolved || stats.correctAnswer === null) return new Set();
   try {
-    const entries = stats.answerDistribution.map((entry, index) => ({ id: index, prediction: entry.answer }));
+    const entries = stats.answerDistribution.map((entry, index) => ({
+      id: index,
+      prediction: entry.answer,
+    }));
     const { winningWagerIds } = findWinners(bet, entries, stats.correctAnswer);
     return new Set([...winningWagerIds].map((id) => stats.answerDistribution[id]!.answer));
   } catch {

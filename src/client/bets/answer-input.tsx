@@ -1,5 +1,12 @@
 import { useId, useState } from 'react';
-import { answerChoices, answerLabel, BET_MESSAGES, BET_LIMITS, isDecimalString, type BetRules } from '../../domain/bets';
+import {
+  answerChoices,
+  answerLabel,
+  BET_MESSAGES,
+  BET_LIMITS,
+  isDecimalString,
+  type BetRules,
+} from '../../domain/bets';
 import { FieldError } from '../ui/field-error';
 import styles from './answer-input.module.css';
 
@@ -39,29 +46,72 @@ interface AnswerInputProps {
   label: string;
 }
 
-export function AnswerInput({ bet, value, onChange, purpose = 'wager', odds, disabled, label }: AnswerInputProps) {
-  const isNumber = bet.betType === 'numeric' || (bet.betType === 'over_under' && purpose === 'resolve');
-  if (isNumber) return <NumberAnswer value={value} onChange={onChange} disabled={disabled} label={purpose === 'resolve' && bet.betType === 'over_under' ? ANSWER_TEXT.actualLabel : label} />;
+export function AnswerInput({
+  bet,
+  value,
+  onChange,
+  purpose = 'wager',
+  odds,
+  disabled,
+  label,
+}: AnswerInputProps) {
+  const isNumber =
+    bet.betType === 'numeric' || (bet.betType === 'over_under' && purpose === 'resolve');
+  if (isNumber)
+    return (
+      <NumberAnswer
+        value={value}
+        onChange={onChange}
+        disabled={disabled}
+        label={
+          purpose === 'resolve' && bet.betType === 'over_under' ? ANSWER_TEXT.actualLabel : label
+        }
+      />
+    );
   const choices = answerChoices(bet);
-  if (choices.length === 0) return <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>;
+  if (choices.length === 0)
+    return <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>;
   const line = bet.betType === 'over_under' ? bet.betTypeConfig.line : undefined;
   return (
-    <div role="group" aria-label={label} className={[styles.choices, choices.length === 2 && styles.two].filter(Boolean).join(' ')}>
+    <div
+      role="group"
+      aria-label={label}
+      className={[styles.choices, choices.length === 2 && styles.two].filter(Boolean).join(' ')}
+    >
       {choices.map((answer) => (
-        <button key={answer} type="button" className={styles.choice} aria-pressed={value === answer} disabled={disabled} onClick={() => onChange(answer)}>
+        <button
+          key={answer}
+          type="button"
+          className={styles.choice}
+          aria-pressed={value === answer}
+          disabled={disabled}
+          onClick={() => onChange(answer)}
+        >
           <span className={styles.choiceLabel}>
             {answerLabel(bet, answer)}
             {line !== undefined && <span className={styles.line}> {line}</span>}
           </span>
           {/* No pill before anyone has staked on the answer: "—" says nothing useful there. */}
-          {odds?.[answer] !== undefined && odds[answer] !== NO_ODDS && <span className={styles.odds}>{odds[answer]}</span>}
+          {odds?.[answer] !== undefined && odds[answer] !== NO_ODDS && (
+            <span className={styles.odds}>{odds[answer]}</span>
+          )}
         </button>
       ))}
     </div>
   );
 }
 
-function NumberAnswer({ value, onChange, disabled, label }: { value: string; onChange: (value: string) => void; disabled?: boolean; label: string }) {
+function NumberAnswer({
+  value,
+  onChange,
+  disabled,
+  label,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+  label: string;
+}) {
   const id = useId();
   const [isTouched, setIsTouched] = useState(false);
   const error = isTouched ? numericAnswerError(value) : null;

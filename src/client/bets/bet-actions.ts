@@ -1,13 +1,24 @@
 import type { BetStatistics, BetUserContext, CreateBetRequest } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import { ApiError, type ApiClient } from '../data/api-client';
-import { db as defaultDb, TEMP_IDS_KEY, type BetRow, type HunchDb, type WagerRow } from '../data/db';
+import {
+  db as defaultDb,
+  TEMP_IDS_KEY,
+  type BetRow,
+  type HunchDb,
+  type WagerRow,
+} from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { api as defaultApi, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
 import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
-import { cancelBetMutator, createBetMutator, placeWagerMutator, resolveBetMutator } from './bet-mutators';
+import {
+  cancelBetMutator,
+  createBetMutator,
+  placeWagerMutator,
+  resolveBetMutator,
+} from './bet-mutators';
 
 // The bet writes (spec 02 §4) the screens call. Each runs a named mutator through the outbox
 // (bet-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked pending,
@@ -33,9 +44,16 @@ export interface CancelResult {
 
 export type BetActions = ReturnType<typeof createBetActions>;
 
-const poolOf = (bet: Pick<BetRow, 'answerTotals'> | undefined) => Object.values(bet?.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
+const poolOf = (bet: Pick<BetRow, 'answerTotals'> | undefined) =>
+  Object.values(bet?.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
 
-export function createBetActions({ db = defaultDb, api = defaultApi, session = sessionStore, local = defaultLocalData, toasts = defaultToasts }: BetActionsDeps = {}) {
+export function createBetActions({
+  db = defaultDb,
+  api = defaultApi,
+  session = sessionStore,
+  local = defaultLocalData,
+  toasts = defaultToasts,
+}: BetActionsDeps = {}) {
   const currentUser = () => {
     const user = session.user;
     if (!user) throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
@@ -55,7 +73,9 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       if (result.status === 'sent') return result.response;
       toasts.info(OUTBOX_TEXT.queued.createBet);
       const pending = await db.bets.get(tempId);
-      return pending ?? ({ id: tempId, ...request, pendingWriteId: result.id } as unknown as BetRow);
+      return (
+        pending ?? ({ id: tempId, ...request, pendingWriteId: result.id } as unknown as BetRow)
+      );
     },
 
     /** POST /bets/wagers, or PUT /bets/wagers/{id} when the player already has one (spec 02 §4). */
@@ -63,11 +83,27 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       const user = currentUser();
       const previous = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
       const tempId = previous ? undefined : local.outbox.tempId();
-      const result = await local.run(placeWagerMutator, previous ? { betId, prediction, points, wagerId: previous.id } : { betId, prediction, points, tempId });
+      const result = await local.run(
+        placeWagerMutator,
+        previous
+          ? { betId, prediction, points, wagerId: previous.id }
+          : { betId, prediction, points, tempId },
+      );
       if (result.status === 'sent') return result.response;
       toasts.info(OUTBOX_TEXT.queued.placeWager);
       const pending = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
-      return pending ?? { id: tempId ?? previous!.id, betId, userId: user.id, prediction, points, createdAt: '', updatedAt: '', pendingWriteId: result.id };
+      return (
+        pending ?? {
+          id: tempId ?? previous!.id,
+          betId,
+          userId: user.id,
+          prediction,
+          points,
+          createdAt: '',
+          updatedAt: '',
+          pendingWriteId: result.id,
+        }
+      );
     },
 
     /** PUT /bets/{id}/resolve: the bet shows resolved at once; the payout comes with the pull. */
@@ -85,9 +121,11 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       const before = await db.bets.get(betId);
       const refundedPoints = poolOf(before);
       const result = await local.run(cancelBetMutator, { betId });
-      if (result.status === 'sent') return { bet: result.response, refundedPoints, isQueued: false };
+      if (result.status === 'sent')
+        return { bet: result.response, refundedPoints, isQueued: false };
       toasts.info(OUTBOX_TEXT.queued.cancelBet);
-      const bet = (await db.bets.get(betId)) ?? ({ ...before, id: betId, state: 'cancelled' } as BetRow);
+      const bet =
+        (await db.bets.get(betId)) ?? ({ ...before, id: betId, state: 'cancelled' } as BetRow);
       return { bet: { ...bet, pendingWriteId: result.id }, refundedPoints, isQueued: true };
     },
 
@@ -100,7 +138,8 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
       const context = await api.get<BetUserContext>(`${API_BASE}/bets/${betId}/user-context`);
       await local.rebaser.serverWrite(user.id, async () => {
         if (!(await db.bets.get(betId))) await db.bets.put(context.bet);
-        if (context.userWager && !(await db.wagers.get(context.userWager.id))) await db.wagers.put(context.userWager);
+        if (context.userWager && !(await db.wagers.get(context.userWager.id)))
+          await db.wagers.put(context.userWager);
       });
       return context;
     },
@@ -124,4 +163,12 @@ export function createBetActions({ db = defaultDb, api = defaultApi, session = s
 }
 
 const actions = createBetActions();
-export const { createBet, placeWager, resolveBet, cancelBet, loadBetContext, loadBetStatistics, serverIdOf } = actions;
+export const {
+  createBet,
+  placeWager,
+  resolveBet,
+  cancelBet,
+  loadBetContext,
+  loadBetStatistics,
+  serverIdOf,
+} = actions;

@@ -37,7 +37,11 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
   const [isChanging, setIsChanging] = useState(false);
   const isLocked = wager !== null && !isChanging;
   return (
-    <Card as="article" className={styles.card} aria-label={showTitle ? bet.title : 'Place your wager'}>
+    <Card
+      as="article"
+      className={styles.card}
+      aria-label={showTitle ? bet.title : 'Place your wager'}
+    >
       {showTitle && (
         <header className={styles.head}>
           <h3 className={styles.title}>
@@ -56,7 +60,12 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
             <PendingBadge row={wager} />
           </p>
           {isWageringOpen(bet, now) && membership && (
-            <Button variant="secondary" size="small" icon={<Pencil size={16} aria-hidden="true" />} onClick={() => setIsChanging(true)}>
+            <Button
+              variant="secondary"
+              size="small"
+              icon={<Pencil size={16} aria-hidden="true" />}
+              onClick={() => setIsChanging(true)}
+            >
               {BET_CARD_TEXT.change}
             </Button>
           )}

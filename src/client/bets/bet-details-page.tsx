@@ -31,7 +31,8 @@ export const BET_PAGE_TEXT = {
   back: 'Back',
   loading: 'Loading bet',
   unable: 'Unable to load bet',
-  unableHint: "Check your connection and try again. Bets you've opened before stay readable offline.",
+  unableHint:
+    "Check your connection and try again. Bets you've opened before stay readable offline.",
   failed: 'Failed to load bet. Please try again.',
   otherState: (state: string) => `This bet is currently ${state}.`,
 };
@@ -95,14 +96,21 @@ function BetDetails({ betId }: { betId: number }) {
   };
 
   const isCreator = bet && user ? bet.createdBy === user.id : false;
-  const isAdmin = bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
-  const canCancel = bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
+  const isAdmin =
+    bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
+  const canCancel =
+    bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
 
   return (
     <AppPage
       title={BET_PAGE_TEXT.title}
       actions={
-        <Button variant="ghost" size="small" icon={<ArrowLeft size={16} aria-hidden="true" />} onClick={goBack}>
+        <Button
+          variant="ghost"
+          size="small"
+          icon={<ArrowLeft size={16} aria-hidden="true" />}
+          onClick={goBack}
+        >
           {BET_PAGE_TEXT.back}
         </Button>
       }
@@ -133,10 +141,17 @@ function BetDetails({ betId }: { betId: number }) {
               <p>{BET_PAGE_TEXT.otherState(bet.state)}</p>
             </Card>
           )}
-          {isCreator && (bet.state === 'active' || bet.state === 'expired') && <ResolveCard key={bet.id} bet={bet} />}
+          {isCreator && (bet.state === 'active' || bet.state === 'expired') && (
+            <ResolveCard key={bet.id} bet={bet} />
+          )}
           {canCancel && (
             <div className={styles.cancel}>
-              <Button variant="danger" size="small" icon={<Ban size={16} aria-hidden="true" />} onClick={() => openCancelBetModal(bet.id)}>
+              <Button
+                variant="danger"
+                size="small"
+                icon={<Ban size={16} aria-hidden="true" />}
+                onClick={() => openCancelBetModal(bet.id)}
+              >
                 {CANCEL_TEXT.open}
               </Button>
             </div>

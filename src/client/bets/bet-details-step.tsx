@@ -33,7 +33,14 @@ interface StepProps {
   onTouch: (field: BetFormField) => void;
 }
 
-export function BetDetailsStep({ values, errors, touched, onChange, onTouch, groups }: StepProps & { groups: readonly MyGroup[] }) {
+export function BetDetailsStep({
+  values,
+  errors,
+  touched,
+  onChange,
+  onTouch,
+  groups,
+}: StepProps & { groups: readonly MyGroup[] }) {
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
   return (
     <>
@@ -77,7 +84,9 @@ export function BetDetailsStep({ values, errors, touched, onChange, onTouch, gro
         value={values.groupId === null ? '' : String(values.groupId)}
         options={groups.map(({ group }) => ({ value: String(group.id), label: group.name }))}
         error={shown('groupId')}
-        onChange={(event) => onChange({ groupId: event.target.value === '' ? null : Number(event.target.value) })}
+        onChange={(event) =>
+          onChange({ groupId: event.target.value === '' ? null : Number(event.target.value) })
+        }
         onBlur={() => onTouch('groupId')}
       />
     </>

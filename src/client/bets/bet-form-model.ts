@@ -1,4 +1,10 @@
-import { BET_MESSAGES, createBetRequestSchemaAt, defaultExpiresAt, type BetType, type CreateBetRequest } from '../../domain/bets';
+import {
+  BET_MESSAGES,
+  createBetRequestSchemaAt,
+  defaultExpiresAt,
+  type BetType,
+  type CreateBetRequest,
+} from '../../domain/bets';
 
 // The bet-creation form's values and rules (spec 02 §5), kept pure so the stepper's rules
 // are testable without a screen. Validation is the domain's createBetRequestSchemaAt, so the
@@ -18,10 +24,26 @@ export interface BetFormValues {
   line: string;
 }
 
-export type BetFormField = 'title' | 'description' | 'expiresAt' | 'baseWagerAmount' | 'groupId' | 'betType' | 'yesLabel' | 'noLabel' | 'options' | 'line';
+export type BetFormField =
+  | 'title'
+  | 'description'
+  | 'expiresAt'
+  | 'baseWagerAmount'
+  | 'groupId'
+  | 'betType'
+  | 'yesLabel'
+  | 'noLabel'
+  | 'options'
+  | 'line';
 export type BetFormErrors = Partial<Record<BetFormField, string>>;
 
-export const DETAILS_FIELDS: BetFormField[] = ['title', 'description', 'expiresAt', 'baseWagerAmount', 'groupId'];
+export const DETAILS_FIELDS: BetFormField[] = [
+  'title',
+  'description',
+  'expiresAt',
+  'baseWagerAmount',
+  'groupId',
+];
 export const TYPE_FIELDS: BetFormField[] = ['betType', 'yesLabel', 'noLabel', 'options', 'line'];
 
 /** A Date as a datetime-local value in the device's zone. */
@@ -60,7 +82,8 @@ export function toBetRequest(values: BetFormValues): CreateBetRequest {
   return {
     title: values.title,
     description: values.description,
-    expiresAt: expiry === '' ? '' : Number.isFinite(expiry.getTime()) ? expiry.toISOString() : 'invalid',
+    expiresAt:
+      expiry === '' ? '' : Number.isFinite(expiry.getTime()) ? expiry.toISOString() : 'invalid',
     baseWagerAmount: values.baseWagerAmount,
     betType: values.betType,
     betTypeConfig: config,
@@ -73,7 +96,8 @@ export function validateBetForm(values: BetFormValues, now: number): BetFormErro
   const request = toBetRequest(values);
   // A group created offline still has its temporary (negative) id: the outbox puts the
   // server's id in before the bet is sent (data/mutators.ts), so it is as good as any here.
-  const checked = values.groupId !== null && values.groupId < 0 ? { ...request, groupId: 1 } : request;
+  const checked =
+    values.groupId !== null && values.groupId < 0 ? { ...request, groupId: 1 } : request;
   const result = createBetRequestSchemaAt(now).safeParse(checked);
   const errors: BetFormErrors = {};
   if (result.success) return errors;

@@ -1,6 +1,11 @@
 import { Search, Ticket } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { betsMissingResolvedAt, searchBets, sortActiveBets, sortResolvedBets } from '../../domain/bet-lists';
+import {
+  betsMissingResolvedAt,
+  searchBets,
+  sortActiveBets,
+  sortResolvedBets,
+} from '../../domain/bet-lists';
 import { useSession } from '../data/use-session';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
@@ -25,7 +30,15 @@ export const BET_LIST_TEXT = {
 type Tab = 'active' | 'resolved';
 
 /** `headingLevel`: the bets' titles sit under the page's h1 (h2) or under a section's h2 (h3). */
-export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: number; limit?: number; headingLevel?: 'h2' | 'h3' }) {
+export function BetList({
+  groupId,
+  limit,
+  headingLevel = 'h3',
+}: {
+  groupId: number;
+  limit?: number;
+  headingLevel?: 'h2' | 'h3';
+}) {
   const { user } = useSession();
   const data = useGroupBets(groupId, user?.id);
   const [tab, setTab] = useState<Tab>('active');
@@ -37,9 +50,16 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
   useEffect(() => {
     // Spec 02 §4: resolved bets without resolvedAt are listed last and logged.
     const missing = betsMissingResolvedAt(resolved);
-    if (missing.length > 0) console.warn('Resolved bets without resolvedAt', missing.map((bet) => bet.id));
+    if (missing.length > 0)
+      console.warn(
+        'Resolved bets without resolvedAt',
+        missing.map((bet) => bet.id),
+      );
   }, [resolved.length]); // eslint-disable-line react-hooks/exhaustive-deps -- log once per count, not per render
-  const sorted = tab === 'active' ? sortActiveBets(bets.filter((bet) => bet.state === 'active')) : sortResolvedBets(resolved);
+  const sorted =
+    tab === 'active'
+      ? sortActiveBets(bets.filter((bet) => bet.state === 'active'))
+      : sortResolvedBets(resolved);
   const found = searchBets(sorted, query);
   const shown = limit === undefined ? found : found.slice(0, limit);
 
@@ -48,7 +68,16 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
       <div className={styles.controls}>
         <div role="tablist" aria-label="Bets" className={styles.tabs}>
           {(['active', 'resolved'] as const).map((name) => (
-            <button key={name} type="button" role="tab" id={`${id}-${name}`} aria-selected={tab === name} aria-controls={`${id}-panel`} className={styles.tab} onClick={() => setTab(name)}>
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`${id}-${name}`}
+              aria-selected={tab === name}
+              aria-controls={`${id}-panel`}
+              className={styles.tab}
+              onClick={() => setTab(name)}
+            >
               {name === 'active' ? BET_LIST_TEXT.active : BET_LIST_TEXT.resolved}
             </button>
           ))}
@@ -56,7 +85,12 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
         <label className={styles.search}>
           <Search size={16} aria-hidden="true" />
           <span className="visually-hidden">{BET_LIST_TEXT.searchLabel}</span>
-          <input type="search" placeholder={BET_LIST_TEXT.search} value={query} onChange={(event) => setQuery(event.target.value)} />
+          <input
+            type="search"
+            placeholder={BET_LIST_TEXT.search}
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
         </label>
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`}>
@@ -65,13 +99,22 @@ export function BetList({ groupId, limit, headingLevel = 'h3' }: { groupId: numb
             <Spinner size="medium" label="Loading bets" />
           </div>
         ) : shown.length === 0 ? (
-          <EmptyState icon={<Ticket size={24} />} title={BET_LIST_TEXT.noBets} headingLevel={headingLevel}>
+          <EmptyState
+            icon={<Ticket size={24} />}
+            title={BET_LIST_TEXT.noBets}
+            headingLevel={headingLevel}
+          >
             {query.trim() && sorted.length > 0 ? BET_LIST_TEXT.noMatches : BET_LIST_TEXT.noBetsHint}
           </EmptyState>
         ) : (
           <ul className={styles.items}>
             {shown.map((bet) => (
-              <BetSummaryCard key={bet.id} bet={bet} wager={data.wagers.get(bet.id)} headingLevel={headingLevel} />
+              <BetSummaryCard
+                key={bet.id}
+                bet={bet}
+                wager={data.wagers.get(bet.id)}
+                headingLevel={headingLevel}
+              />
             ))}
           </ul>
         )}

@@ -5,11 +5,15 @@ import { Spinner } from '../ui/spinner';
 // Opening the bet modals from anywhere (the footer's Bet button, empty states). The form
 // loads on first use, so the shell's chunk stays free of it and of Dexie.
 
-const CreateBetForm = lazy(() => import('./create-bet-form').then((m) => ({ default: m.CreateBetForm })));
+const CreateBetForm = lazy(() =>
+  import('./create-bet-form').then((m) => ({ default: m.CreateBetForm })),
+);
 
 function Loading() {
   return (
-    <div style={{ display: 'grid', placeItems: 'center', minHeight: 240, color: 'var(--color-brand)' }}>
+    <div
+      style={{ display: 'grid', placeItems: 'center', minHeight: 240, color: 'var(--color-brand)' }}
+    >
       <Spinner size="large" label="Loading" />
     </div>
   );

@@ -1,4 +1,12 @@
-import { createBetRequestSchema, normalizeAnswer, openBet, type Bet, type BetBasics, type CreateBetRequest, type Wager } from '../../domain/bets';
+import {
+  createBetRequestSchema,
+  normalizeAnswer,
+  openBet,
+  type Bet,
+  type BetBasics,
+  type CreateBetRequest,
+  type Wager,
+} from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
 import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
 import { emptyTotals, totalOf } from '../../domain/odds';
@@ -35,8 +43,12 @@ export interface CancelBetArgs {
   betId: number;
 }
 
-const myMembership = (context: MutatorContext, groupId: number): Promise<MembershipRow | undefined> => context.db.memberships.get([groupId, context.userId]);
-const myWager = (context: MutatorContext, betId: number): Promise<WagerRow | undefined> => context.db.wagers.where('[betId+userId]').equals([betId, context.userId]).first();
+const myMembership = (
+  context: MutatorContext,
+  groupId: number,
+): Promise<MembershipRow | undefined> => context.db.memberships.get([groupId, context.userId]);
+const myWager = (context: MutatorContext, betId: number): Promise<WagerRow | undefined> =>
+  context.db.wagers.where('[betId+userId]').equals([betId, context.userId]).first();
 
 export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
   name: 'createBet',
@@ -82,7 +94,15 @@ export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
     const id = previous?.id ?? context.idFor(wagerId ?? tempId ?? 0);
     const wager: Wager = previous
       ? { ...withoutMark(previous), prediction, points, updatedAt: context.now }
-      : { id, betId, userId: context.userId, prediction, points, createdAt: context.now, updatedAt: context.now };
+      : {
+          id,
+          betId,
+          userId: context.userId,
+          prediction,
+          points,
+          createdAt: context.now,
+          updatedAt: context.now,
+        };
     await context.put('wagers', wager);
     const bet = await context.db.bets.get(betId);
     if (!bet) return;
@@ -95,14 +115,23 @@ export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
     }
     const answer = normalizeAnswer(bet, prediction);
     totals[answer] = totalOf(totals, answer) + points;
-    await context.put('bets', { ...bet, answerTotals: totals, wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1) });
+    await context.put('bets', {
+      ...bet,
+      answerTotals: totals,
+      wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1),
+    });
     const membership = await myMembership(context, bet.groupId);
     if (membership) {
-      const delta = ledgerDelta(previous ? { kind: 'wager_changed', previousPoints: previous.points, points } : { kind: 'wager_placed', points });
+      const delta = ledgerDelta(
+        previous
+          ? { kind: 'wager_changed', previousPoints: previous.points, points }
+          : { kind: 'wager_placed', points },
+      );
       await context.put('memberships', applyPointsDelta(membership, delta));
     }
   },
-  numbered: ({ wagerId, tempId }, wager) => (wagerId === undefined && tempId !== undefined ? [tempId, wager.id] : undefined),
+  numbered: ({ wagerId, tempId }, wager) =>
+    wagerId === undefined && tempId !== undefined ? [tempId, wager.id] : undefined,
 };
 
 /** The bet shows resolved at once; the payout is the server's and comes with the pull. */
@@ -110,11 +139,22 @@ export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
   name: 'resolveBet',
   kind: () => 'resolveBet',
   describe: ({ correctAnswer }) => correctAnswer,
-  request: ({ betId, correctAnswer }) => ({ method: 'PUT', path: `${API_BASE}/bets/${betId}/resolve`, body: { correctAnswer } }),
+  request: ({ betId, correctAnswer }) => ({
+    method: 'PUT',
+    path: `${API_BASE}/bets/${betId}/resolve`,
+    body: { correctAnswer },
+  }),
   async apply({ betId, correctAnswer }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state === 'resolved') return;
-    await context.put('bets', { ...bet, state: 'resolved', correctAnswer: normalizeAnswer(bet, correctAnswer), resolvedAt: context.now, resolvedBy: context.userId, updatedAt: context.now });
+    await context.put('bets', {
+      ...bet,
+      state: 'resolved',
+      correctAnswer: normalizeAnswer(bet, correctAnswer),
+      resolvedAt: context.now,
+      resolvedBy: context.userId,
+      updatedAt: context.now,
+    });
   },
 };
 
@@ -127,9 +167,21 @@ export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state === 'cancelled' || bet.state === 'resolved') return;
     await context.put('bets', { ...bet, state: 'cancelled', updatedAt: context.now });
-    const [wager, membership] = await Promise.all([myWager(context, betId), myMembership(context, bet.groupId)]);
-    if (wager && membership) await context.put('memberships', applyPointsDelta(membership, ledgerDelta({ kind: 'refund', wagerAmount: wager.points })));
+    const [wager, membership] = await Promise.all([
+      myWager(context, betId),
+      myMembership(context, bet.groupId),
+    ]);
+    if (wager && membership)
+      await context.put(
+        'memberships',
+        applyPointsDelta(membership, ledgerDelta({ kind: 'refund', wagerAmount: wager.points })),
+      );
   },
 };
 
-export const BET_MUTATORS = [createBetMutator, placeWagerMutator, resolveBetMutator, cancelBetMutator] as const;
+export const BET_MUTATORS = [
+  createBetMutator,
+  placeWagerMutator,
+  resolveBetMutator,
+  cancelBetMutator,
+] as const;

@@ -22,10 +22,22 @@ export const SUMMARY_CARD_TEXT = {
   none: '—',
 };
 
-export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { bet: BetRow; wager: WagerRow | undefined; headingLevel?: 'h2' | 'h3' }) {
+export function BetSummaryCard({
+  bet,
+  wager,
+  headingLevel: Heading = 'h3',
+}: {
+  bet: BetRow;
+  wager: WagerRow | undefined;
+  headingLevel?: 'h2' | 'h3';
+}) {
   const isActive = bet.state === 'active';
   const isResolved = bet.state === 'resolved';
-  const link = isActive ? SUMMARY_CARD_TEXT.placeBet : isResolved ? SUMMARY_CARD_TEXT.viewResults : SUMMARY_CARD_TEXT.viewBet;
+  const link = isActive
+    ? SUMMARY_CARD_TEXT.placeBet
+    : isResolved
+      ? SUMMARY_CARD_TEXT.viewResults
+      : SUMMARY_CARD_TEXT.viewBet;
   return (
     <li className={styles.card}>
       <div className={styles.main}>
@@ -36,7 +48,10 @@ export function BetSummaryCard({ bet, wager, headingLevel: Heading = 'h3' }: { b
           {isActive && <Countdown expiresAt={bet.expiresAt} />}
           {isResolved && (
             <span>
-              {SUMMARY_CARD_TEXT.answer} <strong>{bet.correctAnswer ? answerLabel(bet, bet.correctAnswer) : SUMMARY_CARD_TEXT.none}</strong>
+              {SUMMARY_CARD_TEXT.answer}{' '}
+              <strong>
+                {bet.correctAnswer ? answerLabel(bet, bet.correctAnswer) : SUMMARY_CARD_TEXT.none}
+              </strong>
             </span>
           )}
           {!isActive && !isResolved && <span className={styles.state}>{bet.state}</span>}

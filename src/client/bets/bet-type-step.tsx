@@ -32,29 +32,77 @@ const TYPES: { value: BetType; label: string }[] = [
 
 export function BetTypeStep({ values, errors, touched, onChange, onTouch }: BetStepProps) {
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
-  const setOption = (index: number, text: string) => onChange({ options: values.options.map((option, i) => (i === index ? text : option)) });
+  const setOption = (index: number, text: string) =>
+    onChange({ options: values.options.map((option, i) => (i === index ? text : option)) });
   return (
     <>
-      <SegmentedField label={TYPE_TEXT.betType} value={values.betType} options={TYPES} error={shown('betType')} onChange={(betType) => onChange({ betType })} />
+      <SegmentedField
+        label={TYPE_TEXT.betType}
+        value={values.betType}
+        options={TYPES}
+        error={shown('betType')}
+        onChange={(betType) => onChange({ betType })}
+      />
       {values.betType === 'yes_no' && (
         <div className={styles.pair}>
-          <TextField label={TYPE_TEXT.yesLabel} placeholder="Yes" value={values.yesLabel} maxLength={50} error={shown('yesLabel')} onChange={(e) => onChange({ yesLabel: e.target.value })} onBlur={() => onTouch('yesLabel')} />
-          <TextField label={TYPE_TEXT.noLabel} placeholder="No" value={values.noLabel} maxLength={50} error={shown('noLabel')} onChange={(e) => onChange({ noLabel: e.target.value })} onBlur={() => onTouch('noLabel')} />
+          <TextField
+            label={TYPE_TEXT.yesLabel}
+            placeholder="Yes"
+            value={values.yesLabel}
+            maxLength={50}
+            error={shown('yesLabel')}
+            onChange={(e) => onChange({ yesLabel: e.target.value })}
+            onBlur={() => onTouch('yesLabel')}
+          />
+          <TextField
+            label={TYPE_TEXT.noLabel}
+            placeholder="No"
+            value={values.noLabel}
+            maxLength={50}
+            error={shown('noLabel')}
+            onChange={(e) => onChange({ noLabel: e.target.value })}
+            onBlur={() => onTouch('noLabel')}
+          />
         </div>
       )}
       {values.betType === 'multiple_choice' && (
         <div className={styles.options}>
           {values.options.map((option, index) => (
             <div key={index} className={styles.optionRow}>
-              <TextField className={styles.optionField} label={TYPE_TEXT.option(index + 1)} value={option} maxLength={100} onChange={(e) => setOption(index, e.target.value)} onBlur={() => onTouch('options')} />
+              <TextField
+                className={styles.optionField}
+                label={TYPE_TEXT.option(index + 1)}
+                value={option}
+                maxLength={100}
+                onChange={(e) => setOption(index, e.target.value)}
+                onBlur={() => onTouch('options')}
+              />
               {canRemoveOption(values.options) && (
-                <Button variant="ghost" size="small" className={styles.remove} aria-label={TYPE_TEXT.removeOption(index + 1)} icon={<X size={16} aria-hidden="true" />} onClick={() => onChange({ options: values.options.filter((_, i) => i !== index) })} />
+                <Button
+                  variant="ghost"
+                  size="small"
+                  className={styles.remove}
+                  aria-label={TYPE_TEXT.removeOption(index + 1)}
+                  icon={<X size={16} aria-hidden="true" />}
+                  onClick={() =>
+                    onChange({ options: values.options.filter((_, i) => i !== index) })
+                  }
+                />
               )}
             </div>
           ))}
-          {shown('options') && <p className={styles.error} role="alert">{shown('options')}</p>}
+          {shown('options') && (
+            <p className={styles.error} role="alert">
+              {shown('options')}
+            </p>
+          )}
           {canAddOption(values.options) && (
-            <Button variant="secondary" size="small" icon={<Plus size={16} aria-hidden="true" />} onClick={() => onChange({ options: [...values.options, ''] })}>
+            <Button
+              variant="secondary"
+              size="small"
+              icon={<Plus size={16} aria-hidden="true" />}
+              onClick={() => onChange({ options: [...values.options, ''] })}
+            >
               {TYPE_TEXT.addOption}
             </Button>
           )}
@@ -62,7 +110,18 @@ export function BetTypeStep({ values, errors, touched, onChange, onTouch }: BetS
       )}
       {values.betType === 'numeric' && <p className={styles.hint}>{TYPE_TEXT.numericHint}</p>}
       {values.betType === 'over_under' && (
-        <TextField label={TYPE_TEXT.line} type="number" inputMode="decimal" step="any" placeholder="2.5" value={values.line} hint={TYPE_TEXT.lineHint} error={shown('line')} onChange={(e) => onChange({ line: e.target.value })} onBlur={() => onTouch('line')} />
+        <TextField
+          label={TYPE_TEXT.line}
+          type="number"
+          inputMode="decimal"
+          step="any"
+          placeholder="2.5"
+          value={values.line}
+          hint={TYPE_TEXT.lineHint}
+          error={shown('line')}
+          onChange={(e) => onChange({ line: e.target.value })}
+          onBlur={() => onTouch('line')}
+        />
       )}
     </>
   );

@@ -17,7 +17,8 @@ export const CANCEL_TEXT = {
   keep: 'Keep bet',
   confirm: 'Cancel bet',
   busy: 'Cancelling...',
-  done: (points: number) => (points > 0 ? `Bet cancelled. ${points} points refunded.` : 'Bet cancelled.'),
+  done: (points: number) =>
+    points > 0 ? `Bet cancelled. ${points} points refunded.` : 'Bet cancelled.',
   failed: 'Failed to cancel bet. Please try again.',
 };
 
@@ -45,7 +46,12 @@ function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void
         <Button variant="secondary" onClick={onDone} disabled={isBusy} data-autofocus>
           {CANCEL_TEXT.keep}
         </Button>
-        <Button variant="danger" onClick={() => void confirm()} isLoading={isBusy} loadingText={CANCEL_TEXT.busy}>
+        <Button
+          variant="danger"
+          onClick={() => void confirm()}
+          isLoading={isBusy}
+          loadingText={CANCEL_TEXT.busy}
+        >
           {CANCEL_TEXT.confirm}
         </Button>
       </div>
@@ -54,5 +60,9 @@ function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void
 }
 
 export function openCancelBetModal(betId: number) {
-  openModal({ title: CANCEL_TEXT.title, size: 'narrow', render: (close) => <CancelBetConfirm betId={betId} onDone={close} /> });
+  openModal({
+    title: CANCEL_TEXT.title,
+    size: 'narrow',
+    render: (close) => <CancelBetConfirm betId={betId} onDone={close} />,
+  });
 }

@@ -18,10 +18,21 @@ export function Countdown({ expiresAt, className }: { expiresAt: string; classNa
   const left = end - now;
   const text = formatCountdown(left);
   return (
-    <span className={[styles.countdown, styles[countdownTone(left)], className].filter(Boolean).join(' ')}>
+    <span
+      className={[styles.countdown, styles[countdownTone(left)], className]
+        .filter(Boolean)
+        .join(' ')}
+    >
       <Clock size={14} aria-hidden="true" />
       <time dateTime={new Date(end).toISOString()} title={new Date(end).toLocaleString()}>
-        {text === ENDED ? text : <><span className="visually-hidden">Closes in </span>{text}</>}
+        {text === ENDED ? (
+          text
+        ) : (
+          <>
+            <span className="visually-hidden">Closes in </span>
+            {text}
+          </>
+        )}
       </time>
     </span>
   );

@@ -7,7 +7,16 @@ import { toast } from '../shell/toast-store';
 import { canReachStep, Stepper } from '../ui/stepper';
 import { createBet } from './bet-actions';
 import { BetDetailsStep } from './bet-details-step';
-import { DETAILS_FIELDS, hasErrorIn, initialBetFormValues, toBetRequest, TYPE_FIELDS, validateBetForm, type BetFormField, type BetFormValues } from './bet-form-model';
+import {
+  DETAILS_FIELDS,
+  hasErrorIn,
+  initialBetFormValues,
+  toBetRequest,
+  TYPE_FIELDS,
+  validateBetForm,
+  type BetFormField,
+  type BetFormValues,
+} from './bet-form-model';
 import { BetTypeStep } from './bet-type-step';
 import { useNow } from './use-now';
 import styles from './create-bet-form.module.css';
@@ -29,7 +38,9 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
   // A group created offline is offered too: the bet waits in the outbox behind it.
   const groups = useMyGroups(user?.id);
   const navigate = useNavigate();
-  const [values, setValues] = useState<BetFormValues>(() => initialBetFormValues(Date.now(), groupId));
+  const [values, setValues] = useState<BetFormValues>(() =>
+    initialBetFormValues(Date.now(), groupId),
+  );
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -41,8 +52,10 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
     { id: 'details', label: CREATE_BET_TEXT.details, isValid: !hasErrorIn(errors, DETAILS_FIELDS) },
     { id: 'type', label: CREATE_BET_TEXT.type, isValid: !hasErrorIn(errors, TYPE_FIELDS) },
   ];
-  const touch = (...fields: BetFormField[]) => setTouched((previous) => new Set([...previous, ...fields]));
-  const change = (patch: Partial<BetFormValues>) => setValues((previous) => ({ ...previous, ...patch }));
+  const touch = (...fields: BetFormField[]) =>
+    setTouched((previous) => new Set([...previous, ...fields]));
+  const change = (patch: Partial<BetFormValues>) =>
+    setValues((previous) => ({ ...previous, ...patch }));
 
   const submit = async () => {
     setIsSubmitting(true);
@@ -75,9 +88,22 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
         submittingLabel={CREATE_BET_TEXT.submitting}
       >
         {step === 0 ? (
-          <BetDetailsStep values={values} errors={errors} touched={touched} onChange={change} onTouch={(field) => touch(field)} groups={groups ?? []} />
+          <BetDetailsStep
+            values={values}
+            errors={errors}
+            touched={touched}
+            onChange={change}
+            onTouch={(field) => touch(field)}
+            groups={groups ?? []}
+          />
         ) : (
-          <BetTypeStep values={values} errors={errors} touched={touched} onChange={change} onTouch={(field) => touch(field)} />
+          <BetTypeStep
+            values={values}
+            errors={errors}
+            touched={touched}
+            onChange={change}
+            onTouch={(field) => touch(field)}
+          />
         )}
       </Stepper>
     </form>

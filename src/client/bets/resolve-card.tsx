@@ -35,9 +35,11 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
   const [answer, setAnswer] = useState('');
   const [phase, setPhase] = useState<'selection' | 'confirmation'>('selection');
   const [isResolving, setIsResolving] = useState(false);
-  const isSupported = bet.betType === 'numeric' || bet.betType === 'over_under' || answerChoices(bet).length > 0;
+  const isSupported =
+    bet.betType === 'numeric' || bet.betType === 'over_under' || answerChoices(bet).length > 0;
   const isChosen = validateCorrectAnswer(bet, answer) === null;
-  const shownAnswer = bet.betType === 'over_under' ? answer.trim() : answerLabel(bet, answer.trim());
+  const shownAnswer =
+    bet.betType === 'over_under' ? answer.trim() : answerLabel(bet, answer.trim());
 
   const confirm = async () => {
     setIsResolving(true);
@@ -63,7 +65,13 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
         <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>
       ) : phase === 'selection' ? (
         <>
-          <AnswerInput bet={bet} value={answer} onChange={setAnswer} purpose="resolve" label={RESOLVE_TEXT.pick} />
+          <AnswerInput
+            bet={bet}
+            value={answer}
+            onChange={setAnswer}
+            purpose="resolve"
+            label={RESOLVE_TEXT.pick}
+          />
           <div className={styles.actions}>
             <Button disabled={!isChosen} onClick={() => setPhase('confirmation')}>
               {RESOLVE_TEXT.resolve}
@@ -71,7 +79,12 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
           </div>
         </>
       ) : (
-        <div className={styles.confirm} role="group" aria-labelledby={`resolve-q-${bet.id}`} aria-describedby={`resolve-w-${bet.id}`}>
+        <div
+          className={styles.confirm}
+          role="group"
+          aria-labelledby={`resolve-q-${bet.id}`}
+          aria-describedby={`resolve-w-${bet.id}`}
+        >
           <p className={styles.betTitle}>{bet.title}</p>
           <p className={styles.answer}>
             {RESOLVE_TEXT.answer} <strong>{shownAnswer}</strong>
@@ -83,10 +96,19 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
             {RESOLVE_TEXT.cannotUndo}
           </p>
           <div className={styles.actions}>
-            <Button variant="secondary" disabled={isResolving} onClick={() => setPhase('selection')}>
+            <Button
+              variant="secondary"
+              disabled={isResolving}
+              onClick={() => setPhase('selection')}
+            >
               {RESOLVE_TEXT.back}
             </Button>
-            <Button isLoading={isResolving} loadingText={RESOLVE_TEXT.resolving} onClick={() => void confirm()} autoFocus>
+            <Button
+              isLoading={isResolving}
+              loadingText={RESOLVE_TEXT.resolving}
+              onClick={() => void confirm()}
+              autoFocus
+            >
               {RESOLVE_TEXT.confirm}
             </Button>
           </div>

@@ -29,7 +29,15 @@ export const RESULTS_TEXT = {
   noWagers: "This bet hasn't received any wagers yet.",
 };
 
-export function ResultsPanel({ betId, bet, isPending = false }: { betId: number | undefined; bet: BetRules; isPending?: boolean }) {
+export function ResultsPanel({
+  betId,
+  bet,
+  isPending = false,
+}: {
+  betId: number | undefined;
+  bet: BetRules;
+  isPending?: boolean;
+}) {
   const cached = useBetStatistics(betId);
   const [status, setStatus] = useState<'loading' | 'loaded' | 'failed'>('loading');
   const [failure, setFailure] = useState('');
@@ -56,12 +64,29 @@ export function ResultsPanel({ betId, bet, isPending = false }: { betId: number 
     fetchStatistics();
   };
 
-  if (betId === undefined) return <Card><p role="alert">{RESULTS_TEXT.idRequired}</p></Card>;
+  if (betId === undefined)
+    return (
+      <Card>
+        <p role="alert">{RESULTS_TEXT.idRequired}</p>
+      </Card>
+    );
   if (!cached) {
     if (status === 'failed')
       return (
         <Card>
-          <EmptyState headingLevel="h3" title={RESULTS_TEXT.failedTitle} action={<Button variant="secondary" icon={<RotateCw size={16} aria-hidden="true" />} onClick={retry}>{RESULTS_TEXT.retry}</Button>}>
+          <EmptyState
+            headingLevel="h3"
+            title={RESULTS_TEXT.failedTitle}
+            action={
+              <Button
+                variant="secondary"
+                icon={<RotateCw size={16} aria-hidden="true" />}
+                onClick={retry}
+              >
+                {RESULTS_TEXT.retry}
+              </Button>
+            }
+          >
             {failure}
           </EmptyState>
         </Card>
@@ -88,7 +113,11 @@ export function ResultsPanel({ betId, bet, isPending = false }: { betId: number 
       )}
       {stats.totalParticipants === 0 ? (
         <Card>
-          <EmptyState headingLevel="h3" icon={<Users size={24} />} title={RESULTS_TEXT.noParticipants}>
+          <EmptyState
+            headingLevel="h3"
+            icon={<Users size={24} />}
+            title={RESULTS_TEXT.noParticipants}
+          >
             {RESULTS_TEXT.noWagers}
           </EmptyState>
         </Card>

@@ -43,8 +43,20 @@ export function ResultsSummary({ stats }: { stats: BetStatistics }) {
         <Card>
           <h3 className={styles.heading}>{SUMMARY_TEXT.breakdown}</h3>
           <div className={styles.breakdown}>
-            <Side tone="win" label={SUMMARY_TEXT.winners} count={breakdown.totalWinners} share={breakdown.winnerPercentage} points={breakdown.winnersPoints} />
-            <Side tone="lose" label={SUMMARY_TEXT.losers} count={breakdown.totalLosers} share={breakdown.loserPercentage} points={breakdown.losersPoints} />
+            <Side
+              tone="win"
+              label={SUMMARY_TEXT.winners}
+              count={breakdown.totalWinners}
+              share={breakdown.winnerPercentage}
+              points={breakdown.winnersPoints}
+            />
+            <Side
+              tone="lose"
+              label={SUMMARY_TEXT.losers}
+              count={breakdown.totalLosers}
+              share={breakdown.loserPercentage}
+              points={breakdown.losersPoints}
+            />
           </div>
         </Card>
       )}
@@ -61,7 +73,19 @@ function Stat({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Side({ tone, label, count, share, points }: { tone: 'win' | 'lose'; label: string; count: number; share: number; points: number }) {
+function Side({
+  tone,
+  label,
+  count,
+  share,
+  points,
+}: {
+  tone: 'win' | 'lose';
+  label: string;
+  count: number;
+  share: number;
+  points: number;
+}) {
   return (
     <div className={`${styles.side} ${tone === 'win' ? styles.win : styles.lose}`}>
       <p className={styles.sideLabel}>{label}</p>

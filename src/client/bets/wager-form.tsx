@@ -55,14 +55,26 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
   const [isBusy, setIsBusy] = useState(false);
 
   const totals = bet.answerTotals ?? {};
-  const odds = Object.fromEntries(answerOdds(bet, totals).map((entry) => [entry.answer, formatMultiplier(entry.multiplier)]));
+  const odds = Object.fromEntries(
+    answerOdds(bet, totals).map((entry) => [entry.answer, formatMultiplier(entry.multiplier)]),
+  );
   const isPredictionValid = validatePrediction(bet, prediction) === null;
-  const isPointsValid = points !== null && valueSelectorError(points) === null && Number.isInteger(points);
+  const isPointsValid =
+    points !== null && valueSelectorError(points) === null && Number.isInteger(points);
   // Changing a wager frees its old points first (ARCHITECTURE.md §4: the difference is debited).
   const spendable = (membership?.availablePoints ?? 0) + (wager?.points ?? 0);
-  const reason = !isWageringOpen(bet, now) ? WAGER_TEXT.closed : !membership ? WAGER_TEXT.notMember : spendable < base ? WAGER_TEXT.tooFewPoints : null;
+  const reason = !isWageringOpen(bet, now)
+    ? WAGER_TEXT.closed
+    : !membership
+      ? WAGER_TEXT.notMember
+      : spendable < base
+        ? WAGER_TEXT.tooFewPoints
+        : null;
   const isAffordable = points === null || points <= spendable;
-  const payout = isPredictionValid && isPointsValid ? projectedPayout(bet, totals, normalizeAnswer(bet, prediction), points, wager) : 0;
+  const payout =
+    isPredictionValid && isPointsValid
+      ? projectedPayout(bet, totals, normalizeAnswer(bet, prediction), points, wager)
+      : 0;
 
   const submit = async () => {
     if (!isPredictionValid || !isPointsValid || points === null) return;
@@ -88,7 +100,14 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
         void submit();
       }}
     >
-      <AnswerInput bet={bet} value={prediction} onChange={setPrediction} odds={odds} disabled={isDisabled} label={WAGER_TEXT.answers} />
+      <AnswerInput
+        bet={bet}
+        value={prediction}
+        onChange={setPrediction}
+        odds={odds}
+        disabled={isDisabled}
+        label={WAGER_TEXT.answers}
+      />
       <ValueSelector
         key={bet.id}
         presets={presets}
@@ -97,7 +116,9 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
         disabled={isDisabled}
         summary={points !== null && isPointsValid ? <Points value={points} size="small" /> : null}
       />
-      {!isAffordable && reason === null && <p className={styles.reason}>{WAGER_TEXT.tooFewPoints}</p>}
+      {!isAffordable && reason === null && (
+        <p className={styles.reason}>{WAGER_TEXT.tooFewPoints}</p>
+      )}
       {payout > 0 && isAffordable && (
         <p className={styles.payout}>
           {WAGER_TEXT.ifYouWin} <Points value={payout} size="small" />

@@ -47,11 +47,17 @@ export function BetQueue({ userId }: { userId: number | undefined }) {
             title={BET_QUEUE_TEXT.empty}
             action={
               active ? (
-                <Button icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(active.id)}>
+                <Button
+                  icon={<Plus size={16} aria-hidden="true" />}
+                  onClick={() => openCreateBetModal(active.id)}
+                >
                   {BET_QUEUE_TEXT.create}
                 </Button>
               ) : (
-                <Button icon={<UsersRound size={16} aria-hidden="true" />} onClick={() => openJoinGroupModal()}>
+                <Button
+                  icon={<UsersRound size={16} aria-hidden="true" />}
+                  onClick={() => openJoinGroupModal()}
+                >
                   {BET_QUEUE_TEXT.join}
                 </Button>
               )
@@ -71,5 +77,7 @@ function QueuedBet({ bet, userId }: { bet: BetRow; userId: number | undefined })
   const membership = useMyMembership(bet.groupId, userId);
   const group = useGroup(bet.groupId);
   if (wager === undefined || membership === undefined) return <QueueSkeleton />;
-  return <BetCard bet={bet} wager={wager} membership={membership} showTitle groupName={group?.name} />;
+  return (
+    <BetCard bet={bet} wager={wager} membership={membership} showTitle groupName={group?.name} />
+  );
 }

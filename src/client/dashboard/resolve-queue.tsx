@@ -28,7 +28,11 @@ export function ResolveQueue({ userId }: { userId: number | undefined }) {
         <ResolveCard key={bet.id} bet={bet} showTitle />
       ) : (
         <Card>
-          <EmptyState headingLevel="h3" icon={<CheckCheck size={26} />} title={RESOLVE_QUEUE_TEXT.empty}>
+          <EmptyState
+            headingLevel="h3"
+            icon={<CheckCheck size={26} />}
+            title={RESOLVE_QUEUE_TEXT.empty}
+          >
             {RESOLVE_QUEUE_TEXT.emptyHint}
           </EmptyState>
         </Card>

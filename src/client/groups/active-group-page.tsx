@@ -36,7 +36,10 @@ function NoGroupYet() {
           title="Join Your First Group!"
           action={
             <div className={styles.actions}>
-              <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => openJoinGroupModal()}>
+              <Button
+                icon={<UserPlus size={18} aria-hidden="true" />}
+                onClick={() => openJoinGroupModal()}
+              >
                 Join a group
               </Button>
               <Link to="/group/create" className={buttonClassName({ variant: 'secondary' })}>
@@ -46,7 +49,8 @@ function NoGroupYet() {
             </div>
           }
         >
-          Use the Join Group button in the header to join your friends, or start a group of your own.
+          Use the Join Group button in the header to join your friends, or start a group of your
+          own.
         </EmptyState>
       </Card>
     </AppPage>

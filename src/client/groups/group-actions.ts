@@ -7,7 +7,12 @@ import { localData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { toast } from '../shell/toast-store';
 import { api, sessionStore } from '../data/session';
-import { createGroupMutator, joinGroupMutator, leaveGroupMutator, type JoinGroupArgs } from './group-mutators';
+import {
+  createGroupMutator,
+  joinGroupMutator,
+  leaveGroupMutator,
+  type JoinGroupArgs,
+} from './group-mutators';
 
 // The group writes of spec 02 §4 in one place. Creating, joining and leaving run named mutators
 // through the outbox (group-mutators.ts, data/outbox.ts): the change shows at once in the
@@ -49,7 +54,19 @@ async function join(args: JoinGroupArgs, knownId: number | undefined): Promise<G
   if (result.status === 'sent') return result.response;
   toast.info(OUTBOX_TEXT.queued.joinGroup);
   const known = knownId === undefined ? undefined : await db.groups.get(knownId);
-  return { description: null, privacy: args.privacy, defaultPoints: 0, createdByUserId: 0, admins: [], memberUserIds: [], createdAt: '', updatedAt: '', id: knownId ?? 0, name: args.privacy === 'public' ? args.groupName : '', ...known } as Group;
+  return {
+    description: null,
+    privacy: args.privacy,
+    defaultPoints: 0,
+    createdByUserId: 0,
+    admins: [],
+    memberUserIds: [],
+    createdAt: '',
+    updatedAt: '',
+    id: knownId ?? 0,
+    name: args.privacy === 'public' ? args.groupName : '',
+    ...known,
+  } as Group;
 }
 
 /** POST /groups/join-public: a public group is joined by its name (spec 02 §4). */
@@ -103,8 +120,14 @@ export async function loadGroup(groupId: number): Promise<GroupLoadResult> {
 }
 
 /** The join form's typeahead: public groups whose name contains the query (GET /groups/public?search=). */
-export function searchPublicGroups(query: string, signal?: AbortSignal): Promise<PublicGroupSummary[]> {
-  return api.get<PublicGroupSummary[]>(`${API_BASE}/groups/public?search=${encodeURIComponent(query)}`, { signal });
+export function searchPublicGroups(
+  query: string,
+  signal?: AbortSignal,
+): Promise<PublicGroupSummary[]> {
+  return api.get<PublicGroupSummary[]>(
+    `${API_BASE}/groups/public?search=${encodeURIComponent(query)}`,
+    { signal },
+  );
 }
 
 /** The group selector: make one of the player's groups the active group. */

@@ -29,13 +29,21 @@ export function GroupBetsPage() {
     <AppPage
       title={TEXT.title(group?.name)}
       actions={
-        <Button size="small" className={styles.create} icon={<Plus size={16} aria-hidden="true" />} onClick={() => openCreateBetModal(groupId)}>
+        <Button
+          size="small"
+          className={styles.create}
+          icon={<Plus size={16} aria-hidden="true" />}
+          onClick={() => openCreateBetModal(groupId)}
+        >
           {TEXT.create}
         </Button>
       }
     >
       <div className={styles.back}>
-        <Link to={`/group/${groupId}`} className={buttonClassName({ variant: 'ghost', size: 'small' })}>
+        <Link
+          to={`/group/${groupId}`}
+          className={buttonClassName({ variant: 'ghost', size: 'small' })}
+        >
           <ArrowLeft size={16} aria-hidden="true" />
           <span>{TEXT.back}</span>
         </Link>

@@ -40,14 +40,23 @@ function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'p
 export function GroupDetails({ group, userId }: { group: GroupRow; userId: number }) {
   const navigate = useNavigate();
   const membership = useMyMembership(group.id, userId);
-  const role = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId) ? 'Creator' : group.admins && isGroupAdmin({ admins: group.admins }, userId) ? 'Admin' : null;
+  const role = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId)
+    ? 'Creator'
+    : group.admins && isGroupAdmin({ admins: group.admins }, userId)
+      ? 'Admin'
+      : null;
 
   return (
     <AppPage
       title={group.name}
       actions={
         canShare(group) && (
-          <Button variant="secondary" size="small" icon={<Share2 size={16} aria-hidden="true" />} onClick={() => openShareGroupModal(group)}>
+          <Button
+            variant="secondary"
+            size="small"
+            icon={<Share2 size={16} aria-hidden="true" />}
+            onClick={() => openShareGroupModal(group)}
+          >
             {TEXT.share}
           </Button>
         )
@@ -58,7 +67,11 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
         <div className={styles.facts}>
           {group.privacy && (
             <span className={styles.badge}>
-              {group.privacy === 'private' ? <Lock size={14} aria-hidden="true" /> : <Globe size={14} aria-hidden="true" />}
+              {group.privacy === 'private' ? (
+                <Lock size={14} aria-hidden="true" />
+              ) : (
+                <Globe size={14} aria-hidden="true" />
+              )}
               {group.privacy === 'private' ? TEXT.private : TEXT.public}
             </span>
           )}

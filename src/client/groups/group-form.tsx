@@ -2,7 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Globe, Lock } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { createGroupRequestSchema, GROUP_LIMITS, type CreateGroupInput, type CreateGroupRequest, type Group } from '../../domain/groups';
+import {
+  createGroupRequestSchema,
+  GROUP_LIMITS,
+  type CreateGroupInput,
+  type CreateGroupRequest,
+  type Group,
+} from '../../domain/groups';
 import { errorMessage } from '../data/api-client';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -46,7 +52,13 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
   const form = useForm<GroupFormValues, unknown, CreateGroupInput>({
     resolver: zodResolver(groupFormSchema),
     mode: 'onTouched',
-    defaultValues: { name: '', description: '', privacy: 'public', inviteCode: '', defaultPoints: GROUP_LIMITS.defaultPoints },
+    defaultValues: {
+      name: '',
+      description: '',
+      privacy: 'public',
+      inviteCode: '',
+      defaultPoints: GROUP_LIMITS.defaultPoints,
+    },
   });
   const { errors, isSubmitting } = form.formState;
   const privacy = useWatch({ control: form.control, name: 'privacy' });
@@ -68,18 +80,49 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <TextField label={TEXT.name} placeholder={TEXT.namePlaceholder} autoComplete="off" maxLength={GROUP_LIMITS.nameMax + 20} error={errors.name?.message} {...form.register('name')} />
-      <TextAreaField label={TEXT.description} placeholder={TEXT.descriptionPlaceholder} error={errors.description?.message} {...form.register('description')} />
+      <TextField
+        label={TEXT.name}
+        placeholder={TEXT.namePlaceholder}
+        autoComplete="off"
+        maxLength={GROUP_LIMITS.nameMax + 20}
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <TextAreaField
+        label={TEXT.description}
+        placeholder={TEXT.descriptionPlaceholder}
+        error={errors.description?.message}
+        {...form.register('description')}
+      />
       <fieldset className={styles.privacy}>
         <legend className={styles.legend}>{TEXT.privacy}</legend>
         <div className={styles.choices}>
-          <PrivacyChoice value="public" label={TEXT.public} hint={TEXT.publicHint} icon={<Globe size={20} />} register={form.register('privacy')} />
-          <PrivacyChoice value="private" label={TEXT.private} hint={TEXT.privateHint} icon={<Lock size={20} />} register={form.register('privacy')} />
+          <PrivacyChoice
+            value="public"
+            label={TEXT.public}
+            hint={TEXT.publicHint}
+            icon={<Globe size={20} />}
+            register={form.register('privacy')}
+          />
+          <PrivacyChoice
+            value="private"
+            label={TEXT.private}
+            hint={TEXT.privateHint}
+            icon={<Lock size={20} />}
+            register={form.register('privacy')}
+          />
         </div>
         {errors.privacy?.message && <p className={styles.error}>{errors.privacy.message}</p>}
       </fieldset>
       {privacy === 'private' && (
-        <TextField label={TEXT.inviteCode} hint={TEXT.inviteCodeHint} autoComplete="off" spellCheck={false} error={errors.inviteCode?.message} {...form.register('inviteCode')} />
+        <TextField
+          label={TEXT.inviteCode}
+          hint={TEXT.inviteCodeHint}
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.inviteCode?.message}
+          {...form.register('inviteCode')}
+        />
       )}
       <TextField
         label={TEXT.points}
@@ -103,7 +146,9 @@ interface PrivacyChoiceProps {
   label: string;
   hint: string;
   icon: React.ReactNode;
-  register: ReturnType<ReturnType<typeof useForm<GroupFormValues, unknown, CreateGroupInput>>['register']>;
+  register: ReturnType<
+    ReturnType<typeof useForm<GroupFormValues, unknown, CreateGroupInput>>['register']
+  >;
 }
 
 function PrivacyChoice({ value, label, hint, icon, register }: PrivacyChoiceProps) {

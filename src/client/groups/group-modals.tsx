@@ -7,14 +7,24 @@ import type { JoinPrefill } from './join-group-form';
 // Opening the group modals from anywhere (the header, the group pages). Their bodies load
 // on first use: forms, zod and the QR code library stay out of the header's chunk.
 
-const GroupSelector = lazy(() => import('./group-selector').then((m) => ({ default: m.GroupSelector })));
-const JoinGroupForm = lazy(() => import('./join-group-form').then((m) => ({ default: m.JoinGroupForm })));
-const ShareGroupModal = lazy(() => import('./share-group-modal').then((m) => ({ default: m.ShareGroupModal })));
-const LeaveGroupConfirm = lazy(() => import('./leave-group-confirm').then((m) => ({ default: m.LeaveGroupConfirm })));
+const GroupSelector = lazy(() =>
+  import('./group-selector').then((m) => ({ default: m.GroupSelector })),
+);
+const JoinGroupForm = lazy(() =>
+  import('./join-group-form').then((m) => ({ default: m.JoinGroupForm })),
+);
+const ShareGroupModal = lazy(() =>
+  import('./share-group-modal').then((m) => ({ default: m.ShareGroupModal })),
+);
+const LeaveGroupConfirm = lazy(() =>
+  import('./leave-group-confirm').then((m) => ({ default: m.LeaveGroupConfirm })),
+);
 
 function Loading() {
   return (
-    <div style={{ display: 'grid', placeItems: 'center', minHeight: 240, color: 'var(--color-brand)' }}>
+    <div
+      style={{ display: 'grid', placeItems: 'center', minHeight: 240, color: 'var(--color-brand)' }}
+    >
       <Spinner size="large" label="Loading" />
     </div>
   );
@@ -24,18 +34,27 @@ const lazyBody = (body: ReactNode) => <Suspense fallback={<Loading />}>{body}</S
 
 /** The group selector (the header's group button). */
 export function openGroupSelectorModal() {
-  openModal({ title: 'Your groups', render: (close) => lazyBody(<GroupSelector onDone={close} />) });
+  openModal({
+    title: 'Your groups',
+    render: (close) => lazyBody(<GroupSelector onDone={close} />),
+  });
 }
 
 /** The join modal; a prefilled id or code opens its Private Group tab (spec 02 §4). */
 export function openJoinGroupModal(prefill?: JoinPrefill) {
-  openModal({ title: 'Join a Group', render: (close) => lazyBody(<JoinGroupForm prefill={prefill} onJoined={close} />) });
+  openModal({
+    title: 'Join a Group',
+    render: (close) => lazyBody(<JoinGroupForm prefill={prefill} onJoined={close} />),
+  });
 }
 
 /** Spec 02 §2 "Share {group name}", with the share link for this origin. */
 export function openShareGroupModal(group: Parameters<typeof shareLink>[1] & { name: string }) {
   const link = shareLink(window.location.origin, group);
-  openModal({ title: `Share ${group.name}`, render: () => lazyBody(<ShareGroupModal link={link} />) });
+  openModal({
+    title: `Share ${group.name}`,
+    render: () => lazyBody(<ShareGroupModal link={link} />),
+  });
 }
 
 /** Asks before leaving; `onLeft` runs after the server has agreed. */

@@ -12,7 +12,9 @@ export interface CreateGroupArgs {
   input: CreateGroupInput;
 }
 
-export type JoinGroupArgs = { privacy: 'public'; groupName: string; groupId?: number } | { privacy: 'private'; groupId: number; inviteCode: string };
+export type JoinGroupArgs =
+  | { privacy: 'public'; groupName: string; groupId?: number }
+  | { privacy: 'private'; groupId: number; inviteCode: string };
 
 export interface LeaveGroupArgs {
   groupId: number;
@@ -21,7 +23,11 @@ export interface LeaveGroupArgs {
 /** The joined or created group becomes the active group (spec 02 §4), with the points the mirror knows. */
 async function activate(group: Group, context: AnswerContext) {
   const membership = await context.db.memberships.get([group.id, context.userId]);
-  context.activeGroup.set({ id: group.id, name: group.name, availablePoints: membership?.availablePoints ?? group.defaultPoints });
+  context.activeGroup.set({
+    id: group.id,
+    name: group.name,
+    availablePoints: membership?.availablePoints ?? group.defaultPoints,
+  });
 }
 
 export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
@@ -47,7 +53,14 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
     // Once numbered, the server's rows (if a pull brought them) are the truth.
     if (id > 0 && (await context.db.groups.get(id))) return;
     await context.put('groups', group);
-    await context.put('memberships', { groupId: id, userId: context.userId, userName: context.userName, totalPoints: input.defaultPoints, availablePoints: input.defaultPoints, role: 'creator' });
+    await context.put('memberships', {
+      groupId: id,
+      userId: context.userId,
+      userName: context.userName,
+      totalPoints: input.defaultPoints,
+      availablePoints: input.defaultPoints,
+      role: 'creator',
+    });
   },
   numbered: ({ tempId }, group) => [tempId, group.id],
   async afterAnswer({ tempId }, group, context) {
@@ -62,13 +75,38 @@ export const joinGroupMutator: Mutator<JoinGroupArgs, Group> = {
   describe: (args) => (args.privacy === 'public' ? args.groupName : `#${args.groupId}`),
   request: (args) =>
     args.privacy === 'public'
-      ? { method: 'POST', path: `${API_BASE}/groups/join-public`, body: { groupName: args.groupName } }
-      : { method: 'POST', path: `${API_BASE}/groups/join-private`, body: { groupId: args.groupId, inviteCode: args.inviteCode } },
+      ? {
+          method: 'POST',
+          path: `${API_BASE}/groups/join-public`,
+          body: { groupName: args.groupName },
+        }
+      : {
+          method: 'POST',
+          path: `${API_BASE}/groups/join-private`,
+          body: { groupId: args.groupId, inviteCode: args.inviteCode },
+        },
   async apply(args, context) {
-    const group = args.groupId !== undefined ? await context.db.groups.get(args.groupId) : args.privacy === 'public' ? await context.db.groups.where('name').equals(args.groupName).first() : undefined;
-    if (!group || group.defaultPoints === undefined || (await context.db.memberships.get([group.id, context.userId]))) return;
+    const group =
+      args.groupId !== undefined
+        ? await context.db.groups.get(args.groupId)
+        : args.privacy === 'public'
+          ? await context.db.groups.where('name').equals(args.groupName).first()
+          : undefined;
+    if (
+      !group ||
+      group.defaultPoints === undefined ||
+      (await context.db.memberships.get([group.id, context.userId]))
+    )
+      return;
     // A rejoin restores the old points: the server says so with the pull; until then, the starting points.
-    await context.put('memberships', { groupId: group.id, userId: context.userId, userName: context.userName, totalPoints: group.defaultPoints, availablePoints: group.defaultPoints, role: 'member' });
+    await context.put('memberships', {
+      groupId: group.id,
+      userId: context.userId,
+      userName: context.userName,
+      totalPoints: group.defaultPoints,
+      availablePoints: group.defaultPoints,
+      role: 'member',
+    });
   },
   afterAnswer: (_args, group, context) => activate(group, context),
 };
@@ -81,10 +119,13 @@ export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
   async apply({ groupId }, context) {
     const { db } = context;
     const bets = await db.bets.where('groupId').equals(groupId).primaryKeys();
-    for (const wager of await db.wagers.where('betId').anyOf(bets).primaryKeys()) await context.remove('wagers', wager);
-    for (const betId of await db.betStatistics.where('betId').anyOf(bets).primaryKeys()) await context.remove('betStatistics', betId);
+    for (const wager of await db.wagers.where('betId').anyOf(bets).primaryKeys())
+      await context.remove('wagers', wager);
+    for (const betId of await db.betStatistics.where('betId').anyOf(bets).primaryKeys())
+      await context.remove('betStatistics', betId);
     for (const betId of bets) await context.remove('bets', betId);
-    for (const key of await db.memberships.where('groupId').equals(groupId).primaryKeys()) await context.remove('memberships', key);
+    for (const key of await db.memberships.where('groupId').equals(groupId).primaryKeys())
+      await context.remove('memberships', key);
     await context.remove('groups', groupId);
   },
 };

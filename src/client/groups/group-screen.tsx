@@ -11,7 +11,13 @@ import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { afterGroupJoined } from './after-group-joined';
-import { joinPrivateGroup, joinPublicGroup, loadGroup, refreshMyGroups, type GroupLoadStatus } from './group-actions';
+import {
+  joinPrivateGroup,
+  joinPublicGroup,
+  loadGroup,
+  refreshMyGroups,
+  type GroupLoadStatus,
+} from './group-actions';
 import { GroupDetails } from './group-details';
 import { openJoinGroupModal } from './group-modals';
 import { useGroup, useMyMembership } from './use-groups';
@@ -47,7 +53,13 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
   const load = loaded?.key === loadKey ? loaded.status : 'loading';
   const [isJoining, setIsJoining] = useState(false);
 
-  const isMember = Boolean(membership) || Boolean(group?.memberUserIds && userId !== undefined && isGroupMember({ admins: group.admins ?? [], memberUserIds: group.memberUserIds }, userId));
+  const isMember =
+    Boolean(membership) ||
+    Boolean(
+      group?.memberUserIds &&
+      userId !== undefined &&
+      isGroupMember({ admins: group.admins ?? [], memberUserIds: group.memberUserIds }, userId),
+    );
 
   const join = async (run: () => Promise<Group>, { isAutomatic }: { isAutomatic: boolean }) => {
     setIsJoining(true);
@@ -60,7 +72,11 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
       console.warn('Joining from the group page failed', error);
       const message = errorMessage(error, TEXT.failed);
       // A link whose code no longer works: the private join dialog, prefilled, says why.
-      openJoinGroupModal({ groupId: String(groupId), inviteCode: isAutomatic ? inviteCode : undefined, error: message });
+      openJoinGroupModal({
+        groupId: String(groupId),
+        inviteCode: isAutomatic ? inviteCode : undefined,
+        error: message,
+      });
     } finally {
       setIsJoining(false);
     }
@@ -77,16 +93,26 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
     loadGroup(groupId).then(({ status, group: fresh }) => {
       if (!isCurrent) return;
       setLoaded({ key: loadKey, status });
-      if ((status === 'forbidden' || status === 'missing') && activeGroupStore.getSnapshot()?.id === groupId) {
+      if (
+        (status === 'forbidden' || status === 'missing') &&
+        activeGroupStore.getSnapshot()?.id === groupId
+      ) {
         // The active group is gone for this player (removed, deleted): let the sync choose again.
         void refreshMyGroups();
       }
       if (userId === undefined) return;
       if (status === 'forbidden') {
-        if (inviteCode) void joinRef.current(() => joinPrivateGroup(groupId, inviteCode), { isAutomatic: true });
+        if (inviteCode)
+          void joinRef.current(() => joinPrivateGroup(groupId, inviteCode), { isAutomatic: true });
         else openJoinGroupModal({ groupId: String(groupId) });
       } else if (status === 'loaded' && fresh && inviteCode && !isGroupMember(fresh, userId)) {
-        void joinRef.current(() => (fresh.privacy === 'private' ? joinPrivateGroup(groupId, inviteCode) : joinPublicGroup(fresh.name)), { isAutomatic: true });
+        void joinRef.current(
+          () =>
+            fresh.privacy === 'private'
+              ? joinPrivateGroup(groupId, inviteCode)
+              : joinPublicGroup(fresh.name),
+          { isAutomatic: true },
+        );
       }
     });
     return () => {
@@ -94,7 +120,8 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
     };
   }, [groupId, userId, inviteCode, loadKey]);
 
-  if (group && isMember && userId !== undefined) return <GroupDetails group={group} userId={userId} />;
+  if (group && isMember && userId !== undefined)
+    return <GroupDetails group={group} userId={userId} />;
 
   if (load === 'loading' || group === undefined || (isJoining && inviteCode)) {
     return (
@@ -114,7 +141,11 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
             icon={<UsersRound size={26} />}
             title={TEXT.notMember}
             action={
-              <Button isLoading={isJoining} loadingText={TEXT.joiningButton} onClick={() => void join(() => joinPublicGroup(group.name), { isAutomatic: false })}>
+              <Button
+                isLoading={isJoining}
+                loadingText={TEXT.joiningButton}
+                onClick={() => void join(() => joinPublicGroup(group.name), { isAutomatic: false })}
+              >
                 {TEXT.join}
               </Button>
             }
@@ -135,7 +166,10 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
           title={TEXT.notFound}
           action={
             load === 'forbidden' && (
-              <Button variant="secondary" onClick={() => openJoinGroupModal({ groupId: String(groupId), inviteCode })}>
+              <Button
+                variant="secondary"
+                onClick={() => openJoinGroupModal({ groupId: String(groupId), inviteCode })}
+              >
                 {TEXT.enterCode}
               </Button>
             )

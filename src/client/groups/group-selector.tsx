@@ -36,7 +36,14 @@ type View = 'list' | 'join' | 'create';
 export function GroupSelector({ onDone }: { onDone: () => void }) {
   const [view, setView] = useState<View>('list');
   const navigate = useNavigate();
-  if (view === 'list') return <GroupList onChosen={onDone} onJoin={() => setView('join')} onCreate={() => setView('create')} />;
+  if (view === 'list')
+    return (
+      <GroupList
+        onChosen={onDone}
+        onJoin={() => setView('join')}
+        onCreate={() => setView('create')}
+      />
+    );
   return (
     <div className={styles.subview}>
       <button type="button" className={styles.back} onClick={() => setView('list')}>
@@ -58,7 +65,15 @@ export function GroupSelector({ onDone }: { onDone: () => void }) {
   );
 }
 
-function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoin: () => void; onCreate: () => void }) {
+function GroupList({
+  onChosen,
+  onJoin,
+  onCreate,
+}: {
+  onChosen: () => void;
+  onJoin: () => void;
+  onCreate: () => void;
+}) {
   const searchId = useId();
   const { user } = useSession();
   const active = useActiveGroup();
@@ -67,7 +82,11 @@ function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoi
   const shown = groups ? filterGroups(groups, query) : undefined;
 
   const choose = ({ group, membership }: MyGroup) => {
-    chooseActiveGroup({ id: group.id, name: group.name, availablePoints: membership.availablePoints });
+    chooseActiveGroup({
+      id: group.id,
+      name: group.name,
+      availablePoints: membership.availablePoints,
+    });
     onChosen();
   };
 
@@ -101,14 +120,21 @@ function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoi
               const isActive = active?.id === item.group.id;
               return (
                 <li key={item.group.id}>
-                  <button type="button" className={styles.item} aria-current={isActive ? 'true' : undefined} onClick={() => choose(item)}>
+                  <button
+                    type="button"
+                    className={styles.item}
+                    aria-current={isActive ? 'true' : undefined}
+                    onClick={() => choose(item)}
+                  >
                     <span className={styles.itemAvatar} aria-hidden="true">
                       {item.group.name.slice(0, 1).toUpperCase()}
                     </span>
                     <span className={styles.itemText}>
                       <span className={styles.itemName}>{item.group.name}</span>
                       <Points value={item.membership.availablePoints} size="small" />
-                      <PendingBadge row={item.group.pendingWriteId ? item.group : item.membership} />
+                      <PendingBadge
+                        row={item.group.pendingWriteId ? item.group : item.membership}
+                      />
                     </span>
                     {isActive && (
                       <span className={styles.activeMark}>
@@ -124,7 +150,11 @@ function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoi
         )}
       </div>
       <div className={styles.actions}>
-        <Button variant="secondary" icon={<UserPlus size={18} aria-hidden="true" />} onClick={onJoin}>
+        <Button
+          variant="secondary"
+          icon={<UserPlus size={18} aria-hidden="true" />}
+          onClick={onJoin}
+        >
           {TEXT.join}
         </Button>
         <Button icon={<Plus size={18} aria-hidden="true" />} onClick={onCreate}>
@@ -136,6 +166,11 @@ function GroupList({ onChosen, onJoin, onCreate }: { onChosen: () => void; onJoi
 }
 
 function filterGroups(groups: MyGroup[], query: string): MyGroup[] {
-  const matches = new Set(searchGroupsByName(groups.map((item) => item.group), query));
+  const matches = new Set(
+    searchGroupsByName(
+      groups.map((item) => item.group),
+      query,
+    ),
+  );
   return groups.filter((item) => matches.has(item.group));
 }

@@ -2,7 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from '../../domain/zod';
-import { GROUP_MESSAGES, joinPrivateRequestSchema, type PublicGroupSummary } from '../../domain/groups';
+import {
+  GROUP_MESSAGES,
+  joinPrivateRequestSchema,
+  type PublicGroupSummary,
+} from '../../domain/groups';
 import { errorMessage } from '../data/api-client';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
@@ -43,9 +47,17 @@ export interface JoinPrefill {
 
 type Mode = 'public' | 'private';
 
-export function JoinGroupForm({ prefill = {}, onJoined }: { prefill?: JoinPrefill; onJoined: () => void }) {
+export function JoinGroupForm({
+  prefill = {},
+  onJoined,
+}: {
+  prefill?: JoinPrefill;
+  onJoined: () => void;
+}) {
   const id = useId();
-  const [mode, setMode] = useState<Mode>(prefill.groupId || prefill.inviteCode ? 'private' : 'public');
+  const [mode, setMode] = useState<Mode>(
+    prefill.groupId || prefill.inviteCode ? 'private' : 'public',
+  );
   // Each switch remounts the panel: its fields and messages start empty (spec 02 §4).
   const [generation, setGeneration] = useState(0);
   const switchTo = (next: Mode) => {
@@ -82,11 +94,20 @@ export function JoinGroupForm({ prefill = {}, onJoined }: { prefill?: JoinPrefil
           </button>
         ))}
       </div>
-      <div id={`${id}-panel`} role="tabpanel" aria-labelledby={`${id}-${mode}-tab`} className={styles.panel}>
+      <div
+        id={`${id}-panel`}
+        role="tabpanel"
+        aria-labelledby={`${id}-${mode}-tab`}
+        className={styles.panel}
+      >
         {mode === 'public' ? (
           <PublicJoin key={generation} onJoined={finish} />
         ) : (
-          <PrivateJoin key={generation} prefill={generation === 0 ? prefill : {}} onJoined={finish} />
+          <PrivateJoin
+            key={generation}
+            prefill={generation === 0 ? prefill : {}}
+            onJoined={finish}
+          />
         )}
       </div>
     </div>
@@ -174,7 +195,14 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
     <form className={styles.form} onSubmit={onSubmit} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <p className={styles.hint}>{TEXT.privateHint}</p>
-      <TextField label={TEXT.groupId} inputMode="numeric" autoComplete="off" placeholder={TEXT.groupIdPlaceholder} error={errors.groupId?.message} {...form.register('groupId')} />
+      <TextField
+        label={TEXT.groupId}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={TEXT.groupIdPlaceholder}
+        error={errors.groupId?.message}
+        {...form.register('groupId')}
+      />
       <TextField
         label={TEXT.inviteCode}
         autoComplete="off"

@@ -14,7 +14,15 @@ const TEXT = {
 };
 
 /** The confirmation of "Leave group" (the server keeps the membership, so rejoining restores the points). */
-export function LeaveGroupConfirm({ group, onCancel, onLeft }: { group: { id: number; name: string }; onCancel: () => void; onLeft: () => void }) {
+export function LeaveGroupConfirm({
+  group,
+  onCancel,
+  onLeft,
+}: {
+  group: { id: number; name: string };
+  onCancel: () => void;
+  onLeft: () => void;
+}) {
   const [isLeaving, setIsLeaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 

@@ -47,9 +47,25 @@ export function ShareGroupModal({ link }: { link: string }) {
       </div>
       <label className={styles.linkLabel}>
         <span>{TEXT.link}</span>
-        <input ref={linkRef} className={styles.link} value={link} readOnly onFocus={(event) => event.target.select()} />
+        <input
+          ref={linkRef}
+          className={styles.link}
+          value={link}
+          readOnly
+          onFocus={(event) => event.target.select()}
+        />
       </label>
-      <Button fullWidth onClick={onCopy} icon={copy === 'copied' ? <Check size={18} aria-hidden="true" /> : <Copy size={18} aria-hidden="true" />}>
+      <Button
+        fullWidth
+        onClick={onCopy}
+        icon={
+          copy === 'copied' ? (
+            <Check size={18} aria-hidden="true" />
+          ) : (
+            <Copy size={18} aria-hidden="true" />
+          )
+        }
+      >
         {copy === 'copied' ? TEXT.copied : TEXT.copy}
       </Button>
       <p className="visually-hidden" role="status">

@@ -18,29 +18,49 @@ export function useMyGroups(userId: number | undefined): MyGroup[] | undefined {
     const memberships = await db.memberships.where('userId').equals(userId).toArray();
     const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
     return memberships
-      .map((membership, index) => ({ membership, group: groups[index] ?? { id: membership.groupId, name: '' } }))
+      .map((membership, index) => ({
+        membership,
+        group: groups[index] ?? { id: membership.groupId, name: '' },
+      }))
       .sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
   }, [userId]);
 }
 
 /** One group as this device knows it; null when it knows nothing of it. */
 export function useGroup(groupId: number | undefined): GroupRow | null | undefined {
-  return useLiveQuery(async () => (groupId === undefined ? null : ((await db.groups.get(groupId)) ?? null)), [groupId]);
+  return useLiveQuery(
+    async () => (groupId === undefined ? null : ((await db.groups.get(groupId)) ?? null)),
+    [groupId],
+  );
 }
 
 /** The player's membership in a group; null when they are not a member. */
-export function useMyMembership(groupId: number | undefined, userId: number | undefined): Membership | null | undefined {
+export function useMyMembership(
+  groupId: number | undefined,
+  userId: number | undefined,
+): Membership | null | undefined {
   return useLiveQuery(
-    async () => (groupId === undefined || userId === undefined ? null : ((await db.memberships.get([groupId, userId])) ?? null)),
+    async () =>
+      groupId === undefined || userId === undefined
+        ? null
+        : ((await db.memberships.get([groupId, userId])) ?? null),
     [groupId, userId],
   );
 }
 
 /** Every member of a group (the mirror holds them all), the player first, then by name. */
-export function useGroupMembers(groupId: number | undefined, userId: number | undefined): MembershipRow[] | undefined {
+export function useGroupMembers(
+  groupId: number | undefined,
+  userId: number | undefined,
+): MembershipRow[] | undefined {
   return useLiveQuery(async () => {
     if (groupId === undefined) return [];
     const members = await db.memberships.where('groupId').equals(groupId).toArray();
-    return members.sort((a, b) => Number(b.userId === userId) - Number(a.userId === userId) || a.userName.localeCompare(b.userName) || a.userId - b.userId);
+    return members.sort(
+      (a, b) =>
+        Number(b.userId === userId) - Number(a.userId === userId) ||
+        a.userName.localeCompare(b.userName) ||
+        a.userId - b.userId,
+    );
   }, [groupId, userId]);
 }

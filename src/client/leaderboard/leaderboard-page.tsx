@@ -30,7 +30,10 @@ export function LeaderboardPage() {
             icon={<Trophy size={26} />}
             title="No leaderboard yet"
             action={
-              <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => openJoinGroupModal()}>
+              <Button
+                icon={<UserPlus size={18} aria-hidden="true" />}
+                onClick={() => openJoinGroupModal()}
+              >
                 Join a group
               </Button>
             }
@@ -43,7 +46,12 @@ export function LeaderboardPage() {
   }
 
   const columns: DataTableColumn<RankedRow>[] = [
-    { key: 'rank', header: 'Rank', sortValue: (row) => row.rank, render: (row) => <span className={styles.rank}>{row.rank}</span> },
+    {
+      key: 'rank',
+      header: 'Rank',
+      sortValue: (row) => row.rank,
+      render: (row) => <span className={styles.rank}>{row.rank}</span>,
+    },
     {
       key: 'user',
       header: 'User',
@@ -56,7 +64,13 @@ export function LeaderboardPage() {
         </span>
       ),
     },
-    { key: 'points', header: 'Points', align: 'end', sortValue: (row) => row.points, render: (row) => <Points value={row.points} size="small" word="never" /> },
+    {
+      key: 'points',
+      header: 'Points',
+      align: 'end',
+      sortValue: (row) => row.points,
+      render: (row) => <Points value={row.points} size="small" word="never" />,
+    },
   ];
 
   return (

@@ -22,7 +22,9 @@ export function AccountCard({ user, onEdit }: { user: User; onEdit?: () => void 
         <Avatar user={user} size="large" />
         <div className={styles.identityText}>
           <p className={styles.displayName}>{user.displayName}</p>
-          <p className={styles.handle}>{user.isTemporary ? 'Guest account' : `@${user.username}`}</p>
+          <p className={styles.handle}>
+            {user.isTemporary ? 'Guest account' : `@${user.username}`}
+          </p>
         </div>
       </div>
       <div className={styles.cardHeading}>
@@ -30,7 +32,12 @@ export function AccountCard({ user, onEdit }: { user: User; onEdit?: () => void 
           Account Information
         </h2>
         {onEdit && (
-          <Button variant="ghost" size="small" icon={<Pencil size={16} aria-hidden="true" />} onClick={onEdit}>
+          <Button
+            variant="ghost"
+            size="small"
+            icon={<Pencil size={16} aria-hidden="true" />}
+            onClick={onEdit}
+          >
             Edit
           </Button>
         )}

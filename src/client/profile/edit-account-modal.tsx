@@ -1,7 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { CURRENT_PASSWORD_REQUIRED, editAccountFormSchema, type EditAccountForm, type UpdateProfileRequest } from '../../domain/auth';
+import {
+  CURRENT_PASSWORD_REQUIRED,
+  editAccountFormSchema,
+  type EditAccountForm,
+  type UpdateProfileRequest,
+} from '../../domain/auth';
 import { ApiError } from '../data/api-client';
 import { updateProfile } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
@@ -50,39 +55,60 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
   });
   const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ password, passwordConfirm, currentPassword, ...fields }) => {
-    setFailure(null);
-    // The server asks for the current password to change the email or the password (README, Security notes).
-    const isEmailChange = fields.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase();
-    if ((isEmailChange || password) && !currentPassword) {
-      form.setError('currentPassword', { message: CURRENT_PASSWORD_REQUIRED }, { shouldFocus: true });
-      return;
-    }
-    const changes: UpdateProfileRequest = { ...fields, username: fields.username.toLowerCase() };
-    if (password) Object.assign(changes, { password, passwordConfirm });
-    if (isEmailChange || password) changes.currentPassword = currentPassword;
-    try {
-      await updateProfile(changes);
-      toast.success(TEXT.updated);
-      onDone();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'invalid_current_password') {
-        form.setError('currentPassword', { message: error.message }, { shouldFocus: true });
+  const onSubmit = form.handleSubmit(
+    async ({ password, passwordConfirm, currentPassword, ...fields }) => {
+      setFailure(null);
+      // The server asks for the current password to change the email or the password (README, Security notes).
+      const isEmailChange = fields.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase();
+      if ((isEmailChange || password) && !currentPassword) {
+        form.setError(
+          'currentPassword',
+          { message: CURRENT_PASSWORD_REQUIRED },
+          { shouldFocus: true },
+        );
         return;
       }
-      console.warn('Profile update failed', error);
-      setFailure(TEXT.failed);
-    }
-  });
+      const changes: UpdateProfileRequest = { ...fields, username: fields.username.toLowerCase() };
+      if (password) Object.assign(changes, { password, passwordConfirm });
+      if (isEmailChange || password) changes.currentPassword = currentPassword;
+      try {
+        await updateProfile(changes);
+        toast.success(TEXT.updated);
+        onDone();
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'invalid_current_password') {
+          form.setError('currentPassword', { message: error.message }, { shouldFocus: true });
+          return;
+        }
+        console.warn('Profile update failed', error);
+        setFailure(TEXT.failed);
+      }
+    },
+  );
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <div className={styles.row}>
-        <TextField label={TEXT.firstName} autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
-        <TextField label={TEXT.lastName} autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
+        <TextField
+          label={TEXT.firstName}
+          autoComplete="given-name"
+          error={errors.firstName?.message}
+          {...form.register('firstName')}
+        />
+        <TextField
+          label={TEXT.lastName}
+          autoComplete="family-name"
+          error={errors.lastName?.message}
+          {...form.register('lastName')}
+        />
       </div>
-      <TextField label={TEXT.displayName} autoComplete="nickname" error={errors.displayName?.message} {...form.register('displayName')} />
+      <TextField
+        label={TEXT.displayName}
+        autoComplete="nickname"
+        error={errors.displayName?.message}
+        {...form.register('displayName')}
+      />
       <TextField
         label={TEXT.username}
         autoComplete="username"
@@ -91,10 +117,21 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
         error={errors.username?.message}
         {...form.register('username')}
       />
-      <TextField label={TEXT.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <TextField
+        label={TEXT.email}
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
       <fieldset className={styles.fieldset}>
         <legend className={styles.legend}>{TEXT.passwordSection}</legend>
-        <PasswordField label={TEXT.password} autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
+        <PasswordField
+          label={TEXT.password}
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
         <PasswordField
           label={TEXT.passwordConfirm}
           autoComplete="new-password"

@@ -73,7 +73,12 @@ export function ProfilePage() {
           <PushSettingsCard />
         </>
       )}
-      <Button variant="danger" fullWidth icon={<LogOut size={18} aria-hidden="true" />} onClick={onLogout}>
+      <Button
+        variant="danger"
+        fullWidth
+        icon={<LogOut size={18} aria-hidden="true" />}
+        onClick={onLogout}
+      >
         {TEXT.logout}
       </Button>
     </AppPage>

@@ -17,15 +17,14 @@ export default function AboutPage() {
       <PageSection title="Our mission">
         <div className={styles.prose}>
           <p>
-            Every group has its running debates: who'll win on Saturday, whether the train will
-            be late, who's getting voted off this week. Hunch turns those moments into a game
-            you play together, with a countdown, a little at stake and a leaderboard to brag
-            about.
+            Every group has its running debates: who'll win on Saturday, whether the train will be
+            late, who's getting voted off this week. Hunch turns those moments into a game you play
+            together, with a countdown, a little at stake and a leaderboard to brag about.
           </p>
           <p>
-            Our mission is simple: bring friends closer through friendly predictions. No real
-            money, no pressure, no casino lights. Just good calls, bad calls and a lot of
-            laughing about both.
+            Our mission is simple: bring friends closer through friendly predictions. No real money,
+            no pressure, no casino lights. Just good calls, bad calls and a lot of laughing about
+            both.
           </p>
         </div>
       </PageSection>
@@ -46,14 +45,14 @@ export default function AboutPage() {
           </FeatureCard>
           <FeatureCard icon={Zap} title="Quick on any phone">
             <p>
-              A game night shouldn't wait for a slow app. Hunch loads fast, updates live and
-              keeps working when the signal doesn't.
+              A game night shouldn't wait for a slow app. Hunch loads fast, updates live and keeps
+              working when the signal doesn't.
             </p>
           </FeatureCard>
           <FeatureCard icon={ShieldCheck} title="Your data is yours">
             <p>
-              We collect what the game needs and nothing more. We never sell your information,
-              and we never show you ads.
+              We collect what the game needs and nothing more. We never sell your information, and
+              we never show you ads.
             </p>
           </FeatureCard>
         </FeatureGrid>
@@ -63,18 +62,18 @@ export default function AboutPage() {
         <div className={styles.prose}>
           <p>
             Hunch started in a group chat. Someone said “I bet you” about a football match, then
-            about the weather, then about whose turn it was to host. Nobody kept score, so
-            everybody remembered winning.
+            about the weather, then about whose turn it was to host. Nobody kept score, so everybody
+            remembered winning.
           </p>
           <p>
-            A spreadsheet came next. It lasted one weekend. What we wanted was something that
-            took a minute to set up, worked on everyone's phone, counted the points for us and
-            showed who was ahead the moment a bet was settled.
+            A spreadsheet came next. It lasted one weekend. What we wanted was something that took a
+            minute to set up, worked on everyone's phone, counted the points for us and showed who
+            was ahead the moment a bet was settled.
           </p>
           <p>
             So we built it, and kept it friendly on purpose: points instead of money, guests
-            welcome, and a fresh leaderboard for every group you start. We hope your group has
-            as much fun with it as ours does.
+            welcome, and a fresh leaderboard for every group you start. We hope your group has as
+            much fun with it as ours does.
           </p>
         </div>
       </PageSection>

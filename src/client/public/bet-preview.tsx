@@ -27,7 +27,10 @@ export function BetPreview() {
         </p>
         <div className={styles.answers}>
           {PREVIEW_ANSWERS.map((answer) => (
-            <span key={answer.label} className={answer.isChosen ? styles.answerChosen : styles.answer}>
+            <span
+              key={answer.label}
+              className={answer.isChosen ? styles.answerChosen : styles.answer}
+            >
               {answer.label}
               <span className={styles.odds}>{answer.odds}</span>
             </span>
@@ -40,7 +43,10 @@ export function BetPreview() {
       </div>
       <ol className={styles.leaderboard}>
         {PREVIEW_LEADERS.map((leader) => (
-          <li key={leader.rank} className={leader.name === 'You' ? styles.leaderYou : styles.leader}>
+          <li
+            key={leader.rank}
+            className={leader.name === 'You' ? styles.leaderYou : styles.leader}
+          >
             <span className={styles.rank}>{leader.rank}</span>
             <span className={styles.name}>{leader.name}</span>
             <span className={styles.points}>

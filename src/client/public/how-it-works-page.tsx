@@ -19,31 +19,31 @@ export default function HowItWorksPage() {
         <StepList>
           <StepItem number={1} title="Create or join a group">
             <p>
-              Start a group for your crew, public or private, and choose how many points
-              everyone starts with (100 unless you pick another number). Share the link or QR
-              code, and friends join in seconds, even as guests.
+              Start a group for your crew, public or private, and choose how many points everyone
+              starts with (100 unless you pick another number). Share the link or QR code, and
+              friends join in seconds, even as guests.
             </p>
           </StepItem>
           <StepItem number={2} title="Make your call before the clock runs out">
             <p>
-              Anyone in the group can create a bet: yes or no, multiple choice, or guess the
-              number. Each one has a countdown. Pick your answer and wager 1×, 2× or 3× the
-              bet's base amount. Changed your mind? Update your wager until time's up.
+              Anyone in the group can create a bet: yes or no, multiple choice, or guess the number.
+              Each one has a countdown. Pick your answer and wager 1×, 2× or 3× the bet's base
+              amount. Changed your mind? Update your wager until time's up.
             </p>
           </StepItem>
           <StepItem number={3} title="Settle it and climb the leaderboard">
             <p>
-              When the moment has passed, the bet's creator picks the correct answer. The
-              winners share the whole pool in proportion to their wagers, and the leaderboard
-              updates for everyone, live. If nobody called it, everyone gets their points back.
+              When the moment has passed, the bet's creator picks the correct answer. The winners
+              share the whole pool in proportion to their wagers, and the leaderboard updates for
+              everyone, live. If nobody called it, everyone gets their points back.
             </p>
           </StepItem>
         </StepList>
         <div className={styles.example}>
           <span className={styles.coin} aria-hidden="true" />
           <p>
-            <strong>How the pool is shared:</strong> say 60 points are in the pool and the
-            winners wagered 20 of them. If 6 of those 20 were yours, you get 18 points back.
+            <strong>How the pool is shared:</strong> say 60 points are in the pool and the winners
+            wagered 20 of them. If 6 of those 20 were yours, you get 18 points back.
           </p>
         </div>
       </PageSection>
@@ -64,8 +64,7 @@ export default function HowItWorksPage() {
           </FeatureCard>
           <FeatureCard icon={Brain} title="Family trivia">
             <p>
-              How tall is the Eiffel Tower? Closest guess wins, and Grandma finally gets her
-              crown.
+              How tall is the Eiffel Tower? Closest guess wins, and Grandma finally gets her crown.
             </p>
           </FeatureCard>
           <FeatureCard icon={Tv} title="Reality-TV finales">

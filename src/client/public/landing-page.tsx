@@ -16,8 +16,8 @@ export default function LandingPage() {
           <p className={styles.badge}>Free · Virtual points only</p>
           <h1 className={styles.title}>Call it before it happens.</h1>
           <p className={styles.lead}>
-            Hunch is the free prediction game for your group of friends. Set up a group in a
-            minute, bet points on anything, and watch the leaderboard move live.
+            Hunch is the free prediction game for your group of friends. Set up a group in a minute,
+            bet points on anything, and watch the leaderboard move live.
           </p>
           <div className={styles.actions}>
             <ButtonLink to="/login">Get Started</ButtonLink>
@@ -45,14 +45,14 @@ export default function LandingPage() {
           </FeatureCard>
           <FeatureCard icon={Zap} title="Ready in a minute">
             <p>
-              Make a group, share the link or QR code, and your first bet is live before the
-              snacks arrive. Friends can jump in as guests.
+              Make a group, share the link or QR code, and your first bet is live before the snacks
+              arrive. Friends can jump in as guests.
             </p>
           </FeatureCard>
           <FeatureCard icon={Trophy} title="Live results and leaderboards">
             <p>
-              Wagers, odds and results update in real time. The moment a bet is settled, you see
-              who called it and who climbed the leaderboard.
+              Wagers, odds and results update in real time. The moment a bet is settled, you see who
+              called it and who climbed the leaderboard.
             </p>
           </FeatureCard>
         </FeatureGrid>
@@ -62,8 +62,8 @@ export default function LandingPage() {
         <FaqList>
           <FaqItem question="Is Hunch really free?">
             <p>
-              Yes. Making an account, starting groups, creating bets and playing are all free.
-              We may add optional premium extras one day, but the game itself stays free.
+              Yes. Making an account, starting groups, creating bets and playing are all free. We
+              may add optional premium extras one day, but the game itself stays free.
             </p>
           </FaqItem>
           <FaqItem question="Is there any real money involved?">
@@ -74,23 +74,23 @@ export default function LandingPage() {
           </FaqItem>
           <FaqItem question="How do points work?">
             <p>
-              Everyone who joins a group gets the same starting points (100 unless the creator
-              picks another number). On each bet you wager 1×, 2× or 3× its base amount. When the
-              bet is settled, the winners share the whole pool in proportion to their wagers.
+              Everyone who joins a group gets the same starting points (100 unless the creator picks
+              another number). On each bet you wager 1×, 2× or 3× its base amount. When the bet is
+              settled, the winners share the whole pool in proportion to their wagers.
             </p>
             <p>If nobody called it, everyone gets their points back.</p>
           </FaqItem>
           <FaqItem question="Do my friends need to sign up?">
             <p>
-              Not to start. Anyone aged 13 or over can join as a guest with just a display name
-              and upgrade to a full account later, keeping their groups and points.
+              Not to start. Anyone aged 13 or over can join as a guest with just a display name and
+              upgrade to a full account later, keeping their groups and points.
             </p>
           </FaqItem>
           <FaqItem question="Does it work on my phone?">
             <p>
-              Yes. Hunch runs in any modern browser and you can add it to your home screen like
-              an app. Your bets and leaderboards stay readable when your signal drops, and a
-              wager you make offline is sent as soon as you're back.
+              Yes. Hunch runs in any modern browser and you can add it to your home screen like an
+              app. Your bets and leaderboards stay readable when your signal drops, and a wager you
+              make offline is sent as soon as you're back.
             </p>
           </FaqItem>
         </FaqList>

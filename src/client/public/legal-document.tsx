@@ -14,7 +14,13 @@ type LegalDocumentProps = {
  * The terms and the privacy policy: numbered sections in a readable column, with "The short
  * version" beside them on a desktop and above them on a phone.
  */
-export function LegalDocument({ title, lastUpdated, intro, summary, children }: LegalDocumentProps) {
+export function LegalDocument({
+  title,
+  lastUpdated,
+  intro,
+  summary,
+  children,
+}: LegalDocumentProps) {
   return (
     <PublicPage>
       <div className={styles.layout}>
@@ -44,7 +50,11 @@ type LegalSectionProps = {
 /** One numbered section: its <h2> reads "3. Your account", and #section-3 links to it. */
 export function LegalSection({ number, title, children }: LegalSectionProps) {
   return (
-    <section id={`section-${number}`} aria-labelledby={`section-${number}-title`} className={styles.section}>
+    <section
+      id={`section-${number}`}
+      aria-labelledby={`section-${number}-title`}
+      className={styles.section}
+    >
       <h2 id={`section-${number}-title`} className={styles.sectionTitle}>
         <span className={styles.sectionNumber}>{number}.</span> {title}
       </h2>

@@ -14,8 +14,8 @@ export default function PrivacyPolicyPage() {
       lastUpdated={LEGAL_LAST_UPDATED}
       intro={
         <p>
-          This policy explains what we collect when you play Hunch, why, and what you can do
-          about it. It goes with our <Link to="/terms-conditions">Terms and Conditions</Link>.
+          This policy explains what we collect when you play Hunch, why, and what you can do about
+          it. It goes with our <Link to="/terms-conditions">Terms and Conditions</Link>.
         </p>
       }
       summary={
@@ -31,8 +31,7 @@ export default function PrivacyPolicyPage() {
       <LegalSection number={1} title="Who we are">
         <p>
           Hunch is a friendly prediction game played with virtual points. “We” and “us” means the
-          team that runs Hunch. This policy covers the Hunch website and the installable Hunch
-          app.
+          team that runs Hunch. This policy covers the Hunch website and the installable Hunch app.
         </p>
       </LegalSection>
 
@@ -45,31 +44,31 @@ export default function PrivacyPolicyPage() {
           </li>
           <li>
             <strong>Game data:</strong> the groups you create or join, your points in each group,
-            the bets you create or resolve, and your wagers (your prediction and the points you
-            put on it).
+            the bets you create or resolve, and your wagers (your prediction and the points you put
+            on it).
           </li>
           <li>
-            <strong>Notification details:</strong> if you turn on notifications, your browser's
-            push subscription (an address and keys to deliver messages to it), an identifier
-            Hunch creates for your device, your browser's user agent and a short label such as
-            “Mobile Chrome”.
+            <strong>Notification details:</strong> if you turn on notifications, your browser's push
+            subscription (an address and keys to deliver messages to it), an identifier Hunch
+            creates for your device, your browser's user agent and a short label such as “Mobile
+            Chrome”.
           </li>
           <li>
-            <strong>Technical data:</strong> your IP address and the time of each request, used
-            to keep Hunch secure and stop abuse, such as too many sign-in attempts.
+            <strong>Technical data:</strong> your IP address and the time of each request, used to
+            keep Hunch secure and stop abuse, such as too many sign-in attempts.
           </li>
         </ul>
       </LegalSection>
 
       <LegalSection number={3} title="What stays on your device">
         <p>
-          So that Hunch is quick and keeps working when your signal drops, the app stores some
-          data in your browser on your own device:
+          So that Hunch is quick and keeps working when your signal drops, the app stores some data
+          in your browser on your own device:
         </p>
         <ul>
           <li>
-            a copy of your groups, members, bets, wagers and leaderboards in your browser's
-            local database (IndexedDB), plus any changes waiting to be sent while you're offline;
+            a copy of your groups, members, bets, wagers and leaderboards in your browser's local
+            database (IndexedDB), plus any changes waiting to be sent while you're offline;
           </li>
           <li>
             your sign-in tokens and basic profile, kept until you sign out if you chose “remember
@@ -87,31 +86,37 @@ export default function PrivacyPolicyPage() {
         <ul>
           <li>to run the game: your groups, bets, wagers, payouts and leaderboards;</li>
           <li>to update everyone in a group live when something changes;</li>
-          <li>to send the notifications you turned on and the emails your account needs, such as a password reset link;</li>
+          <li>
+            to send the notifications you turned on and the emails your account needs, such as a
+            password reset link;
+          </li>
           <li>to keep Hunch secure, prevent abuse and fix problems.</li>
         </ul>
         <p>
-          We don't use your data for advertising, we don't build marketing profiles of you, and
-          we don't use third-party analytics or trackers.
+          We don't use your data for advertising, we don't build marketing profiles of you, and we
+          don't use third-party analytics or trackers.
         </p>
       </LegalSection>
 
       <LegalSection number={5} title="What other players see">
         <p>
-          Members of your groups see your display name and username, your points and place on
-          the group's leaderboard, the bets you create and how you resolved them. They can see
-          how many points are on each answer of a bet, but not your own prediction while the bet
-          is open. Anyone can find a public group by its name.
+          Members of your groups see your display name and username, your points and place on the
+          group's leaderboard, the bets you create and how you resolved them. They can see how many
+          points are on each answer of a bet, but not your own prediction while the bet is open.
+          Anyone can find a public group by its name.
         </p>
       </LegalSection>
 
       <LegalSection number={6} title="Who we share it with">
         <p>
-          We never sell or rent your personal data. We share it only when we have to, and only
-          as much as needed:
+          We never sell or rent your personal data. We share it only when we have to, and only as
+          much as needed:
         </p>
         <ul>
-          <li>with the companies that host Hunch and deliver our emails, who may use it only to provide that service to us;</li>
+          <li>
+            with the companies that host Hunch and deliver our emails, who may use it only to
+            provide that service to us;
+          </li>
           <li>
             with your browser maker's push service (for example Google, Mozilla or Apple), which
             delivers the notifications you turned on;
@@ -124,27 +129,27 @@ export default function PrivacyPolicyPage() {
         <ul>
           <li>Account and game data: for as long as you have an account.</li>
           <li>
-            Sign-in sessions: up to {REFRESH_TOKEN_DAYS} days without use. Password reset links
-            stop working after {RESET_LINK_MINUTES} minutes and can be used only once.
+            Sign-in sessions: up to {REFRESH_TOKEN_DAYS} days without use. Password reset links stop
+            working after {RESET_LINK_MINUTES} minutes and can be used only once.
           </li>
           <li>
-            Notification details: until you turn notifications off, sign out on that device, or
-            your browser tells us the subscription is no longer valid.
+            Notification details: until you turn notifications off, sign out on that device, or your
+            browser tells us the subscription is no longer valid.
           </li>
           <li>Security records such as IP addresses: no longer than 30 days.</li>
         </ul>
         <p>
           When you ask us to delete your account, we delete your account details within 30 days.
-          Your past wagers stay in your groups' history without your name, so other players'
-          points and results stay correct.
+          Your past wagers stay in your groups' history without your name, so other players' points
+          and results stay correct.
         </p>
       </LegalSection>
 
       <LegalSection number={8} title="Keeping it safe">
         <p>
-          We use encrypted connections, store passwords only as strong hashes, keep sign-in
-          sessions short-lived and limit who on our team can reach personal data. No system is
-          perfectly secure, but if something ever goes wrong, we'll tell you promptly.
+          We use encrypted connections, store passwords only as strong hashes, keep sign-in sessions
+          short-lived and limit who on our team can reach personal data. No system is perfectly
+          secure, but if something ever goes wrong, we'll tell you promptly.
         </p>
       </LegalSection>
 
@@ -158,16 +163,16 @@ export default function PrivacyPolicyPage() {
         </ul>
         <p>
           You can turn notifications on or off at any time in your profile. We answer requests
-          within 30 days. If you're not happy with our answer, you can also complain to your
-          local data protection authority.
+          within 30 days. If you're not happy with our answer, you can also complain to your local
+          data protection authority.
         </p>
       </LegalSection>
 
       <LegalSection number={10} title="Children">
         <p>
-          Hunch is not for children under {MINIMUM_AGE}, and we don't knowingly collect their
-          data. If we learn that a child under {MINIMUM_AGE} has an account, we'll delete it. If
-          you're a parent or guardian and think this has happened, please contact us.
+          Hunch is not for children under {MINIMUM_AGE}, and we don't knowingly collect their data.
+          If we learn that a child under {MINIMUM_AGE} has an account, we'll delete it. If you're a
+          parent or guardian and think this has happened, please contact us.
         </p>
       </LegalSection>
 

@@ -24,9 +24,7 @@ export function PublicFooter() {
           ))}
         </ul>
       </nav>
-      <p className={styles.note}>
-        Hunch is played with virtual points only. No real money, ever.
-      </p>
+      <p className={styles.note}>Hunch is played with virtual points only. No real money, ever.</p>
       <p className={styles.note}>© {new Date().getFullYear()} Hunch</p>
     </footer>
   );

@@ -17,6 +17,10 @@ export async function offerPushPrompt({ isModalOpen }: { isModalOpen: boolean })
     checkStatus: (signal) => pushService.status(signal),
   });
   if (!shouldOffer) return false;
-  (isModalOpen ? replaceModal : openModal)({ title: PUSH_PROMPT_TITLE, size: 'narrow', render: (close) => <PushPrompt onDone={close} /> });
+  (isModalOpen ? replaceModal : openModal)({
+    title: PUSH_PROMPT_TITLE,
+    size: 'narrow',
+    render: (close) => <PushPrompt onDone={close} />,
+  });
   return true;
 }

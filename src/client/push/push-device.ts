@@ -18,7 +18,11 @@ export function randomDeviceId(): string {
 }
 
 /** This app's device id, made and stored on first use. */
-export function getPushDeviceId(storage: Storage = localStorage, appName = PUSH_APP_NAME, makeId = randomDeviceId): string {
+export function getPushDeviceId(
+  storage: Storage = localStorage,
+  appName = PUSH_APP_NAME,
+  makeId = randomDeviceId,
+): string {
   const key = deviceIdStorageKey(appName);
   const known = storage.getItem(key);
   if (known) return known;
@@ -27,6 +31,8 @@ export function getPushDeviceId(storage: Storage = localStorage, appName = PUSH_
   return id;
 }
 
-export function getDeviceName(nav: Pick<Navigator, 'userAgent' | 'maxTouchPoints'> = navigator): string {
+export function getDeviceName(
+  nav: Pick<Navigator, 'userAgent' | 'maxTouchPoints'> = navigator,
+): string {
   return deriveDeviceName(nav.userAgent, nav.maxTouchPoints ?? 0);
 }

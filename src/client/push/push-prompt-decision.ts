@@ -16,7 +16,13 @@ export interface PushPromptChecks {
   timeoutMs?: number;
 }
 
-export async function shouldOfferPushPrompt({ isSupported, isSignedIn, permission, checkStatus, timeoutMs = PUSH_STATUS_TIMEOUT_MS }: PushPromptChecks): Promise<boolean> {
+export async function shouldOfferPushPrompt({
+  isSupported,
+  isSignedIn,
+  permission,
+  checkStatus,
+  timeoutMs = PUSH_STATUS_TIMEOUT_MS,
+}: PushPromptChecks): Promise<boolean> {
   if (!isSupported || !isSignedIn || permission === 'denied') return false;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -39,13 +39,17 @@ export interface PushBrowser {
 
 export const browserPush: PushBrowser = {
   isSupported: () =>
-    typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window,
+    typeof window !== 'undefined' &&
+    'serviceWorker' in navigator &&
+    'PushManager' in window &&
+    'Notification' in window,
   permission: () => Notification.permission,
   requestPermission: () => Notification.requestPermission(),
   async registration() {
     const container = navigator.serviceWorker;
     // Toggled before the app registered its worker (it waits for a stable page): register now.
-    if (!(await container.getRegistration('/'))) await container.register(SERVICE_WORKER_URL, { scope: '/' });
+    if (!(await container.getRegistration('/')))
+      await container.register(SERVICE_WORKER_URL, { scope: '/' });
     return container.ready;
   },
   existingRegistration: () => navigator.serviceWorker.getRegistration('/'),
@@ -55,7 +59,10 @@ export const browserPush: PushBrowser = {
 
 /** The VAPID public key (base64url) as the bytes PushManager.subscribe wants. */
 export function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
+  const base64 = value
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(value.length / 4) * 4, '=');
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
@@ -77,7 +84,12 @@ export interface PushServiceOptions {
 
 export type PushService = ReturnType<typeof createPushService>;
 
-export function createPushService({ pushApi, browser = browserPush, appName = PUSH_APP_NAME, deviceId = () => getPushDeviceId() }: PushServiceOptions) {
+export function createPushService({
+  pushApi,
+  browser = browserPush,
+  appName = PUSH_APP_NAME,
+  deviceId = () => getPushDeviceId(),
+}: PushServiceOptions) {
   const toRequest = (subscription: PushSubscription): RegisterPushSubscriptionRequest => {
     const json = subscription.toJSON();
     return {
@@ -91,7 +103,9 @@ export function createPushService({ pushApi, browser = browserPush, appName = PU
   };
 
   /** The browser's subscription for our current VAPID key, made if missing (or made for an old key). */
-  const browserSubscription = async (registration: ServiceWorkerRegistration): Promise<PushSubscription> => {
+  const browserSubscription = async (
+    registration: ServiceWorkerRegistration,
+  ): Promise<PushSubscription> => {
     const key = base64UrlToBytes(await pushApi.getVapidPublicKey());
     const existing = await registration.pushManager.getSubscription();
     if (existing && sameBytes(existing.options?.applicationServerKey, key)) return existing;
@@ -101,7 +115,8 @@ export function createPushService({ pushApi, browser = browserPush, appName = PU
 
   return {
     isSupported: () => browser.isSupported(),
-    permission: (): NotificationPermission => (browser.isSupported() ? browser.permission() : 'default'),
+    permission: (): NotificationPermission =>
+      browser.isSupported() ? browser.permission() : 'default',
 
     /** GET status: does the server hold an active subscription for this device? */
     status: (signal?: AbortSignal) => pushApi.getStatus(deviceId(), appName, signal),
@@ -124,7 +139,10 @@ export function createPushService({ pushApi, browser = browserPush, appName = PU
       const subscription = await registration?.pushManager.getSubscription();
       if (subscription) await subscription.unsubscribe();
       await pushApi.remove(deviceId(), appName).catch((error: unknown) => {
-        console.warn('The server could not delete the push subscription; it is gone from this device', error);
+        console.warn(
+          'The server could not delete the push subscription; it is gone from this device',
+          error,
+        );
       });
     },
 

@@ -10,9 +10,16 @@ import { createPushService, type PushService } from './push-service';
 
 export const pushService = createPushService({ pushApi: createPushApi(api) });
 
-export function startPushSession(session: SessionStore = sessionStore, service: PushService = pushService): () => void {
+export function startPushSession(
+  session: SessionStore = sessionStore,
+  service: PushService = pushService,
+): () => void {
   const resume = () => {
-    service.resume().catch((error: unknown) => console.warn('Setting up push notifications after sign-in failed', error));
+    service
+      .resume()
+      .catch((error: unknown) =>
+        console.warn('Setting up push notifications after sign-in failed', error),
+      );
   };
   const unsubscribers = [
     session.events.on('login', resume),

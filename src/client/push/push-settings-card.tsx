@@ -17,7 +17,12 @@ const TEXT = {
   blocked: 'Notifications are blocked for Hunch in this browser.',
   unsupported: 'This browser can’t show notifications from Hunch.',
   howTo: 'To allow them:',
-  steps: ['Click the lock icon in the address bar.', 'Find the notification settings.', 'Choose Allow.', 'Refresh this page.'],
+  steps: [
+    'Click the lock icon in the address bar.',
+    'Find the notification settings.',
+    'Choose Allow.',
+    'Refresh this page.',
+  ],
 };
 
 const DESCRIPTIONS: Record<PushToggleStatus, string> = {
@@ -41,7 +46,9 @@ export function PushSettingsCard() {
         label={TEXT.label}
         checked={status === 'on'}
         onChange={(next) => void toggle(next)}
-        disabled={status === 'checking' || status === 'blocked' || status === 'unsupported' || isBusy}
+        disabled={
+          status === 'checking' || status === 'blocked' || status === 'unsupported' || isBusy
+        }
         description={DESCRIPTIONS[status]}
       />
       {status === 'blocked' && (

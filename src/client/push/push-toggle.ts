@@ -23,10 +23,16 @@ export interface PushToggleOutcome {
   toast: { type: 'success' | 'error'; message: string };
 }
 
-type ToggleService = Pick<PushService, 'isSupported' | 'permission' | 'status' | 'subscribe' | 'unsubscribe'>;
+type ToggleService = Pick<
+  PushService,
+  'isSupported' | 'permission' | 'status' | 'subscribe' | 'unsubscribe'
+>;
 
 /** The toggle's state when the card opens. */
-export async function readPushToggleStatus(service: ToggleService, hasToken: boolean): Promise<Exclude<PushToggleStatus, 'checking'>> {
+export async function readPushToggleStatus(
+  service: ToggleService,
+  hasToken: boolean,
+): Promise<Exclude<PushToggleStatus, 'checking'>> {
   if (!service.isSupported()) return 'unsupported';
   const permission = service.permission();
   if (permission === 'denied') return 'blocked';
@@ -40,26 +46,49 @@ export async function readPushToggleStatus(service: ToggleService, hasToken: boo
 }
 
 /** Switching on. `previous` is what the toggle goes back to on failure. */
-export async function enablePush(service: ToggleService, hasToken: boolean, previous: PushToggleStatus): Promise<PushToggleOutcome> {
-  if (!hasToken) return { status: previous, toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.notLoggedIn } };
+export async function enablePush(
+  service: ToggleService,
+  hasToken: boolean,
+  previous: PushToggleStatus,
+): Promise<PushToggleOutcome> {
+  if (!hasToken)
+    return {
+      status: previous,
+      toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.notLoggedIn },
+    };
   try {
     await service.subscribe();
     return { status: 'on', toast: { type: 'success', message: PUSH_TOGGLE_MESSAGES.enabled } };
   } catch (error) {
-    if (error instanceof PushPermissionDeniedError) return { status: 'blocked', toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.denied } };
+    if (error instanceof PushPermissionDeniedError)
+      return { status: 'blocked', toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.denied } };
     console.warn('Enabling notifications failed', error);
-    return { status: previous, toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.enableFailed } };
+    return {
+      status: previous,
+      toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.enableFailed },
+    };
   }
 }
 
 /** Switching off. */
-export async function disablePush(service: ToggleService, hasToken: boolean, previous: PushToggleStatus): Promise<PushToggleOutcome> {
-  if (!hasToken) return { status: previous, toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.notLoggedIn } };
+export async function disablePush(
+  service: ToggleService,
+  hasToken: boolean,
+  previous: PushToggleStatus,
+): Promise<PushToggleOutcome> {
+  if (!hasToken)
+    return {
+      status: previous,
+      toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.notLoggedIn },
+    };
   try {
     await service.unsubscribe();
     return { status: 'off', toast: { type: 'success', message: PUSH_TOGGLE_MESSAGES.disabled } };
   } catch (error) {
     console.warn('Disabling notifications failed', error);
-    return { status: previous, toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.disableFailed } };
+    return {
+      status: previous,
+      toast: { type: 'error', message: PUSH_TOGGLE_MESSAGES.disableFailed },
+    };
   }
 }

@@ -3,7 +3,12 @@ import { sessionStore } from '../data/session';
 import { useSession } from '../data/use-session';
 import { toast } from '../shell/toast-store';
 import { pushService } from './push-session';
-import { disablePush, enablePush, readPushToggleStatus, type PushToggleStatus } from './push-toggle';
+import {
+  disablePush,
+  enablePush,
+  readPushToggleStatus,
+  type PushToggleStatus,
+} from './push-toggle';
 
 // The push toggle for a component: the status (read when the card opens and when the signed-in
 // user changes), whether a switch is under way, and `toggle(next)`, which moves the switch at
@@ -17,7 +22,10 @@ export function usePushToggle() {
 
   useEffect(() => {
     let isCurrent = true;
-    readPushToggleStatus(pushService, userId !== null && sessionStore.getAccessToken() !== null).then((next) => {
+    readPushToggleStatus(
+      pushService,
+      userId !== null && sessionStore.getAccessToken() !== null,
+    ).then((next) => {
       if (isCurrent) setStatus(next);
     });
     return () => {

@@ -20,13 +20,21 @@ export function pendingChangesText(count: number): string | null {
 export function LastSynced() {
   const syncedAt = useLastSyncedAt();
   // Answered writes are done; refused ones are counted too (the sheet says which).
-  const pending = pendingChangesText(useLiveQuery(async () => (await db.outbox.toArray()).filter((entry) => entry.status !== 'answered').length, []) ?? 0);
+  const pending = pendingChangesText(
+    useLiveQuery(
+      async () => (await db.outbox.toArray()).filter((entry) => entry.status !== 'answered').length,
+      [],
+    ) ?? 0,
+  );
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);
     return () => clearInterval(timer);
   }, []);
-  const updated = typeof syncedAt === 'number' ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.` : null;
+  const updated =
+    typeof syncedAt === 'number'
+      ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.`
+      : null;
   return (
     <span>
       {[updated, pending].filter(Boolean).join(' ')} <SyncStatusButton />

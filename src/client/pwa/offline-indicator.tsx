@@ -7,14 +7,22 @@ import { useIsOnline } from './use-online-status';
 // device goes offline: it is in the precache by then, and the landing page's first load
 // stays small.
 
-const OfflineBanner = lazy(() => import('./offline-banner').then((m) => ({ default: m.OfflineBanner })));
+const OfflineBanner = lazy(() =>
+  import('./offline-banner').then((m) => ({ default: m.OfflineBanner })),
+);
 // Online, a signed-in player hears of writes the server refused (issue 13 §6); Dexie stays lazy.
-const RefusedWritesStrip = lazy(() => import('./sync-status-sheet').then((m) => ({ default: m.RefusedWritesStrip })));
+const RefusedWritesStrip = lazy(() =>
+  import('./sync-status-sheet').then((m) => ({ default: m.RefusedWritesStrip })),
+);
 
 // Sticky here, not on the banner: a sticky box only sticks within its parent. Inline so the
 // first load carries no CSS for it; an empty region takes no space.
 const stickyUnder = (isBelowHeader: boolean) =>
-  ({ position: 'sticky', zIndex: 50, top: isBelowHeader ? 'calc(var(--header-height) + var(--safe-top))' : 0 }) as const;
+  ({
+    position: 'sticky',
+    zIndex: 50,
+    top: isBelowHeader ? 'calc(var(--header-height) + var(--safe-top))' : 0,
+  }) as const;
 
 export function OfflineIndicator({ isBelowHeader }: { isBelowHeader: boolean }) {
   const isOnline = useIsOnline();

@@ -27,7 +27,9 @@ export interface RegisterServiceWorkerOptions {
 export function whenPageIsStable(win: Window = window): Promise<void> {
   // Safari has no requestIdleCallback: the next task is the closest it offers.
   const idle = (resolve: () => void) =>
-    typeof win.requestIdleCallback === 'function' ? win.requestIdleCallback(() => resolve(), { timeout: 5000 }) : win.setTimeout(resolve, 1);
+    typeof win.requestIdleCallback === 'function'
+      ? win.requestIdleCallback(() => resolve(), { timeout: 5000 })
+      : win.setTimeout(resolve, 1);
   return new Promise((resolve) => {
     if (win.document.readyState === 'complete') idle(resolve);
     else win.addEventListener('load', () => idle(resolve), { once: true });
@@ -47,7 +49,10 @@ export async function registerServiceWorker({
   updateEveryMs = TIMING.updateCheckMs,
 }: RegisterServiceWorkerOptions): Promise<ServiceWorkerRegistration | null> {
   let limit: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([whenStable(), new Promise<void>((resolve) => (limit = setTimeout(resolve, waitLimitMs)))]);
+  await Promise.race([
+    whenStable(),
+    new Promise<void>((resolve) => (limit = setTimeout(resolve, waitLimitMs))),
+  ]);
   clearTimeout(limit);
 
   // The first install takes control (clients.claim) without a reload: nothing old is on
@@ -74,7 +79,8 @@ export async function registerServiceWorker({
 
   const announce = (worker: ServiceWorker | null) => {
     // With no controller this is the first install, which takes control by itself.
-    if (worker && container.controller) onUpdateWaiting(() => worker.postMessage(SKIP_WAITING_MESSAGE));
+    if (worker && container.controller)
+      onUpdateWaiting(() => worker.postMessage(SKIP_WAITING_MESSAGE));
   };
   // A version that finished installing while this page was closed is waiting already.
   announce(registration.waiting);

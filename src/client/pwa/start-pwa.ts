@@ -8,10 +8,16 @@ import { toast } from '../shell/toast-store';
 // landing page's first load does not carry them; push loads only once someone is signed in
 // (a visitor never needs it), then follows the session itself.
 /** Shown once a new version waits for the next start. */
-export const UPDATE_TEXT = { waiting: 'A new version of Hunch is ready. It opens the next time you start the app.', apply: 'Update now' };
+export const UPDATE_TEXT = {
+  waiting: 'A new version of Hunch is ready. It opens the next time you start the app.',
+  apply: 'Update now',
+};
 
 function announceUpdate(apply: () => void) {
-  toast.info(UPDATE_TEXT.waiting, { duration: 0, action: { label: UPDATE_TEXT.apply, onClick: apply } });
+  toast.info(UPDATE_TEXT.waiting, {
+    duration: 0,
+    action: { label: UPDATE_TEXT.apply, onClick: apply },
+  });
 }
 
 export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessionStore): void {
@@ -24,7 +30,8 @@ export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessio
           reload: () => window.location.reload(),
           onUpdateWaiting: announceUpdate,
         }),
-      (error: unknown) => console.warn('The service worker registration could not be loaded', error),
+      (error: unknown) =>
+        console.warn('The service worker registration could not be loaded', error),
     );
   }
   const startPush = () =>
@@ -36,7 +43,11 @@ export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessio
     void startPush();
     return;
   }
-  const stopWaiting = [session.events.on('login', signedIn), session.events.on('register', signedIn), session.events.on('restored', signedIn)];
+  const stopWaiting = [
+    session.events.on('login', signedIn),
+    session.events.on('register', signedIn),
+    session.events.on('restored', signedIn),
+  ];
   function signedIn() {
     stopWaiting.forEach((stop) => stop());
     void startPush();

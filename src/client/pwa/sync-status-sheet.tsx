@@ -27,7 +27,8 @@ export const SYNC_TEXT = {
   discard: 'Discard',
   upToDate: 'Everything on this device has reached the server.',
   neverSynced: 'Not updated from the server yet.',
-  refused: (count: number) => (count === 1 ? "1 change couldn't be sent." : `${count} changes couldn't be sent.`),
+  refused: (count: number) =>
+    count === 1 ? "1 change couldn't be sent." : `${count} changes couldn't be sent.`,
 };
 
 const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]));
@@ -44,7 +45,12 @@ export function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): str
 /** The player's writes still to send or refused (answered ones are done), oldest first. */
 function useOpenWrites(userId: number | undefined): OutboxEntry[] | undefined {
   return useLiveQuery(
-    async () => (userId === undefined ? [] : (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter((entry) => entry.status !== 'answered')),
+    async () =>
+      userId === undefined
+        ? []
+        : (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(
+            (entry) => entry.status !== 'answered',
+          ),
     [userId],
   );
 }
@@ -56,7 +62,11 @@ export function SyncStatusSheet() {
   const [now] = useState(() => Date.now());
   return (
     <div className={styles.sheet}>
-      <p className={styles.updated}>{typeof syncedAt === 'number' ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.` : SYNC_TEXT.neverSynced}</p>
+      <p className={styles.updated}>
+        {typeof syncedAt === 'number'
+          ? `${formatLastUpdated(syncedAt, Math.max(now, syncedAt))}.`
+          : SYNC_TEXT.neverSynced}
+      </p>
       {writes && writes.length === 0 && <p className={styles.empty}>{SYNC_TEXT.upToDate}</p>}
       {writes && writes.length > 0 && (
         <ul className={styles.list} aria-label={SYNC_TEXT.title}>
@@ -73,10 +83,18 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
   const [busy, setBusy] = useState<'retry' | 'discard' | null>(null);
   const run = (action: 'retry' | 'discard') => {
     setBusy(action);
-    const work = action === 'retry' ? localData.outbox.retry(entry.id) : localData.outbox.discard(entry.id);
-    work.catch((error: unknown) => console.warn(`${action} failed`, error)).finally(() => setBusy(null));
+    const work =
+      action === 'retry' ? localData.outbox.retry(entry.id) : localData.outbox.discard(entry.id);
+    work
+      .catch((error: unknown) => console.warn(`${action} failed`, error))
+      .finally(() => setBusy(null));
   };
-  const reason = entry.status === 'failed' ? (entry.error ?? OUTBOX_TEXT.failed[localData.outbox.kindOf(entry)]) : entry.status === 'sending' ? SYNC_TEXT.sending : SYNC_TEXT.waiting;
+  const reason =
+    entry.status === 'failed'
+      ? (entry.error ?? OUTBOX_TEXT.failed[localData.outbox.kindOf(entry)])
+      : entry.status === 'sending'
+        ? SYNC_TEXT.sending
+        : SYNC_TEXT.waiting;
   return (
     <li className={styles.item} data-status={entry.status}>
       <span className={styles.what}>
@@ -85,12 +103,24 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
       </span>
       <span className={styles.actions}>
         {entry.status === 'failed' && (
-          <Button size="small" variant="secondary" icon={<RotateCw size={14} aria-hidden="true" />} isLoading={busy === 'retry'} onClick={() => run('retry')}>
+          <Button
+            size="small"
+            variant="secondary"
+            icon={<RotateCw size={14} aria-hidden="true" />}
+            isLoading={busy === 'retry'}
+            onClick={() => run('retry')}
+          >
             {SYNC_TEXT.retry}
           </Button>
         )}
         {entry.status !== 'sending' && (
-          <Button size="small" variant="ghost" icon={<Trash2 size={14} aria-hidden="true" />} isLoading={busy === 'discard'} onClick={() => run('discard')}>
+          <Button
+            size="small"
+            variant="ghost"
+            icon={<Trash2 size={14} aria-hidden="true" />}
+            isLoading={busy === 'discard'}
+            onClick={() => run('discard')}
+          >
             {SYNC_TEXT.discard}
           </Button>
         )}
@@ -117,7 +147,12 @@ export function RefusedWritesStrip() {
   const { user } = useSession();
   const userId = user?.id;
   const count = useLiveQuery(
-    async () => (userId === undefined ? 0 : (await db.outbox.where('userId').equals(userId).toArray()).filter((entry) => entry.status === 'failed').length),
+    async () =>
+      userId === undefined
+        ? 0
+        : (await db.outbox.where('userId').equals(userId).toArray()).filter(
+            (entry) => entry.status === 'failed',
+          ).length,
     [userId],
   );
   if (!count) return null;

@@ -17,7 +17,10 @@ export function AppHeader() {
       <div className={styles.inner}>
         {/* Signed out, /dashboard would only bounce to /login; the title takes visitors home. */}
         {/* Signed in on a phone, the group corner needs the room: the word hides, the mark stays. */}
-        <Link to={user ? '/dashboard' : '/'} className={`${styles.title} ${user ? styles.titleCompact : ''}`}>
+        <Link
+          to={user ? '/dashboard' : '/'}
+          className={`${styles.title} ${user ? styles.titleCompact : ''}`}
+        >
           <LogoMark />
           <span>Hunch</span>
         </Link>
@@ -28,7 +31,11 @@ export function AppHeader() {
               {user.isTemporary && <TemporaryAccountWarning />}
               <HeaderGroupSlot />
               {/* WCAG 2.5.3 (axe label-content-name-mismatch): the name holds what is seen, the initials and the name, in order. */}
-              <Link to="/profile" className={styles.profile} aria-label={`${avatarInitials(user)} ${user.displayName}, profile`}>
+              <Link
+                to="/profile"
+                className={styles.profile}
+                aria-label={`${avatarInitials(user)} ${user.displayName}, profile`}
+              >
                 <Avatar user={user} size="small" />
                 <span className={styles.name}>{user.displayName}</span>
               </Link>
@@ -49,7 +56,12 @@ export function AppHeader() {
 function TemporaryAccountWarning() {
   return (
     // The tooltip is visual; the same words are the button's accessible name.
-    <button type="button" className={styles.warning} onClick={openUpgradeModal} aria-label="Using Temporary Account">
+    <button
+      type="button"
+      className={styles.warning}
+      onClick={openUpgradeModal}
+      aria-label="Using Temporary Account"
+    >
       <TriangleAlert size={22} aria-hidden="true" />
       <span className={styles.tooltip} aria-hidden="true">
         Using Temporary Account
@@ -64,7 +76,12 @@ function WideNav() {
   return (
     <nav className={styles.nav} aria-label="Main">
       {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
-        <NavLink key={to} to={to} end={to !== '/group'} className={({ isActive }) => `${styles.navLink} ${isActive ? styles.active : ''}`}>
+        <NavLink
+          key={to}
+          to={to}
+          end={to !== '/group'}
+          className={({ isActive }) => `${styles.navLink} ${isActive ? styles.active : ''}`}
+        >
           <Icon size={18} aria-hidden="true" />
           {label}
         </NavLink>
@@ -82,8 +99,20 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
       <rect x="2" y="2" width="28" height="28" rx="9" fill="var(--color-brand)" />
-      <path d="M11 9v14M21 9v14M11 16h10" stroke="var(--color-on-brand)" strokeWidth="3.2" strokeLinecap="round" />
-      <circle cx="25.5" cy="6.5" r="3.5" fill="var(--color-accent-mark)" stroke="var(--color-bg)" strokeWidth="1.5" />
+      <path
+        d="M11 9v14M21 9v14M11 16h10"
+        stroke="var(--color-on-brand)"
+        strokeWidth="3.2"
+        strokeLinecap="round"
+      />
+      <circle
+        cx="25.5"
+        cy="6.5"
+        r="3.5"
+        fill="var(--color-accent-mark)"
+        stroke="var(--color-bg)"
+        strokeWidth="1.5"
+      />
     </svg>
   );
 }

@@ -36,7 +36,13 @@ export function AppShell() {
         Skip to content
       </a>
       {hasHeader && <AppHeader />}
-      <main id="main" tabIndex={-1} className={styles.main} data-header={hasHeader} data-footer={hasFooter}>
+      <main
+        id="main"
+        tabIndex={-1}
+        className={styles.main}
+        data-header={hasHeader}
+        data-footer={hasFooter}
+      >
         <OfflineIndicator isBelowHeader={hasHeader} />
         <Suspense fallback={<PageLoading />}>
           <Outlet />
@@ -50,14 +56,20 @@ export function AppShell() {
   );
 }
 
-const ModalHost = lazy(() => import('./modal-host').then((module) => ({ default: module.ModalHost })));
+const ModalHost = lazy(() =>
+  import('./modal-host').then((module) => ({ default: module.ModalHost })),
+);
 
 /**
  * The modal host's code loads with the first modal (most visits of the landing page open
  * none) and then stays mounted, so focus return and the closing animation work as before.
  */
 function ModalSlot() {
-  const entry = useSyncExternalStore(modalStore.subscribe, modalStore.getSnapshot, modalStore.getSnapshot);
+  const entry = useSyncExternalStore(
+    modalStore.subscribe,
+    modalStore.getSnapshot,
+    modalStore.getSnapshot,
+  );
   const [isNeeded, setIsNeeded] = useState(false);
   if (entry && !isNeeded) setIsNeeded(true);
   return isNeeded ? (

@@ -27,7 +27,11 @@ export function FooterNav() {
 function Tab({ item }: { item: NavItem }) {
   const Icon = item.icon;
   return (
-    <NavLink to={item.to} end={item.to !== '/group'} className={({ isActive }) => `${styles.tab} ${isActive ? styles.active : ''}`}>
+    <NavLink
+      to={item.to}
+      end={item.to !== '/group'}
+      className={({ isActive }) => `${styles.tab} ${isActive ? styles.active : ''}`}
+    >
       <Icon size={22} aria-hidden="true" />
       <span>{item.label}</span>
     </NavLink>

@@ -31,7 +31,12 @@ export function HeaderGroupCorner() {
   return (
     <>
       <Points value={points} size="small" word="never" className={styles.points} />
-      <button type="button" className={styles.groupButton} onClick={openGroupSelectorModal} aria-label={`Active group: ${active.name}. Change group`}>
+      <button
+        type="button"
+        className={styles.groupButton}
+        onClick={openGroupSelectorModal}
+        aria-label={`Active group: ${active.name}. Change group`}
+      >
         <span className={styles.groupName}>{active.name}</span>
         <ChevronDown size={16} aria-hidden="true" />
       </button>

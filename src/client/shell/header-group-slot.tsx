@@ -4,7 +4,9 @@ import styles from './app-header.module.css';
 
 // The header's group corner (spec 01 §2) is rendered only for a signed-in player, and its
 // code is a lazy chunk: it reads Dexie, which must stay off the landing page's path.
-const HeaderGroupCorner = lazy(() => import('./header-group-corner').then((m) => ({ default: m.HeaderGroupCorner })));
+const HeaderGroupCorner = lazy(() =>
+  import('./header-group-corner').then((m) => ({ default: m.HeaderGroupCorner })),
+);
 
 export function HeaderGroupSlot() {
   return (

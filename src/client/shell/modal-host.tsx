@@ -7,12 +7,16 @@ import styles from './modal-host.module.css';
 // Renders the one open modal: an aria-modal dialog with backdrop, close button and Escape,
 // page scroll locked, focus moved in, trapped, and given back on close (spec 01 §2).
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function ModalHost({ store = defaultStore }: { store?: ModalStore }) {
   const entry = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   if (!entry) return null;
-  return createPortal(<ModalDialog key={entry.id} entry={entry} onClose={() => store.close(entry.id)} />, document.body);
+  return createPortal(
+    <ModalDialog key={entry.id} entry={entry} onClose={() => store.close(entry.id)} />,
+    document.body,
+  );
 }
 
 function useScrollLock() {
@@ -45,7 +49,9 @@ function ModalDialog({ entry, onClose }: { entry: ModalEntry; onClose: () => voi
     const dialog = dialogRef.current;
     const returnFocus = entry.returnFocus;
     // The first control of the body, not the close button: the person came to fill it in.
-    const first = dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      dialog?.querySelector<HTMLElement>('[data-autofocus]') ??
+      bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? dialog)?.focus();
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -77,7 +83,12 @@ function ModalDialog({ entry, onClose }: { entry: ModalEntry; onClose: () => voi
 
   return (
     <div className={styles.layer} data-state={entry.isClosing ? 'closing' : 'open'}>
-      <div className={styles.backdrop} onClick={onClose} data-testid="modal-backdrop" aria-hidden="true" />
+      <div
+        className={styles.backdrop}
+        onClick={onClose}
+        data-testid="modal-backdrop"
+        aria-hidden="true"
+      />
       <div
         ref={dialogRef}
         role="dialog"
@@ -95,7 +106,9 @@ function ModalDialog({ entry, onClose }: { entry: ModalEntry; onClose: () => voi
             <X size={22} aria-hidden="true" />
           </button>
         </div>
-        <div ref={bodyRef} className={styles.body}>{entry.render(onClose)}</div>
+        <div ref={bodyRef} className={styles.body}>
+          {entry.render(onClose)}
+        </div>
       </div>
     </div>
   );

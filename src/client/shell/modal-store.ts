@@ -49,9 +49,13 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
 
   const show = (request: ModalRequest, isExpectedReplacement: boolean): number => {
     clearTimeout(removeTimer);
-    let returnFocus = typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null);
+    let returnFocus =
+      typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null);
     if (current && !current.isClosing) {
-      if (!isExpectedReplacement) console.warn(`A modal is already open ("${current.title}"); "${request.title}" replaces it.`);
+      if (!isExpectedReplacement)
+        console.warn(
+          `A modal is already open ("${current.title}"); "${request.title}" replaces it.`,
+        );
       current.onClose?.();
       // Focus was inside the replaced modal; give it back to what opened the first one.
       returnFocus = current.returnFocus;

@@ -40,7 +40,12 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
         </button>
       )}
       {toast.dismissible && (
-        <button type="button" className={styles.dismiss} onClick={onDismiss} aria-label="Dismiss notification">
+        <button
+          type="button"
+          className={styles.dismiss}
+          onClick={onDismiss}
+          aria-label="Dismiss notification"
+        >
           <X size={18} aria-hidden="true" />
         </button>
       )}

@@ -56,9 +56,21 @@ export function createToastStore() {
   const show = (message: string, type: ToastType = 'info', options: ToastOptions = {}): number => {
     const id = nextId++;
     const duration = options.duration ?? (type === 'error' ? TIMING.errorToastMs : TIMING.toastMs);
-    const toast: Toast = { id, message, type, dismissible: options.dismissible ?? true, duration, action: options.action, isLeaving: false };
+    const toast: Toast = {
+      id,
+      message,
+      type,
+      dismissible: options.dismissible ?? true,
+      duration,
+      action: options.action,
+      isLeaving: false,
+    };
     publish([...toasts, toast]);
-    if (duration > 0) timers.set(id, setTimeout(() => dismiss(id), duration));
+    if (duration > 0)
+      timers.set(
+        id,
+        setTimeout(() => dismiss(id), duration),
+      );
     return id;
   };
 
@@ -66,7 +78,8 @@ export function createToastStore() {
   const update = (id: number, message: string): boolean => {
     const current = toasts.find((t) => t.id === id);
     if (!current || current.isLeaving) return false;
-    if (current.message !== message) publish(toasts.map((t) => (t.id === id ? { ...t, message } : t)));
+    if (current.message !== message)
+      publish(toasts.map((t) => (t.id === id ? { ...t, message } : t)));
     return true;
   };
 

@@ -4,7 +4,8 @@ import styles from './avatar.module.css';
 
 interface AvatarProps {
   /** null or undefined: an unknown user, shown as "?". */
-  user: (AvatarPerson & { displayName?: string; profilePictureUrl?: string | null }) | null | undefined;
+  user:
+    (AvatarPerson & { displayName?: string; profilePictureUrl?: string | null }) | null | undefined;
   size?: 'small' | 'medium' | 'large';
   shape?: 'circle' | 'square';
   className?: string;

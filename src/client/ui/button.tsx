@@ -11,8 +11,14 @@ interface ButtonStyle {
 }
 
 /** The button look for things that are links (react-router <Link className={buttonClassName()}>). */
-export function buttonClassName({ variant = 'primary', size = 'medium', fullWidth = false }: ButtonStyle = {}) {
-  return [styles.button, styles[variant], styles[size], fullWidth && styles.fullWidth].filter(Boolean).join(' ');
+export function buttonClassName({
+  variant = 'primary',
+  size = 'medium',
+  fullWidth = false,
+}: ButtonStyle = {}) {
+  return [styles.button, styles[variant], styles[size], fullWidth && styles.fullWidth]
+    .filter(Boolean)
+    .join(' ');
 }
 
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>, ButtonStyle {
@@ -38,7 +44,9 @@ export function Button({
   return (
     <button
       type={type}
-      className={[buttonClassName({ variant, size, fullWidth }), className].filter(Boolean).join(' ')}
+      className={[buttonClassName({ variant, size, fullWidth }), className]
+        .filter(Boolean)
+        .join(' ')}
       disabled={disabled || isLoading}
       aria-busy={isLoading || undefined}
       {...rest}

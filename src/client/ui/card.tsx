@@ -7,5 +7,10 @@ interface CardProps extends HTMLAttributes<HTMLElement> {
 }
 
 export function Card({ as: Tag = 'section', padding = 'normal', className, ...rest }: CardProps) {
-  return <Tag className={[styles.card, styles[padding], className].filter(Boolean).join(' ')} {...rest} />;
+  return (
+    <Tag
+      className={[styles.card, styles[padding], className].filter(Boolean).join(' ')}
+      {...rest}
+    />
+  );
 }

@@ -44,7 +44,9 @@ export function nextSort(current: SortState | null, key: string): SortState | nu
 }
 
 function compare(a: string | number, b: string | number) {
-  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true });
+  return typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true });
 }
 
 export function DataTable<Row>({
@@ -63,9 +65,16 @@ export function DataTable<Row>({
 
   const visible = useMemo(() => {
     const needle = query.trim().toLowerCase();
-    const textOf = (column: DataTableColumn<Row>, row: Row) => (column.searchText ?? column.sortValue)?.(row);
+    const textOf = (column: DataTableColumn<Row>, row: Row) =>
+      (column.searchText ?? column.sortValue)?.(row);
     const filtered = needle
-      ? rows.filter((row) => columns.some((column) => String(textOf(column, row) ?? '').toLowerCase().includes(needle)))
+      ? rows.filter((row) =>
+          columns.some((column) =>
+            String(textOf(column, row) ?? '')
+              .toLowerCase()
+              .includes(needle),
+          ),
+        )
       : [...rows];
     const column = sort && columns.find((c) => c.key === sort.key);
     if (!sort || !column?.sortValue) return filtered;
@@ -93,11 +102,18 @@ export function DataTable<Row>({
       </div>
       <div className={styles.scroller}>
         <table className={styles.table}>
-          <caption className={isCaptionHidden ? 'visually-hidden' : styles.caption}>{caption}</caption>
+          <caption className={isCaptionHidden ? 'visually-hidden' : styles.caption}>
+            {caption}
+          </caption>
           <thead>
             <tr>
               {columns.map((column) => (
-                <HeaderCell key={column.key} column={column} sort={sort} onSort={() => setSort(nextSort(sort, column.key))} />
+                <HeaderCell
+                  key={column.key}
+                  column={column}
+                  sort={sort}
+                  onSort={() => setSort(nextSort(sort, column.key))}
+                />
               ))}
             </tr>
           </thead>
@@ -110,12 +126,21 @@ export function DataTable<Row>({
               </tr>
             ) : (
               visible.map((row) => (
-                <tr key={rowKey(row)} className={isRowHighlighted?.(row) ? styles.highlighted : undefined}>
+                <tr
+                  key={rowKey(row)}
+                  className={isRowHighlighted?.(row) ? styles.highlighted : undefined}
+                >
                   {columns.map((column) => {
-                    const content = column.render ? column.render(row) : String((column.searchText ?? column.sortValue)?.(row) ?? '');
+                    const content = column.render
+                      ? column.render(row)
+                      : String((column.searchText ?? column.sortValue)?.(row) ?? '');
                     const className = column.align === 'end' ? styles.end : undefined;
                     return column.isRowHeader ? (
-                      <th key={column.key} scope="row" className={`${styles.rowHeader} ${className ?? ''}`}>
+                      <th
+                        key={column.key}
+                        scope="row"
+                        className={`${styles.rowHeader} ${className ?? ''}`}
+                      >
                         {content}
                       </th>
                     ) : (
@@ -134,7 +159,15 @@ export function DataTable<Row>({
   );
 }
 
-function HeaderCell<Row>({ column, sort, onSort }: { column: DataTableColumn<Row>; sort: SortState | null; onSort: () => void }) {
+function HeaderCell<Row>({
+  column,
+  sort,
+  onSort,
+}: {
+  column: DataTableColumn<Row>;
+  sort: SortState | null;
+  onSort: () => void;
+}) {
   const className = column.align === 'end' ? styles.end : undefined;
   if (!column.sortValue) {
     return (
@@ -144,12 +177,17 @@ function HeaderCell<Row>({ column, sort, onSort }: { column: DataTableColumn<Row
     );
   }
   const direction = sort?.key === column.key ? sort.direction : null;
-  const Icon = direction === 'ascending' ? ArrowUp : direction === 'descending' ? ArrowDown : ArrowUpDown;
+  const Icon =
+    direction === 'ascending' ? ArrowUp : direction === 'descending' ? ArrowDown : ArrowUpDown;
   return (
     <th scope="col" aria-sort={direction ?? 'none'} className={className}>
       <button type="button" className={styles.sortButton} onClick={onSort}>
         {column.header}
-        <Icon size={14} aria-hidden="true" className={direction ? styles.sortActive : styles.sortIdle} />
+        <Icon
+          size={14}
+          aria-hidden="true"
+          className={direction ? styles.sortActive : styles.sortIdle}
+        />
       </button>
     </th>
   );

@@ -10,7 +10,13 @@ interface EmptyStateProps {
 }
 
 /** An empty state says what to do next (DESIGN.md). */
-export function EmptyState({ icon, title, children, action, headingLevel: Heading = 'h2' }: EmptyStateProps) {
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+  headingLevel: Heading = 'h2',
+}: EmptyStateProps) {
   return (
     <div className={styles.empty}>
       {icon && (

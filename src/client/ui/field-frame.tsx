@@ -6,12 +6,20 @@ import styles from './field.module.css';
 export function useFieldIds(id: string | undefined, hint: ReactNode, error: string | undefined) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
-  const describedBy = [hint && `${inputId}-hint`, error && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [hint && `${inputId}-hint`, error && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
   return { inputId, describedBy };
 }
 
 /** The frame every labelled field shares: label above the control, hint and error under it. */
-export function FieldFrame(props: { inputId: string; label: string; hint?: ReactNode; error?: string; className?: string; children: ReactNode }) {
+export function FieldFrame(props: {
+  inputId: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   const { inputId, label, hint, error, className, children } = props;
   return (
     <div className={[styles.field, className].filter(Boolean).join(' ')}>

@@ -10,7 +10,15 @@ interface PasswordFieldProps extends Omit<TextFieldProps, 'type' | 'hint'> {
 }
 
 /** A password input with a show/hide toggle (spec 01 §2, login page). */
-export function PasswordField({ label, error, meter, id, className, ref, ...input }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  error,
+  meter,
+  id,
+  className,
+  ref,
+  ...input
+}: PasswordFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const [isVisible, setIsVisible] = useState(false);
@@ -37,7 +45,11 @@ export function PasswordField({ label, error, meter, id, className, ref, ...inpu
           aria-pressed={isVisible}
           aria-controls={inputId}
         >
-          {isVisible ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
+          {isVisible ? (
+            <EyeOff size={20} aria-hidden="true" />
+          ) : (
+            <Eye size={20} aria-hidden="true" />
+          )}
         </button>
       </div>
       {meter}

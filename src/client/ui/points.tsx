@@ -17,16 +17,41 @@ export function Points({ value, word = 'always', size = 'medium', className }: P
     <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
       <CoinMark />
       <span className={styles.value}>{value.toLocaleString('en-US')}</span>
-      <span className={word === 'always' ? styles.word : word === 'wide' ? `${styles.word} ${styles.wideOnly}` : 'visually-hidden'}>{value === 1 ? 'point' : 'points'}</span>
+      <span
+        className={
+          word === 'always'
+            ? styles.word
+            : word === 'wide'
+              ? `${styles.word} ${styles.wideOnly}`
+              : 'visually-hidden'
+        }
+      >
+        {value === 1 ? 'point' : 'points'}
+      </span>
     </span>
   );
 }
 
 export function CoinMark({ size = 14 }: { size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" focusable="false" className={styles.coin}>
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      className={styles.coin}
+    >
       <circle cx="8" cy="8" r="7" fill="var(--color-accent-mark)" />
-      <circle cx="8" cy="8" r="4.4" fill="none" stroke="var(--color-accent-soft)" strokeWidth="1.4" opacity="0.9" />
+      <circle
+        cx="8"
+        cy="8"
+        r="4.4"
+        fill="none"
+        stroke="var(--color-accent-soft)"
+        strokeWidth="1.4"
+        opacity="0.9"
+      />
     </svg>
   );
 }

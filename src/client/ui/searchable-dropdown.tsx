@@ -28,9 +28,18 @@ interface SearchableDropdownProps<Option> {
   placeholder?: string;
 }
 
-type Load<Option> = { status: 'loading' } | { status: 'error' } | { status: 'ready'; options: Option[] };
+type Load<Option> =
+  { status: 'loading' } | { status: 'error' } | { status: 'ready'; options: Option[] };
 
-export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOptionLabel, value, onChange, placeholder = DROPDOWN_TEXT.placeholder }: SearchableDropdownProps<T>) {
+export function SearchableDropdown<T>({
+  label,
+  loadOptions,
+  getOptionKey,
+  getOptionLabel,
+  value,
+  onChange,
+  placeholder = DROPDOWN_TEXT.placeholder,
+}: SearchableDropdownProps<T>) {
   const id = useId();
   const listId = `${id}-list`;
   const [load, setLoad] = useState<Load<T>>({ status: 'loading' });
@@ -68,7 +77,9 @@ export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOpt
 
   const options = load.status === 'ready' ? load.options : [];
   const needle = query.trim().toLowerCase();
-  const filtered = needle ? options.filter((option) => getOptionLabel(option).toLowerCase().includes(needle)) : options;
+  const filtered = needle
+    ? options.filter((option) => getOptionLabel(option).toLowerCase().includes(needle))
+    : options;
   const selected = options.find((option) => getOptionKey(option) === value);
 
   const close = () => {
@@ -105,7 +116,18 @@ export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOpt
         <span className={fieldStyles.label}>{label}</span>
         <div className={styles.errorRow} role="alert">
           <span>{DROPDOWN_TEXT.error}</span>
-          <button type="button" className={fieldStyles.input} style={{ width: 'auto', display: 'inline-flex', alignItems: 'center', gap: 6, cursor: 'pointer' }} onClick={retry}>
+          <button
+            type="button"
+            className={fieldStyles.input}
+            style={{
+              width: 'auto',
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 6,
+              cursor: 'pointer',
+            }}
+            onClick={retry}
+          >
             <RotateCw size={16} aria-hidden="true" />
             {DROPDOWN_TEXT.retry}
           </button>
@@ -115,7 +137,14 @@ export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOpt
   }
 
   const isEmpty = load.status === 'ready' && options.length === 0;
-  const triggerText = load.status === 'loading' ? DROPDOWN_TEXT.loading : isEmpty ? DROPDOWN_TEXT.noOptions : selected ? getOptionLabel(selected) : placeholder;
+  const triggerText =
+    load.status === 'loading'
+      ? DROPDOWN_TEXT.loading
+      : isEmpty
+        ? DROPDOWN_TEXT.noOptions
+        : selected
+          ? getOptionLabel(selected)
+          : placeholder;
 
   return (
     <div className={fieldStyles.field}>
@@ -152,7 +181,9 @@ export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOpt
                 aria-expanded
                 aria-controls={listId}
                 aria-autocomplete="list"
-                aria-activedescendant={filtered[activeIndex] !== undefined ? `${listId}-${activeIndex}` : undefined}
+                aria-activedescendant={
+                  filtered[activeIndex] !== undefined ? `${listId}-${activeIndex}` : undefined
+                }
                 autoFocus
                 value={query}
                 onChange={(event) => {
@@ -167,7 +198,13 @@ export function SearchableDropdown<T>({ label, loadOptions, getOptionKey, getOpt
                 {DROPDOWN_TEXT.noResults}
               </p>
             ) : null}
-            <ul id={listId} role="listbox" aria-label={label} className={styles.list} hidden={filtered.length === 0}>
+            <ul
+              id={listId}
+              role="listbox"
+              aria-label={label}
+              className={styles.list}
+              hidden={filtered.length === 0}
+            >
               {filtered.map((option, index) => (
                 <li
                   key={getOptionKey(option)}

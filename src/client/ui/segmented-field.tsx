@@ -19,7 +19,14 @@ interface SegmentedFieldProps<T extends string | number> {
 }
 
 /** A one-of choice drawn as a row of segments: native radios, so arrow keys and labels work as usual. */
-export function SegmentedField<T extends string | number>({ label, value, options, onChange, error, hint }: SegmentedFieldProps<T>) {
+export function SegmentedField<T extends string | number>({
+  label,
+  value,
+  options,
+  onChange,
+  error,
+  hint,
+}: SegmentedFieldProps<T>) {
   const name = useId();
   return (
     <fieldset className={styles.field} aria-describedby={error ? `${name}-error` : undefined}>

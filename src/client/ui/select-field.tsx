@@ -11,7 +11,15 @@ export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement
 }
 
 /** A native select with the TextField look: label above, the error under it. */
-export function SelectField({ label, error, options, placeholder, id, className, ...select }: SelectFieldProps) {
+export function SelectField({
+  label,
+  error,
+  options,
+  placeholder,
+  id,
+  className,
+  ...select
+}: SelectFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   return (
@@ -19,7 +27,13 @@ export function SelectField({ label, error, options, placeholder, id, className,
       <label htmlFor={inputId} className={styles.label}>
         {label}
       </label>
-      <select id={inputId} className={`${styles.input} ${styles.select}`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${inputId}-error` : undefined} {...select}>
+      <select
+        id={inputId}
+        className={`${styles.input} ${styles.select}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        {...select}
+      >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => (
           <option key={option.value} value={option.value}>

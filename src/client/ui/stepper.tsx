@@ -16,7 +16,10 @@ export interface StepperStep {
 }
 
 /** Whether step `index` may be shown: every step before it is valid. */
-export function canReachStep(steps: readonly Pick<StepperStep, 'isValid'>[], index: number): boolean {
+export function canReachStep(
+  steps: readonly Pick<StepperStep, 'isValid'>[],
+  index: number,
+): boolean {
   return index >= 0 && index < steps.length && steps.slice(0, index).every((step) => step.isValid);
 }
 
@@ -33,7 +36,17 @@ interface StepperProps {
   children: ReactNode;
 }
 
-export function Stepper({ steps, current, onStepChange, onBlocked, onSubmit, isSubmitting, submitLabel = STEPPER_TEXT.submit, submittingLabel, children }: StepperProps) {
+export function Stepper({
+  steps,
+  current,
+  onStepChange,
+  onBlocked,
+  onSubmit,
+  isSubmitting,
+  submitLabel = STEPPER_TEXT.submit,
+  submittingLabel,
+  children,
+}: StepperProps) {
   const step = steps[current];
   const isLast = current === steps.length - 1;
   const isValid = step?.isValid ?? false;
@@ -67,12 +80,21 @@ export function Stepper({ steps, current, onStepChange, onBlocked, onSubmit, isS
           );
         })}
       </div>
-      <div role="tabpanel" id={`step-panel-${step?.id}`} aria-labelledby={`step-tab-${step?.id}`} className={styles.panel}>
+      <div
+        role="tabpanel"
+        id={`step-panel-${step?.id}`}
+        aria-labelledby={`step-tab-${step?.id}`}
+        className={styles.panel}
+      >
         {children}
       </div>
       <div className={styles.actions}>
         {current > 0 && (
-          <Button variant="secondary" onClick={() => onStepChange(current - 1)} disabled={isSubmitting}>
+          <Button
+            variant="secondary"
+            onClick={() => onStepChange(current - 1)}
+            disabled={isSubmitting}
+          >
             {STEPPER_TEXT.back}
           </Button>
         )}

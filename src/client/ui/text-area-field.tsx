@@ -10,7 +10,16 @@ export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaE
 }
 
 /** A multi-line TextField: label above, hint and error under it. */
-export function TextAreaField({ label, error, hint, id, className, ref, rows = 3, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  id,
+  className,
+  ref,
+  rows = 3,
+  ...textarea
+}: TextAreaFieldProps) {
   const { inputId, describedBy } = useFieldIds(id, hint, error);
   return (
     <FieldFrame inputId={inputId} label={label} hint={hint} error={error} className={className}>

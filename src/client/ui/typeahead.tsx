@@ -130,8 +130,16 @@ export function Typeahead<Option>({
   };
 
   const hasList = isOpen && status === 'ready' && options.length > 0;
-  const message = status === 'loading' ? TYPEAHEAD_TEXT.loading : status === 'error' ? TYPEAHEAD_TEXT.error : status === 'ready' && options.length === 0 ? TYPEAHEAD_TEXT.noResults : null;
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const message =
+    status === 'loading'
+      ? TYPEAHEAD_TEXT.loading
+      : status === 'error'
+        ? TYPEAHEAD_TEXT.error
+        : status === 'ready' && options.length === 0
+          ? TYPEAHEAD_TEXT.noResults
+          : null;
+  const describedBy =
+    [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
 
   return (
     <div className={fieldStyles.field}>
@@ -151,7 +159,9 @@ export function Typeahead<Option>({
           aria-autocomplete="list"
           aria-expanded={hasList}
           aria-controls={hasList ? listId : undefined}
-          aria-activedescendant={hasList && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined}
+          aria-activedescendant={
+            hasList && activeIndex >= 0 ? `${listId}-${activeIndex}` : undefined
+          }
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           onChange={(event) => onChange(event.target.value)}
@@ -162,7 +172,10 @@ export function Typeahead<Option>({
         {isOpen && (
           <div className={styles.popup}>
             {message && (
-              <p className={`${styles.message} ${status === 'error' ? styles.messageError : ''}`} role="status">
+              <p
+                className={`${styles.message} ${status === 'error' ? styles.messageError : ''}`}
+                role="status"
+              >
                 {message}
               </p>
             )}

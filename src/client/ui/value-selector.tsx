@@ -22,7 +22,10 @@ export interface ValuePreset {
 }
 
 /** Why a value cannot be chosen, or null (the rules of spec 02 §5). */
-export function valueSelectorError(value: number | null, { min = 1, required = true, requiredMessage = VALUE_SELECTOR_TEXT.required } = {}): string | null {
+export function valueSelectorError(
+  value: number | null,
+  { min = 1, required = true, requiredMessage = VALUE_SELECTOR_TEXT.required } = {},
+): string | null {
   if (value === null || !Number.isFinite(value)) return required ? requiredMessage : null;
   return value < min ? VALUE_SELECTOR_TEXT.min(min) : null;
 }
@@ -45,13 +48,24 @@ interface ValueSelectorProps {
   summary?: ReactNode;
 }
 
-export function ValueSelector({ presets, value, onChange, label = VALUE_SELECTOR_TEXT.label, min = 1, required, requiredMessage, disabled, summary }: ValueSelectorProps) {
+export function ValueSelector({
+  presets,
+  value,
+  onChange,
+  label = VALUE_SELECTOR_TEXT.label,
+  min = 1,
+  required,
+  requiredMessage,
+  disabled,
+  summary,
+}: ValueSelectorProps) {
   const id = useId();
   const isPreset = value !== null && presets.some((preset) => preset.value === value);
   const [isCustom, setIsCustom] = useState(() => value !== null && !isPreset);
   const [text, setText] = useState(() => (value !== null && !isPreset ? String(value) : ''));
   const [isTouched, setIsTouched] = useState(false);
-  const error = isCustom && isTouched ? valueSelectorError(value, { min, required, requiredMessage }) : null;
+  const error =
+    isCustom && isTouched ? valueSelectorError(value, { min, required, requiredMessage }) : null;
 
   return (
     <fieldset className={styles.selector} disabled={disabled}>

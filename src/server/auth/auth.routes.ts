@@ -30,27 +30,63 @@ export interface AuthRoutesOptions {
   rateLimits: RateLimits;
 }
 
-export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }: AuthRoutesOptions) {
+export async function authRoutes(
+  instance: FastifyInstance,
+  { auth, rateLimits }: AuthRoutesOptions,
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const windowMs = rateLimits.windowMs;
   const limit = {
-    loginPerIp: rateLimitHook(app, { name: 'login-ip', max: rateLimits.loginPerIp, windowMs, key: byIp }),
+    loginPerIp: rateLimitHook(app, {
+      name: 'login-ip',
+      max: rateLimits.loginPerIp,
+      windowMs,
+      key: byIp,
+    }),
     loginPerEmail: rateLimitHook(app, {
       name: 'login-email',
       max: rateLimits.loginPerEmail,
       windowMs,
       key: (request) => (request.body as { email?: string } | undefined)?.email,
     }),
-    guestPerIp: rateLimitHook(app, { name: 'guest-ip', max: rateLimits.guestPerIp, windowMs, key: byIp }),
-    forgotPerIp: rateLimitHook(app, { name: 'forgot-ip', max: rateLimits.forgotPasswordPerIp, windowMs, key: byIp }),
-    registerPerIp: rateLimitHook(app, { name: 'register-ip', max: rateLimits.registerPerIp, windowMs, key: byIp }),
-    refreshPerIp: rateLimitHook(app, { name: 'refresh-ip', max: rateLimits.refreshPerIp, windowMs, key: byIp }),
-    resetPerIp: rateLimitHook(app, { name: 'reset-ip', max: rateLimits.resetPasswordPerIp, windowMs, key: byIp }),
+    guestPerIp: rateLimitHook(app, {
+      name: 'guest-ip',
+      max: rateLimits.guestPerIp,
+      windowMs,
+      key: byIp,
+    }),
+    forgotPerIp: rateLimitHook(app, {
+      name: 'forgot-ip',
+      max: rateLimits.forgotPasswordPerIp,
+      windowMs,
+      key: byIp,
+    }),
+    registerPerIp: rateLimitHook(app, {
+      name: 'register-ip',
+      max: rateLimits.registerPerIp,
+      windowMs,
+      key: byIp,
+    }),
+    refreshPerIp: rateLimitHook(app, {
+      name: 'refresh-ip',
+      max: rateLimits.refreshPerIp,
+      windowMs,
+      key: byIp,
+    }),
+    resetPerIp: rateLimitHook(app, {
+      name: 'reset-ip',
+      max: rateLimits.resetPasswordPerIp,
+      windowMs,
+      key: byIp,
+    }),
   };
 
   app.post(
     '/register',
-    { onRequest: [limit.registerPerIp], schema: { body: registerRequestSchema, response: { 201: authResponseSchema } } },
+    {
+      onRequest: [limit.registerPerIp],
+      schema: { body: registerRequestSchema, response: { 201: authResponseSchema } },
+    },
     async (request, reply) => reply.status(201).send(await auth.register(request.body)),
   );
 
@@ -67,50 +103,74 @@ export async function authRoutes(instance: FastifyInstance, { auth, rateLimits }
 
   app.post(
     '/register-guest',
-    { onRequest: [limit.guestPerIp], schema: { body: registerGuestRequestSchema, response: { 201: authResponseSchema } } },
+    {
+      onRequest: [limit.guestPerIp],
+      schema: { body: registerGuestRequestSchema, response: { 201: authResponseSchema } },
+    },
     async (request, reply) => reply.status(201).send(await auth.registerGuest(request.body)),
   );
 
   app.post(
     '/refresh-token',
-    { onRequest: [limit.refreshPerIp], schema: { body: refreshTokenRequestSchema, response: { 200: authResponseSchema } } },
+    {
+      onRequest: [limit.refreshPerIp],
+      schema: { body: refreshTokenRequestSchema, response: { 200: authResponseSchema } },
+    },
     async (request) => auth.refresh(request.body.refreshToken),
   );
 
-  app.post('/revoke-token', { schema: { body: revokeTokenRequestSchema, response: { 200: messageResponseSchema } } }, async (request) =>
-    auth.revoke(request.body.refreshToken),
+  app.post(
+    '/revoke-token',
+    { schema: { body: revokeTokenRequestSchema, response: { 200: messageResponseSchema } } },
+    async (request) => auth.revoke(request.body.refreshToken),
   );
 
   app.post(
     '/forgot-password',
-    { onRequest: [limit.forgotPerIp], schema: { body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } } },
+    {
+      onRequest: [limit.forgotPerIp],
+      schema: { body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } },
+    },
     async (request) => auth.forgotPassword(request.body),
   );
 
   app.post(
     '/reset-password',
-    { onRequest: [limit.resetPerIp], schema: { body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } } },
+    {
+      onRequest: [limit.resetPerIp],
+      schema: { body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } },
+    },
     async (request) => auth.resetPassword(request.body),
   );
 
-  app.get('/users/me', { onRequest: [app.authenticate], schema: { response: { 200: userSchema } } }, async (request) =>
-    auth.getProfile(currentUser(request)),
+  app.get(
+    '/users/me',
+    { onRequest: [app.authenticate], schema: { response: { 200: userSchema } } },
+    async (request) => auth.getProfile(currentUser(request)),
   );
 
   app.put(
     '/users/me',
-    { onRequest: [app.authenticate], schema: { body: updateProfileRequestSchema, response: { 200: updateProfileResponseSchema } } },
+    {
+      onRequest: [app.authenticate],
+      schema: { body: updateProfileRequestSchema, response: { 200: updateProfileResponseSchema } },
+    },
     async (request) => auth.updateProfile(currentUser(request), request.body),
   );
 
   // Sign out everywhere: every session of the caller ends and their open sockets are dropped.
-  app.delete('/users/me/sessions', { onRequest: [app.authenticate], schema: { response: { 200: messageResponseSchema } } }, async (request) =>
-    auth.revokeAll(currentUser(request)),
+  app.delete(
+    '/users/me/sessions',
+    { onRequest: [app.authenticate], schema: { response: { 200: messageResponseSchema } } },
+    async (request) => auth.revokeAll(currentUser(request)),
   );
 
   app.get(
     '/users/ids',
-    { onRequest: [app.authenticate], schema: { querystring: userIdsQuerySchema, response: { 200: z.array(userBubbleSchema) } } },
+    {
+      onRequest: [app.authenticate],
+      schema: { querystring: userIdsQuerySchema, response: { 200: z.array(userBubbleSchema) } },
+    },
     async (request) => auth.findUsersByIds(currentUser(request), request.query.ids),
   );
 }

@@ -75,13 +75,27 @@ export async function isSessionLive(db: Database, familyId: string, at: Date): P
   const [row] = await db
     .select({ id: refreshTokens.id })
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, at)))
+    .where(
+      and(
+        eq(refreshTokens.familyId, familyId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, at),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
 
-export function createAuthService({ db, events, accessTokens, mailer, publicUrl, now = () => new Date() }: AuthServiceDeps) {
-  const announceSessionsRevoked = (userId: number) => events?.publish('sessionsRevoked', { userId }, { userId });
+export function createAuthService({
+  db,
+  events,
+  accessTokens,
+  mailer,
+  publicUrl,
+  now = () => new Date(),
+}: AuthServiceDeps) {
+  const announceSessionsRevoked = (userId: number) =>
+    events?.publish('sessionsRevoked', { userId }, { userId });
   const after = (seconds: number) => new Date(now().getTime() + seconds * 1000);
 
   /** A new session: an access token and the first refresh token of a new family. */
@@ -95,11 +109,20 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
       appName,
       expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
     });
-    const accessToken = await accessTokens.sign({ id: user.id, appName, isTemporary: user.isTemporary, sessionFamily: familyId });
+    const accessToken = await accessTokens.sign({
+      id: user.id,
+      appName,
+      isTemporary: user.isTemporary,
+      sessionFamily: familyId,
+    });
     return { accessToken, refreshToken, user: presentUser(user) };
   }
 
-  async function assertEmailAndUsernameFree(tx: Executor, fields: { email?: string; username?: string }, exceptUserId?: number) {
+  async function assertEmailAndUsernameFree(
+    tx: Executor,
+    fields: { email?: string; username?: string },
+    exceptUserId?: number,
+  ) {
     const taken = [
       fields.email !== undefined ? eq(users.email, fields.email) : undefined,
       fields.username !== undefined ? eq(users.username, fields.username) : undefined,
@@ -130,7 +153,9 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
   return {
     async register(input: z.output<typeof registerRequestSchema>): Promise<AuthResponse> {
       if (input.isTemporary) {
-        throw validationFailed('Use the guest registration for a temporary account', { isTemporary: 'Must be false' });
+        throw validationFailed('Use the guest registration for a temporary account', {
+          isTemporary: 'Must be false',
+        });
       }
       const passwordHash = await hashPassword(input.password);
       return db.transaction(async (tx) => {
@@ -165,7 +190,12 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
       return db.transaction(async (tx) => {
         const [user] = await tx
           .insert(users)
-          .values({ appName: input.appName, displayName: input.displayName, isTemporary: true, roles: [] })
+          .values({
+            appName: input.appName,
+            displayName: input.displayName,
+            isTemporary: true,
+            roles: [],
+          })
           .returning();
         return startSession(tx, user!, input.appName);
       });
@@ -188,11 +218,16 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
           await tx
             .update(refreshTokens)
             .set({ revokedAt: now() })
-            .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+            .where(
+              and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)),
+            );
           return { ok: false as const };
         }
         if (current.expiresAt <= now()) return { ok: false as const };
-        await tx.update(refreshTokens).set({ revokedAt: now() }).where(eq(refreshTokens.id, current.id));
+        await tx
+          .update(refreshTokens)
+          .set({ revokedAt: now() })
+          .where(eq(refreshTokens.id, current.id));
         const user = await findUser(tx, current.userId);
         const next = generateOpaqueToken();
         await tx.insert(refreshTokens).values({
@@ -202,8 +237,16 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
           appName: current.appName,
           expiresAt: after(TOKEN_LIFETIME.refreshSeconds),
         });
-        const accessToken = await accessTokens.sign({ id: user.id, appName: current.appName, isTemporary: user.isTemporary, sessionFamily: current.familyId });
-        return { ok: true as const, session: { accessToken, refreshToken: next, user: presentUser(user) } };
+        const accessToken = await accessTokens.sign({
+          id: user.id,
+          appName: current.appName,
+          isTemporary: user.isTemporary,
+          sessionFamily: current.familyId,
+        });
+        return {
+          ok: true as const,
+          session: { accessToken, refreshToken: next, user: presentUser(user) },
+        };
       });
       // Thrown after the commit, so the family revocation above is kept.
       if (!outcome.ok) throw invalidRefreshToken();
@@ -222,7 +265,9 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
         await tx
           .update(refreshTokens)
           .set({ revokedAt: now() })
-          .where(and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)));
+          .where(
+            and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)),
+          );
         return current.userId;
       });
       if (userId !== undefined) announceSessionsRevoked(userId);
@@ -237,7 +282,9 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
     },
 
     /** Mails a reset link to a full account; answers the same whether or not the email is known. */
-    async forgotPassword(input: z.output<typeof forgotPasswordRequestSchema>): Promise<MessageResponse> {
+    async forgotPassword(
+      input: z.output<typeof forgotPasswordRequestSchema>,
+    ): Promise<MessageResponse> {
       const token = generateOpaqueToken();
       const user = await db.transaction(async (tx) => {
         const [found] = await tx
@@ -254,17 +301,33 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
         return found;
       });
       if (user?.email) {
-        mailer.send(renderPasswordResetMail({ to: user.email, displayName: user.displayName, link: `${publicUrl}/reset-password/${token}` }));
+        mailer.send(
+          renderPasswordResetMail({
+            to: user.email,
+            displayName: user.displayName,
+            link: `${publicUrl}/reset-password/${token}`,
+          }),
+        );
       }
       return { message: FORGOT_PASSWORD_MESSAGE };
     },
 
     /** Sets a new password with a single-use reset token and signs every session out. */
-    async resetPassword(input: z.output<typeof resetPasswordRequestSchema>): Promise<MessageResponse> {
+    async resetPassword(
+      input: z.output<typeof resetPasswordRequestSchema>,
+    ): Promise<MessageResponse> {
       const tokenHash = hashOpaqueToken(input.token);
-      const isLive = and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now()));
+      const isLive = and(
+        eq(passwordResets.tokenHash, tokenHash),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now()),
+      );
       // A wrong token is refused before the password is hashed: guessing must not cost us an argon2 hash each.
-      const [known] = await db.select({ userId: passwordResets.userId }).from(passwordResets).where(isLive).limit(1);
+      const [known] = await db
+        .select({ userId: passwordResets.userId })
+        .from(passwordResets)
+        .where(isLive)
+        .limit(1);
       if (!known) throw invalidResetToken();
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
@@ -276,7 +339,10 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
           .where(isLive)
           .returning({ userId: passwordResets.userId });
         if (!used) throw invalidResetToken();
-        await tx.update(users).set({ passwordHash, updatedAt: now() }).where(eq(users.id, used.userId));
+        await tx
+          .update(users)
+          .set({ passwordHash, updatedAt: now() })
+          .where(eq(users.id, used.userId));
         // Other outstanding links die with this one; so do the sessions of whoever knew the old password.
         await tx
           .update(passwordResets)
@@ -298,19 +364,40 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
      * account type or the password changes, every other session is signed out and a new pair
      * of tokens is returned.
      */
-    async updateProfile(auth: AuthUser, input: z.output<typeof updateProfileRequestSchema>): Promise<UpdateProfileResponse> {
-      const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+    async updateProfile(
+      auth: AuthUser,
+      input: z.output<typeof updateProfileRequestSchema>,
+    ): Promise<UpdateProfileResponse> {
+      const passwordHash =
+        input.password !== undefined ? await hashPassword(input.password) : undefined;
       const response: UpdateProfileResponse = await db.transaction(async (tx) => {
-        const [current] = await tx.select().from(users).where(eq(users.id, auth.id)).for('update').limit(1);
+        const [current] = await tx
+          .select()
+          .from(users)
+          .where(eq(users.id, auth.id))
+          .for('update')
+          .limit(1);
         if (!current) throw invalidAccessToken();
 
         if (input.isTemporary === true && !current.isTemporary) throw cannotBecomeTemporary();
         const isUpgrade = current.isTemporary && input.isTemporary === false;
         if (isUpgrade) {
-          const required = ['firstName', 'lastName', 'username', 'email', 'password', 'passwordConfirm'] as const;
+          const required = [
+            'firstName',
+            'lastName',
+            'username',
+            'email',
+            'password',
+            'passwordConfirm',
+          ] as const;
           const missing = required.filter((field) => input[field] === undefined);
           if (missing.length > 0) throw upgradeIncomplete(missing);
-        } else if (current.isTemporary && (input.email !== undefined || input.username !== undefined || input.password !== undefined)) {
+        } else if (
+          current.isTemporary &&
+          (input.email !== undefined ||
+            input.username !== undefined ||
+            input.password !== undefined)
+        ) {
           throw upgradeRequired();
         }
 
@@ -318,10 +405,16 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
         // email changes only with its current password (README, Security notes).
         const isEmailChange = input.email !== undefined && input.email !== current.email;
         if (!current.isTemporary && (passwordHash !== undefined || isEmailChange)) {
-          const isCorrect = input.currentPassword !== undefined && (await verifyPassword(current.passwordHash, input.currentPassword));
+          const isCorrect =
+            input.currentPassword !== undefined &&
+            (await verifyPassword(current.passwordHash, input.currentPassword));
           if (!isCorrect) throw invalidCurrentPassword();
         }
-        await assertEmailAndUsernameFree(tx, { email: input.email, username: input.username }, current.id);
+        await assertEmailAndUsernameFree(
+          tx,
+          { email: input.email, username: input.username },
+          current.id,
+        );
         const [updated] = await tx
           .update(users)
           .set({
@@ -355,7 +448,10 @@ export function createAuthService({ db, events, accessTokens, mailer, publicUrl,
       if (safeIds.length === 0) return [];
       const known = await usersKnownTo(db, auth.id, safeIds);
       if (known.size === 0) return [];
-      const rows = await db.select().from(users).where(inArray(users.id, [...known]));
+      const rows = await db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [...known]));
       const byId = new Map(rows.map((row) => [row.id, row]));
       return safeIds.flatMap((id) => {
         const row = byId.get(id);

@@ -1,4 +1,12 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual, type KeyObject, createSecretKey } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+  type KeyObject,
+  createSecretKey,
+} from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT } from 'jose';
 import { TOKEN_LIFETIME } from '../../domain/constants';
@@ -29,7 +37,10 @@ export function hashPassword(password: string): Promise<string> {
 // email as slow as one with a wrong password, so timing does not reveal who has an account.
 let dummyHash: Promise<string> | undefined;
 
-export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
   if (passwordHash === null) {
     dummyHash ??= hash('not-a-real-password');
     await verify(await dummyHash, password).catch(() => false);
@@ -48,14 +59,20 @@ export class AccessTokens {
   }
 
   sign(user: AuthUser): Promise<string> {
-    return new SignJWT({ app: user.appName, tmp: user.isTemporary, ...(user.sessionFamily ? { fam: user.sessionFamily } : {}) })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(user.id))
-      // A unique id, so two tokens issued in the same second still differ.
-      .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(`${TOKEN_LIFETIME.accessSeconds}s`)
-      .sign(this.key);
+    return (
+      new SignJWT({
+        app: user.appName,
+        tmp: user.isTemporary,
+        ...(user.sessionFamily ? { fam: user.sessionFamily } : {}),
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(user.id))
+        // A unique id, so two tokens issued in the same second still differ.
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime(`${TOKEN_LIFETIME.accessSeconds}s`)
+        .sign(this.key)
+    );
   }
 
   /**
@@ -89,10 +106,17 @@ export class AccessTokens {
    * 15 minutes, and the HMAC, base64 and JSON work was a fifth of a signed-in call that does no
    * database work. Bounded (oldest first out); only tokens that passed every check get in.
    */
-  private readonly verified = new Map<string, { user: AuthUser; exp: number; nbf: number | undefined }>();
+  private readonly verified = new Map<
+    string,
+    { user: AuthUser; exp: number; nbf: number | undefined }
+  >();
 
-  private remember(token: string, entry: { user: AuthUser; exp: number; nbf: number | undefined }): AuthUser {
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+  private remember(
+    token: string,
+    entry: { user: AuthUser; exp: number; nbf: number | undefined },
+  ): AuthUser {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE)
+      this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, entry);
     return entry.user;
   }
@@ -101,21 +125,38 @@ export class AccessTokens {
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
     const [encodedHeader, encodedPayload, signature] = parts as [string, string, string];
-    const expected = createHmac('sha256', this.hmacKey).update(`${encodedHeader}.${encodedPayload}`).digest('base64url');
+    const expected = createHmac('sha256', this.hmacKey)
+      .update(`${encodedHeader}.${encodedPayload}`)
+      .digest('base64url');
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) return undefined;
+    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected)))
+      return undefined;
     const header = decodeJson(encodedHeader);
-    if (!header || header.alg !== 'HS256' || header.crit !== undefined || header.b64 !== undefined) return undefined;
+    if (!header || header.alg !== 'HS256' || header.crit !== undefined || header.b64 !== undefined)
+      return undefined;
     const payload = decodeJson(encodedPayload);
     if (!payload) return undefined;
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.exp !== 'number' || payload.exp <= now) return undefined;
-    if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) return undefined;
+    if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now))
+      return undefined;
     if (payload.iat !== undefined && typeof payload.iat !== 'number') return undefined;
     const id = Number(payload.sub);
-    if (typeof payload.sub !== 'string' || !Number.isSafeInteger(id) || id <= 0 || typeof payload.app !== 'string' || typeof payload.tmp !== 'boolean') return undefined;
+    if (
+      typeof payload.sub !== 'string' ||
+      !Number.isSafeInteger(id) ||
+      id <= 0 ||
+      typeof payload.app !== 'string' ||
+      typeof payload.tmp !== 'boolean'
+    )
+      return undefined;
     if (payload.fam !== undefined && typeof payload.fam !== 'string') return undefined;
-    const user: AuthUser = { id, appName: payload.app, isTemporary: payload.tmp, ...(payload.fam ? { sessionFamily: payload.fam } : {}) };
+    const user: AuthUser = {
+      id,
+      appName: payload.app,
+      isTemporary: payload.tmp,
+      ...(payload.fam ? { sessionFamily: payload.fam } : {}),
+    };
     return this.remember(token, { user, exp: payload.exp, nbf: payload.nbf as number | undefined });
   }
 }
@@ -128,7 +169,9 @@ function decodeJson(encoded: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -26,7 +26,10 @@ export function betChangesExistSql(viewerId: SQL, ids: SQL, snapshot: SQL): SQL 
 }
 
 /** How many bets each group has (a page of a first sync is sized by rows). */
-export async function countBets(tx: Executor, groupIds: readonly number[]): Promise<Map<number, number>> {
+export async function countBets(
+  tx: Executor,
+  groupIds: readonly number[],
+): Promise<Map<number, number>> {
   if (groupIds.length === 0) return new Map();
   const rows = await tx
     .select({ groupId: bets.groupId, count: sql<number>`count(*)::integer` })
@@ -39,10 +42,19 @@ export async function countBets(tx: Executor, groupIds: readonly number[]): Prom
 export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<BetMirrorRows> {
   const { viewerId, fullIds, deltaIds, snapshot } = scope;
   const whole = fullIds.length > 0 ? inArray(bets.groupId, [...fullIds]) : undefined;
-  const changedBets = deltaIds.length > 0 ? and(inArray(bets.groupId, [...deltaIds]), changedSince(bets.changeTxid, snapshot)) : undefined;
-  const betRows = whole || changedBets ? await tx.select().from(bets).where(or(whole, changedBets)).orderBy(asc(bets.id)) : [];
+  const changedBets =
+    deltaIds.length > 0
+      ? and(inArray(bets.groupId, [...deltaIds]), changedSince(bets.changeTxid, snapshot))
+      : undefined;
+  const betRows =
+    whole || changedBets
+      ? await tx.select().from(bets).where(or(whole, changedBets)).orderBy(asc(bets.id))
+      : [];
 
-  const changedWagers = deltaIds.length > 0 ? and(inArray(bets.groupId, [...deltaIds]), changedSince(wagers.changeTxid, snapshot)) : undefined;
+  const changedWagers =
+    deltaIds.length > 0
+      ? and(inArray(bets.groupId, [...deltaIds]), changedSince(wagers.changeTxid, snapshot))
+      : undefined;
   const ownRows =
     whole || changedWagers
       ? await tx
@@ -59,19 +71,33 @@ export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<B
   );
   const resolved = betRows.filter((row) => row.state === 'resolved');
   // Only bets resolved before their member count was kept need today's (none since migration 0006).
-  const membersByGroup = await countActiveMembers(tx, [...new Set(resolved.filter((row) => row.membersAtResolution === null).map((row) => row.groupId))]);
+  const membersByGroup = await countActiveMembers(tx, [
+    ...new Set(
+      resolved.filter((row) => row.membersAtResolution === null).map((row) => row.groupId),
+    ),
+  ]);
 
   return {
     bets: betRows.map((row) => {
       const betWagers = wagersByBet.get(row.id) ?? [];
       const bet = presentBet(row, betWagers);
-      return { ...bet, answerTotals: bet.answerTotals ?? {}, wagerCount: betWagers.length, version: row.version };
+      return {
+        ...bet,
+        answerTotals: bet.answerTotals ?? {},
+        wagerCount: betWagers.length,
+        version: row.version,
+      };
     }),
     wagers: ownRows.map((row) => ({ ...presentWager(row.wager), version: row.wager.version })),
     statistics: resolved.map((row) => ({
       betId: row.id,
       version: row.version,
-      statistics: statisticsOf(row, wagersByBet.get(row.id) ?? [], membersByGroup.get(row.groupId) ?? 0, viewerId),
+      statistics: statisticsOf(
+        row,
+        wagersByBet.get(row.id) ?? [],
+        membersByGroup.get(row.groupId) ?? 0,
+        viewerId,
+      ),
     })),
   };
 }

@@ -11,7 +11,10 @@ import { isoTime } from '../iso-time';
  * A bet as responses carry it. With its wagers, it also carries `answerTotals` (points per
  * answer, for live odds) and `wagerCount`: never who picked what (ARCHITECTURE.md §5).
  */
-export function presentBet(row: BetRow, wagers?: readonly Pick<WagerRow, 'prediction' | 'points'>[]): Bet {
+export function presentBet(
+  row: BetRow,
+  wagers?: readonly Pick<WagerRow, 'prediction' | 'points'>[],
+): Bet {
   return {
     id: row.id,
     title: row.title,
@@ -46,5 +49,11 @@ export function presentWager(row: WagerRow): Wager {
 
 /** The fields the payout and statistics rules of src/domain read. */
 export function toPayoutWager(row: WagerRow): PayoutWager {
-  return { id: row.id, userId: row.userId, prediction: row.prediction, points: row.points, createdAt: isoTime(row.createdAt) };
+  return {
+    id: row.id,
+    userId: row.userId,
+    prediction: row.prediction,
+    points: row.points,
+    createdAt: isoTime(row.createdAt),
+  };
 }

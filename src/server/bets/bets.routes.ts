@@ -37,50 +37,86 @@ export async function betsRoutes(instance: FastifyInstance, { bets, wagers }: Be
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
 
-  app.post('/bets', { schema: { body: createBetRequestSchema, response: { 201: betSchema } } }, async (request, reply) =>
-    reply.status(201).send(await bets.createBet(currentUser(request), request.body)),
+  app.post(
+    '/bets',
+    { schema: { body: createBetRequestSchema, response: { 201: betSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(await bets.createBet(currentUser(request), request.body)),
   );
 
-  app.get('/bets/user/wagers', { schema: { querystring: userWagersQuerySchema, response: { 200: z.array(wagerSchema) } } }, async (request) =>
-    wagers.listUserWagers(currentUser(request), request.query.group),
+  app.get(
+    '/bets/user/wagers',
+    { schema: { querystring: userWagersQuerySchema, response: { 200: z.array(wagerSchema) } } },
+    async (request) => wagers.listUserWagers(currentUser(request), request.query.group),
   );
 
-  app.get('/bets/group/:groupId', { schema: { params: betGroupParamsSchema, response: { 200: z.array(betSchema) } } }, async (request) =>
-    bets.listGroupBets(currentUser(request), request.params.groupId),
+  app.get(
+    '/bets/group/:groupId',
+    { schema: { params: betGroupParamsSchema, response: { 200: z.array(betSchema) } } },
+    async (request) => bets.listGroupBets(currentUser(request), request.params.groupId),
   );
 
-  app.get('/groups/:id/bets', { schema: { params: groupIdParamsSchema, response: { 200: groupBetsResponseSchema } } }, async (request) =>
-    bets.listGroupBetsWithStatistics(currentUser(request), request.params.id),
+  app.get(
+    '/groups/:id/bets',
+    { schema: { params: groupIdParamsSchema, response: { 200: groupBetsResponseSchema } } },
+    async (request) => bets.listGroupBetsWithStatistics(currentUser(request), request.params.id),
   );
 
-  app.post('/bets/wagers', { schema: { body: placeWagerRequestSchema, response: { 201: wagerSchema } } }, async (request, reply) =>
-    reply.status(201).send(await wagers.placeWager(currentUser(request), request.body)),
+  app.post(
+    '/bets/wagers',
+    { schema: { body: placeWagerRequestSchema, response: { 201: wagerSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(await wagers.placeWager(currentUser(request), request.body)),
   );
 
   app.put(
     '/bets/wagers/:wagerId',
-    { schema: { params: wagerIdParamsSchema, body: updateWagerRequestSchema, response: { 200: wagerSchema } } },
-    async (request) => wagers.updateWager(currentUser(request), request.params.wagerId, request.body),
+    {
+      schema: {
+        params: wagerIdParamsSchema,
+        body: updateWagerRequestSchema,
+        response: { 200: wagerSchema },
+      },
+    },
+    async (request) =>
+      wagers.updateWager(currentUser(request), request.params.wagerId, request.body),
   );
 
-  app.get('/bets/:id', { schema: { params: betIdParamsSchema, response: { 200: betSchema } } }, async (request) =>
-    bets.getBet(currentUser(request), request.params.id),
+  app.get(
+    '/bets/:id',
+    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
+    async (request) => bets.getBet(currentUser(request), request.params.id),
   );
 
-  app.get('/bets/:id/user-context', { schema: { params: betIdParamsSchema, response: { 200: betUserContextSchema } } }, async (request) =>
-    bets.getUserContext(currentUser(request), request.params.id),
+  app.get(
+    '/bets/:id/user-context',
+    { schema: { params: betIdParamsSchema, response: { 200: betUserContextSchema } } },
+    async (request) => bets.getUserContext(currentUser(request), request.params.id),
   );
 
-  app.get('/bets/:id/statistics', { schema: { params: betIdParamsSchema, response: { 200: betStatisticsSchema } } }, async (request) =>
-    bets.getStatistics(currentUser(request), request.params.id),
+  app.get(
+    '/bets/:id/statistics',
+    { schema: { params: betIdParamsSchema, response: { 200: betStatisticsSchema } } },
+    async (request) => bets.getStatistics(currentUser(request), request.params.id),
   );
 
-  app.put('/bets/:id/resolve', { schema: { params: betIdParamsSchema, body: resolveRequestSchema, response: { 200: betSchema } } }, async (request) =>
-    bets.resolveBet(currentUser(request), request.params.id, request.body.correctAnswer),
+  app.put(
+    '/bets/:id/resolve',
+    {
+      schema: {
+        params: betIdParamsSchema,
+        body: resolveRequestSchema,
+        response: { 200: betSchema },
+      },
+    },
+    async (request) =>
+      bets.resolveBet(currentUser(request), request.params.id, request.body.correctAnswer),
   );
 
   // Spec 02 §7: the body is not shown; none is read. Send it without a Content-Type (or `{}`).
-  app.post('/bets/:id/cancel', { schema: { params: betIdParamsSchema, response: { 200: betSchema } } }, async (request) =>
-    bets.cancelBet(currentUser(request), request.params.id),
+  app.post(
+    '/bets/:id/cancel',
+    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
+    async (request) => bets.cancelBet(currentUser(request), request.params.id),
   );
 }

@@ -69,10 +69,17 @@ export interface RefundSettlement {
  * committed wager.
  */
 // Hot on every wager (prepared once, see db/prepared.ts).
-const betById = (tx: Executor) => tx.select().from(bets).where(eq(bets.id, sql.placeholder('id'))).limit(1);
+const betById = (tx: Executor) =>
+  tx
+    .select()
+    .from(bets)
+    .where(eq(bets.id, sql.placeholder('id')))
+    .limit(1);
 const findBetStatements = {
   none: prepared<BetRow[], { id: number }>('findBet', (tx) => betById(tx)),
-  wager: prepared<BetRow[], { id: number }>('findBetForWager', (tx) => betById(tx).for('no key update')),
+  wager: prepared<BetRow[], { id: number }>('findBetForWager', (tx) =>
+    betById(tx).for('no key update'),
+  ),
   update: prepared<BetRow[], { id: number }>('findBetForUpdate', (tx) => betById(tx).for('update')),
 };
 const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) =>
@@ -84,48 +91,59 @@ const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) 
 );
 
 // The member state's bets: every app start and reconnect (prepared once).
-const unwageredBets = prepared<BetRow[], { groupIds: number[]; at: string; userId: number }>('memberStateUnwagered', (tx) =>
-  tx
-    .select()
-    .from(bets)
-    .where(
-      and(
-        sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
-        eq(bets.state, 'active'),
-        gt(bets.expiresAt, sql.placeholder('at')),
-        notExists(
-          tx
-            .select({ id: wagers.id })
-            .from(wagers)
-            .where(and(eq(wagers.betId, bets.id), eq(wagers.userId, sql.placeholder('userId')))),
+const unwageredBets = prepared<BetRow[], { groupIds: number[]; at: string; userId: number }>(
+  'memberStateUnwagered',
+  (tx) =>
+    tx
+      .select()
+      .from(bets)
+      .where(
+        and(
+          sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
+          eq(bets.state, 'active'),
+          gt(bets.expiresAt, sql.placeholder('at')),
+          notExists(
+            tx
+              .select({ id: wagers.id })
+              .from(wagers)
+              .where(and(eq(wagers.betId, bets.id), eq(wagers.userId, sql.placeholder('userId')))),
+          ),
         ),
-      ),
-    )
-    .orderBy(asc(bets.expiresAt), asc(bets.id)),
+      )
+      .orderBy(asc(bets.expiresAt), asc(bets.id)),
 );
 // Only in the caller's current groups: a creator who left or was removed settles nothing there.
-const betsToResolve = prepared<BetRow[], { userId: number; groupIds: number[] }>('memberStateToResolve', (tx) =>
-  tx
-    .select()
-    .from(bets)
-    .where(
-      and(
-        eq(bets.createdBy, sql.placeholder('userId')),
-        sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
-        eq(bets.state, 'active'),
-      ),
-    )
-    .orderBy(asc(bets.expiresAt), asc(bets.id)),
+const betsToResolve = prepared<BetRow[], { userId: number; groupIds: number[] }>(
+  'memberStateToResolve',
+  (tx) =>
+    tx
+      .select()
+      .from(bets)
+      .where(
+        and(
+          eq(bets.createdBy, sql.placeholder('userId')),
+          sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
+          eq(bets.state, 'active'),
+        ),
+      )
+      .orderBy(asc(bets.expiresAt), asc(bets.id)),
 );
 
-export async function findBet(tx: Executor, betId: number, lock?: 'wager' | 'update'): Promise<BetRow> {
+export async function findBet(
+  tx: Executor,
+  betId: number,
+  lock?: 'wager' | 'update',
+): Promise<BetRow> {
   const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
   if (!row) throw betNotFound();
   return row;
 }
 
 /** Every wager of the given bets, by bet id, in wager order (created, then id). */
-export async function loadWagers(tx: Executor, betIds: readonly number[]): Promise<Map<number, WagerRow[]>> {
+export async function loadWagers(
+  tx: Executor,
+  betIds: readonly number[],
+): Promise<Map<number, WagerRow[]>> {
   const byBet = new Map<number, WagerRow[]>(betIds.map((id) => [id, []]));
   if (betIds.length === 0) return byBet;
   if (betIds.length === 1) {
@@ -145,7 +163,12 @@ export async function loadWagers(tx: Executor, betIds: readonly number[]): Promi
  * Refunds every wager of a locked, active bet in full and moves it to `state` (cancelled or
  * expired), in the caller's transaction (ARCHITECTURE.md §5: cancel and expiry refund).
  */
-export async function settleByRefund(tx: Executor, bet: BetRow, state: 'cancelled' | 'expired', at: Date): Promise<RefundSettlement> {
+export async function settleByRefund(
+  tx: Executor,
+  bet: BetRow,
+  state: 'cancelled' | 'expired',
+  at: Date,
+): Promise<RefundSettlement> {
   const betWagers = (await loadWagers(tx, [bet.id])).get(bet.id) ?? [];
   const wagerIdByUser = new Map(betWagers.map((wager) => [wager.userId, wager.id]));
   const distributions = refunds(betWagers.map(toPayoutWager));
@@ -159,7 +182,11 @@ export async function settleByRefund(tx: Executor, bet: BetRow, state: 'cancelle
       now: at,
     });
   }
-  const [updated] = await tx.update(bets).set({ state, updatedAt: at }).where(eq(bets.id, bet.id)).returning();
+  const [updated] = await tx
+    .update(bets)
+    .set({ state, updatedAt: at })
+    .where(eq(bets.id, bet.id))
+    .returning();
   return {
     bet: updated!,
     totalRefunded: distributions.reduce((sum, entry) => sum + entry.winnings, 0),
@@ -173,7 +200,12 @@ export function announceRefund(events: EventBus, settlement: RefundSettlement): 
   const { bet } = settlement;
   events.publish(
     'pointsRefunded',
-    { betId: bet.id, groupId: bet.groupId, totalRefunded: settlement.totalRefunded, refundedParticipants: settlement.refundedParticipants },
+    {
+      betId: bet.id,
+      groupId: bet.groupId,
+      totalRefunded: settlement.totalRefunded,
+      refundedParticipants: settlement.refundedParticipants,
+    },
     { groupId: bet.groupId },
   );
 }
@@ -195,7 +227,12 @@ export async function assertCanReadGroup(tx: Executor, groupId: number, userId: 
  * creator's or a current admin's; resolving is the creator's, or a current admin's once the
  * creator is gone, so a departed creator's bets do not wait for the expiry job.
  */
-async function assertCanSettle(tx: Executor, bet: BetRow, callerId: number, action: 'resolve' | 'cancel'): Promise<void> {
+async function assertCanSettle(
+  tx: Executor,
+  bet: BetRow,
+  callerId: number,
+  action: 'resolve' | 'cancel',
+): Promise<void> {
   const membership = await findActiveMembership(tx, bet.groupId, callerId);
   if (bet.createdBy === callerId) {
     if (!membership) throw notMember();
@@ -214,9 +251,22 @@ async function assertCanSettle(tx: Executor, bet: BetRow, callerId: number, acti
  * A bet's statistics as `viewerId` may see them. A resolved bet counts the members it had when
  * it was resolved; any other the group's members now (`currentMembers`).
  */
-export function statisticsOf(bet: BetRow, betWagers: readonly WagerRow[], currentMembers: number, viewerId: number): BetStatistics {
-  const totalMembers = bet.state === 'resolved' && bet.membersAtResolution !== null ? bet.membersAtResolution : currentMembers;
-  return computeBetStatistics({ bet, wagers: betWagers.map(toPayoutWager), totalMembers, viewerId });
+export function statisticsOf(
+  bet: BetRow,
+  betWagers: readonly WagerRow[],
+  currentMembers: number,
+  viewerId: number,
+): BetStatistics {
+  const totalMembers =
+    bet.state === 'resolved' && bet.membersAtResolution !== null
+      ? bet.membersAtResolution
+      : currentMembers;
+  return computeBetStatistics({
+    bet,
+    wagers: betWagers.map(toPayoutWager),
+    totalMembers,
+    viewerId,
+  });
 }
 
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
@@ -228,7 +278,11 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
 
   async function groupBetRows(tx: Executor, caller: AuthUser, groupId: number): Promise<BetRow[]> {
     await assertCanReadGroup(tx, groupId, caller.id);
-    return tx.select().from(bets).where(eq(bets.groupId, groupId)).orderBy(desc(bets.createdAt), desc(bets.id));
+    return tx
+      .select()
+      .from(bets)
+      .where(eq(bets.groupId, groupId))
+      .orderBy(desc(bets.createdAt), desc(bets.id));
   }
 
   return {
@@ -307,7 +361,10 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
     },
 
     /** GET /groups/{id}/bets: the same list, each bet with its statistics as the caller may see them (spec 02 §7). */
-    async listGroupBetsWithStatistics(caller: AuthUser, groupId: number): Promise<Array<Bet & { statistics: BetStatistics }>> {
+    async listGroupBetsWithStatistics(
+      caller: AuthUser,
+      groupId: number,
+    ): Promise<Array<Bet & { statistics: BetStatistics }>> {
       const rows = await groupBetRows(db, caller, groupId);
       const byBet = await loadWagers(
         db,
@@ -316,7 +373,10 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const totalMembers = (await listActiveMemberIds(db, groupId)).length;
       return rows.map((row) => {
         const betWagers = byBet.get(row.id) ?? [];
-        return { ...presentBet(row, betWagers), statistics: statisticsOf(row, betWagers, totalMembers, caller.id) };
+        return {
+          ...presentBet(row, betWagers),
+          statistics: statisticsOf(row, betWagers, totalMembers, caller.id),
+        };
       });
     },
 
@@ -371,9 +431,18 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
           })
           .where(eq(bets.id, locked.id))
           .returning();
-        return { bet: updated!, distributions: resolution.distributions as Distribution[], refunded, betWagers };
+        return {
+          bet: updated!,
+          distributions: resolution.distributions as Distribution[],
+          refunded,
+          betWagers,
+        };
       });
-      events.publish('betResolved', { betId: bet.id, groupId: bet.groupId, distributions, version: bet.version }, { groupId: bet.groupId });
+      events.publish(
+        'betResolved',
+        { betId: bet.id, groupId: bet.groupId, distributions, version: bet.version },
+        { groupId: bet.groupId },
+      );
       if (refunded) {
         announceRefund(events, {
           bet,
@@ -397,7 +466,12 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const { bet } = settlement;
       events.publish(
         'betCancelled',
-        { betId: bet.id, groupId: bet.groupId, totalPointsRefunded: settlement.totalRefunded, version: bet.version },
+        {
+          betId: bet.id,
+          groupId: bet.groupId,
+          totalPointsRefunded: settlement.totalRefunded,
+          version: bet.version,
+        },
         { groupId: bet.groupId },
       );
       announceRefund(events, settlement);
@@ -410,13 +484,24 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
      * to resolve = every active bet the caller created in those groups, whatever its expiry
      * (they resolve it after it closes).
      */
-    async memberStateBets(userId: number, groupIds: readonly number[]): Promise<{ unwageredBets: Record<string, Bet>; betsToResolve: Record<string, Bet> }> {
+    async memberStateBets(
+      userId: number,
+      groupIds: readonly number[],
+    ): Promise<{ unwageredBets: Record<string, Bet>; betsToResolve: Record<string, Bet> }> {
       const at = now();
-      const unwagered = groupIds.length === 0 ? [] : await unwageredBets(db, { groupIds: [...groupIds], at: at.toISOString(), userId });
-      const toResolve = groupIds.length === 0 ? [] : await betsToResolve(db, { userId, groupIds: [...groupIds] });
+      const unwagered =
+        groupIds.length === 0
+          ? []
+          : await unwageredBets(db, { groupIds: [...groupIds], at: at.toISOString(), userId });
+      const toResolve =
+        groupIds.length === 0 ? [] : await betsToResolve(db, { userId, groupIds: [...groupIds] });
       return {
-        unwageredBets: Object.fromEntries(unwagered.map((row) => [String(row.id), presentBet(row)])),
-        betsToResolve: Object.fromEntries(toResolve.map((row) => [String(row.id), presentBet(row)])),
+        unwageredBets: Object.fromEntries(
+          unwagered.map((row) => [String(row.id), presentBet(row)]),
+        ),
+        betsToResolve: Object.fromEntries(
+          toResolve.map((row) => [String(row.id), presentBet(row)]),
+        ),
       };
     },
   };

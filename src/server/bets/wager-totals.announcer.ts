@@ -12,8 +12,14 @@ export interface WagerTotalsAnnouncer {
   stop(): void;
 }
 
-export function startWagerTotalsAnnouncer(events: EventBus, windowMs = WAGER_TOTALS_WINDOW_MS): WagerTotalsAnnouncer {
-  const held = new Map<number, { payload: WagerPlacedPayload; timer: ReturnType<typeof setTimeout> }>();
+export function startWagerTotalsAnnouncer(
+  events: EventBus,
+  windowMs = WAGER_TOTALS_WINDOW_MS,
+): WagerTotalsAnnouncer {
+  const held = new Map<
+    number,
+    { payload: WagerPlacedPayload; timer: ReturnType<typeof setTimeout> }
+  >();
 
   const announce = (betId: number) => {
     const entry = held.get(betId);

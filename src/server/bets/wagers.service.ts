@@ -1,12 +1,24 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { isValidWagerPoints, normalizeAnswer, validatePrediction, type Wager } from '../../domain/bets';
+import {
+  isValidWagerPoints,
+  normalizeAnswer,
+  validatePrediction,
+  type Wager,
+} from '../../domain/bets';
 import { isWageringOpen } from '../../domain/bet-lists';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
 import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
-import { betClosed, invalidPrediction, invalidWagerPoints, notWagerOwner, wagerExists, wagerNotFound } from '../errors';
+import {
+  betClosed,
+  invalidPrediction,
+  invalidWagerPoints,
+  notWagerOwner,
+  wagerExists,
+  wagerNotFound,
+} from '../errors';
 import type { EventBus } from '../events';
 import { applyLedgerEvent, requireActiveMembership } from '../groups/membership.service';
 import { presentWager } from './bet.presenter';
@@ -35,51 +47,87 @@ interface WagerChange {
 }
 
 // Every statement of a wager is hot (prepared once, see db/prepared.ts).
-const wagerOfUser = prepared<Array<{ id: number }>, { betId: number; userId: number }>('wagerOfUser', (tx) =>
-  tx
-    .select({ id: wagers.id })
-    .from(wagers)
-    .where(and(eq(wagers.betId, sql.placeholder('betId')), eq(wagers.userId, sql.placeholder('userId'))))
-    .limit(1),
+const wagerOfUser = prepared<Array<{ id: number }>, { betId: number; userId: number }>(
+  'wagerOfUser',
+  (tx) =>
+    tx
+      .select({ id: wagers.id })
+      .from(wagers)
+      .where(
+        and(
+          eq(wagers.betId, sql.placeholder('betId')),
+          eq(wagers.userId, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1),
 );
-const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>('insertWager', (tx) =>
-  tx
-    .insert(wagers)
-    .values({
-      betId: slot<number>('betId'),
-      userId: slot<number>('userId'),
-      prediction: slot<string>('prediction'),
-      points: slot<number>('points'),
-      createdAt: slot<Date>('createdAt'),
-      updatedAt: slot<Date>('updatedAt'),
-    })
-    .returning(),
+const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>(
+  'insertWager',
+  (tx) =>
+    tx
+      .insert(wagers)
+      .values({
+        betId: slot<number>('betId'),
+        userId: slot<number>('userId'),
+        prediction: slot<string>('prediction'),
+        points: slot<number>('points'),
+        createdAt: slot<Date>('createdAt'),
+        updatedAt: slot<Date>('updatedAt'),
+      })
+      .returning(),
 );
 // A wager changes its bet's totals, so it gives the bet a new version (the stamp trigger of
 // migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE.
 const stampBet = prepared<Array<{ version: number }>, { id: number }>('stampBet', (tx) =>
-  tx.update(bets).set({ version: 0 }).where(eq(bets.id, sql.placeholder('id'))).returning({ version: bets.version }),
+  tx
+    .update(bets)
+    .set({ version: 0 })
+    .where(eq(bets.id, sql.placeholder('id')))
+    .returning({ version: bets.version }),
 );
-const wagerById = (tx: Executor) => tx.select().from(wagers).where(eq(wagers.id, sql.placeholder('id'))).limit(1);
+const wagerById = (tx: Executor) =>
+  tx
+    .select()
+    .from(wagers)
+    .where(eq(wagers.id, sql.placeholder('id')))
+    .limit(1);
 const findWager = prepared<WagerRow[], { id: number }>('findWager', (tx) => wagerById(tx));
-const lockWager = prepared<WagerRow[], { id: number }>('lockWager', (tx) => wagerById(tx).for('update'));
-const changeWager = prepared<WagerRow[], { id: number; prediction: string; points: number; updatedAt: Date }>('changeWager', (tx) =>
+const lockWager = prepared<WagerRow[], { id: number }>('lockWager', (tx) =>
+  wagerById(tx).for('update'),
+);
+const changeWager = prepared<
+  WagerRow[],
+  { id: number; prediction: string; points: number; updatedAt: Date }
+>('changeWager', (tx) =>
   tx
     .update(wagers)
-    .set({ prediction: slot<string>('prediction'), points: slot<number>('points'), updatedAt: slot<Date>('updatedAt') })
+    .set({
+      prediction: slot<string>('prediction'),
+      points: slot<number>('points'),
+      updatedAt: slot<Date>('updatedAt'),
+    })
     .where(eq(wagers.id, sql.placeholder('id')))
     .returning(),
 );
 
 export function createWagersService({ db, events, now = () => new Date() }: WagersServiceDeps) {
   /** The window and input rules shared by placing and changing a wager; the bet is locked FOR SHARE by the caller. */
-  async function checkWager(tx: Executor, caller: AuthUser, bet: BetRow, prediction: string, points: number, at: Date): Promise<string> {
+  async function checkWager(
+    tx: Executor,
+    caller: AuthUser,
+    bet: BetRow,
+    prediction: string,
+    points: number,
+    at: Date,
+  ): Promise<string> {
     await requireActiveMembership(tx, bet.groupId, caller.id);
     if (bet.state !== 'active') throw betClosed('not_active');
-    if (!isWageringOpen({ state: bet.state, expiresAt: bet.expiresAt.toISOString() }, at.getTime())) throw betClosed('expired');
+    if (!isWageringOpen({ state: bet.state, expiresAt: bet.expiresAt.toISOString() }, at.getTime()))
+      throw betClosed('expired');
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
-    if (!isValidWagerPoints(bet.baseWagerAmount, points)) throw invalidWagerPoints(bet.baseWagerAmount);
+    if (!isValidWagerPoints(bet.baseWagerAmount, points))
+      throw invalidWagerPoints(bet.baseWagerAmount);
     return normalizeAnswer(bet, prediction);
   }
 
@@ -105,14 +153,23 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
   }
 
   /** The bet's wagers after the change, and its new version. */
-  async function finishChange(tx: Executor, bet: BetRow): Promise<Pick<WagerChange, 'betWagers' | 'betVersion'>> {
+  async function finishChange(
+    tx: Executor,
+    bet: BetRow,
+  ): Promise<Pick<WagerChange, 'betWagers' | 'betVersion'>> {
     const [stamped] = await stampBet(tx, { id: bet.id });
-    return { betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [], betVersion: stamped!.version };
+    return {
+      betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [],
+      betVersion: stamped!.version,
+    };
   }
 
   return {
     /** POST /bets/wagers: a second wager on the same bet is 409 wager_exists (update it instead). */
-    async placeWager(caller: AuthUser, input: { betId: number; prediction: string; points: number }): Promise<Wager> {
+    async placeWager(
+      caller: AuthUser,
+      input: { betId: number; prediction: string; points: number },
+    ): Promise<Wager> {
       const at = now();
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
         const bet = await findBet(tx, input.betId, 'wager');
@@ -120,7 +177,14 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
         if (existing) throw wagerExists(existing.id);
         // A concurrent first wager by the same user ends at the unique index (409 wager_exists too).
-        const [wager] = await insertWager(tx, { betId: bet.id, userId: caller.id, prediction, points: input.points, createdAt: at, updatedAt: at });
+        const [wager] = await insertWager(tx, {
+          betId: bet.id,
+          userId: caller.id,
+          prediction,
+          points: input.points,
+          createdAt: at,
+          updatedAt: at,
+        });
         await applyLedgerEvent(tx, {
           groupId: bet.groupId,
           userId: caller.id,
@@ -136,7 +200,11 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     },
 
     /** PUT /bets/wagers/{wagerId}: the owner changes prediction and points under the same rules; the difference is debited or credited. */
-    async updateWager(caller: AuthUser, wagerId: number, input: { prediction: string; points: number }): Promise<Wager> {
+    async updateWager(
+      caller: AuthUser,
+      wagerId: number,
+      input: { prediction: string; points: number },
+    ): Promise<Wager> {
       const at = now();
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
         const [found] = await findWager(tx, { id: wagerId });
@@ -157,8 +225,18 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
             now: at,
           });
         }
-        const [wager] = await changeWager(tx, { id: current.id, prediction, points: input.points, updatedAt: at });
-        return { bet, wager: wager!, previousPoints: current.points, ...(await finishChange(tx, bet)) };
+        const [wager] = await changeWager(tx, {
+          id: current.id,
+          prediction,
+          points: input.points,
+          updatedAt: at,
+        });
+        return {
+          bet,
+          wager: wager!,
+          previousPoints: current.points,
+          ...(await finishChange(tx, bet)),
+        };
       });
       announce(change);
       return presentWager(change.wager);
@@ -170,7 +248,12 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         .select({ wager: wagers })
         .from(wagers)
         .innerJoin(bets, eq(bets.id, wagers.betId))
-        .where(and(eq(wagers.userId, caller.id), groupId === undefined ? undefined : eq(bets.groupId, groupId)))
+        .where(
+          and(
+            eq(wagers.userId, caller.id),
+            groupId === undefined ? undefined : eq(bets.groupId, groupId),
+          ),
+        )
         .orderBy(desc(wagers.createdAt), desc(wagers.id));
       return rows.map((row) => presentWager(row.wager));
     },

@@ -59,10 +59,15 @@ function withInstanceParsers<T extends Queryable>(target: T): T {
     get(object, key) {
       if (key === 'query') {
         return (text: string, params?: unknown[], options?: QueryOptions) =>
-          object.query(text, params, options?.parsers ? { ...options, parsers: undefined } : options);
+          object.query(
+            text,
+            params,
+            options?.parsers ? { ...options, parsers: undefined } : options,
+          );
       }
       if (key === 'transaction' && object.transaction) {
-        return <R>(work: (tx: Queryable) => Promise<R>) => object.transaction!((tx) => work(withInstanceParsers(tx)));
+        return <R>(work: (tx: Queryable) => Promise<R>) =>
+          object.transaction!((tx) => work(withInstanceParsers(tx)));
       }
       // PGlite keeps private fields: its own methods must run on itself, not on the proxy.
       const value: unknown = Reflect.get(object, key, object);
@@ -141,7 +146,9 @@ async function migrateUnderLock(pool: pg.Pool): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     try {
-      await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder: migrationsFolder() });
+      await migratePostgres(drizzlePostgres({ client, schema }), {
+        migrationsFolder: migrationsFolder(),
+      });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
     }
@@ -168,7 +175,10 @@ export function fromPool(pool: pg.Pool): DatabaseConnection {
 }
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (ARCHITECTURE.md §3). */
-export async function connectDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseConnection> {
+export async function connectDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseConnection> {
   if (options.databaseUrl) {
     return fromPool(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
   }

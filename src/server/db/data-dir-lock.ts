@@ -1,4 +1,12 @@
-import { closeSync, chmodSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  chmodSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 // One process per PGlite data folder (audit item 7): a second instance on the same DATA_DIR
@@ -71,7 +79,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(file);
       const isOurs = holder === process.pid;
-      if (holder !== undefined && (isOurs ? heldHere.has(file) : isAlive(holder))) throw new DataDirLockedError(dataDir, holder);
+      if (holder !== undefined && (isOurs ? heldHere.has(file) : isAlive(holder)))
+        throw new DataDirLockedError(dataDir, holder);
       // Left by a process that is gone (or half-written by one that died creating it): take it over.
       unlinkSync(file);
     }

@@ -35,7 +35,10 @@ export type PreparedStatement<T, V extends object> = (executor: Executor, values
  * gives `(executor, { id }) => rows`. The name must be unique in the app (PostgreSQL's
  * prepared statement name); `build` must not depend on anything but the placeholders.
  */
-export function prepared<T, V extends object>(name: string, build: (executor: Executor) => Preparable<T>): PreparedStatement<T, V> {
+export function prepared<T, V extends object>(
+  name: string,
+  build: (executor: Executor) => Preparable<T>,
+): PreparedStatement<T, V> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
   names.add(name);
   // One template per driver (the session's class): the SQL text and the result mapping.

@@ -35,7 +35,9 @@ const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 // its cursor's snapshot did not see. Values written here are overwritten by the trigger.
 const changeColumns = () => ({
   version: bigint('version', { mode: 'number' }).notNull().default(0),
-  changeTxid: xid8('change_txid').notNull().default(sql`pg_current_xact_id()`),
+  changeTxid: xid8('change_txid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`),
 });
 
 export const users = pgTable('users', {
@@ -50,7 +52,10 @@ export const users = pgTable('users', {
   lastName: text('last_name').notNull().default(''),
   displayName: text('display_name').notNull(),
   isTemporary: boolean('is_temporary').notNull().default(false),
-  roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+  roles: text('roles')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   profilePictureUrl: text('profile_picture_url'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -73,7 +78,10 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index('refresh_tokens_family_idx').on(table.familyId), index('refresh_tokens_user_idx').on(table.userId)],
+  (table) => [
+    index('refresh_tokens_family_idx').on(table.familyId),
+    index('refresh_tokens_user_idx').on(table.userId),
+  ],
 );
 
 // Password reset tokens: random, stored hashed, single use, valid one hour.
@@ -118,7 +126,10 @@ export const groups = pgTable(
       .on(sql`lower(${table.name})`)
       .where(sql`${table.privacy} = 'public'`),
     check('groups_privacy_check', sql`${table.privacy} in ('public', 'private')`),
-    check('groups_invite_code_check', sql`(${table.privacy} = 'private') = (${table.inviteCode} is not null)`),
+    check(
+      'groups_invite_code_check',
+      sql`(${table.privacy} = 'private') = (${table.inviteCode} is not null)`,
+    ),
     check('groups_default_points_check', sql`${table.defaultPoints} > 0`),
   ],
 );
@@ -150,7 +161,10 @@ export const memberships = pgTable(
     index('memberships_user_idx').on(table.userId),
     index('memberships_group_change_idx').on(table.groupId, table.changeTxid),
     check('memberships_role_check', sql`${table.role} in ('member', 'admin')`),
-    check('memberships_points_check', sql`0 <= ${table.availablePoints} and ${table.availablePoints} <= ${table.totalPoints}`),
+    check(
+      'memberships_points_check',
+      sql`0 <= ${table.availablePoints} and ${table.availablePoints} <= ${table.totalPoints}`,
+    ),
   ],
 );
 export type MembershipRow = typeof memberships.$inferSelect;
@@ -175,11 +189,16 @@ export const ledger = pgTable(
   },
   (table) => [
     // A ledger row always belongs to a membership.
-    foreignKey({ name: 'ledger_membership_fk', columns: [table.groupId, table.userId], foreignColumns: [memberships.groupId, memberships.userId] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({
+      name: 'ledger_membership_fk',
+      columns: [table.groupId, table.userId],
+      foreignColumns: [memberships.groupId, memberships.userId],
+    }).onDelete('cascade'),
     index('ledger_group_user_idx').on(table.groupId, table.userId),
-    check('ledger_kind_check', sql`${table.kind} in (${sql.raw(LEDGER_KINDS.map((kind) => `'${kind}'`).join(', '))})`),
+    check(
+      'ledger_kind_check',
+      sql`${table.kind} in (${sql.raw(LEDGER_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
+    ),
   ],
 );
 export type LedgerRow = typeof ledger.$inferSelect;
@@ -219,8 +238,14 @@ export const bets = pgTable(
     index('bets_group_state_expires_idx').on(table.groupId, table.state, table.expiresAt),
     index('bets_group_change_idx').on(table.groupId, table.changeTxid),
     index('bets_created_by_idx').on(table.createdBy),
-    check('bets_state_check', sql`${table.state} in (${sql.raw(BET_STATES.map((state) => `'${state}'`).join(', '))})`),
-    check('bets_type_check', sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`),
+    check(
+      'bets_state_check',
+      sql`${table.state} in (${sql.raw(BET_STATES.map((state) => `'${state}'`).join(', '))})`,
+    ),
+    check(
+      'bets_type_check',
+      sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`,
+    ),
     check('bets_base_wager_check', sql`${table.baseWagerAmount} > 0`),
   ],
 );
@@ -318,7 +343,9 @@ export const pushSubscriptions = pgTable(
     uniqueIndex('push_subscriptions_device_unique').on(table.userId, table.appName, table.deviceId),
     uniqueIndex('push_subscriptions_endpoint_unique').on(table.endpoint),
     // Every notification looks up the active subscriptions of its recipients.
-    index('push_subscriptions_active_user_idx').on(table.userId).where(sql`${table.active}`),
+    index('push_subscriptions_active_user_idx')
+      .on(table.userId)
+      .where(sql`${table.active}`),
   ],
 );
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

@@ -37,7 +37,10 @@ export function groupChangesExistSql(ids: SQL, snapshot: SQL): SQL {
 }
 
 /** How many members each group has now (a page of a first sync is sized by rows). */
-export async function countActiveMembers(tx: Executor, groupIds: readonly number[]): Promise<Map<number, number>> {
+export async function countActiveMembers(
+  tx: Executor,
+  groupIds: readonly number[],
+): Promise<Map<number, number>> {
   if (groupIds.length === 0) return new Map();
   const rows = await tx
     .select({ groupId: memberships.groupId, count: sql<number>`count(*)::integer` })
@@ -49,8 +52,17 @@ export async function countActiveMembers(tx: Executor, groupIds: readonly number
 
 export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise<GroupMirrorRows> {
   const { viewerId, fullIds, deltaIds, snapshot } = scope;
-  const whole = fullIds.length > 0 ? and(inArray(memberships.groupId, [...fullIds]), isNull(memberships.leftAt)) : undefined;
-  const changed = deltaIds.length > 0 ? and(inArray(memberships.groupId, [...deltaIds]), changedSince(memberships.changeTxid, snapshot)) : undefined;
+  const whole =
+    fullIds.length > 0
+      ? and(inArray(memberships.groupId, [...fullIds]), isNull(memberships.leftAt))
+      : undefined;
+  const changed =
+    deltaIds.length > 0
+      ? and(
+          inArray(memberships.groupId, [...deltaIds]),
+          changedSince(memberships.changeTxid, snapshot),
+        )
+      : undefined;
   const membershipRows =
     whole || changed
       ? await tx
@@ -70,14 +82,26 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
     for (const row of rows) changedGroupIds.add(row.id);
   }
 
-  const groupRows = changedGroupIds.size > 0 ? await tx.select().from(groups).where(inArray(groups.id, [...changedGroupIds])) : [];
+  const groupRows =
+    changedGroupIds.size > 0
+      ? await tx
+          .select()
+          .from(groups)
+          .where(inArray(groups.id, [...changedGroupIds]))
+      : [];
   // A changed group is sent with its current member lists, which the membership rows above may not all be.
   const members =
     groupRows.length > 0
       ? await tx
-          .select({ groupId: memberships.groupId, userId: memberships.userId, role: memberships.role })
+          .select({
+            groupId: memberships.groupId,
+            userId: memberships.userId,
+            role: memberships.role,
+          })
           .from(memberships)
-          .where(and(inArray(memberships.groupId, [...changedGroupIds]), isNull(memberships.leftAt)))
+          .where(
+            and(inArray(memberships.groupId, [...changedGroupIds]), isNull(memberships.leftAt)),
+          )
       : [];
   const membersByGroup = new Map<number, Array<{ userId: number; role: 'member' | 'admin' }>>();
   for (const member of members) {
@@ -89,10 +113,16 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
   return {
     groups: groupRows
       .sort((a, b) => a.id - b.id)
-      .map((row) => ({ ...presentGroup(row, membersByGroup.get(row.id) ?? [], viewerId), version: row.version })),
+      .map((row) => ({
+        ...presentGroup(row, membersByGroup.get(row.id) ?? [], viewerId),
+        version: row.version,
+      })),
     memberships: membershipRows
       .filter((row) => row.membership.leftAt === null)
-      .map((row) => ({ ...presentMembership(row.membership, row.userName), version: row.membership.version })),
+      .map((row) => ({
+        ...presentMembership(row.membership, row.userName),
+        version: row.membership.version,
+      })),
     removedMemberships: membershipRows
       .filter((row) => row.membership.leftAt !== null)
       .map((row) => ({ groupId: row.membership.groupId, userId: row.membership.userId })),

@@ -1,4 +1,9 @@
-import type { Group, LeaderboardResponse, Membership, PublicGroupSummary } from '../../domain/groups';
+import type {
+  Group,
+  LeaderboardResponse,
+  Membership,
+  PublicGroupSummary,
+} from '../../domain/groups';
 import { rankLeaderboard } from '../../domain/groups';
 import type { GroupRow, MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
@@ -17,7 +22,11 @@ export interface GroupMember {
  * private group (they share it); `admins` and `memberUserIds` list current members only,
  * ascending, admins included in both (spec 02 §3, §6).
  */
-export function presentGroup(row: GroupRow, members: readonly GroupMember[], viewerId: number): Group {
+export function presentGroup(
+  row: GroupRow,
+  members: readonly GroupMember[],
+  viewerId: number,
+): Group {
   const memberUserIds = members.map((member) => member.userId).sort((a, b) => a - b);
   const admins = members
     .filter((member) => member.role === 'admin')
@@ -29,7 +38,9 @@ export function presentGroup(row: GroupRow, members: readonly GroupMember[], vie
     name: row.name,
     description: row.description,
     privacy: row.privacy,
-    ...(row.privacy === 'private' && row.inviteCode && isViewerMember ? { inviteCode: row.inviteCode } : {}),
+    ...(row.privacy === 'private' && row.inviteCode && isViewerMember
+      ? { inviteCode: row.inviteCode }
+      : {}),
     defaultPoints: row.defaultPoints,
     createdByUserId: row.createdByUserId,
     admins,
@@ -51,12 +62,19 @@ export function presentMembership(row: MembershipRow, userName: string): Members
   };
 }
 
-export function presentPublicGroupSummary(row: Pick<GroupRow, 'id' | 'name' | 'description'>, memberCount: number): PublicGroupSummary {
+export function presentPublicGroupSummary(
+  row: Pick<GroupRow, 'id' | 'name' | 'description'>,
+  memberCount: number,
+): PublicGroupSummary {
   return { id: row.id, name: row.name, description: row.description, memberCount };
 }
 
 /** Current members by total points descending, ties by user id (spec 02 §2). */
-export function presentLeaderboard(rows: ReadonlyArray<{ userId: number; userName: string; totalPoints: number }>): LeaderboardResponse {
-  const ranked = rankLeaderboard(rows.map((row) => ({ id: row.userId, name: row.userName, points: row.totalPoints })));
+export function presentLeaderboard(
+  rows: ReadonlyArray<{ userId: number; userName: string; totalPoints: number }>,
+): LeaderboardResponse {
+  const ranked = rankLeaderboard(
+    rows.map((row) => ({ id: row.userId, name: row.userName, points: row.totalPoints })),
+  );
   return { users: ranked.map(({ id, name, points }) => ({ id, name, points })) };
 }

@@ -38,78 +38,146 @@ export interface GroupsRoutesOptions {
 
 export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
-export async function groupsRoutes(instance: FastifyInstance, { groups, mirror, rateLimits }: GroupsRoutesOptions) {
+export async function groupsRoutes(
+  instance: FastifyInstance,
+  { groups, mirror, rateLimits }: GroupsRoutesOptions,
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
   // An invite code is a secret: guessing one takes many tries, so tries are few (per user, and per IP for many guests).
   const { windowMs } = rateLimits;
   const joinPrivateLimits = [
-    rateLimitHook(app, { name: 'join-private-user', max: rateLimits.joinPrivatePerUser, windowMs, key: (request) => String(request.user?.id ?? '') || undefined }),
-    rateLimitHook(app, { name: 'join-private-ip', max: rateLimits.joinPrivatePerIp, windowMs, key: byIp }),
+    rateLimitHook(app, {
+      name: 'join-private-user',
+      max: rateLimits.joinPrivatePerUser,
+      windowMs,
+      key: (request) => String(request.user?.id ?? '') || undefined,
+    }),
+    rateLimitHook(app, {
+      name: 'join-private-ip',
+      max: rateLimits.joinPrivatePerIp,
+      windowMs,
+      key: byIp,
+    }),
   ];
 
-  app.post('/groups', { schema: { body: createGroupRequestSchema, response: { 201: groupSchema } } }, async (request, reply) =>
-    reply.status(201).send(await groups.createGroup(currentUser(request), request.body)),
+  app.post(
+    '/groups',
+    { schema: { body: createGroupRequestSchema, response: { 201: groupSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(await groups.createGroup(currentUser(request), request.body)),
   );
 
-  app.get('/groups', { schema: { querystring: listGroupsQuerySchema, response: { 200: z.array(groupSchema) } } }, async (request, reply) => {
-    const page = await groups.listGroups(currentUser(request), request.query);
-    if (page.nextOffset !== null) reply.header('x-next-offset', String(page.nextOffset));
-    return page.groups;
-  });
-
-  app.get('/groups/public', { schema: { querystring: publicGroupsQuerySchema, response: { 200: z.array(publicGroupSummarySchema) } } }, async (request) =>
-    groups.searchPublicGroups(currentUser(request), request.query.search),
+  app.get(
+    '/groups',
+    { schema: { querystring: listGroupsQuerySchema, response: { 200: z.array(groupSchema) } } },
+    async (request, reply) => {
+      const page = await groups.listGroups(currentUser(request), request.query);
+      if (page.nextOffset !== null) reply.header('x-next-offset', String(page.nextOffset));
+      return page.groups;
+    },
   );
 
-  app.post('/groups/join-public', { schema: { body: joinPublicRequestSchema, response: { 200: groupSchema } } }, async (request) =>
-    groups.joinPublic(currentUser(request), request.body.groupName),
+  app.get(
+    '/groups/public',
+    {
+      schema: {
+        querystring: publicGroupsQuerySchema,
+        response: { 200: z.array(publicGroupSummarySchema) },
+      },
+    },
+    async (request) => groups.searchPublicGroups(currentUser(request), request.query.search),
+  );
+
+  app.post(
+    '/groups/join-public',
+    { schema: { body: joinPublicRequestSchema, response: { 200: groupSchema } } },
+    async (request) => groups.joinPublic(currentUser(request), request.body.groupName),
   );
 
   app.post(
     '/groups/join-private',
-    { onRequest: joinPrivateLimits, schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } } },
-    async (request) => groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
+    {
+      onRequest: joinPrivateLimits,
+      schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } },
+    },
+    async (request) =>
+      groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
   );
 
-  app.get('/groups/:id', { schema: { params: groupIdParamsSchema, response: { 200: groupSchema } } }, async (request) =>
-    groups.getGroup(currentUser(request), request.params.id),
+  app.get(
+    '/groups/:id',
+    { schema: { params: groupIdParamsSchema, response: { 200: groupSchema } } },
+    async (request) => groups.getGroup(currentUser(request), request.params.id),
   );
 
   app.get(
     '/groups/:id/membership',
-    { schema: { params: groupIdParamsSchema, querystring: membershipQuerySchema, response: { 200: membershipSchema } } },
-    async (request) => groups.getMembership(currentUser(request), request.params.id, request.query.user),
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        querystring: membershipQuerySchema,
+        response: { 200: membershipSchema },
+      },
+    },
+    async (request) =>
+      groups.getMembership(currentUser(request), request.params.id, request.query.user),
   );
 
   app.post(
     '/groups/:id/members',
-    { schema: { params: groupIdParamsSchema, body: groupMemberRequestSchema, response: { 200: groupSchema } } },
-    async (request) => groups.addMember(currentUser(request), request.params.id, request.body.userId),
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        body: groupMemberRequestSchema,
+        response: { 200: groupSchema },
+      },
+    },
+    async (request) =>
+      groups.addMember(currentUser(request), request.params.id, request.body.userId),
   );
 
-  app.delete('/groups/:id/members/:userId', { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } }, async (request) =>
-    groups.removeMember(currentUser(request), request.params.id, request.params.userId),
+  app.delete(
+    '/groups/:id/members/:userId',
+    { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
+    async (request) =>
+      groups.removeMember(currentUser(request), request.params.id, request.params.userId),
   );
 
   app.post(
     '/groups/:id/admins',
-    { schema: { params: groupIdParamsSchema, body: groupAdminRequestSchema, response: { 200: groupSchema } } },
-    async (request) => groups.addAdmin(currentUser(request), request.params.id, request.body.userId),
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        body: groupAdminRequestSchema,
+        response: { 200: groupSchema },
+      },
+    },
+    async (request) =>
+      groups.addAdmin(currentUser(request), request.params.id, request.body.userId),
   );
 
-  app.delete('/groups/:id/admins/:userId', { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } }, async (request) =>
-    groups.removeAdmin(currentUser(request), request.params.id, request.params.userId),
+  app.delete(
+    '/groups/:id/admins/:userId',
+    { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
+    async (request) =>
+      groups.removeAdmin(currentUser(request), request.params.id, request.params.userId),
   );
 
   // Spec 02 §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
-  app.post('/groups/:id/leave', { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } }, async (request) => {
-    await groups.leaveGroup(currentUser(request), request.params.id);
-    return { message: LEFT_GROUP_MESSAGE };
-  });
+  app.post(
+    '/groups/:id/leave',
+    { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await groups.leaveGroup(currentUser(request), request.params.id);
+      return { message: LEFT_GROUP_MESSAGE };
+    },
+  );
 
-  app.get('/groups/:id/leaderboard', { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } }, async (request) =>
-    groups.getLeaderboard(currentUser(request), request.params.id),
+  app.get(
+    '/groups/:id/leaderboard',
+    { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } },
+    async (request) => groups.getLeaderboard(currentUser(request), request.params.id),
   );
 
   // The largest answer of the API (every open bet of every group: hundreds of bets). Encoding
@@ -120,10 +188,15 @@ export async function groupsRoutes(instance: FastifyInstance, { groups, mirror, 
   app.get(
     '/member/state',
     {
-      schema: { querystring: mirrorQuerySchema, response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) } },
+      schema: {
+        querystring: mirrorQuerySchema,
+        response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) },
+      },
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) =>
-      request.query.cursor === undefined ? groups.getMemberState(currentUser(request)) : mirror.pull(currentUser(request), request.query.cursor),
+      request.query.cursor === undefined
+        ? groups.getMemberState(currentUser(request))
+        : mirror.pull(currentUser(request), request.query.cursor),
   );
 }

@@ -25,7 +25,13 @@ import {
   wrongInviteCode,
 } from '../errors';
 import type { EventBus } from '../events';
-import { presentGroup, presentLeaderboard, presentMembership, presentPublicGroupSummary, type GroupMember } from './group.presenter';
+import {
+  presentGroup,
+  presentLeaderboard,
+  presentMembership,
+  presentPublicGroupSummary,
+  type GroupMember,
+} from './group.presenter';
 import {
   findActiveMembership,
   findMembership,
@@ -50,7 +56,10 @@ export interface GroupsServiceDeps {
   /** Random bytes for invite codes; tests may pin them. */
   randomBytes?: (length: number) => Uint8Array;
   /** The bets feature's maps of /member/state for the caller's current groups (the groups feature never reads bets itself). */
-  memberStateBets?: (userId: number, groupIds: number[]) => Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>>;
+  memberStateBets?: (
+    userId: number,
+    groupIds: number[],
+  ) => Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>>;
 }
 
 export interface ListGroupsFilter {
@@ -72,9 +81,16 @@ interface Joined {
 }
 
 /** The member state's groups and the caller's memberships there: every app start and reconnect (prepared once, see db/prepared.ts). */
-const memberStateGroups = prepared<Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>, { userId: number }>('memberStateGroups', (tx) =>
+const memberStateGroups = prepared<
+  Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>,
+  { userId: number }
+>('memberStateGroups', (tx) =>
   tx
-    .select({ group: { id: groups.id, name: groups.name }, membership: memberships, userName: users.displayName })
+    .select({
+      group: { id: groups.id, name: groups.name },
+      membership: memberships,
+      userName: users.displayName,
+    })
     .from(memberships)
     .innerJoin(groups, eq(groups.id, memberships.groupId))
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -82,8 +98,18 @@ const memberStateGroups = prepared<Array<{ group: { id: number; name: string }; 
     .orderBy(asc(groups.id)),
 );
 
-export function createGroupsService({ db, events, now = () => new Date(), randomBytes = nodeRandomBytes, memberStateBets }: GroupsServiceDeps) {
-  async function findGroup(tx: Executor, groupId: number, options: { forUpdate?: boolean } = {}): Promise<GroupRow> {
+export function createGroupsService({
+  db,
+  events,
+  now = () => new Date(),
+  randomBytes = nodeRandomBytes,
+  memberStateBets,
+}: GroupsServiceDeps) {
+  async function findGroup(
+    tx: Executor,
+    groupId: number,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<GroupRow> {
     const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
     const [row] = options.forUpdate ? await query.for('update') : await query;
     if (!row) throw notFound('Group');
@@ -91,7 +117,10 @@ export function createGroupsService({ db, events, now = () => new Date(), random
   }
 
   /** The current members of each group, by group id. */
-  async function loadMembers(tx: Executor, groupIds: readonly number[]): Promise<Map<number, GroupMember[]>> {
+  async function loadMembers(
+    tx: Executor,
+    groupIds: readonly number[],
+  ): Promise<Map<number, GroupMember[]>> {
     const byGroup = new Map<number, GroupMember[]>(groupIds.map((id) => [id, []]));
     if (groupIds.length === 0) return byGroup;
     const rows = await tx
@@ -102,7 +131,11 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     return byGroup;
   }
 
-  async function presentGroups(tx: Executor, rows: readonly GroupRow[], viewerId: number): Promise<Group[]> {
+  async function presentGroups(
+    tx: Executor,
+    rows: readonly GroupRow[],
+    viewerId: number,
+  ): Promise<Group[]> {
     const members = await loadMembers(
       tx,
       rows.map((row) => row.id),
@@ -115,7 +148,11 @@ export function createGroupsService({ db, events, now = () => new Date(), random
   }
 
   async function displayNameOf(tx: Executor, userId: number): Promise<string> {
-    const [row] = await tx.select({ displayName: users.displayName }).from(users).where(eq(users.id, userId)).limit(1);
+    const [row] = await tx
+      .select({ displayName: users.displayName })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!row) throw notFound('User');
     return row.displayName;
   }
@@ -135,13 +172,22 @@ export function createGroupsService({ db, events, now = () => new Date(), random
 
   /** Bumps the group's updatedAt: its member and admin lists are part of it (sync engines compare it). */
   async function touchGroup(tx: Executor, groupId: number, at: Date): Promise<GroupRow> {
-    const [row] = await tx.update(groups).set({ updatedAt: at }).where(eq(groups.id, groupId)).returning();
+    const [row] = await tx
+      .update(groups)
+      .set({ updatedAt: at })
+      .where(eq(groups.id, groupId))
+      .returning();
     return row!;
   }
 
   async function join(tx: Executor, group: GroupRow, userId: number, at: Date): Promise<Joined> {
     const userName = await displayNameOf(tx, userId);
-    const { membership, outcome } = await joinMembership(tx, { groupId: group.id, userId, defaultPoints: group.defaultPoints, now: at });
+    const { membership, outcome } = await joinMembership(tx, {
+      groupId: group.id,
+      userId,
+      defaultPoints: group.defaultPoints,
+      now: at,
+    });
     return { membership, outcome, userName };
   }
 
@@ -169,7 +215,10 @@ export function createGroupsService({ db, events, now = () => new Date(), random
   }
 
   /** Joins `group` and answers the group as the new member sees it (with its invite code). */
-  async function joinAndPresent(userId: number, loadGroup: (tx: Executor) => Promise<GroupRow>): Promise<Group> {
+  async function joinAndPresent(
+    userId: number,
+    loadGroup: (tx: Executor) => Promise<GroupRow>,
+  ): Promise<Group> {
     const at = now();
     const { group, joined } = await db.transaction(async (tx) => {
       const row = await loadGroup(tx);
@@ -186,7 +235,12 @@ export function createGroupsService({ db, events, now = () => new Date(), random
    * joining again restores it (ARCHITECTURE.md §4). The creator cannot leave, so every
    * group keeps an admin who can manage it.
    */
-  async function leave(tx: Executor, caller: AuthUser, groupId: number, at: Date): Promise<GroupRow> {
+  async function leave(
+    tx: Executor,
+    caller: AuthUser,
+    groupId: number,
+    at: Date,
+  ): Promise<GroupRow> {
     const row = await findGroup(tx, groupId);
     if (caller.id === row.createdByUserId) throw creatorCannotLeave();
     if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
@@ -203,14 +257,17 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     /** Spec 02 §4: the creator becomes the first member and an admin, with the group's defaultPoints. */
     async createGroup(caller: AuthUser, input: CreateGroupInput): Promise<Group> {
       const at = now();
-      const inviteCode = input.privacy === 'private' ? (input.inviteCode ?? generateInviteCode(randomBytes)) : null;
+      const inviteCode =
+        input.privacy === 'private' ? (input.inviteCode ?? generateInviteCode(randomBytes)) : null;
       const group = await db.transaction(async (tx) => {
         if (input.privacy === 'public') {
           // The unique index settles a race between two creators; this gives the usual case its clear error.
           const [clash] = await tx
             .select({ id: groups.id })
             .from(groups)
-            .where(and(eq(groups.privacy, 'public'), sql`lower(${groups.name}) = lower(${input.name})`))
+            .where(
+              and(eq(groups.privacy, 'public'), sql`lower(${groups.name}) = lower(${input.name})`),
+            )
             .limit(1);
           if (clash) throw groupNameTaken();
         }
@@ -227,10 +284,20 @@ export function createGroupsService({ db, events, now = () => new Date(), random
             updatedAt: at,
           })
           .returning();
-        await joinMembership(tx, { groupId: row!.id, userId: caller.id, defaultPoints: row!.defaultPoints, role: 'admin', now: at });
+        await joinMembership(tx, {
+          groupId: row!.id,
+          userId: caller.id,
+          defaultPoints: row!.defaultPoints,
+          role: 'admin',
+          now: at,
+        });
         return presentOne(tx, row!, caller.id);
       });
-      events.publish('groupCreated', { groupId: group.id, name: group.name }, { userId: caller.id });
+      events.publish(
+        'groupCreated',
+        { groupId: group.id, name: group.name },
+        { userId: caller.id },
+      );
       return group;
     },
 
@@ -239,8 +306,15 @@ export function createGroupsService({ db, events, now = () => new Date(), random
      * neither: everything the caller may see, their groups and every public group. One page
      * at a time, and where the next one starts (null after the last).
      */
-    async listGroups(caller: AuthUser, filter: ListGroupsFilter): Promise<{ groups: Group[]; nextOffset: number | null }> {
-      const mine = and(eq(memberships.groupId, groups.id), eq(memberships.userId, caller.id), isNull(memberships.leftAt));
+    async listGroups(
+      caller: AuthUser,
+      filter: ListGroupsFilter,
+    ): Promise<{ groups: Group[]; nextOffset: number | null }> {
+      const mine = and(
+        eq(memberships.groupId, groups.id),
+        eq(memberships.userId, caller.id),
+        isNull(memberships.leftAt),
+      );
       const isMember = sql`${memberships.userId} is not null`;
       const rows = await db
         .select({ group: groups })
@@ -257,7 +331,10 @@ export function createGroupsService({ db, events, now = () => new Date(), random
         .limit(filter.limit + 1)
         .offset(filter.offset);
       const page = rows.slice(0, filter.limit).map((row) => row.group);
-      return { groups: await presentGroups(db, page, caller.id), nextOffset: rows.length > filter.limit ? filter.offset + filter.limit : null };
+      return {
+        groups: await presentGroups(db, page, caller.id),
+        nextOffset: rows.length > filter.limit ? filter.offset + filter.limit : null,
+      };
     },
 
     /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
@@ -272,14 +349,24 @@ export function createGroupsService({ db, events, now = () => new Date(), random
      * membership only says whether one is a member (404 otherwise); another user's follows
      * the group's read rule.
      */
-    async getMembership(caller: AuthUser, groupId: number, userId = caller.id): Promise<Membership> {
+    async getMembership(
+      caller: AuthUser,
+      groupId: number,
+      userId = caller.id,
+    ): Promise<Membership> {
       const group = await findGroup(db, groupId);
       if (userId !== caller.id) await assertCanRead(db, group, caller.id);
       const [row] = await db
         .select({ membership: memberships, userName: users.displayName })
         .from(memberships)
         .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+        .where(
+          and(
+            eq(memberships.groupId, groupId),
+            eq(memberships.userId, userId),
+            isNull(memberships.leftAt),
+          ),
+        )
         .limit(1);
       if (!row) throw notFound('Membership');
       return presentMembership(row.membership, row.userName);
@@ -293,10 +380,13 @@ export function createGroupsService({ db, events, now = () => new Date(), random
         await assertAdmin(tx, row, caller.id);
         // Only a friend (someone in one of the admin's groups now) or a former member of this
         // group: adding any id would let anyone enrol strangers, and an unknown id answers the same.
-        const isFriend = userId === caller.id || (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
+        const isFriend =
+          userId === caller.id ||
+          (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
         if (!isFriend && !(await findMembership(tx, row.id, userId))) throw notAFriend();
         const joined = await join(tx, row, userId, at);
-        const touched = joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
+        const touched =
+          joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
         return { group: await presentOne(tx, touched, caller.id), joined };
       });
       announceJoin(joined);
@@ -307,7 +397,8 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       const group = await db.transaction(async (tx) => {
-        if (userId === caller.id) return presentOne(tx, await leave(tx, caller, groupId, at), caller.id);
+        if (userId === caller.id)
+          return presentOne(tx, await leave(tx, caller, groupId, at), caller.id);
         const row = await findGroup(tx, groupId);
         await assertAdmin(tx, row, caller.id);
         if (userId === row.createdByUserId) throw cannotRemoveCreator();
@@ -347,7 +438,12 @@ export function createGroupsService({ db, events, now = () => new Date(), random
         const [row] = await tx
           .select()
           .from(groups)
-          .where(and(eq(groups.privacy, 'public'), sql`lower(${groups.name}) = lower(${groupName.trim()})`))
+          .where(
+            and(
+              eq(groups.privacy, 'public'),
+              sql`lower(${groups.name}) = lower(${groupName.trim()})`,
+            ),
+          )
           .limit(1);
         if (!row) throw notFound('Group');
         return row;
@@ -362,21 +458,34 @@ export function createGroupsService({ db, events, now = () => new Date(), random
     async joinPrivate(caller: AuthUser, groupId: number, inviteCode: string): Promise<Group> {
       return joinAndPresent(caller.id, async (tx) => {
         const row = await findGroup(tx, groupId);
-        if (row.privacy === 'private' && !isSameCode(row.inviteCode ?? '', inviteCode)) throw wrongInviteCode();
+        if (row.privacy === 'private' && !isSameCode(row.inviteCode ?? '', inviteCode))
+          throw wrongInviteCode();
         return row;
       });
     },
 
     /** Public groups whose name contains `search` (case-insensitive), names starting with it first, at most 20, with member counts. */
-    async searchPublicGroups(_caller: AuthUser, search: string | undefined): Promise<PublicGroupSummary[]> {
+    async searchPublicGroups(
+      _caller: AuthUser,
+      search: string | undefined,
+    ): Promise<PublicGroupSummary[]> {
       const needle = (search ?? '').trim().toLowerCase();
       const escaped = needle.replace(/[\\%_]/g, (character) => `\\${character}`);
       const memberCount = sql<number>`(select count(*)::int from ${memberships} where ${memberships.groupId} = ${groups.id} and ${memberships.leftAt} is null)`;
       const rows = await db
         .select({ id: groups.id, name: groups.name, description: groups.description, memberCount })
         .from(groups)
-        .where(and(eq(groups.privacy, 'public'), needle ? ilike(groups.name, `%${escaped}%`) : undefined))
-        .orderBy(desc(sql`lower(${groups.name}) like ${`${escaped}%`}`), asc(sql`lower(${groups.name})`), asc(groups.id))
+        .where(
+          and(
+            eq(groups.privacy, 'public'),
+            needle ? ilike(groups.name, `%${escaped}%`) : undefined,
+          ),
+        )
+        .orderBy(
+          desc(sql`lower(${groups.name}) like ${`${escaped}%`}`),
+          asc(sql`lower(${groups.name})`),
+          asc(groups.id),
+        )
         .limit(PUBLIC_SEARCH_LIMIT);
       return rows.map((row) => presentPublicGroupSummary(row, Number(row.memberCount)));
     },
@@ -393,7 +502,11 @@ export function createGroupsService({ db, events, now = () => new Date(), random
       const group = await findGroup(db, groupId);
       await assertCanRead(db, group, caller.id);
       const rows = await db
-        .select({ userId: memberships.userId, userName: users.displayName, totalPoints: memberships.totalPoints })
+        .select({
+          userId: memberships.userId,
+          userName: users.displayName,
+          totalPoints: memberships.totalPoints,
+        })
         .from(memberships)
         .innerJoin(users, eq(users.id, memberships.userId))
         .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
@@ -406,10 +519,18 @@ export function createGroupsService({ db, events, now = () => new Date(), random
      */
     async getMemberState(caller: AuthUser): Promise<MemberStateResponse> {
       const rows = await memberStateGroups(db, { userId: caller.id });
-      const state: MemberStateResponse = { groups: {}, currentUserMemberships: {}, unwageredBets: {}, betsToResolve: {} };
+      const state: MemberStateResponse = {
+        groups: {},
+        currentUserMemberships: {},
+        unwageredBets: {},
+        betsToResolve: {},
+      };
       for (const row of rows) {
         state.groups[String(row.group.id)] = { id: row.group.id, name: row.group.name };
-        state.currentUserMemberships[String(row.group.id)] = presentMembership(row.membership, row.userName);
+        state.currentUserMemberships[String(row.group.id)] = presentMembership(
+          row.membership,
+          row.userName,
+        );
       }
       if (memberStateBets) {
         Object.assign(

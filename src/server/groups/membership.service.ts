@@ -3,7 +3,14 @@ import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
-import { groups, ledger, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
+import {
+  groups,
+  ledger,
+  memberships,
+  users,
+  type GroupRow,
+  type MembershipRow,
+} from '../db/schema';
 import { insufficientPoints, notMember } from '../errors';
 
 // Memberships and their points: the only code that writes the memberships and ledger tables.
@@ -14,12 +21,19 @@ import { insufficientPoints, notMember } from '../errors';
 export type JoinOutcome = 'joined' | 'rejoined' | 'already_member';
 
 // The statements every wager sends (prepared once, see db/prepared.ts).
-const membershipByKey = prepared<MembershipRow[], { groupId: number; userId: number }>('findMembership', (tx) =>
-  tx
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.groupId, sql.placeholder('groupId')), eq(memberships.userId, sql.placeholder('userId'))))
-    .limit(1),
+const membershipByKey = prepared<MembershipRow[], { groupId: number; userId: number }>(
+  'findMembership',
+  (tx) =>
+    tx
+      .select()
+      .from(memberships)
+      .where(
+        and(
+          eq(memberships.groupId, sql.placeholder('groupId')),
+          eq(memberships.userId, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1),
 );
 
 interface PointsMove {
@@ -35,42 +49,67 @@ const pointsChange = (tx: Executor) =>
     availablePoints: sql`${memberships.availablePoints} + ${sql.placeholder('availableDelta')}`,
     updatedAt: slot<Date>('now'),
   });
-const samePair = and(eq(memberships.groupId, sql.placeholder('groupId')), eq(memberships.userId, sql.placeholder('userId')));
+const samePair = and(
+  eq(memberships.groupId, sql.placeholder('groupId')),
+  eq(memberships.userId, sql.placeholder('userId')),
+);
 /** A credit: the row is moved whatever its state. */
-const creditPoints = prepared<MembershipRow[], PointsMove>('creditPoints', (tx) => pointsChange(tx).where(samePair).returning());
+const creditPoints = prepared<MembershipRow[], PointsMove>('creditPoints', (tx) =>
+  pointsChange(tx).where(samePair).returning(),
+);
 /** A debit: only a current member who has `debit` available points (the no-overdraft rule). */
 const debitPoints = prepared<MembershipRow[], PointsMove & { debit: number }>('debitPoints', (tx) =>
   pointsChange(tx)
-    .where(and(samePair, isNull(memberships.leftAt), sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`))
+    .where(
+      and(
+        samePair,
+        isNull(memberships.leftAt),
+        sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`,
+      ),
+    )
     .returning(),
 );
-const addLedgerRow = prepared<unknown, Omit<typeof ledger.$inferInsert, 'id'>>('addLedgerRow', (tx) =>
-  tx.insert(ledger).values({
-    groupId: slot<number>('groupId'),
-    userId: slot<number>('userId'),
-    kind: slot<LedgerEvent['kind']>('kind'),
-    totalDelta: slot<number>('totalDelta'),
-    availableDelta: slot<number>('availableDelta'),
-    betId: slot<number | null>('betId'),
-    wagerId: slot<number | null>('wagerId'),
-    createdAt: slot<Date>('createdAt'),
-  }),
+const addLedgerRow = prepared<unknown, Omit<typeof ledger.$inferInsert, 'id'>>(
+  'addLedgerRow',
+  (tx) =>
+    tx.insert(ledger).values({
+      groupId: slot<number>('groupId'),
+      userId: slot<number>('userId'),
+      kind: slot<LedgerEvent['kind']>('kind'),
+      totalDelta: slot<number>('totalDelta'),
+      availableDelta: slot<number>('availableDelta'),
+      betId: slot<number | null>('betId'),
+      wagerId: slot<number | null>('wagerId'),
+      createdAt: slot<Date>('createdAt'),
+    }),
 );
 
 /** The membership row, whether active or left; undefined when the user never joined. */
-export async function findMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
+export async function findMembership(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<MembershipRow | undefined> {
   const [row] = await membershipByKey(tx, { groupId, userId });
   return row;
 }
 
 /** The membership of a user who is in the group now (not left). */
-export async function findActiveMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow | undefined> {
+export async function findActiveMembership(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<MembershipRow | undefined> {
   const row = await findMembership(tx, groupId, userId);
   return row && row.leftAt === null ? row : undefined;
 }
 
 /** Like findActiveMembership, but a non-member is refused with 403 not_member (placing a wager, creating a bet). */
-export async function requireActiveMembership(tx: Executor, groupId: number, userId: number): Promise<MembershipRow> {
+export async function requireActiveMembership(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<MembershipRow> {
   const row = await findActiveMembership(tx, groupId, userId);
   if (!row) throw notMember();
   return row;
@@ -86,14 +125,22 @@ export async function findGroupAccess(
   groupId: number,
   userId: number,
 ): Promise<{ privacy: GroupRow['privacy']; membership: MembershipRow | undefined } | undefined> {
-  const [group] = await tx.select({ privacy: groups.privacy }).from(groups).where(eq(groups.id, groupId)).limit(1);
+  const [group] = await tx
+    .select({ privacy: groups.privacy })
+    .from(groups)
+    .where(eq(groups.id, groupId))
+    .limit(1);
   if (!group) return undefined;
   return { privacy: group.privacy, membership: await findActiveMembership(tx, groupId, userId) };
 }
 
 /** A group's name, for texts other features write about it (push notifications); undefined when it does not exist. */
 export async function findGroupName(tx: Executor, groupId: number): Promise<string | undefined> {
-  const [row] = await tx.select({ name: groups.name }).from(groups).where(eq(groups.id, groupId)).limit(1);
+  const [row] = await tx
+    .select({ name: groups.name })
+    .from(groups)
+    .where(eq(groups.id, groupId))
+    .limit(1);
   return row?.name;
 }
 
@@ -107,7 +154,13 @@ export async function findActiveMembershipWithName(
     .select({ membership: memberships, userName: users.displayName })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        isNull(memberships.leftAt),
+      ),
+    )
     .limit(1);
   return row;
 }
@@ -147,14 +200,21 @@ export async function listActiveGroupIds(tx: Executor, userId: number): Promise<
  * Of `userIds`, those who share at least one group with `callerId`, both being current
  * members: the people an admin may add to a group by id (a friend, not any account).
  */
-export async function usersSharingAGroupWith(tx: Executor, callerId: number, userIds: readonly number[]): Promise<Set<number>> {
+export async function usersSharingAGroupWith(
+  tx: Executor,
+  callerId: number,
+  userIds: readonly number[],
+): Promise<Set<number>> {
   const others = userIds.filter((id) => id !== callerId);
   if (others.length === 0) return new Set();
   const mine = alias(memberships, 'mine');
   const rows = await tx
     .selectDistinct({ userId: memberships.userId })
     .from(memberships)
-    .innerJoin(mine, and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)))
+    .innerJoin(
+      mine,
+      and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)),
+    )
     .where(and(inArray(memberships.userId, others), isNull(memberships.leftAt)));
   return new Set(rows.map((row) => row.userId));
 }
@@ -163,7 +223,11 @@ export async function usersSharingAGroupWith(tx: Executor, callerId: number, use
  * Of `userIds`, the caller and those who are or were members of a group the caller is in
  * now: whose bubbles the caller may read (a former member's bets and wagers still show).
  */
-export async function usersKnownTo(tx: Executor, callerId: number, userIds: readonly number[]): Promise<Set<number>> {
+export async function usersKnownTo(
+  tx: Executor,
+  callerId: number,
+  userIds: readonly number[],
+): Promise<Set<number>> {
   const known = new Set<number>(userIds.includes(callerId) ? [callerId] : []);
   const others = userIds.filter((id) => id !== callerId);
   if (others.length === 0) return known;
@@ -171,7 +235,10 @@ export async function usersKnownTo(tx: Executor, callerId: number, userIds: read
   const rows = await tx
     .selectDistinct({ userId: memberships.userId })
     .from(memberships)
-    .innerJoin(mine, and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)))
+    .innerJoin(
+      mine,
+      and(eq(mine.groupId, memberships.groupId), eq(mine.userId, callerId), isNull(mine.leftAt)),
+    )
     .where(inArray(memberships.userId, others));
   for (const row of rows) known.add(row.userId);
   return known;
@@ -186,22 +253,52 @@ export async function usersKnownTo(tx: Executor, callerId: number, userIds: read
  */
 export async function joinMembership(
   tx: Executor,
-  input: { groupId: number; userId: number; defaultPoints: number; role?: 'member' | 'admin'; now: Date },
+  input: {
+    groupId: number;
+    userId: number;
+    defaultPoints: number;
+    role?: 'member' | 'admin';
+    now: Date;
+  },
 ): Promise<{ membership: MembershipRow; outcome: JoinOutcome }> {
   const { groupId, userId, defaultPoints, now } = input;
   const [inserted] = await tx
     .insert(memberships)
-    .values({ groupId, userId, role: input.role ?? 'member', totalPoints: 0, availablePoints: 0, joinedAt: now, updatedAt: now })
+    .values({
+      groupId,
+      userId,
+      role: input.role ?? 'member',
+      totalPoints: 0,
+      availablePoints: 0,
+      joinedAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing()
     .returning();
   if (inserted) {
-    const membership = await applyLedgerEvent(tx, { groupId, userId, event: { kind: 'join_grant', points: defaultPoints }, now });
+    const membership = await applyLedgerEvent(tx, {
+      groupId,
+      userId,
+      event: { kind: 'join_grant', points: defaultPoints },
+      now,
+    });
     return { membership, outcome: 'joined' };
   }
   const [restored] = await tx
     .update(memberships)
-    .set({ leftAt: null, joinedAt: now, updatedAt: now, ...(input.role ? { role: input.role } : {}) })
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), sql`${memberships.leftAt} is not null`))
+    .set({
+      leftAt: null,
+      joinedAt: now,
+      updatedAt: now,
+      ...(input.role ? { role: input.role } : {}),
+    })
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        sql`${memberships.leftAt} is not null`,
+      ),
+    )
     .returning();
   if (restored) return { membership: restored, outcome: 'rejoined' };
   const current = await findMembership(tx, groupId, userId);
@@ -213,21 +310,44 @@ export async function joinMembership(
  * again restores them. The role drops to member, so leaving (or being removed) also ends
  * admin rights. Returns false when the user was not a current member.
  */
-export async function markMembershipLeft(tx: Executor, groupId: number, userId: number, now: Date): Promise<boolean> {
+export async function markMembershipLeft(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
   const rows = await tx
     .update(memberships)
     .set({ leftAt: now, role: 'member', updatedAt: now })
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        isNull(memberships.leftAt),
+      ),
+    )
     .returning({ userId: memberships.userId });
   return rows.length > 0;
 }
 
 /** Sets a current member's role; returns false when the user is not a current member. */
-export async function setMembershipRole(tx: Executor, groupId: number, userId: number, role: 'member' | 'admin', now: Date): Promise<boolean> {
+export async function setMembershipRole(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+  role: 'member' | 'admin',
+  now: Date,
+): Promise<boolean> {
   const rows = await tx
     .update(memberships)
     .set({ role, updatedAt: now })
-    .where(and(eq(memberships.groupId, groupId), eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        isNull(memberships.leftAt),
+      ),
+    )
     .returning({ userId: memberships.userId });
   return rows.length > 0;
 }
@@ -255,18 +375,32 @@ export interface LedgerEntryInput {
  *   changing it:       { kind: 'wager_changed', previousPoints, points }
  *   settling a bet:    { kind: 'payout', winnings, wagerAmount } or { kind: 'refund', wagerAmount }
  */
-export async function applyLedgerEvent(tx: Executor, input: LedgerEntryInput): Promise<MembershipRow> {
+export async function applyLedgerEvent(
+  tx: Executor,
+  input: LedgerEntryInput,
+): Promise<MembershipRow> {
   const { groupId, userId, event } = input;
   const now = input.now ?? new Date();
   const { totalDelta, availableDelta } = ledgerDelta(event);
   const isDebit = availableDelta < 0;
   const move = { groupId, userId, totalDelta, availableDelta, now };
-  const [updated] = isDebit ? await debitPoints(tx, { ...move, debit: -availableDelta }) : await creditPoints(tx, move);
+  const [updated] = isDebit
+    ? await debitPoints(tx, { ...move, debit: -availableDelta })
+    : await creditPoints(tx, move);
   if (!updated) {
     const current = await findMembership(tx, groupId, userId);
     if (!current || (isDebit && current.leftAt !== null)) throw notMember();
     throw insufficientPoints(-availableDelta, current.availablePoints);
   }
-  await addLedgerRow(tx, { groupId, userId, kind: event.kind, totalDelta, availableDelta, betId: input.betId ?? null, wagerId: input.wagerId ?? null, createdAt: now });
+  await addLedgerRow(tx, {
+    groupId,
+    userId,
+    kind: event.kind,
+    totalDelta,
+    availableDelta,
+    betId: input.betId ?? null,
+    wagerId: input.wagerId ?? null,
+    createdAt: now,
+  });
   return updated;
 }

@@ -83,18 +83,30 @@ const TOKEN_FIELDS = ['accessToken', 'refreshToken'];
  * session's tokens once; a client that lost that answer signs in again).
  */
 export function withoutTokens(body: string | null, contentType: string | undefined): string | null {
-  if (body === null || !contentType?.includes('json') || !TOKEN_FIELDS.some((field) => body.includes(`"${field}"`))) return body;
+  if (
+    body === null ||
+    !contentType?.includes('json') ||
+    !TOKEN_FIELDS.some((field) => body.includes(`"${field}"`))
+  )
+    return body;
   try {
     const parsed: unknown = JSON.parse(body);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
-    const kept = Object.fromEntries(Object.entries(parsed).filter(([field]) => !TOKEN_FIELDS.includes(field)));
+    const kept = Object.fromEntries(
+      Object.entries(parsed).filter(([field]) => !TOKEN_FIELDS.includes(field)),
+    );
     return JSON.stringify(kept);
   } catch {
     return body;
   }
 }
 
-async function settle(db: Database, log: FastifyBaseLogger, state: IdempotencyState, response: StoredResponse | undefined): Promise<void> {
+async function settle(
+  db: Database,
+  log: FastifyBaseLogger,
+  state: IdempotencyState,
+  response: StoredResponse | undefined,
+): Promise<void> {
   state.isSettled = true;
   try {
     if (response) await completeIdempotencyKey(db, state.request, response);
@@ -142,13 +154,20 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     if (!state || state.isSettled) return payload;
     const statusCode = reply.statusCode;
     const body = payloadText(payload);
-    const isFinal = statusCode < 500 && !TRANSIENT_CLIENT_ERRORS.has(statusCode) && body !== undefined;
+    const isFinal =
+      statusCode < 500 && !TRANSIENT_CLIENT_ERRORS.has(statusCode) && body !== undefined;
     const contentType = headerValue(reply, 'content-type');
     await settle(
       db,
       request.log,
       state,
-      isFinal ? { statusCode, body: withoutTokens(body ?? null, contentType), headers: contentType ? { 'content-type': contentType } : {} } : undefined,
+      isFinal
+        ? {
+            statusCode,
+            body: withoutTokens(body ?? null, contentType),
+            headers: contentType ? { 'content-type': contentType } : {},
+          }
+        : undefined,
     );
     return payload;
   });
@@ -164,7 +183,9 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       timer = setInterval(() => {
-        purgeExpiredIdempotencyKeys(db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
+        purgeExpiredIdempotencyKeys(db).catch((error: unknown) =>
+          app.log.error({ err: error }, 'idempotency key purge failed'),
+        );
       }, purgeIntervalMs);
       timer.unref();
     });

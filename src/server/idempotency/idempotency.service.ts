@@ -66,34 +66,47 @@ export function hashRequest(method: string, path: string, body: unknown): string
 }
 
 // The two statements every write sends (hot: prepared once).
-const claimStatement = prepared<Array<{ key: string }>, IdempotencyRequest>('idempotencyClaim', (db) =>
-  db
-    .insert(idempotencyKeys)
-    .values({
-      userId: slot<number>('userId'),
-      key: slot<string>('key'),
-      method: slot<string>('method'),
-      path: slot<string>('path'),
-      requestHash: slot<string>('requestHash'),
-      status: 'pending',
-    })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key }),
-);
-
-const completeStatement = prepared<unknown, Pick<IdempotencyRequest, 'userId' | 'key'> & { statusCode: number; body: string | null; headers: Record<string, string> }>(
-  'idempotencyComplete',
+const claimStatement = prepared<Array<{ key: string }>, IdempotencyRequest>(
+  'idempotencyClaim',
   (db) =>
     db
-      .update(idempotencyKeys)
-      .set({
-        status: 'done',
-        statusCode: slot<number>('statusCode'),
-        responseBody: slot<string | null>('body'),
-        responseHeaders: slot<Record<string, string>>('headers'),
-        completedAt: sql`now()`,
+      .insert(idempotencyKeys)
+      .values({
+        userId: slot<number>('userId'),
+        key: slot<string>('key'),
+        method: slot<string>('method'),
+        path: slot<string>('path'),
+        requestHash: slot<string>('requestHash'),
+        status: 'pending',
       })
-      .where(and(eq(idempotencyKeys.userId, sql.placeholder('userId')), eq(idempotencyKeys.key, sql.placeholder('key')), eq(idempotencyKeys.status, 'pending'))),
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key }),
+);
+
+const completeStatement = prepared<
+  unknown,
+  Pick<IdempotencyRequest, 'userId' | 'key'> & {
+    statusCode: number;
+    body: string | null;
+    headers: Record<string, string>;
+  }
+>('idempotencyComplete', (db) =>
+  db
+    .update(idempotencyKeys)
+    .set({
+      status: 'done',
+      statusCode: slot<number>('statusCode'),
+      responseBody: slot<string | null>('body'),
+      responseHeaders: slot<Record<string, string>>('headers'),
+      completedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(idempotencyKeys.userId, sql.placeholder('userId')),
+        eq(idempotencyKeys.key, sql.placeholder('key')),
+        eq(idempotencyKeys.status, 'pending'),
+      ),
+    ),
 );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,8 +115,14 @@ function keyOf(request: Pick<IdempotencyRequest, 'userId' | 'key'>) {
   return and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, request.key));
 }
 
-function storedResponse(row: Pick<IdempotencyKeyRow, 'statusCode' | 'responseBody' | 'responseHeaders'>): StoredResponse {
-  return { statusCode: row.statusCode!, body: row.responseBody, headers: row.responseHeaders ?? {} };
+function storedResponse(
+  row: Pick<IdempotencyKeyRow, 'statusCode' | 'responseBody' | 'responseHeaders'>,
+): StoredResponse {
+  return {
+    statusCode: row.statusCode!,
+    body: row.responseBody,
+    headers: row.responseHeaders ?? {},
+  };
 }
 
 /**
@@ -111,7 +130,11 @@ function storedResponse(row: Pick<IdempotencyKeyRow, 'statusCode' | 'responseBod
  * returns the first request's answer. A twin still running is waited for, polling with a short
  * backoff; a key reused for another request throws 422, a twin running past the wait 409.
  */
-export async function claimIdempotencyKey(db: Database, request: IdempotencyRequest, options: ClaimOptions): Promise<Claim> {
+export async function claimIdempotencyKey(
+  db: Database,
+  request: IdempotencyRequest,
+  options: ClaimOptions,
+): Promise<Claim> {
   const deadline = Date.now() + options.waitMs;
   let delayMs = 10;
   for (;;) {
@@ -134,7 +157,9 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
     if (!row) continue;
     if (row.isExpired) {
       // Forgotten after 24 h, whatever it held; the condition keeps a fresh twin's claim.
-      await db.delete(idempotencyKeys).where(and(keyOf(request), lt(idempotencyKeys.createdAt, sql`now() - ${KEY_LIFETIME}`)));
+      await db
+        .delete(idempotencyKeys)
+        .where(and(keyOf(request), lt(idempotencyKeys.createdAt, sql`now() - ${KEY_LIFETIME}`)));
       continue;
     }
     if (row.requestHash !== request.requestHash) throw idempotencyKeyReused();
@@ -142,7 +167,13 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
     if (row.isAbandoned) {
       await db
         .delete(idempotencyKeys)
-        .where(and(keyOf(request), eq(idempotencyKeys.status, 'pending'), lt(idempotencyKeys.createdAt, sql`now() - ${PENDING_LEASE}`)));
+        .where(
+          and(
+            keyOf(request),
+            eq(idempotencyKeys.status, 'pending'),
+            lt(idempotencyKeys.createdAt, sql`now() - ${PENDING_LEASE}`),
+          ),
+        );
       continue;
     }
     if (Date.now() + delayMs > deadline) throw idempotencyInProgress();
@@ -152,13 +183,28 @@ export async function claimIdempotencyKey(db: Database, request: IdempotencyRequ
 }
 
 /** Stores the first answer of a claimed key; retries from now on get it back. */
-export async function completeIdempotencyKey(db: Database, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
-  await completeStatement(db, { userId: request.userId, key: request.key, statusCode: response.statusCode, body: response.body, headers: response.headers });
+export async function completeIdempotencyKey(
+  db: Database,
+  request: IdempotencyRequest,
+  response: StoredResponse,
+): Promise<void> {
+  await completeStatement(db, {
+    userId: request.userId,
+    key: request.key,
+    statusCode: response.statusCode,
+    body: response.body,
+    headers: response.headers,
+  });
 }
 
 /** Forgets a claimed key whose request failed (5xx, crash), so a retry runs it again. */
-export async function releaseIdempotencyKey(db: Database, request: IdempotencyRequest): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(keyOf(request), eq(idempotencyKeys.status, 'pending')));
+export async function releaseIdempotencyKey(
+  db: Database,
+  request: IdempotencyRequest,
+): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(keyOf(request), eq(idempotencyKeys.status, 'pending')));
 }
 
 /** Deletes keys older than 24 h; returns how many. Uses the created_at index. */

@@ -31,7 +31,11 @@ export interface BetExpiryOptions {
  * pointsRefunded after each batch commits. Returns the ids of the bets this call expired
  * (a bet another instance holds or already settled is not among them).
  */
-export async function runBetExpiry(deps: BetExpiryDeps, now: Date = new Date(), options: BetExpiryOptions = {}): Promise<number[]> {
+export async function runBetExpiry(
+  deps: BetExpiryDeps,
+  now: Date = new Date(),
+  options: BetExpiryOptions = {},
+): Promise<number[]> {
   const batchSize = options.batchSize ?? BET_EXPIRY_BATCH_SIZE;
   const cutoff = new Date(now.getTime() - (options.graceMs ?? BET_EXPIRY_GRACE_MS));
   const expired: number[] = [];
@@ -50,7 +54,11 @@ export async function runBetExpiry(deps: BetExpiryDeps, now: Date = new Date(), 
     });
     for (const settlement of settled.results) {
       const { bet } = settlement;
-      deps.events.publish('betExpired', { betId: bet.id, groupId: bet.groupId, version: bet.version }, { groupId: bet.groupId });
+      deps.events.publish(
+        'betExpired',
+        { betId: bet.id, groupId: bet.groupId, version: bet.version },
+        { groupId: bet.groupId },
+      );
       announceRefund(deps.events, settlement);
       expired.push(bet.id);
     }
@@ -66,7 +74,11 @@ export interface BetExpiryJob {
 
 /** Runs `runBetExpiry` every `intervalMs` (never two runs at once in this process); failures are logged and retried next tick. */
 export function startBetExpiryJob(
-  deps: BetExpiryDeps & { intervalMs: number; now?: () => Date; logger?: Pick<FastifyBaseLogger, 'error' | 'info'> },
+  deps: BetExpiryDeps & {
+    intervalMs: number;
+    now?: () => Date;
+    logger?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  },
 ): BetExpiryJob {
   let running: Promise<void> | null = null;
   const tick = () => {

@@ -25,7 +25,11 @@ export interface Mailer {
 
 const FROM = 'Hunch <no-reply@hunch.local>';
 
-export function createMailer(options: { smtpUrl: string | undefined; dataDir: string; logger: FastifyBaseLogger }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  dataDir: string;
+  logger: FastifyBaseLogger;
+}): Mailer {
   const { logger } = options;
   const outbox = path.join(options.dataDir, 'outbox');
   const transport = options.smtpUrl
@@ -34,22 +38,39 @@ export function createMailer(options: { smtpUrl: string | undefined; dataDir: st
   const pending = new Set<Promise<void>>();
 
   async function deliver(message: MailMessage): Promise<void> {
-    const info = await transport.sendMail({ from: FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    const info = await transport.sendMail({
+      from: FROM,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
     if (options.smtpUrl) {
       logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
     // Mails hold reset links: the outbox is the owner's only (0700, files 0600).
     mkdirSync(outbox, { recursive: true, mode: 0o700 });
-    const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
+    const file = path.join(
+      outbox,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`,
+    );
     writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-    logger.info({ to: message.to, subject: message.subject, file, link: message.link }, `mail written to the outbox${message.link ? `: ${message.link}` : ''}`);
+    logger.info(
+      { to: message.to, subject: message.subject, file, link: message.link },
+      `mail written to the outbox${message.link ? `: ${message.link}` : ''}`,
+    );
   }
 
   return {
     send(message) {
       const sending = deliver(message)
-        .catch((error: unknown) => logger.error({ err: error, to: message.to, subject: message.subject }, 'mail could not be sent'))
+        .catch((error: unknown) =>
+          logger.error(
+            { err: error, to: message.to, subject: message.subject },
+            'mail could not be sent',
+          ),
+        )
         .finally(() => pending.delete(sending));
       pending.add(sending);
     },

@@ -1,10 +1,21 @@
 import type { MailMessage } from './mailer';
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** The password reset mail: one link to PUBLIC_URL/reset-password/{token}, valid one hour. */
-export function renderPasswordResetMail({ to, displayName, link }: { to: string; displayName: string; link: string }): MailMessage {
+export function renderPasswordResetMail({
+  to,
+  displayName,
+  link,
+}: {
+  to: string;
+  displayName: string;
+  link: string;
+}): MailMessage {
   const text = [
     `Hi ${displayName},`,
     '',

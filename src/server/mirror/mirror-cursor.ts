@@ -14,7 +14,9 @@ export interface MirrorCursor {
 const MAX_GROUPS = 10_000;
 
 export function encodeCursor(cursor: MirrorCursor): string {
-  return Buffer.from(JSON.stringify({ u: cursor.userId, s: cursor.snapshot, g: cursor.groupIds })).toString('base64url');
+  return Buffer.from(
+    JSON.stringify({ u: cursor.userId, s: cursor.snapshot, g: cursor.groupIds }),
+  ).toString('base64url');
 }
 
 /** The cursor, or null when it is not one of ours (the pull then starts from nothing). */
@@ -28,6 +30,11 @@ export function decodeCursor(text: string): MirrorCursor | null {
   if (typeof value !== 'object' || value === null) return null;
   const { u, s, g } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(u) || typeof s !== 'string' || !SNAPSHOT_PATTERN.test(s)) return null;
-  if (!Array.isArray(g) || g.length > MAX_GROUPS || !g.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) return null;
+  if (
+    !Array.isArray(g) ||
+    g.length > MAX_GROUPS ||
+    !g.every((id) => Number.isSafeInteger(id) && (id as number) > 0)
+  )
+    return null;
   return { userId: u as number, snapshot: s, groupIds: g as number[] };
 }

@@ -1,12 +1,21 @@
 import { eq, sql } from 'drizzle-orm';
-import { MIRROR_PAGE_ROWS, MIRROR_START_CURSOR, type MirrorPullResponse } from '../../domain/mirror';
+import {
+  MIRROR_PAGE_ROWS,
+  MIRROR_START_CURSOR,
+  type MirrorPullResponse,
+} from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
 import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
 import { EARLIEST_SNAPSHOT } from '../db/changes';
 import type { Database, Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { users } from '../db/schema';
-import { activeGroupIdsSql, countActiveMembers, groupChangesExistSql, readGroupMirror } from '../groups/group-mirror';
+import {
+  activeGroupIdsSql,
+  countActiveMembers,
+  groupChangesExistSql,
+  readGroupMirror,
+} from '../groups/group-mirror';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
 // The local mirror's pull (ARCHITECTURE.md §8; GET /member/state?cursor=…). One statement asks,
@@ -34,33 +43,57 @@ interface Head {
 const userId = sql`${sql.placeholder('userId')}`;
 const known = sql`${sql.placeholder('known')}::integer[]`;
 const since = sql`${sql.placeholder('snapshot')}`;
-const headStatement = prepared<Head[], { userId: number; known: number[]; snapshot: string }>('mirrorHead', (tx) =>
-  tx
-    .select({
-      snapshot: sql<string>`pg_current_snapshot()::text`,
-      groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
-      changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)})`,
-    })
-    .from(users)
-    .where(eq(users.id, userId)),
+const headStatement = prepared<Head[], { userId: number; known: number[]; snapshot: string }>(
+  'mirrorHead',
+  (tx) =>
+    tx
+      .select({
+        snapshot: sql<string>`pg_current_snapshot()::text`,
+        groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
+        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)})`,
+      })
+      .from(users)
+      .where(eq(users.id, userId)),
 );
 
 /** The caller's groups and, for a cursor, whether anything it holds changed, under one snapshot. */
-async function readHead(tx: Executor, callerId: number, cursor: MirrorCursor | null): Promise<Head> {
-  const [head] = await headStatement(tx, { userId: callerId, known: cursor?.groupIds ?? [], snapshot: cursor?.snapshot ?? EARLIEST_SNAPSHOT });
+async function readHead(
+  tx: Executor,
+  callerId: number,
+  cursor: MirrorCursor | null,
+): Promise<Head> {
+  const [head] = await headStatement(tx, {
+    userId: callerId,
+    known: cursor?.groupIds ?? [],
+    snapshot: cursor?.snapshot ?? EARLIEST_SNAPSHOT,
+  });
   if (!head) return { snapshot: EARLIEST_SNAPSHOT, groupIds: [], changed: false };
   return { snapshot: head.snapshot, groupIds: head.groupIds.map(Number), changed: head.changed };
 }
 
 function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
-  return { cursor, reset, hasMore: false, groups: [], memberships: [], bets: [], wagers: [], statistics: [], removedGroupIds: [], removedMemberships: [] };
+  return {
+    cursor,
+    reset,
+    hasMore: false,
+    groups: [],
+    memberships: [],
+    bets: [],
+    wagers: [],
+    statistics: [],
+    removedGroupIds: [],
+    removedMemberships: [],
+  };
 }
 
 export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorServiceDeps) {
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
     if (fresh.length === 0) return [];
-    const [members, betCounts] = await Promise.all([countActiveMembers(tx, fresh), countBets(tx, fresh)]);
+    const [members, betCounts] = await Promise.all([
+      countActiveMembers(tx, fresh),
+      countBets(tx, fresh),
+    ]);
     const page: number[] = [];
     let rows = 0;
     for (const id of fresh) {
@@ -80,9 +113,13 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
 
       const quick = await readHead(db, caller.id, cursor);
       const known = new Set(cursor?.groupIds ?? []);
-      const sameGroups = quick.groupIds.length === known.size && quick.groupIds.every((id) => known.has(id));
+      const sameGroups =
+        quick.groupIds.length === known.size && quick.groupIds.every((id) => known.has(id));
       if (!reset && sameGroups && !quick.changed) {
-        return emptyAnswer(encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }), false);
+        return emptyAnswer(
+          encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }),
+          false,
+        );
       }
 
       return db.transaction(
@@ -94,7 +131,12 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
             tx,
             head.groupIds.filter((id) => !known.has(id)),
           );
-          const scope = { viewerId: caller.id, fullIds, deltaIds, snapshot: cursor?.snapshot ?? head.snapshot };
+          const scope = {
+            viewerId: caller.id,
+            fullIds,
+            deltaIds,
+            snapshot: cursor?.snapshot ?? head.snapshot,
+          };
           const groupRows = await readGroupMirror(tx, scope);
           const betRows = await readBetMirror(tx, scope);
           const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);

@@ -35,15 +35,29 @@ export function parsePushEndpointHosts(list: string): PushEndpointRule[] {
     .filter((entry) => entry !== '')
     .map((entry) => {
       const origin = /^(https?:)\/\/([^/:]+|\[[^\]]+\])(:\d+)?\/?$/.exec(entry);
-      if (origin) return { protocol: origin[1] as 'https:' | 'http:', host: origin[2]!, isSuffix: false, anyPort: true };
+      if (origin)
+        return {
+          protocol: origin[1] as 'https:' | 'http:',
+          host: origin[2]!,
+          isSuffix: false,
+          anyPort: true,
+        };
       const match = HOST.exec(entry);
       if (!match) throw new Error(`not a host name or an origin: ${entry}`);
-      return { protocol: 'https:' as const, host: match[2]!, isSuffix: Boolean(match[1]), anyPort: false };
+      return {
+        protocol: 'https:' as const,
+        host: match[2]!,
+        isSuffix: Boolean(match[1]),
+        anyPort: false,
+      };
     });
 }
 
 /** Whether the server may request this endpoint: it must parse and match a rule. */
-export function isAllowedPushEndpoint(endpoint: string, rules: readonly PushEndpointRule[]): boolean {
+export function isAllowedPushEndpoint(
+  endpoint: string,
+  rules: readonly PushEndpointRule[],
+): boolean {
   if (!URL.canParse(endpoint)) return false;
   const url = new URL(endpoint);
   if (url.username || url.password) return false;

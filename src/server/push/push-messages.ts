@@ -16,7 +16,12 @@ function multiplier(value: number): string {
   return `${Math.round(value * 10) / 10}×`;
 }
 
-export function betCreatedMessage(input: { betId: number; betTitle: string; groupName: string; creatorName: string }): PushNotification {
+export function betCreatedMessage(input: {
+  betId: number;
+  betTitle: string;
+  groupName: string;
+  creatorName: string;
+}): PushNotification {
   return {
     title: `New bet in ${input.groupName}`,
     body: `${input.creatorName} asks: ${input.betTitle}`,
@@ -45,14 +50,32 @@ export function oddsChangedMessage(input: {
 }
 
 /** To one participant: what they got back (winnings is everything paid back, the stake included). */
-export function betResolvedMessage(input: { betId: number; betTitle: string; distribution: Distribution }): PushNotification {
+export function betResolvedMessage(input: {
+  betId: number;
+  betTitle: string;
+  distribution: Distribution;
+}): PushNotification {
   const { winnings, wagerAmount } = input.distribution;
   const body =
-    winnings > wagerAmount ? `You won ${points(winnings)}` : winnings === wagerAmount ? `You got your ${points(wagerAmount)} back` : 'Better luck next time';
-  return { title: `Resolved: ${input.betTitle}`, body, url: `/bets/${input.betId}`, tag: `bet-${input.betId}` };
+    winnings > wagerAmount
+      ? `You won ${points(winnings)}`
+      : winnings === wagerAmount
+        ? `You got your ${points(wagerAmount)} back`
+        : 'Better luck next time';
+  return {
+    title: `Resolved: ${input.betTitle}`,
+    body,
+    url: `/bets/${input.betId}`,
+    tag: `bet-${input.betId}`,
+  };
 }
 
-export function memberJoinedMessage(input: { groupId: number; groupName: string; userName: string; memberCount: number }): PushNotification {
+export function memberJoinedMessage(input: {
+  groupId: number;
+  groupName: string;
+  userName: string;
+  memberCount: number;
+}): PushNotification {
   return {
     title: `${input.userName} joined ${input.groupName}`,
     body: `${input.groupName} has ${input.memberCount} players now.`,

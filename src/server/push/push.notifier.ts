@@ -1,11 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PushNotification } from '../../domain/push';
-import type { BetCreatedPayload, BetResolvedPayload, UserJoinedGroupPayload } from '../../domain/realtime-events';
+import type {
+  BetCreatedPayload,
+  BetResolvedPayload,
+  UserJoinedGroupPayload,
+} from '../../domain/realtime-events';
 import { findBet, loadWagers } from '../bets/bets.service';
 import type { Database } from '../db/connect';
 import type { BusEventName, EventBus, PublishedEvent, WagerSavedPayload } from '../events';
-import { findActiveMembershipWithName, findGroupName, listActiveMemberIds } from '../groups/membership.service';
-import { betCreatedMessage, betResolvedMessage, memberJoinedMessage, oddsChangedMessage } from './push-messages';
+import {
+  findActiveMembershipWithName,
+  findGroupName,
+  listActiveMemberIds,
+} from '../groups/membership.service';
+import {
+  betCreatedMessage,
+  betResolvedMessage,
+  memberJoinedMessage,
+  oddsChangedMessage,
+} from './push-messages';
 import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
 
@@ -32,10 +45,20 @@ const MAX_WAITING_SENDS = 10_000;
 
 // How long a push service keeps a message for an offline device: news of a bet or a join
 // is stale after a day, odds after an hour; a result still matters a week later.
-const TTL_SECONDS = { betCreated: 24 * 3600, oddsChanged: 3600, betResolved: 7 * 24 * 3600, userJoinedGroup: 24 * 3600 } as const;
+const TTL_SECONDS = {
+  betCreated: 24 * 3600,
+  oddsChanged: 3600,
+  betResolved: 7 * 24 * 3600,
+  userJoinedGroup: 24 * 3600,
+} as const;
 
 /** The events that become notifications; everything else on the bus is ignored at once. */
-const NOTIFYING_EVENTS = new Set<BusEventName>(['betCreated', 'wagerSaved', 'betResolved', 'userJoinedGroup']);
+const NOTIFYING_EVENTS = new Set<BusEventName>([
+  'betCreated',
+  'wagerSaved',
+  'betResolved',
+  'userJoinedGroup',
+]);
 
 interface Delivery {
   destination: Destination;
@@ -80,7 +103,13 @@ function createLimiter(max: number) {
   };
 }
 
-export function startPushNotifier({ db, events, push, sender, logger }: PushNotifierDeps): PushNotifier {
+export function startPushNotifier({
+  db,
+  events,
+  push,
+  sender,
+  logger,
+}: PushNotifierDeps): PushNotifier {
   const limiter = createLimiter(MAX_CONCURRENT_SENDS);
   let inFlight = 0;
   let idleWaiters: Array<() => void> = [];
@@ -107,8 +136,17 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
     const creator = await findActiveMembershipWithName(db, event.groupId, event.createdBy);
-    const notification = betCreatedMessage({ betId: event.betId, betTitle: event.title, groupName, creatorName: creator?.userName ?? 'A member' });
-    return destinations.map((destination) => ({ destination, notification, ttlSeconds: TTL_SECONDS.betCreated }));
+    const notification = betCreatedMessage({
+      betId: event.betId,
+      betTitle: event.title,
+      groupName,
+      creatorName: creator?.userName ?? 'A member',
+    });
+    return destinations.map((destination) => ({
+      destination,
+      notification,
+      ttlSeconds: TTL_SECONDS.betCreated,
+    }));
   }
 
   async function wagerSaved(event: WagerSavedPayload): Promise<Delivery[]> {
@@ -127,7 +165,9 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     const destinations = reachable.filter((destination) => predictions.has(destination.userId));
     if (destinations.length === 0) return [];
     // Claimed only for people who can be reached, so turning push on later is not met by a stale limit.
-    const claimed = new Set(await push.claimOddsNotices(bet.id, [...new Set(destinations.map((d) => d.userId))]));
+    const claimed = new Set(
+      await push.claimOddsNotices(bet.id, [...new Set(destinations.map((d) => d.userId))]),
+    );
     return destinations
       .filter((destination) => claimed.has(destination.userId))
       .map((destination) => ({
@@ -148,11 +188,19 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     const bet = await findBet(db, event.betId);
     const resolver = bet.resolvedBy ?? bet.createdBy;
     const members = new Set(await listActiveMemberIds(db, event.groupId));
-    const byUser = new Map(event.distributions.filter((d) => d.userId !== resolver && members.has(d.userId)).map((d) => [d.userId, d]));
+    const byUser = new Map(
+      event.distributions
+        .filter((d) => d.userId !== resolver && members.has(d.userId))
+        .map((d) => [d.userId, d]),
+    );
     const destinations = await push.listDestinations([...byUser.keys()]);
     return destinations.map((destination) => ({
       destination,
-      notification: betResolvedMessage({ betId: bet.id, betTitle: bet.title, distribution: byUser.get(destination.userId)! }),
+      notification: betResolvedMessage({
+        betId: bet.id,
+        betTitle: bet.title,
+        distribution: byUser.get(destination.userId)!,
+      }),
       ttlSeconds: TTL_SECONDS.betResolved,
     }));
   }
@@ -162,8 +210,17 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     if (destinations.length === 0) return [];
     const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
     const memberCount = (await listActiveMemberIds(db, event.groupId)).length;
-    const notification = memberJoinedMessage({ groupId: event.groupId, groupName, userName: event.userName, memberCount });
-    return destinations.map((destination) => ({ destination, notification, ttlSeconds: TTL_SECONDS.userJoinedGroup }));
+    const notification = memberJoinedMessage({
+      groupId: event.groupId,
+      groupName,
+      userName: event.userName,
+      memberCount,
+    });
+    return destinations.map((destination) => ({
+      destination,
+      notification,
+      ttlSeconds: TTL_SECONDS.userJoinedGroup,
+    }));
   }
 
   function plan(published: PublishedEvent): Promise<Delivery[]> | undefined {
@@ -192,16 +249,29 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
     // The endpoint is a bearer capability for that browser: log the subscription id, never the URL.
     if (result.outcome === 'sent') await push.markDelivered(destination);
     else if (result.outcome === 'gone') {
-      logger.debug({ subscriptionId: destination.id, status: result.status }, 'push subscription gone, deactivated');
+      logger.debug(
+        { subscriptionId: destination.id, status: result.status },
+        'push subscription gone, deactivated',
+      );
       await push.markGone(destination);
-    } else logger.warn({ subscriptionId: destination.id, status: result.status, err: result.error }, 'push send failed');
+    } else
+      logger.warn(
+        { subscriptionId: destination.id, status: result.status, err: result.error },
+        'push send failed',
+      );
   }
 
   async function handle(published: PublishedEvent): Promise<void> {
     // A later turn of the event loop: the publishing request finishes first.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const deliveries = await plan(published);
-    await Promise.all((deliveries ?? []).map((delivery) => deliver(delivery).catch((error: unknown) => logger.error({ err: error }, 'push delivery failed'))));
+    await Promise.all(
+      (deliveries ?? []).map((delivery) =>
+        deliver(delivery).catch((error: unknown) =>
+          logger.error({ err: error }, 'push delivery failed'),
+        ),
+      ),
+    );
   }
 
   const unsubscribe = events.subscribe((published) => {
@@ -210,7 +280,9 @@ export function startPushNotifier({ db, events, push, sender, logger }: PushNoti
   });
 
   function idle(): Promise<void> {
-    return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+    return inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => idleWaiters.push(resolve));
   }
 
   return {

@@ -20,24 +20,44 @@ export interface PushRoutesOptions {
   vapidPublicKey: string;
 }
 
-export async function pushRoutes(instance: FastifyInstance, { push, vapidPublicKey }: PushRoutesOptions) {
+export async function pushRoutes(
+  instance: FastifyInstance,
+  { push, vapidPublicKey }: PushRoutesOptions,
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const signedIn = { onRequest: [app.authenticate] };
 
-  app.get('/push-subscriptions/vapid-public-key', { schema: { response: { 200: vapidPublicKeyResponseSchema } } }, async () => ({
-    publicKey: vapidPublicKey,
-  }));
+  app.get(
+    '/push-subscriptions/vapid-public-key',
+    { schema: { response: { 200: vapidPublicKeyResponseSchema } } },
+    async () => ({
+      publicKey: vapidPublicKey,
+    }),
+  );
 
   app.get(
     '/push-subscriptions/status',
-    { ...signedIn, schema: { querystring: pushStatusQuerySchema, response: { 200: pushStatusResponseSchema } } },
-    async (request) => ({ active: await push.isActive(currentUser(request), request.query.deviceId, request.query.appName) }),
+    {
+      ...signedIn,
+      schema: { querystring: pushStatusQuerySchema, response: { 200: pushStatusResponseSchema } },
+    },
+    async (request) => ({
+      active: await push.isActive(
+        currentUser(request),
+        request.query.deviceId,
+        request.query.appName,
+      ),
+    }),
   );
 
   app.post(
     '/push-subscriptions',
-    { ...signedIn, schema: { body: registerPushSubscriptionSchema, response: { 201: pushSubscriptionSchema } } },
-    async (request, reply) => reply.status(201).send(await push.register(currentUser(request), request.body)),
+    {
+      ...signedIn,
+      schema: { body: registerPushSubscriptionSchema, response: { 201: pushSubscriptionSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await push.register(currentUser(request), request.body)),
   );
 
   app.delete(
@@ -51,7 +71,15 @@ export async function pushRoutes(instance: FastifyInstance, { push, vapidPublicK
 
   app.patch(
     '/push-subscriptions/user/:deviceId/deactivate',
-    { ...signedIn, schema: { params: pushDeviceParamsSchema, querystring: pushAppQuerySchema, response: { 200: pushSubscriptionSchema } } },
-    async (request) => push.deactivate(currentUser(request), request.params.deviceId, request.query.appName),
+    {
+      ...signedIn,
+      schema: {
+        params: pushDeviceParamsSchema,
+        querystring: pushAppQuerySchema,
+        response: { 200: pushSubscriptionSchema },
+      },
+    },
+    async (request) =>
+      push.deactivate(currentUser(request), request.params.deviceId, request.query.appName),
   );
 }

@@ -28,27 +28,47 @@ export const PUSH_SEND_TIMEOUT_MS = 10_000;
  * https origin, or a mailto: address while the app runs on http (push services such as
  * Apple's refuse an http or localhost subject).
  */
-export function resolveVapidIdentity(config: Pick<Config, 'vapid' | 'dataDir' | 'publicUrl'>): VapidIdentity {
+export function resolveVapidIdentity(
+  config: Pick<Config, 'vapid' | 'dataDir' | 'publicUrl'>,
+): VapidIdentity {
   const keys =
     config.vapid.publicKey && config.vapid.privateKey
       ? { publicKey: config.vapid.publicKey, privateKey: config.vapid.privateKey }
       : loadOrCreateVapidKeys(config.dataDir);
-  const subject = config.vapid.subject ?? (config.publicUrl.startsWith('https://') ? config.publicUrl : DEFAULT_VAPID_SUBJECT);
+  const subject =
+    config.vapid.subject ??
+    (config.publicUrl.startsWith('https://') ? config.publicUrl : DEFAULT_VAPID_SUBJECT);
   const identity = { ...keys, subject };
   try {
     // Signs one header now, so a malformed key stops start-up instead of every later send.
-    webpush.getVapidHeaders('https://push.invalid', identity.subject, identity.publicKey, identity.privateKey, 'aes128gcm');
+    webpush.getVapidHeaders(
+      'https://push.invalid',
+      identity.subject,
+      identity.publicKey,
+      identity.privateKey,
+      'aes128gcm',
+    );
   } catch (error) {
-    throw new Error(`Invalid VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY / VAPID_SUBJECT: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `Invalid VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY / VAPID_SUBJECT: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return identity;
 }
 
 /** sent: the push service took it; gone: it answered 404/410, the subscription is dead; failed: anything else (logged, kept). */
-export type SendOutcome = { outcome: 'sent' } | { outcome: 'gone'; status: number } | { outcome: 'failed'; status?: number; error?: unknown };
+export type SendOutcome =
+  | { outcome: 'sent' }
+  | { outcome: 'gone'; status: number }
+  | { outcome: 'failed'; status?: number; error?: unknown };
 
 export interface PushSender {
-  send(destination: Destination, notification: PushNotification, options: { ttlSeconds: number }): Promise<SendOutcome>;
+  send(
+    destination: Destination,
+    notification: PushNotification,
+    options: { ttlSeconds: number },
+  ): Promise<SendOutcome>;
 }
 
 export function createPushSender({
@@ -67,7 +87,10 @@ export function createPushSender({
       let status: number | undefined;
       try {
         const request = webpush.generateRequestDetails(
-          { endpoint: destination.endpoint, keys: { p256dh: destination.p256dh, auth: destination.auth } },
+          {
+            endpoint: destination.endpoint,
+            keys: { p256dh: destination.p256dh, auth: destination.auth },
+          },
           JSON.stringify(notification),
           { vapidDetails: vapid, TTL: ttlSeconds, contentEncoding: 'aes128gcm' },
         );

@@ -1,5 +1,9 @@
 import { and, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
-import { ODDS_PUSH_INTERVAL_MS, type PushSubscription, type RegisterPushSubscriptionRequest } from '../../domain/push';
+import {
+  ODDS_PUSH_INTERVAL_MS,
+  type PushSubscription,
+  type RegisterPushSubscriptionRequest,
+} from '../../domain/push';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
@@ -22,7 +26,10 @@ export interface PushServiceDeps {
 export type PushService = ReturnType<typeof createPushService>;
 
 /** A subscription the notifier may send to. */
-export type Destination = Pick<PushSubscriptionRow, 'id' | 'userId' | 'endpoint' | 'p256dh' | 'auth'>;
+export type Destination = Pick<
+  PushSubscriptionRow,
+  'id' | 'userId' | 'endpoint' | 'p256dh' | 'auth'
+>;
 
 const destinationColumns = {
   id: pushSubscriptions.id,
@@ -32,25 +39,35 @@ const destinationColumns = {
   auth: pushSubscriptions.auth,
 };
 
-const groupDestinations = prepared<Destination[], { groupId: number; exceptUserId: number }>('groupPushDestinations', (tx) =>
-  tx
-    .select(destinationColumns)
-    .from(pushSubscriptions)
-    .where(
-      and(
-        inArray(pushSubscriptions.userId, activeMemberIdsQuery(tx, slot<number>('groupId'))),
-        eq(pushSubscriptions.active, true),
-        ne(pushSubscriptions.userId, sql.placeholder('exceptUserId')),
-      ),
-    )
-    .orderBy(pushSubscriptions.id),
+const groupDestinations = prepared<Destination[], { groupId: number; exceptUserId: number }>(
+  'groupPushDestinations',
+  (tx) =>
+    tx
+      .select(destinationColumns)
+      .from(pushSubscriptions)
+      .where(
+        and(
+          inArray(pushSubscriptions.userId, activeMemberIdsQuery(tx, slot<number>('groupId'))),
+          eq(pushSubscriptions.active, true),
+          ne(pushSubscriptions.userId, sql.placeholder('exceptUserId')),
+        ),
+      )
+      .orderBy(pushSubscriptions.id),
 );
 
 function deviceKey(userId: number, appName: string, deviceId: string) {
-  return and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.appName, appName), eq(pushSubscriptions.deviceId, deviceId));
+  return and(
+    eq(pushSubscriptions.userId, userId),
+    eq(pushSubscriptions.appName, appName),
+    eq(pushSubscriptions.deviceId, deviceId),
+  );
 }
 
-export function createPushService({ db, now = () => new Date(), isAllowedEndpoint }: PushServiceDeps) {
+export function createPushService({
+  db,
+  now = () => new Date(),
+  isAllowedEndpoint,
+}: PushServiceDeps) {
   return {
     /** GET /push-subscriptions/status: whether this device of the caller gets notifications now. */
     async isActive(caller: AuthUser, deviceId: string, appName: string): Promise<boolean> {
@@ -67,7 +84,10 @@ export function createPushService({ db, now = () => new Date(), isAllowedEndpoin
      * device, active. The endpoint belongs to one row: a row elsewhere holding it (another
      * account signed in on this browser before, or this device under an old id) gives it up.
      */
-    async register(caller: AuthUser, input: RegisterPushSubscriptionRequest): Promise<PushSubscription> {
+    async register(
+      caller: AuthUser,
+      input: RegisterPushSubscriptionRequest,
+    ): Promise<PushSubscription> {
       if (!isAllowedEndpoint(input.endpoint)) throw unknownPushService();
       const at = now();
       const fields = {
@@ -84,24 +104,51 @@ export function createPushService({ db, now = () => new Date(), isAllowedEndpoin
         // same browser, signed in as someone else): knowing an endpoint is not owning it (audit
         // item 18: anyone could re-register it and silence its owner).
         const [holder] = await tx
-          .select({ userId: pushSubscriptions.userId, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
+          .select({
+            userId: pushSubscriptions.userId,
+            p256dh: pushSubscriptions.p256dh,
+            auth: pushSubscriptions.auth,
+          })
           .from(pushSubscriptions)
-          .where(and(eq(pushSubscriptions.endpoint, input.endpoint), ne(pushSubscriptions.userId, caller.id)))
+          .where(
+            and(
+              eq(pushSubscriptions.endpoint, input.endpoint),
+              ne(pushSubscriptions.userId, caller.id),
+            ),
+          )
           .for('update')
           .limit(1);
-        if (holder && (holder.p256dh !== input.keys.p256dh || holder.auth !== input.keys.auth)) throw pushEndpointTaken();
+        if (holder && (holder.p256dh !== input.keys.p256dh || holder.auth !== input.keys.auth))
+          throw pushEndpointTaken();
         await tx
           .delete(pushSubscriptions)
           .where(
             and(
               eq(pushSubscriptions.endpoint, input.endpoint),
-              or(ne(pushSubscriptions.userId, caller.id), ne(pushSubscriptions.appName, input.appName), ne(pushSubscriptions.deviceId, input.deviceId)),
+              or(
+                ne(pushSubscriptions.userId, caller.id),
+                ne(pushSubscriptions.appName, input.appName),
+                ne(pushSubscriptions.deviceId, input.deviceId),
+              ),
             ),
           );
         const [saved] = await tx
           .insert(pushSubscriptions)
-          .values({ userId: caller.id, appName: input.appName, deviceId: input.deviceId, ...fields, createdAt: at })
-          .onConflictDoUpdate({ target: [pushSubscriptions.userId, pushSubscriptions.appName, pushSubscriptions.deviceId], set: fields })
+          .values({
+            userId: caller.id,
+            appName: input.appName,
+            deviceId: input.deviceId,
+            ...fields,
+            createdAt: at,
+          })
+          .onConflictDoUpdate({
+            target: [
+              pushSubscriptions.userId,
+              pushSubscriptions.appName,
+              pushSubscriptions.deviceId,
+            ],
+            set: fields,
+          })
           .returning();
         return saved!;
       });
@@ -114,7 +161,11 @@ export function createPushService({ db, now = () => new Date(), isAllowedEndpoin
     },
 
     /** PATCH /push-subscriptions/user/{deviceId}/deactivate: kept but silent (logout detaches the device). */
-    async deactivate(caller: AuthUser, deviceId: string, appName: string): Promise<PushSubscription> {
+    async deactivate(
+      caller: AuthUser,
+      deviceId: string,
+      appName: string,
+    ): Promise<PushSubscription> {
       const [row] = await db
         .update(pushSubscriptions)
         .set({ active: false, updatedAt: now() })
@@ -132,7 +183,9 @@ export function createPushService({ db, now = () => new Date(), isAllowedEndpoin
       return db
         .select(destinationColumns)
         .from(pushSubscriptions)
-        .where(and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)))
+        .where(
+          and(inArray(pushSubscriptions.userId, [...userIds]), eq(pushSubscriptions.active, true)),
+        )
         .orderBy(pushSubscriptions.id);
     },
 
@@ -150,11 +203,19 @@ export function createPushService({ db, now = () => new Date(), isAllowedEndpoin
       await db
         .update(pushSubscriptions)
         .set({ active: false, updatedAt: now() })
-        .where(and(eq(pushSubscriptions.id, destination.id), eq(pushSubscriptions.endpoint, destination.endpoint)));
+        .where(
+          and(
+            eq(pushSubscriptions.id, destination.id),
+            eq(pushSubscriptions.endpoint, destination.endpoint),
+          ),
+        );
     },
 
     async markDelivered(destination: Destination): Promise<void> {
-      await db.update(pushSubscriptions).set({ lastSuccessAt: now() }).where(eq(pushSubscriptions.id, destination.id));
+      await db
+        .update(pushSubscriptions)
+        .set({ lastSuccessAt: now() })
+        .where(eq(pushSubscriptions.id, destination.id));
     },
 
     /**

@@ -3,7 +3,13 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type RealtimeEventName, type RealtimeEventPayload, type ServerToClientEvents } from '../../domain/realtime-events';
+import {
+  TOKEN_EXPIRED_MESSAGE,
+  type ClientToServerEvents,
+  type RealtimeEventName,
+  type RealtimeEventPayload,
+  type ServerToClientEvents,
+} from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import { roomOf, type EventBus, type PublishedEvent } from '../events';
 
@@ -104,13 +110,17 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   if (deps.redisUrl) {
     const pub = new Redis(deps.redisUrl, { lazyConnect: true });
     const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
+    for (const client of [pub, sub])
+      client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
     // Unreachable at start: serve anyway, live updates on this instance only, while ioredis
     // reconnects (the adapter subscribes once the connection is up).
     const isConnected = await Promise.all([pub.connect(), sub.connect()]).then(
       () => true,
       (error: unknown) => {
-        logger.error({ err: error }, 'socket.io redis is unreachable: live updates stay on this instance until it returns');
+        logger.error(
+          { err: error },
+          'socket.io redis is unreachable: live updates stay on this instance until it returns',
+        );
         return false;
       },
     );
@@ -125,14 +135,24 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     const token = tokenOf(socket);
     const verified = token ? await accessTokens.verifyWithExpiry(token) : undefined;
     if (!verified) {
-      next(new Error(token ? 'Authentication failed: the access token is invalid or expired' : 'Authentication failed: no access token'));
+      next(
+        new Error(
+          token
+            ? 'Authentication failed: the access token is invalid or expired'
+            : 'Authentication failed: no access token',
+        ),
+      );
       return;
     }
     const { user, exp } = verified;
     try {
       // A token of a session that ended (sign-out, a password change or reset) is refused like
       // an expired one: the client refreshes, which fails for an ended session.
-      if (user.sessionFamily && deps.isSessionLive && !(await deps.isSessionLive(user.sessionFamily))) {
+      if (
+        user.sessionFamily &&
+        deps.isSessionLive &&
+        !(await deps.isSessionLive(user.sessionFamily))
+      ) {
         next(new Error('Authentication failed: the session has ended'));
         return;
       }
@@ -152,14 +172,23 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
 
   io.on('connection', (socket) => {
     const { user } = socket.data;
-    const groupIds = [...socket.rooms].filter((room) => room.startsWith('group:')).map((room) => Number(room.slice('group:'.length)));
+    const groupIds = [...socket.rooms]
+      .filter((room) => room.startsWith('group:'))
+      .map((room) => Number(room.slice('group:'.length)));
     socket.emit('connectionAuthenticated', { userId: user.id, groupIds });
   });
 
-  function emitTo<E extends RealtimeEventName>(rooms: string | string[], event: E, payload: RealtimeEventPayload<E>): void {
+  function emitTo<E extends RealtimeEventName>(
+    rooms: string | string[],
+    event: E,
+    payload: RealtimeEventPayload<E>,
+  ): void {
     // socket.io's emit types its arguments per event name; with E generic they cannot be
     // spread, so the payload is passed through a signature that is the same for every event.
-    const emit = io.to(rooms).emit.bind(io.to(rooms)) as (event: E, payload: RealtimeEventPayload<E>) => boolean;
+    const emit = io.to(rooms).emit.bind(io.to(rooms)) as (
+      event: E,
+      payload: RealtimeEventPayload<E>,
+    ) => boolean;
     emit(event, payload);
   }
 
@@ -195,7 +224,10 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       }
       case 'groupCreated': {
         // The creator is the first member: their sockets join the new group's room.
-        if ('userId' in published.audience) io.in(userRoom(published.audience.userId)).socketsJoin(groupRoom(published.payload.groupId));
+        if ('userId' in published.audience)
+          io.in(userRoom(published.audience.userId)).socketsJoin(
+            groupRoom(published.payload.groupId),
+          );
         emitTo(roomOf(published.audience), published.event, published.payload);
         return;
       }
@@ -211,7 +243,9 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
    */
   async function closeEndedSessions(userId: number): Promise<void> {
     try {
-      const sockets = [...io.of('/').sockets.values()].filter((socket) => socket.data.user?.id === userId);
+      const sockets = [...io.of('/').sockets.values()].filter(
+        (socket) => socket.data.user?.id === userId,
+      );
       const liveness = new Map<string, Promise<boolean>>();
       for (const socket of sockets) {
         const family = socket.data.user.sessionFamily;
@@ -257,7 +291,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       io.engine.close();
       await io.of('/').adapter.close();
       // quit() waits for a connection that may never come back: disconnect when it is not up.
-      if (redis) await Promise.all([redis.pub, redis.sub].map((client) => (client.status === 'ready' ? client.quit() : client.disconnect())));
+      if (redis)
+        await Promise.all(
+          [redis.pub, redis.sub].map((client) =>
+            client.status === 'ready' ? client.quit() : client.disconnect(),
+          ),
+        );
     },
   };
 }

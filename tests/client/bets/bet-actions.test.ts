@@ -5,7 +5,13 @@ import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { readNextActionableBet, readNextBetToResolve } from '../../../src/client/bets/use-bets';
 import { ApiError } from '../../../src/client/data/api-client';
 import { OUTBOX_TEXT } from '../../../src/client/data/outbox';
-import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
+import {
+  createBet,
+  DAY,
+  expiresIn,
+  NO_EXPIRY_TIMER,
+  placeWager,
+} from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { startTestServer, type TestServer } from '../../server/harness';
 import { openDevice, type Device } from '../data/device.fixture';
@@ -35,12 +41,25 @@ async function setUp() {
   const phone = await openDevice(server, me);
   devices.push(phone);
   await phone.local.sync();
-  const actions = createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local, toasts: { info: (message: string) => void phone.toasts.infos.push(message) } as never });
+  const actions = createBetActions({
+    db: phone.db,
+    api: phone.api,
+    session: phone.session,
+    local: phone.local,
+    toasts: { info: (message: string) => void phone.toasts.infos.push(message) } as never,
+  });
   const settle = () => phone.local.whenIdle();
   return { me, friend, group, bet, phone, actions, settle };
 }
 
-const request = (groupId: number, title = 'Mine') => ({ title, betType: 'yes_no' as const, betTypeConfig: {}, baseWagerAmount: 1, expiresAt: expiresIn(server, DAY), groupId });
+const request = (groupId: number, title = 'Mine') => ({
+  title,
+  betType: 'yes_no' as const,
+  betTypeConfig: {},
+  baseWagerAmount: 1,
+  expiresAt: expiresIn(server, DAY),
+  groupId,
+});
 
 describe('bet actions', () => {
   it('creates a bet into its creator’s resolve queue', async () => {
@@ -50,7 +69,11 @@ describe('bet actions', () => {
     await settle();
 
     expect(bet.id).toBeGreaterThan(0);
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ title: 'Mine', state: 'active', version: expect.any(Number) });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      title: 'Mine',
+      state: 'active',
+      version: expect.any(Number),
+    });
     expect((await readNextBetToResolve(phone.db, me.user.id))?.id).toBe(bet.id);
   });
 
@@ -62,8 +85,14 @@ describe('bet actions', () => {
     await settle();
 
     expect(await readNextActionableBet(phone.db, me.user.id, Date.now())).toBeNull();
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4 }, wagerCount: 1 });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      answerTotals: { yes: 4 },
+      wagerCount: 1,
+    });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 96,
+      totalPoints: 100,
+    });
   });
 
   it('changing a wager moves the points by the difference only', async () => {
@@ -75,9 +104,16 @@ describe('bet actions', () => {
     await settle();
 
     expect(changed.id).toBe(first.id);
-    expect(await phone.db.wagers.toArray()).toEqual([expect.objectContaining({ id: first.id, prediction: 'no', points: 6 })]);
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { no: 6 }, wagerCount: 1 });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 94 });
+    expect(await phone.db.wagers.toArray()).toEqual([
+      expect.objectContaining({ id: first.id, prediction: 'no', points: 6 }),
+    ]);
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      answerTotals: { no: 6 },
+      wagerCount: 1,
+    });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 94,
+    });
   });
 
   it('resolving takes the bet out of the resolve queue, and the pull brings the payout and the statistics', async () => {
@@ -92,7 +128,10 @@ describe('bet actions', () => {
     expect(resolved.state).toBe('resolved');
     expect(await readNextBetToResolve(phone.db, me.user.id)).toBeNull();
     expect(await phone.db.betStatistics.get(mine.id)).toBeDefined();
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ totalPoints: 102, availablePoints: 102 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      totalPoints: 102,
+      availablePoints: 102,
+    });
   });
 
   it('cancelling refunds the player at once and reports the pool refunded', async () => {
@@ -107,7 +146,9 @@ describe('bet actions', () => {
 
     expect(result).toMatchObject({ refundedPoints: 3, isQueued: false });
     expect(await phone.db.bets.get(mine.id)).toMatchObject({ state: 'cancelled' });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 100,
+    });
   });
 
   it('offline, a bet is created under a temporary id, pending, and the network back, the server’s id replaces it', async () => {
@@ -136,13 +177,22 @@ describe('bet actions', () => {
 
     const pending = await actions.resolveBet(mine.id, 'no');
 
-    expect(pending).toMatchObject({ state: 'resolved', correctAnswer: 'no', pendingWriteId: expect.any(String) });
+    expect(pending).toMatchObject({
+      state: 'resolved',
+      correctAnswer: 'no',
+      pendingWriteId: expect.any(String),
+    });
     phone.setOffline(false);
     await phone.local.sync();
     await phone.local.sync();
     await settle();
-    expect(phone.requests.filter((line) => line === `PUT /api/bets/${mine.id}/resolve`)).toHaveLength(1);
-    expect(await phone.db.bets.get(mine.id)).toMatchObject({ state: 'resolved', correctAnswer: 'no' });
+    expect(
+      phone.requests.filter((line) => line === `PUT /api/bets/${mine.id}/resolve`),
+    ).toHaveLength(1);
+    expect(await phone.db.bets.get(mine.id)).toMatchObject({
+      state: 'resolved',
+      correctAnswer: 'no',
+    });
     expect((await phone.db.bets.get(mine.id))?.pendingWriteId).toBeUndefined();
   });
 
@@ -153,7 +203,9 @@ describe('bet actions', () => {
 
     expect(failure).toBeInstanceOf(ApiError);
     expect(await phone.db.wagers.count()).toBe(0);
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 100,
+    });
     expect(await phone.db.bets.get(bet.id)).toMatchObject({ wagerCount: 0 });
   });
 });

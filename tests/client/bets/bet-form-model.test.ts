@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canAddOption, canRemoveOption, DETAILS_FIELDS, hasErrorIn, initialBetFormValues, toBetRequest, TYPE_FIELDS, validateBetForm } from '../../../src/client/bets/bet-form-model';
+import {
+  canAddOption,
+  canRemoveOption,
+  DETAILS_FIELDS,
+  hasErrorIn,
+  initialBetFormValues,
+  toBetRequest,
+  TYPE_FIELDS,
+  validateBetForm,
+} from '../../../src/client/bets/bet-form-model';
 import { canReachStep } from '../../../src/client/ui/stepper';
 
 // The bet-creation stepper's rules (spec 02 §4, §5): a step is reachable only when every
@@ -28,7 +37,9 @@ describe('stepper rules', () => {
   it('asks for a group and a future expiry', () => {
     const values = { ...initialBetFormValues(now, null), title: 'Rain?' };
     expect(validateBetForm(values, now).groupId).toBe('Group is required');
-    expect(validateBetForm({ ...values, groupId: 3, expiresAt: '2029-12-31T00:00' }, now).expiresAt).toBe('Expiry date must be in the future');
+    expect(
+      validateBetForm({ ...values, groupId: 3, expiresAt: '2029-12-31T00:00' }, now).expiresAt,
+    ).toBe('Expiry date must be in the future');
   });
 
   it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {
@@ -38,14 +49,23 @@ describe('stepper rules', () => {
   });
 
   it('multiple choice needs two non-blank options; blanks are dropped', () => {
-    const values = { ...initialBetFormValues(now, 3), title: 'Colour?', betType: 'multiple_choice' as const, options: ['Red', '  '] };
+    const values = {
+      ...initialBetFormValues(now, 3),
+      title: 'Colour?',
+      betType: 'multiple_choice' as const,
+      options: ['Red', '  '],
+    };
     expect(validateBetForm(values, now).options).toBe('At least 2 options are required');
     const ok = { ...values, options: ['Red', '', 'Blue'] };
     expect(hasErrorIn(validateBetForm(ok, now), TYPE_FIELDS)).toBe(false);
   });
 
   it('over/under needs its line', () => {
-    const values = { ...initialBetFormValues(now, 3), title: 'Cups?', betType: 'over_under' as const };
+    const values = {
+      ...initialBetFormValues(now, 3),
+      title: 'Cups?',
+      betType: 'over_under' as const,
+    };
     expect(validateBetForm(values, now).line).toBe('Line is required');
     expect(validateBetForm({ ...values, line: '2.5' }, now).line).toBeUndefined();
     expect(toBetRequest({ ...values, line: '2.5' }).betTypeConfig).toEqual({ line: 2.5 });

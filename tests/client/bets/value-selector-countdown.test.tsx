@@ -2,7 +2,11 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Countdown } from '../../../src/client/bets/countdown';
-import { defaultPreset, ValueSelector, valueSelectorError } from '../../../src/client/ui/value-selector';
+import {
+  defaultPreset,
+  ValueSelector,
+  valueSelectorError,
+} from '../../../src/client/ui/value-selector';
 
 afterEach(() => {
   cleanup();
@@ -62,7 +66,9 @@ describe('countdown (spec 02 §4, §9)', () => {
     vi.useFakeTimers();
     const start = Date.parse('2030-01-01T00:00:00Z');
     vi.setSystemTime(start);
-    const { container, rerender } = render(<Countdown expiresAt={new Date(start + 2 * 86_400_000 + 3 * 3_600_000).toISOString()} />);
+    const { container, rerender } = render(
+      <Countdown expiresAt={new Date(start + 2 * 86_400_000 + 3 * 3_600_000).toISOString()} />,
+    );
     const root = () => container.firstElementChild!;
     expect(root().textContent).toContain('2d 3h');
     expect(root().className).toMatch(/success/);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { deviceIdStorageKey, getDeviceName, getPushDeviceId } from '../../../src/client/push/push-device';
+import {
+  deviceIdStorageKey,
+  getDeviceName,
+  getPushDeviceId,
+} from '../../../src/client/push/push-device';
 
 describe('the push device id (spec 02 §3)', () => {
   it('is generated once per app and kept in localStorage', () => {
@@ -20,7 +24,8 @@ describe('the push device id (spec 02 §3)', () => {
   });
 
   it('names the device from the user agent', () => {
-    const ua = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
+    const ua =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
     expect(getDeviceName({ userAgent: ua, maxTouchPoints: 5 })).toBe('Mobile Chrome');
   });
 });

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PUSH_STATUS_TIMEOUT_MS, shouldOfferPushPrompt, type PushPromptChecks } from '../../../src/client/push/push-prompt-decision';
+import {
+  PUSH_STATUS_TIMEOUT_MS,
+  shouldOfferPushPrompt,
+  type PushPromptChecks,
+} from '../../../src/client/push/push-prompt-decision';
 
 const checks = (overrides: Partial<PushPromptChecks> = {}): PushPromptChecks => ({
   isSupported: true,
@@ -34,7 +38,11 @@ describe('the "Enable group updates" prompt after a join (spec 02 §4)', () => {
   });
 
   it('lets the join simply complete when the status check errors', async () => {
-    expect(await shouldOfferPushPrompt(checks({ checkStatus: async () => Promise.reject(new Error('503')) }))).toBe(false);
+    expect(
+      await shouldOfferPushPrompt(
+        checks({ checkStatus: async () => Promise.reject(new Error('503')) }),
+      ),
+    ).toBe(false);
   });
 
   it('gives the status check 10 s, then completes the join and aborts the request', async () => {
@@ -58,7 +66,11 @@ describe('the "Enable group updates" prompt after a join (spec 02 §4)', () => {
 
   it('an answer just inside the 10 s still decides', async () => {
     vi.useFakeTimers();
-    const decision = shouldOfferPushPrompt(checks({ checkStatus: () => new Promise((resolve) => setTimeout(() => resolve(false), 9_999)) }));
+    const decision = shouldOfferPushPrompt(
+      checks({
+        checkStatus: () => new Promise((resolve) => setTimeout(() => resolve(false), 9_999)),
+      }),
+    );
     await vi.advanceTimersByTimeAsync(9_999);
     expect(await decision).toBe(true);
   });

@@ -1,21 +1,36 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PushApi } from '../../../src/client/push/push-api';
-import { base64UrlToBytes, createPushService, PushPermissionDeniedError, PUSH_ERRORS, type PushBrowser } from '../../../src/client/push/push-service';
+import {
+  base64UrlToBytes,
+  createPushService,
+  PushPermissionDeniedError,
+  PUSH_ERRORS,
+  type PushBrowser,
+} from '../../../src/client/push/push-service';
 
-const VAPID = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
-const P256DH = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
+const VAPID =
+  'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
+const P256DH =
+  'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
 const AUTH = 'tBHItJI5svbpez7KI4CCXg';
 
 function fakeSubscription(key = base64UrlToBytes(VAPID)) {
   return {
     endpoint: 'http://127.0.0.1:9/push/abc',
     options: { applicationServerKey: key.buffer, userVisibleOnly: true },
-    toJSON: () => ({ endpoint: 'http://127.0.0.1:9/push/abc', keys: { p256dh: P256DH, auth: AUTH } }),
+    toJSON: () => ({
+      endpoint: 'http://127.0.0.1:9/push/abc',
+      keys: { p256dh: P256DH, auth: AUTH },
+    }),
     unsubscribe: vi.fn(async () => true),
   };
 }
 
-function setup({ permission = 'granted' as NotificationPermission, existing = null as ReturnType<typeof fakeSubscription> | null, serverActive = false } = {}) {
+function setup({
+  permission = 'granted' as NotificationPermission,
+  existing = null as ReturnType<typeof fakeSubscription> | null,
+  serverActive = false,
+} = {}) {
   let current = existing;
   const pushManager = {
     getSubscription: vi.fn(async () => current),
@@ -41,7 +56,12 @@ function setup({ permission = 'granted' as NotificationPermission, existing = nu
     remove: vi.fn(async () => undefined),
     deactivate: vi.fn(async () => ({})),
   } satisfies PushApi;
-  const service = createPushService({ pushApi, browser, appName: 'hunch', deviceId: () => 'device-1' });
+  const service = createPushService({
+    pushApi,
+    browser,
+    appName: 'hunch',
+    deviceId: () => 'device-1',
+  });
   return { service, pushApi, pushManager, browser };
 }
 
@@ -83,9 +103,15 @@ describe('subscribing (spec 02 §4 "Enable")', () => {
   });
 
   it('a denied permission is its own error; a dismissed one is "not granted"', async () => {
-    await expect(setup({ permission: 'denied' }).service.subscribe()).rejects.toBeInstanceOf(PushPermissionDeniedError);
-    await expect(setup({ permission: 'denied' }).service.subscribe()).rejects.toThrow(PUSH_ERRORS.permissionDenied);
-    await expect(setup({ permission: 'default' }).service.subscribe()).rejects.toThrow(PUSH_ERRORS.permissionNotGranted);
+    await expect(setup({ permission: 'denied' }).service.subscribe()).rejects.toBeInstanceOf(
+      PushPermissionDeniedError,
+    );
+    await expect(setup({ permission: 'denied' }).service.subscribe()).rejects.toThrow(
+      PUSH_ERRORS.permissionDenied,
+    );
+    await expect(setup({ permission: 'default' }).service.subscribe()).rejects.toThrow(
+      PUSH_ERRORS.permissionNotGranted,
+    );
   });
 });
 

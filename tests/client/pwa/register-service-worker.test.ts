@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerServiceWorker, SKIP_WAITING_MESSAGE } from '../../../src/client/pwa/register-service-worker';
+import {
+  registerServiceWorker,
+  SKIP_WAITING_MESSAGE,
+} from '../../../src/client/pwa/register-service-worker';
 
 // Spec 01 §4 "App lifecycle", against a fake ServiceWorkerContainer.
 
@@ -13,7 +16,11 @@ class FakeWorker extends EventTarget {
 }
 
 function fakeContainer({ isControlled = true, waiting = null as FakeWorker | null } = {}) {
-  const registration = Object.assign(new EventTarget(), { waiting, installing: null as FakeWorker | null, update: vi.fn(async () => undefined) });
+  const registration = Object.assign(new EventTarget(), {
+    waiting,
+    installing: null as FakeWorker | null,
+    update: vi.fn(async () => undefined),
+  });
   const container = Object.assign(new EventTarget(), {
     controller: isControlled ? ({} as ServiceWorker) : null,
     register: vi.fn(async () => registration),
@@ -27,7 +34,11 @@ afterEach(() => vi.useRealTimers());
 describe('registering the service worker', () => {
   it('waits for a stable app, or 30000 ms at the latest', async () => {
     const { container, asContainer } = fakeContainer();
-    void registerServiceWorker({ container: asContainer, whenStable: () => new Promise(() => undefined), reload: vi.fn() });
+    void registerServiceWorker({
+      container: asContainer,
+      whenStable: () => new Promise(() => undefined),
+      reload: vi.fn(),
+    });
     await vi.advanceTimersByTimeAsync(29_999);
     expect(container.register).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -36,13 +47,21 @@ describe('registering the service worker', () => {
 
   it('registers at once when the app is stable sooner', async () => {
     const { container, asContainer } = fakeContainer();
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload: vi.fn() });
+    await registerServiceWorker({
+      container: asContainer,
+      whenStable: async () => undefined,
+      reload: vi.fn(),
+    });
     expect(container.register).toHaveBeenCalledOnce();
   });
 
   it('checks for a new version every 3,600,000 ms', async () => {
     const { registration, asContainer } = fakeContainer();
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload: vi.fn() });
+    await registerServiceWorker({
+      container: asContainer,
+      whenStable: async () => undefined,
+      reload: vi.fn(),
+    });
     await vi.advanceTimersByTimeAsync(3_599_999);
     expect(registration.update).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -55,7 +74,12 @@ describe('registering the service worker', () => {
     const reload = vi.fn();
     const onUpdateWaiting = vi.fn<(apply: () => void) => void>();
     const { container, registration, asContainer } = fakeContainer();
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload, onUpdateWaiting });
+    await registerServiceWorker({
+      container: asContainer,
+      whenStable: async () => undefined,
+      reload,
+      onUpdateWaiting,
+    });
     const next = new FakeWorker();
     registration.installing = next;
     registration.dispatchEvent(new Event('updatefound'));
@@ -73,7 +97,12 @@ describe('registering the service worker', () => {
     const waiting = new FakeWorker();
     const onUpdateWaiting = vi.fn();
     const { asContainer } = fakeContainer({ waiting });
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload: vi.fn(), onUpdateWaiting });
+    await registerServiceWorker({
+      container: asContainer,
+      whenStable: async () => undefined,
+      reload: vi.fn(),
+      onUpdateWaiting,
+    });
     expect(onUpdateWaiting).toHaveBeenCalledOnce();
     expect(waiting.postMessage).not.toHaveBeenCalled();
   });
@@ -81,7 +110,11 @@ describe('registering the service worker', () => {
   it('does not reload when the very first worker takes control', async () => {
     const reload = vi.fn();
     const { container, asContainer } = fakeContainer({ isControlled: false });
-    await registerServiceWorker({ container: asContainer, whenStable: async () => undefined, reload });
+    await registerServiceWorker({
+      container: asContainer,
+      whenStable: async () => undefined,
+      reload,
+    });
     container.dispatchEvent(new Event('controllerchange'));
     expect(reload).not.toHaveBeenCalled();
   });

@@ -8,14 +8,42 @@ import { SyncStatusSheet, SYNC_TEXT } from '../../../src/client/pwa/sync-status-
 // The sync status sheet (issue 13 §6): each write waiting or refused, with its reason, Retry
 // and Discard, and when the data was last updated.
 
-const me = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
+const me = {
+  id: 7,
+  appName: 'hunch',
+  email: 'me@example.com',
+  username: 'me',
+  firstName: 'Me',
+  lastName: 'Myself',
+  displayName: 'Me Myself',
+  isTemporary: false,
+  roles: [] as string[],
+  profilePictureUrl: null,
+};
 
 beforeEach(async () => {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', user: me } as never, true);
   await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() - 5 * 60_000 });
   await db.outbox.bulkPut([
-    { id: 'waiting', userId: me.id, mutator: 'placeWager', args: { betId: 3, prediction: 'yes', points: 4, tempId: -1 }, createdAt: 1, status: 'pending', attempts: 1 },
-    { id: 'refused', userId: me.id, mutator: 'createBet', args: { tempId: -2, request: { title: 'Rain tomorrow?' } }, createdAt: 2, status: 'failed', attempts: 1, error: 'Expiry must be in the future' },
+    {
+      id: 'waiting',
+      userId: me.id,
+      mutator: 'placeWager',
+      args: { betId: 3, prediction: 'yes', points: 4, tempId: -1 },
+      createdAt: 1,
+      status: 'pending',
+      attempts: 1,
+    },
+    {
+      id: 'refused',
+      userId: me.id,
+      mutator: 'createBet',
+      args: { tempId: -2, request: { title: 'Rain tomorrow?' } },
+      createdAt: 2,
+      status: 'failed',
+      attempts: 1,
+      error: 'Expiry must be in the future',
+    },
   ]);
 });
 

@@ -1,14 +1,23 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ModalHost } from '../../../src/client/shell/modal-host';
-import { createModalStore, MODAL_ANIMATION_MS, type ModalStore } from '../../../src/client/shell/modal-store';
+import {
+  createModalStore,
+  MODAL_ANIMATION_MS,
+  type ModalStore,
+} from '../../../src/client/shell/modal-store';
 
 let store: ModalStore;
 
 function renderWithTrigger() {
   render(
     <>
-      <button type="button" onClick={() => store.open({ title: 'Edit Profile', render: (close) => <Body close={close} /> })}>
+      <button
+        type="button"
+        onClick={() =>
+          store.open({ title: 'Edit Profile', render: (close) => <Body close={close} /> })
+        }
+      >
         Open
       </button>
       <ModalHost store={store} />
@@ -57,7 +66,9 @@ describe('modal host (spec 01 §2)', () => {
   it('closes on Escape after its exit animation and gives focus back', () => {
     const trigger = renderWithTrigger();
     fireEvent.keyDown(document, { key: 'Escape' });
-    expect(screen.getByRole('dialog').closest('[data-state]')?.getAttribute('data-state')).toBe('closing');
+    expect(screen.getByRole('dialog').closest('[data-state]')?.getAttribute('data-state')).toBe(
+      'closing',
+    );
     finishAnimation();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(trigger);
@@ -87,7 +98,10 @@ describe('modal host (spec 01 §2)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const trigger = renderWithTrigger();
     act(() => {
-      store.open({ title: 'Upgrade to a Full Account', render: () => <button type="button">Complete Registration</button> });
+      store.open({
+        title: 'Upgrade to a Full Account',
+        render: () => <button type="button">Complete Registration</button>,
+      });
     });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(screen.getAllByRole('dialog')).toHaveLength(1);

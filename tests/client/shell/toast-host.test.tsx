@@ -1,7 +1,11 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastHost } from '../../../src/client/shell/toast-host';
-import { createToastStore, TOAST_EXIT_MS, type ToastStore } from '../../../src/client/shell/toast-store';
+import {
+  createToastStore,
+  TOAST_EXIT_MS,
+  type ToastStore,
+} from '../../../src/client/shell/toast-store';
 
 let store: ToastStore;
 

@@ -45,7 +45,10 @@ describe('data table (spec 02 §2)', () => {
   });
 
   it('starts another column at ascending and leaves unsortable columns plain', () => {
-    expect(nextSort({ key: 'points', direction: 'descending' }, 'rank')).toEqual({ key: 'rank', direction: 'ascending' });
+    expect(nextSort({ key: 'points', direction: 'descending' }, 'rank')).toEqual({
+      key: 'rank',
+      direction: 'ascending',
+    });
     render(<DataTable caption="Standings" columns={columns} rows={rows} rowKey={(r) => r.id} />);
     expect(within(header('User')).queryByRole('button')).toBeNull();
     expect(header('User').getAttribute('aria-sort')).toBeNull();
@@ -61,10 +64,22 @@ describe('data table (spec 02 §2)', () => {
   });
 
   it('says "No data to show" for an empty table and marks a highlighted row', () => {
-    const { rerender } = render(<DataTable caption="Standings" columns={columns} rows={[]} rowKey={(r) => r.id} />);
+    const { rerender } = render(
+      <DataTable caption="Standings" columns={columns} rows={[]} rowKey={(r) => r.id} />,
+    );
     expect(screen.getByText('No data to show')).toBeTruthy();
-    rerender(<DataTable caption="Standings" columns={columns} rows={rows} rowKey={(r) => r.id} isRowHighlighted={(r) => r.id === 2} />);
+    rerender(
+      <DataTable
+        caption="Standings"
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.id}
+        isRowHighlighted={(r) => r.id === 2}
+      />,
+    );
     const highlighted = screen.getAllByRole('row').filter((row) => row.className !== '');
-    expect(highlighted.map((row) => within(row).getByRole('rowheader').textContent)).toEqual(['Grace']);
+    expect(highlighted.map((row) => within(row).getByRole('rowheader').textContent)).toEqual([
+      'Grace',
+    ]);
   });
 });

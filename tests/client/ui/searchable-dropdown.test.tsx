@@ -14,7 +14,16 @@ const OPTIONS: Option[] = [
 afterEach(cleanup);
 
 function renderDropdown(loadOptions: () => Promise<Option[]>, onChange = vi.fn()) {
-  render(<SearchableDropdown<Option> label="Group" loadOptions={loadOptions} getOptionKey={(o) => o.id} getOptionLabel={(o) => o.name} value={null} onChange={onChange} />);
+  render(
+    <SearchableDropdown<Option>
+      label="Group"
+      loadOptions={loadOptions}
+      getOptionKey={(o) => o.id}
+      getOptionLabel={(o) => o.name}
+      value={null}
+      onChange={onChange}
+    />,
+  );
   return onChange;
 }
 
@@ -29,11 +38,17 @@ describe('searchable dropdown (spec 02 §2, §4 "Async dropdown")', () => {
     await act(async () => resolve(OPTIONS));
     fireEvent.click(trigger);
     expect(screen.getAllByRole('option')).toHaveLength(2);
-    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), { target: { value: 'CHESS' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), {
+      target: { value: 'CHESS' },
+    });
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Chess Club']);
-    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), { target: { value: 'darts' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), {
+      target: { value: 'darts' },
+    });
     expect(screen.getByText('No results')).toBeTruthy();
-    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), { target: { value: 'book' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search Group' }), {
+      target: { value: 'book' },
+    });
     fireEvent.click(screen.getByRole('option', { name: 'Book Club' }));
     expect(onChange).toHaveBeenCalledWith(OPTIONS[0]);
   });
@@ -48,7 +63,10 @@ describe('searchable dropdown (spec 02 §2, §4 "Async dropdown")', () => {
 
   it('shows the error with Retry, and Retry loads again', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const load = vi.fn<() => Promise<Option[]>>().mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce(OPTIONS);
+    const load = vi
+      .fn<() => Promise<Option[]>>()
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValueOnce(OPTIONS);
     renderDropdown(load);
     await act(async () => undefined);
     expect(screen.getByRole('alert').textContent).toContain('Error loading options');

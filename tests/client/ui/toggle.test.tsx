@@ -7,7 +7,15 @@ afterEach(cleanup);
 
 function Harness({ disabled = false }: { disabled?: boolean }) {
   const [on, setOn] = useState(false);
-  return <Toggle label="Group updates" description="Bets and results" checked={on} onChange={setOn} disabled={disabled} />;
+  return (
+    <Toggle
+      label="Group updates"
+      description="Bets and results"
+      checked={on}
+      onChange={setOn}
+      disabled={disabled}
+    />
+  );
 }
 
 describe('toggle', () => {

@@ -12,14 +12,26 @@ const GROUPS: Option[] = [
   { id: 2, name: 'Fantasy Friends' },
 ];
 
-let loadOptions: ReturnType<typeof vi.fn<(query: string, signal: AbortSignal) => Promise<Option[]>>>;
+let loadOptions: ReturnType<
+  typeof vi.fn<(query: string, signal: AbortSignal) => Promise<Option[]>>
+>;
 let onSelect: ReturnType<typeof vi.fn<(option: Option | null) => void>>;
 
 beforeEach(() => {
   vi.useFakeTimers();
-  loadOptions = vi.fn(async (query: string) => GROUPS.filter((g) => g.name.toLowerCase().includes(query.toLowerCase())));
+  loadOptions = vi.fn(async (query: string) =>
+    GROUPS.filter((g) => g.name.toLowerCase().includes(query.toLowerCase())),
+  );
   onSelect = vi.fn();
-  render(<Typeahead<Option> label="Group name" loadOptions={loadOptions} getOptionKey={(o) => o.id} getOptionLabel={(o) => o.name} onSelect={onSelect} />);
+  render(
+    <Typeahead<Option>
+      label="Group name"
+      loadOptions={loadOptions}
+      getOptionKey={(o) => o.id}
+      getOptionLabel={(o) => o.name}
+      onSelect={onSelect}
+    />,
+  );
 });
 
 afterEach(() => {
@@ -29,9 +41,10 @@ afterEach(() => {
 
 const input = () => screen.getByRole('combobox', { name: 'Group name' });
 const type = (value: string) => fireEvent.change(input(), { target: { value } });
-const settle = () => act(async () => {
-  await Promise.resolve();
-});
+const settle = () =>
+  act(async () => {
+    await Promise.resolve();
+  });
 
 describe('typeahead (spec 02 §4: 3 characters, 300 ms)', () => {
   it('does not search below 3 characters', async () => {

@@ -70,28 +70,52 @@ export interface ClientServer {
 }
 
 export async function startClientServer(outDir: string): Promise<ClientServer> {
-  const server = await startChild('server-process.ts', { BENCH_MODE: 'hunch', BENCH_DB: 'pglite-memory', BENCH_CLIENT_DIR: outDir, JWT_SECRET: BENCH_JWT_SECRET, PUSH_ENABLED: 'false' });
+  const server = await startChild('server-process.ts', {
+    BENCH_MODE: 'hunch',
+    BENCH_DB: 'pglite-memory',
+    BENCH_CLIENT_DIR: outDir,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    PUSH_ENABLED: 'false',
+  });
   const origin = `http://127.0.0.1:${server.port}`;
   const call = async (method: string, url: string, body: unknown, token?: string) => {
     const response = await fetch(origin + url, {
       method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
     });
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
     return (await response.json()) as Record<string, unknown>;
   };
   return {
     origin,
     server,
     async newSession() {
-      const session = (await call('POST', '/auth/register-guest', { displayName: 'Bench Guest', appName: 'hunch' })) as unknown as Session;
-      const group = await call('POST', '/api/groups', { name: `Bench friends ${Date.now()}`, privacy: 'public' }, session.accessToken);
+      const session = (await call('POST', '/auth/register-guest', {
+        displayName: 'Bench Guest',
+        appName: 'hunch',
+      })) as unknown as Session;
+      const group = await call(
+        'POST',
+        '/api/groups',
+        { name: `Bench friends ${Date.now()}`, privacy: 'public' },
+        session.accessToken,
+      );
       for (let index = 0; index < 5; index += 1) {
         await call(
           'POST',
           '/api/bets',
-          { groupId: group.id, title: `Will it rain on day ${index + 1}?`, betType: 'yes_no', baseWagerAmount: 1, expiresAt: new Date(Date.now() + (index + 2) * 86_400_000).toISOString() },
+          {
+            groupId: group.id,
+            title: `Will it rain on day ${index + 1}?`,
+            betType: 'yes_no',
+            baseWagerAmount: 1,
+            expiresAt: new Date(Date.now() + (index + 2) * 86_400_000).toISOString(),
+          },
           session.accessToken,
         );
       }
@@ -112,4 +136,10 @@ export function sessionScript(session: Session): string {
 }
 
 export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { fromPglite, fromPool, type Database, type DatabaseConnection } from '../../../src/server/db/connect';
+import {
+  fromPglite,
+  fromPool,
+  type Database,
+  type DatabaseConnection,
+} from '../../../src/server/db/connect';
 import { bets, groups, ledger, memberships, users, wagers } from '../../../src/server/db/schema';
 
 // The benchmarks' databases and data: a fresh PostgreSQL database of their own (dropped
@@ -13,7 +18,10 @@ import { bets, groups, ledger, memberships, users, wagers } from '../../../src/s
 // filled by a deterministic generator: on a fresh database the same spec gives the same ids,
 // so a reference run on another copy addresses the very same rows.
 
-export const BENCH_POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const BENCH_POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 /** The app's own pool size (connectDatabase); the references use the same. */
 export const POOL_SIZE = 10;
 
@@ -38,10 +46,21 @@ export async function createPostgresDatabase(): Promise<BenchDatabase> {
   await connection.migrate();
   let open = true;
   return {
-    connection: { ...connection, close: async () => { if (open) { open = false; await pool.end(); } } },
+    connection: {
+      ...connection,
+      close: async () => {
+        if (open) {
+          open = false;
+          await pool.end();
+        }
+      },
+    },
     location: url.toString(),
     async destroy() {
-      if (open) { open = false; await pool.end(); }
+      if (open) {
+        open = false;
+        await pool.end();
+      }
       const dropper = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -57,10 +76,21 @@ export async function createPgliteDatabase(): Promise<BenchDatabase> {
   await connection.migrate();
   let open = true;
   return {
-    connection: { ...connection, close: async () => { if (open) { open = false; await client.close(); } } },
+    connection: {
+      ...connection,
+      close: async () => {
+        if (open) {
+          open = false;
+          await client.close();
+        }
+      },
+    },
     location: dir,
     async destroy() {
-      if (open) { open = false; await client.close(); }
+      if (open) {
+        open = false;
+        await client.close();
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -89,7 +119,8 @@ export interface World {
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
-  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  for (let index = 0; index < items.length; index += size)
+    out.push(items.slice(index, index + size));
   return out;
 }
 
@@ -99,10 +130,19 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
   const expiresAt = new Date(now.getTime() + 30 * 24 * 3600 * 1000);
   const userCount = spec.groups * spec.membersPerGroup + (spec.extraMemberOfAll ? 1 : 0);
   const userIds: number[] = [];
-  for (const batch of chunks(Array.from({ length: userCount }, (_, index) => index), 500)) {
+  for (const batch of chunks(
+    Array.from({ length: userCount }, (_, index) => index),
+    500,
+  )) {
     const rows = await db
       .insert(users)
-      .values(batch.map((index) => ({ appName: 'hunch', displayName: `Bench player ${index + 1}`, isTemporary: true })))
+      .values(
+        batch.map((index) => ({
+          appName: 'hunch',
+          displayName: `Bench player ${index + 1}`,
+          isTemporary: true,
+        })),
+      )
       .returning({ id: users.id });
     userIds.push(...rows.map((row) => row.id));
   }
@@ -113,14 +153,36 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
     const allMembers = viewerId ? [...memberIds, viewerId] : memberIds;
     const [group] = await db
       .insert(groups)
-      .values({ name: `Bench group ${g + 1}`, privacy: 'public', defaultPoints: spec.defaultPoints, createdByUserId: allMembers[0]! })
+      .values({
+        name: `Bench group ${g + 1}`,
+        privacy: 'public',
+        defaultPoints: spec.defaultPoints,
+        createdByUserId: allMembers[0]!,
+      })
       .returning({ id: groups.id });
     const groupId = group!.id;
     for (const batch of chunks(allMembers, 500)) {
       await db.insert(memberships).values(
-        batch.map((userId) => ({ groupId, userId, role: userId === allMembers[0] ? ('admin' as const) : ('member' as const), totalPoints: spec.defaultPoints, availablePoints: spec.defaultPoints, joinedAt: now, updatedAt: now })),
+        batch.map((userId) => ({
+          groupId,
+          userId,
+          role: userId === allMembers[0] ? ('admin' as const) : ('member' as const),
+          totalPoints: spec.defaultPoints,
+          availablePoints: spec.defaultPoints,
+          joinedAt: now,
+          updatedAt: now,
+        })),
       );
-      await db.insert(ledger).values(batch.map((userId) => ({ groupId, userId, kind: 'join_grant' as const, totalDelta: spec.defaultPoints, availableDelta: spec.defaultPoints, createdAt: now })));
+      await db.insert(ledger).values(
+        batch.map((userId) => ({
+          groupId,
+          userId,
+          kind: 'join_grant' as const,
+          totalDelta: spec.defaultPoints,
+          availableDelta: spec.defaultPoints,
+          createdAt: now,
+        })),
+      );
     }
     const betRows = await db
       .insert(bets)
@@ -132,7 +194,10 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
           betTypeConfig: {},
           baseWagerAmount: spec.baseWagerAmount,
           expiresAt: new Date(expiresAt.getTime() + index * 60_000),
-          createdBy: viewerId && index < (spec.viewerCreates ?? 0) ? viewerId : memberIds[index % memberIds.length]!,
+          createdBy:
+            viewerId && index < (spec.viewerCreates ?? 0)
+              ? viewerId
+              : memberIds[index % memberIds.length]!,
           createdAt: now,
           updatedAt: now,
         })),
@@ -144,11 +209,33 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
       const wagered = betIds.slice(spec.betsPerGroup - spec.viewerWagers);
       const rows = await db
         .insert(wagers)
-        .values(wagered.map((betId) => ({ betId, userId: viewerId, prediction: 'yes', points: spec.baseWagerAmount, createdAt: now, updatedAt: now })))
+        .values(
+          wagered.map((betId) => ({
+            betId,
+            userId: viewerId,
+            prediction: 'yes',
+            points: spec.baseWagerAmount,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
         .returning({ id: wagers.id, betId: wagers.betId });
-      await db.insert(ledger).values(rows.map((row) => ({ groupId, userId: viewerId, kind: 'wager_placed' as const, totalDelta: 0, availableDelta: -spec.baseWagerAmount, betId: row.betId, wagerId: row.id, createdAt: now })));
+      await db.insert(ledger).values(
+        rows.map((row) => ({
+          groupId,
+          userId: viewerId,
+          kind: 'wager_placed' as const,
+          totalDelta: 0,
+          availableDelta: -spec.baseWagerAmount,
+          betId: row.betId,
+          wagerId: row.id,
+          createdAt: now,
+        })),
+      );
       const spent = spec.baseWagerAmount * rows.length;
-      await db.execute(sql`update memberships set available_points = available_points - ${spent} where group_id = ${groupId} and user_id = ${viewerId}`);
+      await db.execute(
+        sql`update memberships set available_points = available_points - ${spent} where group_id = ${groupId} and user_id = ${viewerId}`,
+      );
     }
     world.groups.push({ id: groupId, memberIds: allMembers, betIds });
   }
@@ -161,7 +248,9 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
  * The ledger invariant (ARCHITECTURE.md §4): every membership's points equal its ledger sums
  * and available points are never negative. Returns the number of broken memberships.
  */
-export async function brokenBalances(connection: DatabaseConnection): Promise<{ memberships: number; broken: number }> {
+export async function brokenBalances(
+  connection: DatabaseConnection,
+): Promise<{ memberships: number; broken: number }> {
   const result = (await connection.db.execute(
     sql.raw(`select count(*)::int as memberships,
             count(*) filter (where m.total_points <> coalesce(l.total, 0) or m.available_points <> coalesce(l.available, 0) or m.available_points < 0 or m.available_points > m.total_points)::int as broken

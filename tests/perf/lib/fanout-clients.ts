@@ -32,7 +32,11 @@ function onEvent(text: string) {
   if (received >= expected) onExpected?.();
 }
 
-function connectOne(url: string, protocol: 'socket.io' | 'raw', token: string | undefined): Promise<WebSocket> {
+function connectOne(
+  url: string,
+  protocol: 'socket.io' | 'raw',
+  token: string | undefined,
+): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false });
     let settled = false;
@@ -80,7 +84,13 @@ process.on('message', async (command: ChildCommand) => {
       }
     };
     await Promise.all(Array.from({ length: command.concurrency }, worker));
-    send({ type: 'connected', id: command.id, open, failed, ...(firstError ? { firstError } : {}) });
+    send({
+      type: 'connected',
+      id: command.id,
+      open,
+      failed,
+      ...(firstError ? { firstError } : {}),
+    });
   } else if (command.type === 'arm') {
     received = 0;
     arrivals.clear();
@@ -113,7 +123,12 @@ process.on('message', async (command: ChildCommand) => {
       deliveries: latencies.length,
       firstReceive,
       lastReceive,
-      latencies: { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN },
+      latencies: {
+        p50: percentile(sorted, 50),
+        p90: percentile(sorted, 90),
+        p99: percentile(sorted, 99),
+        max: sorted[sorted.length - 1] ?? Number.NaN,
+      },
     };
     send({ type: 'collected', id: command.id, result });
   } else if (command.type === 'close') {

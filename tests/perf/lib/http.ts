@@ -12,7 +12,12 @@ export function createClient(baseUrl: string, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   return {
-    request(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<JsonResponse> {
+    request(
+      method: string,
+      path: string,
+      body: unknown,
+      headers: Record<string, string>,
+    ): Promise<JsonResponse> {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       return new Promise((resolve, reject) => {
         const request = http.request(
@@ -22,7 +27,15 @@ export function createClient(baseUrl: string, sockets: number) {
             port,
             method,
             path,
-            headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+            headers: {
+              ...headers,
+              ...(payload
+                ? {
+                    'content-type': 'application/json',
+                    'content-length': Buffer.byteLength(payload),
+                  }
+                : {}),
+            },
           },
           (response) => {
             const chunks: Buffer[] = [];

@@ -29,8 +29,18 @@ export interface CannonFigures {
   total: number;
 }
 
-export async function cannon(url: string, settings: CannonSettings, headers: Record<string, string> = {}): Promise<CannonFigures> {
-  const result = await autocannon({ url, connections: settings.connections, duration: settings.durationSeconds, pipelining: settings.pipelining, headers });
+export async function cannon(
+  url: string,
+  settings: CannonSettings,
+  headers: Record<string, string> = {},
+): Promise<CannonFigures> {
+  const result = await autocannon({
+    url,
+    connections: settings.connections,
+    duration: settings.durationSeconds,
+    pipelining: settings.pipelining,
+    headers,
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -59,7 +69,11 @@ export interface LatencyFigures {
  * which reads 0 and 1 for a sub-millisecond route. `connections` keep-alive loops, each
  * sending the next request when the last answered, for `durationSeconds`.
  */
-export async function latencyProbe(url: string, settings: Pick<CannonSettings, 'connections' | 'durationSeconds'>, headers: Record<string, string> = {}): Promise<LatencyFigures> {
+export async function latencyProbe(
+  url: string,
+  settings: Pick<CannonSettings, 'connections' | 'durationSeconds'>,
+  headers: Record<string, string> = {},
+): Promise<LatencyFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: settings.connections });
   const samples: number[] = [];
   let failures = 0;
@@ -87,5 +101,10 @@ export async function latencyProbe(url: string, settings: Pick<CannonSettings, '
   );
   agent.destroy();
   const sorted = sortNumbers(samples);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requests: samples.length, failures };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    requests: samples.length,
+    failures,
+  };
 }

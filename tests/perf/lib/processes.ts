@@ -11,7 +11,14 @@ export type ChildCommand =
   | { type: 'publish'; id: number; count: number; firstSeq: number; batch: number; paceMs: number }
   | { type: 'memory'; id: number }
   | { type: 'close'; id: number }
-  | { type: 'connect'; id: number; url: string; protocol: 'socket.io' | 'raw'; tokens: string[]; concurrency: number }
+  | {
+      type: 'connect';
+      id: number;
+      url: string;
+      protocol: 'socket.io' | 'raw';
+      tokens: string[];
+      concurrency: number;
+    }
   | { type: 'arm'; id: number; expected: number }
   | { type: 'wait'; id: number; timeoutMs: number }
   | { type: 'collect'; id: number; sendTimes: Record<number, number> };
@@ -42,20 +49,30 @@ export type ChildReply =
 
 type Pending = (reply: ChildReply) => void;
 /** A command without its id (Omit distributed over the union). */
-export type CommandBody = ChildCommand extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
+export type CommandBody = ChildCommand extends infer C
+  ? C extends { id: number }
+    ? Omit<C, 'id'>
+    : never
+  : never;
 
 export interface Child {
   process: ChildProcess;
   port: number;
   info: Record<string, unknown>;
-  request<T extends ChildReply['type']>(command: CommandBody, expect: T): Promise<Extract<ChildReply, { type: T }>>;
+  request<T extends ChildReply['type']>(
+    command: CommandBody,
+    expect: T,
+  ): Promise<Extract<ChildReply, { type: T }>>;
   stop(): Promise<void>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '../../..');
 
-export async function startChild(script: 'server-process.ts' | 'fanout-clients.ts', env: Record<string, string>): Promise<Child> {
+export async function startChild(
+  script: 'server-process.ts' | 'fanout-clients.ts',
+  env: Record<string, string>,
+): Promise<Child> {
   const execArgv = ['--import', 'tsx', '--expose-gc'];
   if (process.env.BENCH_CPU_PROF === '1') {
     const dir = path.join(REPO_ROOT, '.tmp/perf-profiles');
@@ -80,7 +97,9 @@ export async function startChild(script: 'server-process.ts' | 'fanout-clients.t
     });
     child.once('exit', (code) => {
       exited = true;
-      reject(new Error(`${script} (${env.BENCH_MODE ?? ''}) exited with ${code} before it was ready`));
+      reject(
+        new Error(`${script} (${env.BENCH_MODE ?? ''}) exited with ${code} before it was ready`),
+      );
       for (const settle of pending.values()) settle({ type: 'closed', id: -1 });
     });
   });
@@ -95,7 +114,8 @@ export async function startChild(script: 'server-process.ts' | 'fanout-clients.t
         pending.set(id, (reply) => {
           pending.delete(id);
           if (reply.type === expect) resolve(reply as never);
-          else reject(new Error(`${script}: expected ${expect}, got ${reply.type} (child exited?)`));
+          else
+            reject(new Error(`${script}: expected ${expect}, got ${reply.type} (child exited?)`));
         });
         child.send({ ...command, id });
       });

@@ -56,27 +56,90 @@ export function round(value: number, digits = 2): number {
 }
 
 /** A "higher is better" comparison: ratio = subject / reference, met when ratio ≥ min. */
-export function atLeast(benchmark: string, metric: string, unit: string, subject: number, reference: number, min: number): Row {
+export function atLeast(
+  benchmark: string,
+  metric: string,
+  unit: string,
+  subject: number,
+  reference: number,
+  min: number,
+): Row {
   const ratio = reference > 0 ? subject / reference : null;
-  return { benchmark, metric, unit, subject: round(subject, 1), reference: round(reference, 1), ratio: ratio === null ? null : round(ratio, 3), goal: `≥ ${min}×`, met: ratio !== null && ratio >= min };
+  return {
+    benchmark,
+    metric,
+    unit,
+    subject: round(subject, 1),
+    reference: round(reference, 1),
+    ratio: ratio === null ? null : round(ratio, 3),
+    goal: `≥ ${min}×`,
+    met: ratio !== null && ratio >= min,
+  };
 }
 
 /** A "lower is better" comparison (latency): ratio = subject / reference, met when ratio ≤ max. */
-export function atMost(benchmark: string, metric: string, unit: string, subject: number, reference: number, max: number): Row {
+export function atMost(
+  benchmark: string,
+  metric: string,
+  unit: string,
+  subject: number,
+  reference: number,
+  max: number,
+): Row {
   const ratio = reference > 0 ? subject / reference : null;
-  return { benchmark, metric, unit, subject: round(subject, 2), reference: round(reference, 2), ratio: ratio === null ? null : round(ratio, 3), goal: `≤ ${max}× ref`, met: ratio !== null && ratio <= max };
+  return {
+    benchmark,
+    metric,
+    unit,
+    subject: round(subject, 2),
+    reference: round(reference, 2),
+    ratio: ratio === null ? null : round(ratio, 3),
+    goal: `≤ ${max}× ref`,
+    met: ratio !== null && ratio <= max,
+  };
 }
 
 /** A figure reported beside its reference with no goal. */
-export function reported(benchmark: string, metric: string, unit: string, subject: number | null, reference: number | null = null): Row {
+export function reported(
+  benchmark: string,
+  metric: string,
+  unit: string,
+  subject: number | null,
+  reference: number | null = null,
+): Row {
   const ratio = subject !== null && reference ? subject / reference : null;
-  return { benchmark, metric, unit, subject: subject === null ? null : round(subject, 2), reference: reference === null ? null : round(reference, 2), ratio: ratio === null ? null : round(ratio, 3), goal: '(reported)', met: null };
+  return {
+    benchmark,
+    metric,
+    unit,
+    subject: subject === null ? null : round(subject, 2),
+    reference: reference === null ? null : round(reference, 2),
+    ratio: ratio === null ? null : round(ratio, 3),
+    goal: '(reported)',
+    met: null,
+  };
 }
 
 /** A fixed budget: met when value ≤ budget (or ≥ for scores). */
-export function budget(benchmark: string, metric: string, unit: string, value: number | null, limit: number, direction: 'max' | 'min'): Row {
+export function budget(
+  benchmark: string,
+  metric: string,
+  unit: string,
+  value: number | null,
+  limit: number,
+  direction: 'max' | 'min',
+): Row {
   const met = value === null ? false : direction === 'max' ? value <= limit : value >= limit;
-  return { benchmark, metric, unit, subject: value === null ? null : round(value, 1), reference: limit, ratio: null, goal: `${direction === 'max' ? '≤' : '≥'} ${limit} ${unit}`, met };
+  return {
+    benchmark,
+    metric,
+    unit,
+    subject: value === null ? null : round(value, 1),
+    reference: limit,
+    ratio: null,
+    goal: `${direction === 'max' ? '≤' : '≥'} ${limit} ${unit}`,
+    met,
+  };
 }
 
 function cell(value: unknown): string {
@@ -91,12 +154,25 @@ export function renderTable(sections: Section[]): string {
   for (const section of sections) {
     if (section.error) lines.push([section.title, 'could not run', '–', '–', '–', '–', 'NO']);
     for (const row of section.rows) {
-      lines.push([row.benchmark, `${row.metric} (${row.unit})`, cell(row.subject), cell(row.reference), cell(row.ratio), row.goal, cell(row.met)]);
+      lines.push([
+        row.benchmark,
+        `${row.metric} (${row.unit})`,
+        cell(row.subject),
+        cell(row.reference),
+        cell(row.ratio),
+        row.goal,
+        cell(row.met),
+      ]);
     }
   }
   const widths = header.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  const format = (line: string[]) => `| ${line.map((value, column) => value.padEnd(widths[column]!)).join(' | ')} |`;
-  return [format(lines[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.slice(1).map(format)].join('\n');
+  const format = (line: string[]) =>
+    `| ${line.map((value, column) => value.padEnd(widths[column]!)).join(' | ')} |`;
+  return [
+    format(lines[0]!),
+    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    ...lines.slice(1).map(format),
+  ].join('\n');
 }
 
 /** Progress and details go to stderr, so stdout holds only the table and the JSON line. */

@@ -24,7 +24,17 @@ const now = () => performance.timeOrigin + performance.now();
 
 /** The wager event of benchmark 5; betId carries the sequence number so receivers can time it. */
 export function wagerEvent(groupId: number, seq: number) {
-  return { groupId, userId: 1, betId: seq, points: 20, previousPoints: 0, answerTotals: { yes: 120, no: 80 }, pool: 200, wagerCount: 9, version: seq };
+  return {
+    groupId,
+    userId: 1,
+    betId: seq,
+    points: 20,
+    previousPoints: 0,
+    answerTotals: { yes: 120, no: 80 },
+    pool: 200,
+    wagerCount: 9,
+    version: seq,
+  };
 }
 
 /** Exactly the bytes socket.io writes for an emit of that event (a socket.io EVENT packet in an engine.io MESSAGE). */
@@ -40,18 +50,30 @@ async function openDatabase(): Promise<{ connection: DatabaseConnection; cleanup
   const kind = process.env.BENCH_DB ?? 'pglite-memory';
   const location = process.env.BENCH_DB_LOCATION ?? '';
   if (kind === 'postgres') {
-    return { connection: fromPool(new pg.Pool({ connectionString: location, max: 10 })), cleanup: () => {} };
+    return {
+      connection: fromPool(new pg.Pool({ connectionString: location, max: 10 })),
+      cleanup: () => {},
+    };
   }
-  if (kind === 'pglite') return { connection: fromPglite(await PGlite.create(location)), cleanup: () => {} };
+  if (kind === 'pglite')
+    return { connection: fromPglite(await PGlite.create(location)), cleanup: () => {} };
   const connection = fromPglite(await PGlite.create());
   await connection.migrate();
   return { connection, cleanup: () => {} };
 }
 
-async function startHunch(): Promise<{ port: number; publish: (seq: number) => void; close: () => Promise<void>; info: Record<string, unknown> }> {
+async function startHunch(): Promise<{
+  port: number;
+  publish: (seq: number) => void;
+  close: () => Promise<void>;
+  info: Record<string, unknown>;
+}> {
   const { connection } = await openDatabase();
   let info: Record<string, unknown> = {};
-  if (process.env.BENCH_SEED) info = { world: await seedWorld(connection.db, JSON.parse(process.env.BENCH_SEED) as WorldSpec) };
+  if (process.env.BENCH_SEED)
+    info = {
+      world: await seedWorld(connection.db, JSON.parse(process.env.BENCH_SEED) as WorldSpec),
+    };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-bench-data-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -66,13 +88,20 @@ async function startHunch(): Promise<{ port: number; publish: (seq: number) => v
     RATE_LIMIT_REFRESH_PER_IP: '100000000',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   });
-  const app: FastifyInstance = await buildApp({ config, database: connection, clientDir: process.env.BENCH_CLIENT_DIR ?? path.join(dataDir, 'no-client') });
+  const app: FastifyInstance = await buildApp({
+    config,
+    database: connection,
+    clientDir: process.env.BENCH_CLIENT_DIR ?? path.join(dataDir, 'no-client'),
+  });
   // Benchmark 1's route, registered by the bench only: the whole plugin stack and
   // app.authenticate, then nothing else (no database work).
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', app.authenticate);
-      scope.get('/bench/authenticated', async (request) => ({ ok: true, userId: currentUser(request).id }));
+      scope.get('/bench/authenticated', async (request) => ({
+        ok: true,
+        userId: currentUser(request).id,
+      }));
     },
     { prefix: '/api' },
   );
@@ -96,7 +125,12 @@ async function startBare() {
   app.get('/bench/bare', async () => ({ ok: true, userId: 1 }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  return { port: typeof address === 'object' && address ? address.port : 0, publish: () => {}, info: {}, close: () => app.close() };
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    publish: () => {},
+    info: {},
+    close: () => app.close(),
+  };
 }
 
 async function startRawWs() {
@@ -111,26 +145,42 @@ async function startRawWs() {
       for (const client of wss.clients) client.send(frame);
     },
     info: {},
-    close: () => new Promise<void>((resolve) => { for (const client of wss.clients) client.terminate(); wss.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
   };
 }
 
 function memory() {
   (globalThis as { gc?: () => void }).gc?.();
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers };
+  return {
+    rss: usage.rss,
+    heapUsed: usage.heapUsed,
+    external: usage.external,
+    arrayBuffers: usage.arrayBuffers,
+  };
 }
 
 async function main() {
-  const server = mode === 'bare' ? await startBare() : mode === 'raw-ws' ? await startRawWs() : await startHunch();
+  const server =
+    mode === 'bare'
+      ? await startBare()
+      : mode === 'raw-ws'
+        ? await startRawWs()
+        : await startHunch();
   process.on('message', async (command: ChildCommand) => {
     if (command.type === 'publish') {
       // A burst in slices of `batch` per macrotask (so sockets get written between slices),
       // or one event every paceMs.
       const sendTimes: number[] = [];
       for (let index = 0; index < command.count; index += 1) {
-        if (command.paceMs > 0 && index > 0) await new Promise((resolve) => setTimeout(resolve, command.paceMs));
-        else if (index > 0 && index % command.batch === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (command.paceMs > 0 && index > 0)
+          await new Promise((resolve) => setTimeout(resolve, command.paceMs));
+        else if (index > 0 && index % command.batch === 0)
+          await new Promise((resolve) => setImmediate(resolve));
         const seq = command.firstSeq + index;
         sendTimes.push(now());
         server.publish(seq);

@@ -27,12 +27,16 @@ describe('appName', () => {
     for (const [method, path, body, token] of calls) {
       const response = await server.request(method, path, { body, token });
       expect(response.status, `${path}: ${response.text}`).toBe(400);
-      expect(response.body.fieldErrors).toEqual({ appName: `App name must be at most ${LIMITS.appNameMax} characters` });
+      expect(response.body.fieldErrors).toEqual({
+        appName: `App name must be at most ${LIMITS.appNameMax} characters`,
+      });
     }
   });
 
   it('of the maximum length still signs in', async () => {
-    const response = await server.request('POST', '/auth/register-guest', { body: { displayName: 'Guest', appName: 'y'.repeat(LIMITS.appNameMax) } });
+    const response = await server.request('POST', '/auth/register-guest', {
+      body: { displayName: 'Guest', appName: 'y'.repeat(LIMITS.appNameMax) },
+    });
     expect(response.status).toBe(201);
   });
 });

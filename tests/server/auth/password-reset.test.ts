@@ -13,16 +13,21 @@ describe('password reset by mail over SMTP', () => {
   let smtp: SmtpSink;
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    server = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'http://hunch.test' } });
+    server = await startTestServer({
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'http://hunch.test' },
+    });
   });
   afterAll(async () => {
     await server.close();
     await smtp.close();
   });
 
-  const forgot = (email: string) => server.request('POST', '/auth/forgot-password', { body: { email, appName: 'hunch' } });
+  const forgot = (email: string) =>
+    server.request('POST', '/auth/forgot-password', { body: { email, appName: 'hunch' } });
   const reset = (token: string, password: string) =>
-    server.request('POST', '/auth/reset-password', { body: { token, password, passwordConfirm: password } });
+    server.request('POST', '/auth/reset-password', {
+      body: { token, password, passwordConfirm: password },
+    });
   async function requestResetToken(email: string): Promise<string> {
     const before = smtp.mails.length;
     expect(await forgot(email)).toMatchObject({ status: 200, body: SENT });
@@ -46,7 +51,9 @@ describe('password reset by mail over SMTP', () => {
     const user = await createUser(server);
     const token = await requestResetToken(user.email);
     await reset(token, 'New-password-42');
-    const refresh = await server.request('POST', '/auth/refresh-token', { body: { refreshToken: user.refreshToken } });
+    const refresh = await server.request('POST', '/auth/refresh-token', {
+      body: { refreshToken: user.refreshToken },
+    });
     expect(refresh.status).toBe(401);
   });
 
@@ -56,7 +63,10 @@ describe('password reset by mail over SMTP', () => {
     expect((await reset(token, 'New-password-42')).status).toBe(200);
     const again = await reset(token, 'Other-password-42');
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ code: 'invalid_reset_token', message: expect.stringContaining('invalid or has expired') });
+    expect(again.body).toEqual({
+      code: 'invalid_reset_token',
+      message: expect.stringContaining('invalid or has expired'),
+    });
     expect((await login(server, user.email, 'New-password-42')).status).toBe(200);
   });
 
@@ -101,7 +111,9 @@ describe('password reset by mail over SMTP', () => {
       body: { token: 'token', password: 'New-password-42', passwordConfirm: 'New-password-43' },
     });
     expect(differs.body.fieldErrors.passwordConfirm).toBe('Passwords do not match');
-    const noToken = await server.request('POST', '/auth/reset-password', { body: { token: '', password: 'New-password-42', passwordConfirm: 'New-password-42' } });
+    const noToken = await server.request('POST', '/auth/reset-password', {
+      body: { token: '', password: 'New-password-42', passwordConfirm: 'New-password-42' },
+    });
     expect(noToken.body.fieldErrors.token).toBe('Reset token is required');
   });
 });
@@ -115,7 +127,9 @@ describe('password reset without a mail server', () => {
 
   it('writes the mail to DATA_DIR/outbox as an .eml file with a working link', async () => {
     const user = await createUser(server);
-    await server.request('POST', '/auth/forgot-password', { body: { email: user.email, appName: 'hunch' } });
+    await server.request('POST', '/auth/forgot-password', {
+      body: { email: user.email, appName: 'hunch' },
+    });
     const outbox = path.join(server.dataDir, 'outbox');
     let files: string[] = [];
     for (let i = 0; i < 100 && files.length === 0; i++) {
@@ -127,7 +141,9 @@ describe('password reset without a mail server', () => {
       }
     }
     expect(files).toHaveLength(1);
-    const eml = readFileSync(path.join(outbox, files[0]!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const eml = readFileSync(path.join(outbox, files[0]!), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
     expect(eml).toContain(`To: ${user.email}`);
     const token = LINK.exec(eml)![1]!;
     const response = await server.request('POST', '/auth/reset-password', {

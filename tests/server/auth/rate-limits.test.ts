@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { createGroup, createPlayer, uniqueGroupName } from '../groups/group.factories';
-import { createUser, login, newAccount, startTestServer, type TestResponse, type TestServer } from '../harness';
+import {
+  createUser,
+  login,
+  newAccount,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from '../harness';
 
 describe('rate limits', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimits: { loginPerIp: 6, loginPerEmail: 3, guestPerIp: 2, forgotPasswordPerIp: 2 } });
+    server = await startTestServer({
+      rateLimits: { loginPerIp: 6, loginPerEmail: 3, guestPerIp: 2, forgotPasswordPerIp: 2 },
+    });
   });
   afterAll(() => server.close());
 
@@ -19,7 +28,8 @@ describe('rate limits', () => {
 
   it('answers 429 with Retry-After after too many logins for one email', async () => {
     const user = await createUser(server);
-    for (let i = 0; i < 3; i++) expect((await login(server, user.email, 'Wrong-password-1')).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(server, user.email, 'Wrong-password-1')).status).toBe(401);
     // Even the right password waits: the limit protects the account, not the attempt.
     expectRateLimited(await login(server, user.email, user.password));
   });
@@ -31,14 +41,20 @@ describe('rate limits', () => {
   });
 
   it('answers 429 after too many guest registrations from one IP', async () => {
-    const guest = () => server.request('POST', '/auth/register-guest', { body: { displayName: 'Flood', appName: 'hunch' } });
+    const guest = () =>
+      server.request('POST', '/auth/register-guest', {
+        body: { displayName: 'Flood', appName: 'hunch' },
+      });
     expect((await guest()).status).toBe(201);
     expect((await guest()).status).toBe(201);
     expectRateLimited(await guest());
   });
 
   it('answers 429 after too many forgot-password requests from one IP', async () => {
-    const forgot = () => server.request('POST', '/auth/forgot-password', { body: { email: 'flood@example.com', appName: 'hunch' } });
+    const forgot = () =>
+      server.request('POST', '/auth/forgot-password', {
+        body: { email: 'flood@example.com', appName: 'hunch' },
+      });
     expect((await forgot()).status).toBe(200);
     expect((await forgot()).status).toBe(200);
     expectRateLimited(await forgot());
@@ -51,7 +67,13 @@ describe('more rate limits', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({
-      rateLimits: { registerPerIp: 2, refreshPerIp: 2, resetPasswordPerIp: 2, joinPrivatePerUser: 3, writesPerUser: 6 },
+      rateLimits: {
+        registerPerIp: 2,
+        refreshPerIp: 2,
+        resetPasswordPerIp: 2,
+        joinPrivatePerUser: 3,
+        writesPerUser: 6,
+      },
     });
   });
   afterAll(() => server.close());
@@ -63,13 +85,18 @@ describe('more rate limits', () => {
   }
 
   it('answers 429 after too many sign-ups from one IP', async () => {
-    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(201);
-    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(201);
+    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(
+      201,
+    );
+    expect((await server.request('POST', '/auth/register', { body: newAccount() })).status).toBe(
+      201,
+    );
     expectRateLimited(await server.request('POST', '/auth/register', { body: newAccount() }));
   });
 
   it('answers 429 after too many refreshes from one IP', async () => {
-    const refresh = () => server.request('POST', '/auth/refresh-token', { body: { refreshToken: 'not-a-token' } });
+    const refresh = () =>
+      server.request('POST', '/auth/refresh-token', { body: { refreshToken: 'not-a-token' } });
     expect((await refresh()).status).toBe(401);
     expect((await refresh()).status).toBe(401);
     expectRateLimited(await refresh());
@@ -77,7 +104,13 @@ describe('more rate limits', () => {
 
   it('answers 429 after too many password resets from one IP, and refuses a wrong token before hashing', async () => {
     const reset = () =>
-      server.request('POST', '/auth/reset-password', { body: { token: 'not-a-token', password: 'Correct-horse-2', passwordConfirm: 'Correct-horse-2' } });
+      server.request('POST', '/auth/reset-password', {
+        body: {
+          token: 'not-a-token',
+          password: 'Correct-horse-2',
+          passwordConfirm: 'Correct-horse-2',
+        },
+      });
     expect((await reset()).body.code).toBe('invalid_reset_token');
     expect((await reset()).body.code).toBe('invalid_reset_token');
     expectRateLimited(await reset());
@@ -86,7 +119,11 @@ describe('more rate limits', () => {
   it('answers 429 after a few invite-code guesses, so a code cannot be found by trying', async () => {
     const [owner, guesser] = [await createPlayer(server), await createPlayer(server)];
     const group = await createGroup(server, owner, { privacy: 'private' });
-    const guess = (inviteCode: string) => server.request('POST', '/api/groups/join-private', { token: guesser.accessToken, body: { groupId: group.id, inviteCode } });
+    const guess = (inviteCode: string) =>
+      server.request('POST', '/api/groups/join-private', {
+        token: guesser.accessToken,
+        body: { groupId: group.id, inviteCode },
+      });
     for (const code of ['aaaaaa', 'bbbbbb', 'cccccc']) expect((await guess(code)).status).toBe(403);
     // Even the right code waits now.
     expectRateLimited(await guess(group.inviteCode!));
@@ -94,11 +131,18 @@ describe('more rate limits', () => {
 
   it('answers 429 to a user writing too fast, and only to that user', async () => {
     const [flooder, other] = [await createPlayer(server), await createPlayer(server)];
-    const create = (user: AuthResponse) => server.request('POST', '/api/groups', { token: user.accessToken, body: { name: uniqueGroupName('Flood') } });
+    const create = (user: AuthResponse) =>
+      server.request('POST', '/api/groups', {
+        token: user.accessToken,
+        body: { name: uniqueGroupName('Flood') },
+      });
     for (let index = 0; index < 6; index++) expect((await create(flooder)).status).toBe(201);
     expectRateLimited(await create(flooder));
     // Reads are not writes, and another user writes on.
-    expect((await server.request('GET', '/api/groups?membership=mine', { token: flooder.accessToken })).status).toBe(200);
+    expect(
+      (await server.request('GET', '/api/groups?membership=mine', { token: flooder.accessToken }))
+        .status,
+    ).toBe(200);
     expect((await create(other)).status).toBe(201);
   });
 });
@@ -110,7 +154,11 @@ describe.runIf(process.env.REDIS_URL)('rate limits shared through Redis', () => 
   beforeAll(async () => {
     const env = { REDIS_URL: process.env.REDIS_URL! };
     first = await startTestServer({ env, rateLimits: { loginPerEmail: 3 } });
-    second = await startTestServer({ env, database: first.database, rateLimits: { loginPerEmail: 3 } });
+    second = await startTestServer({
+      env,
+      database: first.database,
+      rateLimits: { loginPerEmail: 3 },
+    });
   });
   afterAll(async () => {
     await second.close();

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createUser, login, newAccount, startTestServer, type TestServer } from '../harness';
+import {
+  createGuest,
+  createUser,
+  login,
+  newAccount,
+  startTestServer,
+  type TestServer,
+} from '../harness';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -7,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const refresh = (refreshToken: unknown) => server.request('POST', '/auth/refresh-token', { body: { refreshToken } });
+const refresh = (refreshToken: unknown) =>
+  server.request('POST', '/auth/refresh-token', { body: { refreshToken } });
 const me = (token: string) => server.request('GET', '/auth/users/me', { token });
 
 describe('POST /auth/refresh-token', () => {
@@ -64,14 +72,18 @@ describe('POST /auth/refresh-token', () => {
 describe('POST /auth/revoke-token', () => {
   it('makes the refresh token useless', async () => {
     const user = await createUser(server);
-    const response = await server.request('POST', '/auth/revoke-token', { body: { refreshToken: user.refreshToken } });
+    const response = await server.request('POST', '/auth/revoke-token', {
+      body: { refreshToken: user.refreshToken },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ message: expect.any(String) });
     expect((await refresh(user.refreshToken)).status).toBe(401);
   });
 
   it('answers the same for an unknown token', async () => {
-    const response = await server.request('POST', '/auth/revoke-token', { body: { refreshToken: 'unknown' } });
+    const response = await server.request('POST', '/auth/revoke-token', {
+      body: { refreshToken: 'unknown' },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -96,13 +108,17 @@ describe('GET /auth/users/me', () => {
     const user = await createUser(server);
     const [header, payload] = user.accessToken.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const tampered = Buffer.from(JSON.stringify({ ...claims, sub: '999999' })).toString('base64url');
+    const tampered = Buffer.from(JSON.stringify({ ...claims, sub: '999999' })).toString(
+      'base64url',
+    );
     expect((await me(`${header}.${tampered}.${user.accessToken.split('.')[2]}`)).status).toBe(401);
   });
 
   it('carries the claims sub, app and tmp and lasts 15 minutes', async () => {
     const guest = await createGuest(server);
-    const claims = JSON.parse(Buffer.from(guest.accessToken.split('.')[1]!, 'base64url').toString());
+    const claims = JSON.parse(
+      Buffer.from(guest.accessToken.split('.')[1]!, 'base64url').toString(),
+    );
     expect(claims).toMatchObject({ sub: String(guest.user.id), app: 'hunch', tmp: true });
     expect(claims.exp - claims.iat).toBe(15 * 60);
   });
@@ -113,11 +129,22 @@ describe('PUT /auth/users/me', () => {
     const user = await createUser(server);
     const response = await server.request('PUT', '/auth/users/me', {
       token: user.accessToken,
-      body: { firstName: 'Grace', lastName: 'Hopper', displayName: 'Amazing Grace', username: 'GRACE_NEW_' + user.user.id },
+      body: {
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        displayName: 'Amazing Grace',
+        username: 'GRACE_NEW_' + user.user.id,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      user: { ...user.user, firstName: 'Grace', lastName: 'Hopper', displayName: 'Amazing Grace', username: `grace_new_${user.user.id}` },
+      user: {
+        ...user.user,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        displayName: 'Amazing Grace',
+        username: `grace_new_${user.user.id}`,
+      },
     });
     expect((await me(user.accessToken)).body.displayName).toBe('Amazing Grace');
     expect((await refresh(user.refreshToken)).status).toBe(200);
@@ -125,16 +152,25 @@ describe('PUT /auth/users/me', () => {
 
   it('answers 409 "Email or username already exists." for another user\'s email or username', async () => {
     const [a, b] = [await createUser(server), await createUser(server)];
-    const email = await server.request('PUT', '/auth/users/me', { token: a.accessToken, body: { email: b.email, currentPassword: a.password } });
+    const email = await server.request('PUT', '/auth/users/me', {
+      token: a.accessToken,
+      body: { email: b.email, currentPassword: a.password },
+    });
     expect(email.status).toBe(409);
     expect(email.body.message).toBe('Email or username already exists.');
-    const username = await server.request('PUT', '/auth/users/me', { token: a.accessToken, body: { username: b.user.username } });
+    const username = await server.request('PUT', '/auth/users/me', {
+      token: a.accessToken,
+      body: { username: b.user.username },
+    });
     expect(username.status).toBe(409);
   });
 
   it('lets a user keep their own email and username', async () => {
     const user = await createUser(server);
-    const response = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { email: user.email, username: user.user.username } });
+    const response = await server.request('PUT', '/auth/users/me', {
+      token: user.accessToken,
+      body: { email: user.email, username: user.user.username },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -142,7 +178,11 @@ describe('PUT /auth/users/me', () => {
     const user = await createUser(server);
     const response = await server.request('PUT', '/auth/users/me', {
       token: user.accessToken,
-      body: { password: 'Brand-new-pass-2', passwordConfirm: 'Brand-new-pass-2', currentPassword: user.password },
+      body: {
+        password: 'Brand-new-pass-2',
+        passwordConfirm: 'Brand-new-pass-2',
+        currentPassword: user.password,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.accessToken).toEqual(expect.any(String));
@@ -155,7 +195,10 @@ describe('PUT /auth/users/me', () => {
 
   it('answers "Please confirm your password" and "Passwords do not match"', async () => {
     const user = await createUser(server);
-    const missing = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { password: 'Brand-new-pass-2' } });
+    const missing = await server.request('PUT', '/auth/users/me', {
+      token: user.accessToken,
+      body: { password: 'Brand-new-pass-2' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.fieldErrors.passwordConfirm).toBe('Please confirm your password');
     const differs = await server.request('PUT', '/auth/users/me', {
@@ -177,7 +220,10 @@ describe('PUT /auth/users/me', () => {
       [{ isAdmin: true }, 'isAdmin', 'Unrecognized key: "isAdmin"'],
     ];
     for (const [body, field, message] of cases) {
-      const response = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body });
+      const response = await server.request('PUT', '/auth/users/me', {
+        token: user.accessToken,
+        body,
+      });
       expect(response.status, field).toBe(400);
       expect(response.body.fieldErrors[field]).toBe(message);
     }
@@ -185,13 +231,18 @@ describe('PUT /auth/users/me', () => {
 
   it('does not let a full user become temporary', async () => {
     const user = await createUser(server);
-    const response = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { isTemporary: true } });
+    const response = await server.request('PUT', '/auth/users/me', {
+      token: user.accessToken,
+      body: { isTemporary: true },
+    });
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('cannot_become_temporary');
   });
 
   it('answers 401 without a token', async () => {
-    const response = await server.request('PUT', '/auth/users/me', { body: { displayName: 'Nobody' } });
+    const response = await server.request('PUT', '/auth/users/me', {
+      body: { displayName: 'Nobody' },
+    });
     expect(response.status).toBe(401);
   });
 });
@@ -221,7 +272,9 @@ describe('guest upgrade', () => {
       username: account.username,
       roles: ['user'],
     });
-    const claims = JSON.parse(Buffer.from(response.body.accessToken.split('.')[1], 'base64url').toString());
+    const claims = JSON.parse(
+      Buffer.from(response.body.accessToken.split('.')[1], 'base64url').toString(),
+    );
     expect(claims.tmp).toBe(false);
     expect((await refresh(guest.refreshToken)).status).toBe(401);
     const signIn = await login(server, account.email, account.password);
@@ -237,7 +290,13 @@ describe('guest upgrade', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('upgrade_incomplete');
-    expect(Object.keys(response.body.fieldErrors).sort()).toEqual(['firstName', 'lastName', 'password', 'passwordConfirm', 'username']);
+    expect(Object.keys(response.body.fieldErrors).sort()).toEqual([
+      'firstName',
+      'lastName',
+      'password',
+      'passwordConfirm',
+      'username',
+    ]);
     expect((await me(guest.accessToken)).body.isTemporary).toBe(true);
   });
 
@@ -246,13 +305,19 @@ describe('guest upgrade', () => {
     const guest = await createGuest(server);
     const account = newAccount({ email: existing.email });
     const { displayName: _d, appName: _a, ...fields } = account;
-    const response = await server.request('PUT', '/auth/users/me', { token: guest.accessToken, body: fields });
+    const response = await server.request('PUT', '/auth/users/me', {
+      token: guest.accessToken,
+      body: fields,
+    });
     expect(response.status).toBe(409);
   });
 
   it('lets a guest change the display name while staying a guest', async () => {
     const guest = await createGuest(server);
-    const response = await server.request('PUT', '/auth/users/me', { token: guest.accessToken, body: { displayName: 'Still A Guest' } });
+    const response = await server.request('PUT', '/auth/users/me', {
+      token: guest.accessToken,
+      body: { displayName: 'Still A Guest' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.user).toMatchObject({ displayName: 'Still A Guest', isTemporary: true });
   });
@@ -277,20 +342,34 @@ describe('PUT /auth/users/me: the current password (audit item 15)', () => {
     ];
     for (const change of changes) {
       for (const currentPassword of [undefined, 'Wrong-password-9']) {
-        const response = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { ...change, currentPassword } });
+        const response = await server.request('PUT', '/auth/users/me', {
+          token: user.accessToken,
+          body: { ...change, currentPassword },
+        });
         expect(response.status, JSON.stringify(change)).toBe(403);
-        expect(response.body).toMatchObject({ code: 'invalid_current_password', fieldErrors: { currentPassword: 'Your current password is incorrect.' } });
+        expect(response.body).toMatchObject({
+          code: 'invalid_current_password',
+          fieldErrors: { currentPassword: 'Your current password is incorrect.' },
+        });
       }
     }
     expect((await login(server, user.email, user.password)).status).toBe(200);
-    expect((await server.request('GET', '/auth/users/me', { token: user.accessToken })).body.email).toBe(user.email);
+    expect(
+      (await server.request('GET', '/auth/users/me', { token: user.accessToken })).body.email,
+    ).toBe(user.email);
   });
 
   it('changes the email with the current password, and needs none to resend the same email or change a name', async () => {
     const user = await createUser(server);
-    const same = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { email: user.email, displayName: 'Renamed' } });
+    const same = await server.request('PUT', '/auth/users/me', {
+      token: user.accessToken,
+      body: { email: user.email, displayName: 'Renamed' },
+    });
     expect(same.status).toBe(200);
-    const changed = await server.request('PUT', '/auth/users/me', { token: user.accessToken, body: { email: `new.${user.email}`, currentPassword: user.password } });
+    const changed = await server.request('PUT', '/auth/users/me', {
+      token: user.accessToken,
+      body: { email: `new.${user.email}`, currentPassword: user.password },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.user.email).toBe(`new.${user.email}`);
   });
@@ -299,15 +378,32 @@ describe('PUT /auth/users/me: the current password (audit item 15)', () => {
 describe('GET /auth/users/ids', () => {
   it("returns the caller's own bubble with its email, and skips unknown ids and users sharing no group with the caller", async () => {
     const [a, b] = [await createUser(server), await createUser(server)];
-    const response = await server.request('GET', `/auth/users/ids?ids=${a.user.id},${b.user.id},999999`, { token: a.accessToken });
+    const response = await server.request(
+      'GET',
+      `/auth/users/ids?ids=${a.user.id},${b.user.id},999999`,
+      { token: a.accessToken },
+    );
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: a.user.id, displayName: a.user.displayName, username: a.user.username, email: a.email }]);
+    expect(response.body).toEqual([
+      { id: a.user.id, displayName: a.user.displayName, username: a.user.username, email: a.email },
+    ]);
   });
 
   it('answers 400 for ids that are not a comma-joined list of numbers', async () => {
     const user = await createUser(server);
-    for (const query of ['', '?ids=', '?ids=a,b', '?ids=1,,2', '?ids=-1', `?ids=${'1,'.repeat(200)}1`, '?ids=1&x=2', '?ids=99999999999']) {
-      const response = await server.request('GET', `/auth/users/ids${query}`, { token: user.accessToken });
+    for (const query of [
+      '',
+      '?ids=',
+      '?ids=a,b',
+      '?ids=1,,2',
+      '?ids=-1',
+      `?ids=${'1,'.repeat(200)}1`,
+      '?ids=1&x=2',
+      '?ids=99999999999',
+    ]) {
+      const response = await server.request('GET', `/auth/users/ids${query}`, {
+        token: user.accessToken,
+      });
       expect(response.status, query).toBe(400);
     }
   });

@@ -3,7 +3,17 @@ import { startBetExpiryJob } from '../../../src/server/jobs/bet-expiry.job';
 import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
 import { startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { createBet, DAY, expireDueBets, HOUR, NO_EXPIRY_TIMER, placeWager, pointsOf, postWager, resolve } from './bet.factories';
+import {
+  createBet,
+  DAY,
+  expireDueBets,
+  HOUR,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  pointsOf,
+  postWager,
+  resolve,
+} from './bet.factories';
 
 // The expiry job (ARCHITECTURE.md §5): a bet still active 7 days after its expiresAt becomes
 // expired and every wager is refunded, once, however many runs overlap.
@@ -24,7 +34,10 @@ const WEEK = 7 * DAY;
 
 async function betWithWagers() {
   const { group, creator, admin, member } = await createGroupWithRoles(server);
-  const bet = await createBet(server, creator, group, { expiresAt: new Date(server.clock.now().getTime() + HOUR).toISOString(), baseWagerAmount: 2 });
+  const bet = await createBet(server, creator, group, {
+    expiresAt: new Date(server.clock.now().getTime() + HOUR).toISOString(),
+    baseWagerAmount: 2,
+  });
   await placeWager(server, admin, bet, 'yes', 4);
   await placeWager(server, member, bet, 'no', 6);
   return { group, creator, admin, member, bet };
@@ -40,14 +53,26 @@ describe('runBetExpiry', () => {
     const recorder = recordEvents(server);
     expect(await expireDueBets(server, new Date(expiry + WEEK))).toContain(bet.id);
     recorder.stop();
-    const response = await server.request('GET', `/api/bets/${bet.id}`, { token: creator.accessToken });
+    const response = await server.request('GET', `/api/bets/${bet.id}`, {
+      token: creator.accessToken,
+    });
     expect(response.body.state).toBe('expired');
     expect(await pointsOf(server, admin, group)).toEqual({ total: 100, available: 100 });
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 });
-    const mine = recorder.events.filter((published) => 'betId' in published.payload && published.payload.betId === bet.id);
+    const mine = recorder.events.filter(
+      (published) => 'betId' in published.payload && published.payload.betId === bet.id,
+    );
     expect(mine).toEqual([
-      { event: 'betExpired', payload: { betId: bet.id, groupId: group.id, version: expect.any(Number) }, audience: { groupId: group.id } },
-      { event: 'pointsRefunded', payload: { betId: bet.id, groupId: group.id, totalRefunded: 10, refundedParticipants: 2 }, audience: { groupId: group.id } },
+      {
+        event: 'betExpired',
+        payload: { betId: bet.id, groupId: group.id, version: expect.any(Number) },
+        audience: { groupId: group.id },
+      },
+      {
+        event: 'pointsRefunded',
+        payload: { betId: bet.id, groupId: group.id, totalRefunded: 10, refundedParticipants: 2 },
+        audience: { groupId: group.id },
+      },
     ]);
     // Expired is final: no wager, resolve or second expiry.
     expect((await resolve(server, creator, bet, 'yes')).body.code).toBe('bet_not_active');
@@ -58,7 +83,9 @@ describe('runBetExpiry', () => {
     const { group, creator, member, bet } = await betWithWagers();
     await resolve(server, creator, bet, 'no');
     const after = await pointsOf(server, member, group);
-    expect(await expireDueBets(server, new Date(new Date(bet.expiresAt).getTime() + 2 * WEEK))).not.toContain(bet.id);
+    expect(
+      await expireDueBets(server, new Date(new Date(bet.expiresAt).getTime() + 2 * WEEK)),
+    ).not.toContain(bet.id);
     expect(await pointsOf(server, member, group)).toEqual(after);
   });
 
@@ -69,23 +96,43 @@ describe('runBetExpiry', () => {
     const recorder = recordEvents(server);
     const deps = { db: server.database.db, events: server.app.events };
     const { runBetExpiry } = await import('../../../src/server/jobs/bet-expiry.job');
-    const runs = await Promise.all([runBetExpiry(deps, due, { batchSize: 1 }), runBetExpiry(deps, due, { batchSize: 2 }), runBetExpiry(deps, due)]);
+    const runs = await Promise.all([
+      runBetExpiry(deps, due, { batchSize: 1 }),
+      runBetExpiry(deps, due, { batchSize: 2 }),
+      runBetExpiry(deps, due),
+    ]);
     recorder.stop();
     const ids = setups.map((setup) => setup.bet.id);
     const processed = runs.flat().filter((id) => ids.includes(id));
     expect(processed.sort()).toEqual([...ids].sort());
-    const expiredEvents = recorder.events.filter((published) => published.event === 'betExpired' && ids.includes(published.payload.betId));
+    const expiredEvents = recorder.events.filter(
+      (published) => published.event === 'betExpired' && ids.includes(published.payload.betId),
+    );
     expect(expiredEvents).toHaveLength(4);
-    for (const setup of setups) expect(await pointsOf(server, setup.member, setup.group)).toEqual({ total: 100, available: 100 });
+    for (const setup of setups)
+      expect(await pointsOf(server, setup.member, setup.group)).toEqual({
+        total: 100,
+        available: 100,
+      });
   });
 
   it('runs on its interval when started, and stops', async () => {
     const { bet, creator } = await betWithWagers();
     const at = new Date(new Date(bet.expiresAt).getTime() + WEEK + 1);
-    const job = startBetExpiryJob({ db: server.database.db, events: server.app.events, intervalMs: 20, now: () => at });
+    const job = startBetExpiryJob({
+      db: server.database.db,
+      events: server.app.events,
+      intervalMs: 20,
+      now: () => at,
+    });
     try {
       await expect
-        .poll(async () => (await server.request('GET', `/api/bets/${bet.id}`, { token: creator.accessToken })).body.state, { timeout: 5000 })
+        .poll(
+          async () =>
+            (await server.request('GET', `/api/bets/${bet.id}`, { token: creator.accessToken }))
+              .body.state,
+          { timeout: 5000 },
+        )
         .toBe('expired');
     } finally {
       await job.stop();

@@ -20,7 +20,9 @@ afterEach(async () => {
 });
 
 async function table(size: number) {
-  const players = await Promise.all(Array.from({ length: size }, (_, index) => createPlayer(server, `P${index}`)));
+  const players = await Promise.all(
+    Array.from({ length: size }, (_, index) => createPlayer(server, `P${index}`)),
+  );
   const group = await createGroup(server, players[0]!, { defaultPoints: 100 });
   for (const player of players.slice(1)) await joinGroup(server, player, group);
   return { players, group };
@@ -29,9 +31,22 @@ async function table(size: number) {
 describe('yes_no', () => {
   it('pays the pool to the winners in proportion to their points, leftovers to the largest remainder', async () => {
     const { players, group } = await table(4);
-    const [a, b, c, d] = players as [typeof players[number], typeof players[number], typeof players[number], typeof players[number]];
-    const bet = await createBet(server, a, group, { baseWagerAmount: 2, betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' } });
-    expect(bet).toMatchObject({ state: 'active', betType: 'yes_no', betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' }, createdBy: a.user.id });
+    const [a, b, c, d] = players as [
+      (typeof players)[number],
+      (typeof players)[number],
+      (typeof players)[number],
+      (typeof players)[number],
+    ];
+    const bet = await createBet(server, a, group, {
+      baseWagerAmount: 2,
+      betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' },
+    });
+    expect(bet).toMatchObject({
+      state: 'active',
+      betType: 'yes_no',
+      betTypeConfig: { yesLabel: 'Rain', noLabel: 'Dry' },
+      createdBy: a.user.id,
+    });
     await placeWager(server, a, bet, 'yes', 2);
     await placeWager(server, b, bet, 'yes', 4);
     await placeWager(server, c, bet, 'no', 6);
@@ -40,7 +55,11 @@ describe('yes_no', () => {
 
     const resolved = await resolve(server, a, bet, 'yes');
     expect(resolved.status).toBe(200);
-    expect(resolved.body).toMatchObject({ state: 'resolved', correctAnswer: 'yes', resolvedBy: a.user.id });
+    expect(resolved.body).toMatchObject({
+      state: 'resolved',
+      correctAnswer: 'yes',
+      resolvedBy: a.user.id,
+    });
     // Pool 14, winning stake 6: a gets floor(14×2/6)=4 (rem 4), b floor(14×4/6)=9 (rem 2); 1 left goes to a.
     expect(await pointsOf(server, a, group)).toEqual({ total: 103, available: 103 });
     expect(await pointsOf(server, b, group)).toEqual({ total: 105, available: 105 });
@@ -62,8 +81,16 @@ describe('yes_no', () => {
 describe('multiple_choice', () => {
   it('pays those who picked the option', async () => {
     const { players, group } = await table(3);
-    const [a, b, c] = players as [typeof players[number], typeof players[number], typeof players[number]];
-    const bet = await createBet(server, a, group, { betType: 'multiple_choice', betTypeConfig: { options: ['Red', ' Blue ', '', 'Green'] }, baseWagerAmount: 3 });
+    const [a, b, c] = players as [
+      (typeof players)[number],
+      (typeof players)[number],
+      (typeof players)[number],
+    ];
+    const bet = await createBet(server, a, group, {
+      betType: 'multiple_choice',
+      betTypeConfig: { options: ['Red', ' Blue ', '', 'Green'] },
+      baseWagerAmount: 3,
+    });
     expect(bet.betTypeConfig.options).toEqual(['Red', 'Blue', 'Green']);
     await placeWager(server, a, bet, 'Red', 3);
     await placeWager(server, b, bet, 'Blue', 9);
@@ -78,7 +105,11 @@ describe('multiple_choice', () => {
 describe('numeric', () => {
   it('pays the closest guess', async () => {
     const { players, group } = await table(3);
-    const [a, b, c] = players as [typeof players[number], typeof players[number], typeof players[number]];
+    const [a, b, c] = players as [
+      (typeof players)[number],
+      (typeof players)[number],
+      (typeof players)[number],
+    ];
     const bet = await createBet(server, a, group, { betType: 'numeric', baseWagerAmount: 1 });
     await placeWager(server, a, bet, '10', 1);
     const stored = await placeWager(server, b, bet, '007.50', 2);
@@ -92,7 +123,11 @@ describe('numeric', () => {
 
   it('shares the pool among tied closest guesses in proportion to their points', async () => {
     const { players, group } = await table(3);
-    const [a, b, c] = players as [typeof players[number], typeof players[number], typeof players[number]];
+    const [a, b, c] = players as [
+      (typeof players)[number],
+      (typeof players)[number],
+      (typeof players)[number],
+    ];
     const bet = await createBet(server, a, group, { betType: 'numeric', baseWagerAmount: 1 });
     await placeWager(server, a, bet, '9', 1);
     await placeWager(server, b, bet, '11', 2);
@@ -108,8 +143,12 @@ describe('numeric', () => {
 describe('over_under', () => {
   it('pays over when the actual number is above the line', async () => {
     const { players, group } = await table(2);
-    const [a, b] = players as [typeof players[number], typeof players[number]];
-    const bet = await createBet(server, a, group, { betType: 'over_under', betTypeConfig: { line: 2.5 }, baseWagerAmount: 2 });
+    const [a, b] = players as [(typeof players)[number], (typeof players)[number]];
+    const bet = await createBet(server, a, group, {
+      betType: 'over_under',
+      betTypeConfig: { line: 2.5 },
+      baseWagerAmount: 2,
+    });
     expect(bet.betTypeConfig.line).toBe(2.5);
     await placeWager(server, a, bet, 'over', 4);
     await placeWager(server, b, bet, 'under', 6);
@@ -121,8 +160,11 @@ describe('over_under', () => {
 
   it('refunds everyone when the actual number lands on the line (a push)', async () => {
     const { players, group } = await table(2);
-    const [a, b] = players as [typeof players[number], typeof players[number]];
-    const bet = await createBet(server, a, group, { betType: 'over_under', betTypeConfig: { line: 3 } });
+    const [a, b] = players as [(typeof players)[number], (typeof players)[number]];
+    const bet = await createBet(server, a, group, {
+      betType: 'over_under',
+      betTypeConfig: { line: 3 },
+    });
     await placeWager(server, a, bet, 'over', 2);
     await placeWager(server, b, bet, 'under', 3);
     expect((await resolve(server, a, bet, '3.0')).status).toBe(200);

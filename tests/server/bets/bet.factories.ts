@@ -17,7 +17,12 @@ export function expiresIn(server: TestServer, ms: number): string {
   return new Date(server.clock.now().getTime() + ms).toISOString();
 }
 
-export async function createBet(server: TestServer, creator: AuthResponse, group: Group, overrides: Partial<CreateBetRequest> = {}): Promise<Bet> {
+export async function createBet(
+  server: TestServer,
+  creator: AuthResponse,
+  group: Group,
+  overrides: Partial<CreateBetRequest> = {},
+): Promise<Bet> {
   const body: CreateBetRequest = {
     title: 'Will it rain tomorrow?',
     betType: 'yes_no',
@@ -27,24 +32,52 @@ export async function createBet(server: TestServer, creator: AuthResponse, group
     groupId: group.id,
     ...overrides,
   };
-  const response = await server.request<Bet>('POST', '/api/bets', { token: creator.accessToken, body });
-  if (response.status !== 201) throw new Error(`createBet failed: ${response.status} ${response.text}`);
+  const response = await server.request<Bet>('POST', '/api/bets', {
+    token: creator.accessToken,
+    body,
+  });
+  if (response.status !== 201)
+    throw new Error(`createBet failed: ${response.status} ${response.text}`);
   return response.body;
 }
 
 /** The raw response (a wager or an error body), for tests of refusals. */
-export function postWager(server: TestServer, user: AuthResponse, bet: Pick<Bet, 'id'>, prediction: string, points: number) {
-  return server.request('POST', '/api/bets/wagers', { token: user.accessToken, body: { betId: bet.id, prediction, points } });
+export function postWager(
+  server: TestServer,
+  user: AuthResponse,
+  bet: Pick<Bet, 'id'>,
+  prediction: string,
+  points: number,
+) {
+  return server.request('POST', '/api/bets/wagers', {
+    token: user.accessToken,
+    body: { betId: bet.id, prediction, points },
+  });
 }
 
-export async function placeWager(server: TestServer, user: AuthResponse, bet: Pick<Bet, 'id'>, prediction: string, points: number): Promise<Wager> {
+export async function placeWager(
+  server: TestServer,
+  user: AuthResponse,
+  bet: Pick<Bet, 'id'>,
+  prediction: string,
+  points: number,
+): Promise<Wager> {
   const response = await postWager(server, user, bet, prediction, points);
-  if (response.status !== 201) throw new Error(`placeWager failed: ${response.status} ${response.text}`);
+  if (response.status !== 201)
+    throw new Error(`placeWager failed: ${response.status} ${response.text}`);
   return response.body as Wager;
 }
 
-export function resolve(server: TestServer, user: AuthResponse, bet: Pick<Bet, 'id'>, correctAnswer: string) {
-  return server.request('PUT', `/api/bets/${bet.id}/resolve`, { token: user.accessToken, body: { correctAnswer } });
+export function resolve(
+  server: TestServer,
+  user: AuthResponse,
+  bet: Pick<Bet, 'id'>,
+  correctAnswer: string,
+) {
+  return server.request('PUT', `/api/bets/${bet.id}/resolve`, {
+    token: user.accessToken,
+    body: { correctAnswer },
+  });
 }
 
 export function cancel(server: TestServer, user: AuthResponse, bet: Pick<Bet, 'id'>) {
@@ -52,9 +85,16 @@ export function cancel(server: TestServer, user: AuthResponse, bet: Pick<Bet, 'i
 }
 
 /** The user's points in the group, as the membership call answers them. */
-export async function pointsOf(server: TestServer, user: AuthResponse, group: Pick<Group, 'id'>): Promise<{ total: number; available: number }> {
-  const response = await server.request('GET', `/api/groups/${group.id}/membership`, { token: user.accessToken });
-  if (response.status !== 200) throw new Error(`membership failed: ${response.status} ${response.text}`);
+export async function pointsOf(
+  server: TestServer,
+  user: AuthResponse,
+  group: Pick<Group, 'id'>,
+): Promise<{ total: number; available: number }> {
+  const response = await server.request('GET', `/api/groups/${group.id}/membership`, {
+    token: user.accessToken,
+  });
+  if (response.status !== 200)
+    throw new Error(`membership failed: ${response.status} ${response.text}`);
   return { total: response.body.totalPoints, available: response.body.availablePoints };
 }
 

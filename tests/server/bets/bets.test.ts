@@ -1,11 +1,30 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bets';
-import { betStatisticsSchema, betSchema, betUserContextSchema, groupBetsResponseSchema } from '../../../src/domain/bets';
+import {
+  betStatisticsSchema,
+  betSchema,
+  betUserContextSchema,
+  groupBetsResponseSchema,
+} from '../../../src/domain/bets';
 import { memberStateResponseSchema } from '../../../src/domain/member-state';
-import { createGroup, createGroupWithRoles, createPlayer, recordEvents } from '../groups/group.factories';
+import {
+  createGroup,
+  createGroupWithRoles,
+  createPlayer,
+  recordEvents,
+} from '../groups/group.factories';
 import { startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { cancel, createBet, DAY, expiresIn, HOUR, NO_EXPIRY_TIMER, placeWager, resolve } from './bet.factories';
+import {
+  cancel,
+  createBet,
+  DAY,
+  expiresIn,
+  HOUR,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  resolve,
+} from './bet.factories';
 
 // Creating and reading bets: validation (spec 02 §5), who may read what (spec 02 §6), the
 // group lists, statistics that hide others' predictions until resolution, and the
@@ -30,7 +49,15 @@ describe('POST /bets', () => {
     const expiresAt = expiresIn(server, DAY);
     const response = await server.request('POST', '/api/bets', {
       token: member.accessToken,
-      body: { title: '  Who wins the final? ', description: 'Sunday', betType: 'multiple_choice', betTypeConfig: { options: ['Us', 'Them'] }, baseWagerAmount: 3, expiresAt, groupId: group.id },
+      body: {
+        title: '  Who wins the final? ',
+        description: 'Sunday',
+        betType: 'multiple_choice',
+        betTypeConfig: { options: ['Us', 'Them'] },
+        baseWagerAmount: 3,
+        expiresAt,
+        groupId: group.id,
+      },
     });
     recorder.stop();
     expect(response.status).toBe(201);
@@ -68,13 +95,18 @@ describe('POST /bets', () => {
 
   it('fills yes/no labels with their defaults', async () => {
     const { group, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, member, group, { betTypeConfig: { yesLabel: ' ', noLabel: 'Nope' } });
+    const bet = await createBet(server, member, group, {
+      betTypeConfig: { yesLabel: ' ', noLabel: 'Nope' },
+    });
     expect(bet.betTypeConfig).toEqual({ yesLabel: 'Yes', noLabel: 'Nope' });
   });
 
   it('answers the validation messages of spec 02 §5', async () => {
     const { member } = await createGroupWithRoles(server);
-    const empty = await server.request('POST', '/api/bets', { token: member.accessToken, body: {} });
+    const empty = await server.request('POST', '/api/bets', {
+      token: member.accessToken,
+      body: {},
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.fieldErrors).toEqual({
       title: BET_MESSAGES.titleRequired,
@@ -85,7 +117,13 @@ describe('POST /bets', () => {
     });
     const bad = await server.request('POST', '/api/bets', {
       token: member.accessToken,
-      body: { title: 'x'.repeat(101), expiresAt: 'soon', baseWagerAmount: 0, betType: 'poker', groupId: 1 },
+      body: {
+        title: 'x'.repeat(101),
+        expiresAt: 'soon',
+        baseWagerAmount: 0,
+        betType: 'poker',
+        groupId: 1,
+      },
     });
     expect(bad.body.fieldErrors).toMatchObject({
       title: BET_MESSAGES.titleMax,
@@ -96,15 +134,32 @@ describe('POST /bets', () => {
   });
 
   it.each([
-    ['multiple_choice', { options: ['Only one', ' '] }, 'betTypeConfig.options', BET_MESSAGES.optionsMin],
-    ['multiple_choice', { options: Array.from({ length: 11 }, (_, index) => `O${index}`) }, 'betTypeConfig.options', BET_MESSAGES.optionsMax],
+    [
+      'multiple_choice',
+      { options: ['Only one', ' '] },
+      'betTypeConfig.options',
+      BET_MESSAGES.optionsMin,
+    ],
+    [
+      'multiple_choice',
+      { options: Array.from({ length: 11 }, (_, index) => `O${index}`) },
+      'betTypeConfig.options',
+      BET_MESSAGES.optionsMax,
+    ],
     ['over_under', {}, 'betTypeConfig.line', BET_MESSAGES.lineRequired],
     ['over_under', { line: 'high' }, 'betTypeConfig.line', BET_MESSAGES.lineInvalid],
   ] as const)('refuses a %s config %j', async (betType, betTypeConfig, field, message) => {
     const { group, member } = await createGroupWithRoles(server);
     const response = await server.request('POST', '/api/bets', {
       token: member.accessToken,
-      body: { title: 'T', betType, betTypeConfig, baseWagerAmount: 1, expiresAt: expiresIn(server, DAY), groupId: group.id },
+      body: {
+        title: 'T',
+        betType,
+        betTypeConfig,
+        baseWagerAmount: 1,
+        expiresAt: expiresIn(server, DAY),
+        groupId: group.id,
+      },
     });
     expect(response.status).toBe(400);
     expect(response.body.fieldErrors).toEqual({ [field]: message });
@@ -112,13 +167,29 @@ describe('POST /bets', () => {
 
   it('refuses an expiry in the past, a non-member and an unknown group', async () => {
     const { group, member, outsider } = await createGroupWithRoles(server);
-    const body = { title: 'T', betType: 'yes_no', baseWagerAmount: 1, expiresAt: expiresIn(server, -1000), groupId: group.id };
+    const body = {
+      title: 'T',
+      betType: 'yes_no',
+      baseWagerAmount: 1,
+      expiresAt: expiresIn(server, -1000),
+      groupId: group.id,
+    };
     const past = await server.request('POST', '/api/bets', { token: member.accessToken, body });
     expect(past.status).toBe(400);
-    expect(past.body).toEqual({ code: 'validation_failed', message: BET_MESSAGES.expiryInPast, fieldErrors: { expiresAt: BET_MESSAGES.expiryInPast } });
+    expect(past.body).toEqual({
+      code: 'validation_failed',
+      message: BET_MESSAGES.expiryInPast,
+      fieldErrors: { expiresAt: BET_MESSAGES.expiryInPast },
+    });
     const future = { ...body, expiresAt: expiresIn(server, HOUR) };
-    expect((await server.request('POST', '/api/bets', { token: outsider.accessToken, body: future })).body.code).toBe('not_member');
-    const unknown = await server.request('POST', '/api/bets', { token: member.accessToken, body: { ...future, groupId: 999_999 } });
+    expect(
+      (await server.request('POST', '/api/bets', { token: outsider.accessToken, body: future }))
+        .body.code,
+    ).toBe('not_member');
+    const unknown = await server.request('POST', '/api/bets', {
+      token: member.accessToken,
+      body: { ...future, groupId: 999_999 },
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -135,27 +206,52 @@ describe('reading bets', () => {
     const open = await createBet(server, publicSide.creator, publicSide.group);
     const closed = await createBet(server, privateSide.creator, privateSide.group);
     const stranger = await createPlayer(server);
-    expect((await server.request('GET', `/api/bets/${open.id}`, { token: stranger.accessToken })).status).toBe(200);
-    for (const path of [`/api/bets/${closed.id}`, `/api/bets/${closed.id}/user-context`, `/api/bets/${closed.id}/statistics`, `/api/bets/group/${privateSide.group.id}`, `/api/groups/${privateSide.group.id}/bets`]) {
+    expect(
+      (await server.request('GET', `/api/bets/${open.id}`, { token: stranger.accessToken })).status,
+    ).toBe(200);
+    for (const path of [
+      `/api/bets/${closed.id}`,
+      `/api/bets/${closed.id}/user-context`,
+      `/api/bets/${closed.id}/statistics`,
+      `/api/bets/group/${privateSide.group.id}`,
+      `/api/groups/${privateSide.group.id}/bets`,
+    ]) {
       const response = await server.request('GET', path, { token: stranger.accessToken });
       expect(response.status, path).toBe(403);
       expect(response.body.code).toBe('not_member');
     }
-    expect((await server.request('GET', `/api/bets/${closed.id}`, { token: privateSide.member.accessToken })).status).toBe(200);
-    expect((await server.request('GET', '/api/bets/999999', { token: stranger.accessToken })).body.code).toBe('bet_not_found');
+    expect(
+      (
+        await server.request('GET', `/api/bets/${closed.id}`, {
+          token: privateSide.member.accessToken,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await server.request('GET', '/api/bets/999999', { token: stranger.accessToken })).body.code,
+    ).toBe('bet_not_found');
   });
 
   it('gives the user context: the bet, the membership (null for a non-member) and the wager', async () => {
     const { group, creator, member, outsider } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
     const wager = await placeWager(server, member, bet, 'no', 4);
-    const mine = await server.request('GET', `/api/bets/${bet.id}/user-context`, { token: member.accessToken });
+    const mine = await server.request('GET', `/api/bets/${bet.id}/user-context`, {
+      token: member.accessToken,
+    });
     expect(betUserContextSchema.parse(mine.body)).toMatchObject({
       bet: { id: bet.id, answerTotals: { no: 4 }, wagerCount: 1 },
-      membership: { groupId: group.id, userId: member.user.id, availablePoints: 96, totalPoints: 100 },
+      membership: {
+        groupId: group.id,
+        userId: member.user.id,
+        availablePoints: 96,
+        totalPoints: 100,
+      },
       userWager: { id: wager.id, prediction: 'no', points: 4 },
     });
-    const theirs = await server.request('GET', `/api/bets/${bet.id}/user-context`, { token: outsider.accessToken });
+    const theirs = await server.request('GET', `/api/bets/${bet.id}/user-context`, {
+      token: outsider.accessToken,
+    });
     expect(theirs.body).toMatchObject({ membership: null, userWager: null });
   });
 
@@ -164,13 +260,25 @@ describe('reading bets', () => {
     const first = await createBet(server, creator, group, { title: 'First' });
     const second = await createBet(server, member, group, { title: 'Second', betType: 'numeric' });
     await placeWager(server, member, first, 'yes', 1);
-    const plain = await server.request('GET', `/api/bets/group/${group.id}`, { token: creator.accessToken });
+    const plain = await server.request('GET', `/api/bets/group/${group.id}`, {
+      token: creator.accessToken,
+    });
     expect(plain.body.map((bet: { id: number }) => bet.id)).toEqual([second.id, first.id]);
-    const withStats = await server.request('GET', `/api/groups/${group.id}/bets`, { token: member.accessToken });
+    const withStats = await server.request('GET', `/api/groups/${group.id}/bets`, {
+      token: member.accessToken,
+    });
     const parsed = groupBetsResponseSchema.parse(withStats.body);
     expect(parsed.map((bet) => bet.id)).toEqual([second.id, first.id]);
-    expect(parsed[1]!.statistics).toMatchObject({ totalParticipants: 1, totalMembers: 3, userWager: { prediction: 'yes', points: 1 } });
-    expect(parsed[0]!.statistics).toMatchObject({ totalParticipants: 0, userWager: null, answerDistribution: [] });
+    expect(parsed[1]!.statistics).toMatchObject({
+      totalParticipants: 1,
+      totalMembers: 3,
+      userWager: { prediction: 'yes', points: 1 },
+    });
+    expect(parsed[0]!.statistics).toMatchObject({
+      totalParticipants: 0,
+      userWager: null,
+      answerDistribution: [],
+    });
   });
 });
 
@@ -180,7 +288,9 @@ describe('GET /bets/{id}/statistics', () => {
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
     await placeWager(server, admin, bet, 'yes', 2);
     await placeWager(server, member, bet, 'no', 6);
-    const before = await server.request('GET', `/api/bets/${bet.id}/statistics`, { token: creator.accessToken });
+    const before = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+      token: creator.accessToken,
+    });
     const stats = betStatisticsSchema.strict().parse(before.body);
     expect(stats).toMatchObject({
       isResolved: false,
@@ -199,15 +309,26 @@ describe('GET /bets/{id}/statistics', () => {
     });
     // The strict parse above rules out extra fields; nothing in it names a user.
     expect(JSON.stringify(before.body)).not.toMatch(/userId|"user"/);
-    const own = await server.request('GET', `/api/bets/${bet.id}/statistics`, { token: member.accessToken });
+    const own = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+      token: member.accessToken,
+    });
     expect(own.body.userWager).toEqual({ prediction: 'no', points: 6 });
 
     await resolve(server, creator, bet, 'no');
-    const after = await server.request('GET', `/api/bets/${bet.id}/statistics`, { token: creator.accessToken });
+    const after = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+      token: creator.accessToken,
+    });
     expect(after.body).toMatchObject({
       isResolved: true,
       correctAnswer: 'no',
-      winnerLoserBreakdown: { totalWinners: 1, winnerPercentage: 50, winnersPoints: 6, totalLosers: 1, loserPercentage: 50, losersPoints: 2 },
+      winnerLoserBreakdown: {
+        totalWinners: 1,
+        winnerPercentage: 50,
+        winnersPoints: 6,
+        totalLosers: 1,
+        loserPercentage: 50,
+        losersPoints: 2,
+      },
     });
   });
 });
@@ -218,7 +339,10 @@ describe('GET /member/state', () => {
     const otherGroup = await createGroup(server, creator);
     const wagered = await createBet(server, creator, group, { title: 'Wagered' });
     const open = await createBet(server, creator, group, { title: 'Open' });
-    const closing = await createBet(server, member, group, { title: 'Closing', expiresAt: expiresIn(server, HOUR) });
+    const closing = await createBet(server, member, group, {
+      title: 'Closing',
+      expiresAt: expiresIn(server, HOUR),
+    });
     const elsewhere = await createBet(server, creator, otherGroup, { title: 'Not my group' });
     const done = await createBet(server, member, group, { title: 'Done' });
     const dropped = await createBet(server, member, group, { title: 'Dropped' });
@@ -226,16 +350,27 @@ describe('GET /member/state', () => {
     await resolve(server, member, done, 'yes');
     await cancel(server, member, dropped);
 
-    const state = memberStateResponseSchema.parse((await server.request('GET', '/api/member/state', { token: member.accessToken })).body);
-    expect(Object.keys(state.unwageredBets).map(Number).sort()).toEqual([open.id, closing.id].sort());
-    expect(state.unwageredBets[String(open.id)]).toMatchObject({ title: 'Open', groupId: group.id, betType: 'yes_no', createdBy: creator.user.id });
+    const state = memberStateResponseSchema.parse(
+      (await server.request('GET', '/api/member/state', { token: member.accessToken })).body,
+    );
+    expect(Object.keys(state.unwageredBets).map(Number).sort()).toEqual(
+      [open.id, closing.id].sort(),
+    );
+    expect(state.unwageredBets[String(open.id)]).toMatchObject({
+      title: 'Open',
+      groupId: group.id,
+      betType: 'yes_no',
+      createdBy: creator.user.id,
+    });
     expect(Object.keys(state.betsToResolve).map(Number)).toEqual([closing.id]);
     expect(state.unwageredBets[String(elsewhere.id)]).toBeUndefined();
 
     // Past its expiry a bet leaves the wager queue but stays in its creator's resolve queue.
     server.clock.advance(2 * HOUR);
     try {
-      const later = memberStateResponseSchema.parse((await server.request('GET', '/api/member/state', { token: member.accessToken })).body);
+      const later = memberStateResponseSchema.parse(
+        (await server.request('GET', '/api/member/state', { token: member.accessToken })).body,
+      );
       expect(Object.keys(later.unwageredBets).map(Number)).toEqual([open.id]);
       expect(Object.keys(later.betsToResolve).map(Number)).toEqual([closing.id]);
     } finally {

@@ -4,7 +4,15 @@ import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
 import type { PublishedEvent } from '../../../src/server/events';
 import { startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { cancel, createBet, DAY, NO_EXPIRY_TIMER, placeWager, pointsOf, resolve } from './bet.factories';
+import {
+  cancel,
+  createBet,
+  DAY,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  pointsOf,
+  resolve,
+} from './bet.factories';
 
 // Resolving and cancelling (ARCHITECTURE.md §5): the creator resolves, before or after
 // expiry, once; the creator or a group admin cancels; every point moves in the same
@@ -17,7 +25,9 @@ let server: TestServer;
  * second later (wager-totals.announcer.ts gathers them), and must not count here.
  */
 function ofGroup(events: PublishedEvent[], groupId: number): PublishedEvent[] {
-  return events.filter((published) => 'groupId' in published.audience && published.audience.groupId === groupId);
+  return events.filter(
+    (published) => 'groupId' in published.audience && published.audience.groupId === groupId,
+  );
 }
 
 beforeAll(async () => {
@@ -39,7 +49,10 @@ describe('resolving', () => {
     expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
     const again = await resolve(server, creator, bet, 'no');
     expect(again.status).toBe(422);
-    expect(again.body).toEqual({ code: 'already_resolved', message: 'This bet has already been resolved.' });
+    expect(again.body).toEqual({
+      code: 'already_resolved',
+      message: 'This bet has already been resolved.',
+    });
     expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
     expect(await pointsOf(server, member, group)).toEqual({ total: 97, available: 97 });
   });
@@ -50,11 +63,19 @@ describe('resolving', () => {
     await placeWager(server, creator, bet, 'yes', 2);
     await placeWager(server, member, bet, 'no', 2);
     const recorder = recordEvents(server);
-    const responses = await Promise.all([resolve(server, creator, bet, 'yes'), resolve(server, creator, bet, 'no')]);
+    const responses = await Promise.all([
+      resolve(server, creator, bet, 'yes'),
+      resolve(server, creator, bet, 'no'),
+    ]);
     recorder.stop();
     expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
-    expect(recorder.events.filter((published) => published.event === 'betResolved')).toHaveLength(1);
-    const winner = responses.find((response) => response.status === 200)!.body.correctAnswer === 'yes' ? creator : member;
+    expect(recorder.events.filter((published) => published.event === 'betResolved')).toHaveLength(
+      1,
+    );
+    const winner =
+      responses.find((response) => response.status === 200)!.body.correctAnswer === 'yes'
+        ? creator
+        : member;
     expect(await pointsOf(server, winner, group)).toEqual({ total: 102, available: 102 });
   });
 
@@ -64,7 +85,10 @@ describe('resolving', () => {
     for (const someone of [creator, admin, outsider]) {
       const response = await resolve(server, someone, bet, 'yes');
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ code: 'not_bet_creator', message: 'Only the creator of this bet can resolve it.' });
+      expect(response.body).toEqual({
+        code: 'not_bet_creator',
+        message: 'Only the creator of this bet can resolve it.',
+      });
     }
     expect((await resolve(server, member, bet, 'yes')).status).toBe(200);
   });
@@ -84,16 +108,28 @@ describe('resolving', () => {
   it('checks the answer against the type, with the messages of spec 02 §5', async () => {
     const { group, creator } = await createGroupWithRoles(server);
     const yesNo = await createBet(server, creator, group);
-    const choice = await createBet(server, creator, group, { betType: 'multiple_choice', betTypeConfig: { options: ['A', 'B'] } });
-    const overUnder = await createBet(server, creator, group, { betType: 'over_under', betTypeConfig: { line: 2 } });
-    expect((await resolve(server, creator, yesNo, ' ')).body.fieldErrors).toEqual({ correctAnswer: BET_MESSAGES.answerRequired });
+    const choice = await createBet(server, creator, group, {
+      betType: 'multiple_choice',
+      betTypeConfig: { options: ['A', 'B'] },
+    });
+    const overUnder = await createBet(server, creator, group, {
+      betType: 'over_under',
+      betTypeConfig: { line: 2 },
+    });
+    expect((await resolve(server, creator, yesNo, ' ')).body.fieldErrors).toEqual({
+      correctAnswer: BET_MESSAGES.answerRequired,
+    });
     expect((await resolve(server, creator, yesNo, 'perhaps')).body).toEqual({
       code: 'invalid_answer',
       message: BET_MESSAGES.answerYesNo,
       fieldErrors: { correctAnswer: BET_MESSAGES.answerYesNo },
     });
-    expect((await resolve(server, creator, choice, 'C')).body.message).toBe(BET_MESSAGES.answerNotAnOption);
-    expect((await resolve(server, creator, overUnder, 'over')).body.message).toBe(BET_MESSAGES.numberInvalid);
+    expect((await resolve(server, creator, choice, 'C')).body.message).toBe(
+      BET_MESSAGES.answerNotAnOption,
+    );
+    expect((await resolve(server, creator, overUnder, 'over')).body.message).toBe(
+      BET_MESSAGES.numberInvalid,
+    );
   });
 
   it('publishes betResolved to the group after commit; a refund adds pointsRefunded', async () => {
@@ -108,7 +144,9 @@ describe('resolving', () => {
     const statesSeen: string[] = [];
     const stopProbe = server.app.events.subscribe(async (published) => {
       if (published.event === 'betResolved') {
-        const response = await server.request('GET', `/api/bets/${published.payload.betId}`, { token: creator.accessToken });
+        const response = await server.request('GET', `/api/bets/${published.payload.betId}`, {
+          token: creator.accessToken,
+        });
         statesSeen.push(response.body.state);
       }
     });
@@ -133,12 +171,22 @@ describe('resolving', () => {
       },
       {
         event: 'betResolved',
-        payload: { betId: refunded.id, groupId: group.id, distributions: [{ userId: member.user.id, winnings: 2, wagerAmount: 2 }], version: expect.any(Number) },
+        payload: {
+          betId: refunded.id,
+          groupId: group.id,
+          distributions: [{ userId: member.user.id, winnings: 2, wagerAmount: 2 }],
+          version: expect.any(Number),
+        },
         audience: { groupId: group.id },
       },
       {
         event: 'pointsRefunded',
-        payload: { betId: refunded.id, groupId: group.id, totalRefunded: 2, refundedParticipants: 1 },
+        payload: {
+          betId: refunded.id,
+          groupId: group.id,
+          totalRefunded: 2,
+          refundedParticipants: 1,
+        },
         audience: { groupId: group.id },
       },
     ]);
@@ -167,9 +215,19 @@ describe('cancelling', () => {
     recorder.stop();
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: bet.id, state: 'cancelled' });
-    for (const user of [creator, admin, member]) expect(await pointsOf(server, user, group)).toEqual({ total: 100, available: 100 });
+    for (const user of [creator, admin, member])
+      expect(await pointsOf(server, user, group)).toEqual({ total: 100, available: 100 });
     expect(ofGroup(recorder.events, group.id)).toEqual([
-      { event: 'betCancelled', payload: { betId: bet.id, groupId: group.id, totalPointsRefunded: 12, version: expect.any(Number) }, audience: { groupId: group.id } },
+      {
+        event: 'betCancelled',
+        payload: {
+          betId: bet.id,
+          groupId: group.id,
+          totalPointsRefunded: 12,
+          version: expect.any(Number),
+        },
+        audience: { groupId: group.id },
+      },
       {
         event: 'pointsRefunded',
         payload: { betId: bet.id, groupId: group.id, totalRefunded: 12, refundedParticipants: 3 },
@@ -199,7 +257,10 @@ describe('cancelling', () => {
     expect((await cancel(server, creator, cancelled)).status).toBe(200);
     const twice = await cancel(server, creator, cancelled);
     expect(twice.status).toBe(422);
-    expect(twice.body).toEqual({ code: 'bet_not_active', message: 'This bet is cancelled and can no longer be changed.' });
+    expect(twice.body).toEqual({
+      code: 'bet_not_active',
+      message: 'This bet is cancelled and can no longer be changed.',
+    });
     expect((await resolve(server, creator, cancelled, 'yes')).body.code).toBe('bet_not_active');
     expect(await pointsOf(server, creator, group)).toEqual({ total: 100, available: 100 });
   });
@@ -210,7 +271,9 @@ describe('cancelling', () => {
     const recorder = recordEvents(server);
     await cancel(server, creator, bet);
     recorder.stop();
-    expect(ofGroup(recorder.events, group.id).map((published) => published.event)).toEqual(['betCancelled']);
+    expect(ofGroup(recorder.events, group.id).map((published) => published.event)).toEqual([
+      'betCancelled',
+    ]);
   });
 
   it('settles once when a cancel and a resolve race', async () => {
@@ -218,7 +281,10 @@ describe('cancelling', () => {
     const bet = await createBet(server, creator, group);
     await placeWager(server, creator, bet, 'yes', 3);
     await placeWager(server, member, bet, 'no', 3);
-    const responses = await Promise.all([cancel(server, creator, bet), resolve(server, creator, bet, 'yes')]);
+    const responses = await Promise.all([
+      cancel(server, creator, bet),
+      resolve(server, creator, bet, 'yes'),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
   });
 });
@@ -230,8 +296,14 @@ describe('a creator who is no longer a member', () => {
       const bet = await createBet(server, member, group);
       await placeWager(server, member, bet, 'yes', 3);
       await placeWager(server, admin, bet, 'no', 1);
-      if (how === 'left') await server.request('POST', `/api/groups/${group.id}/leave`, { token: member.accessToken });
-      else await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, { token: creator.accessToken });
+      if (how === 'left')
+        await server.request('POST', `/api/groups/${group.id}/leave`, {
+          token: member.accessToken,
+        });
+      else
+        await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, {
+          token: creator.accessToken,
+        });
 
       const resolved = await resolve(server, member, bet, 'yes');
       expect(resolved.status).toBe(403);
@@ -241,7 +313,10 @@ describe('a creator who is no longer a member', () => {
       expect(cancelled.body.code).toBe('not_member');
       const state = await server.request('GET', '/api/member/state', { token: member.accessToken });
       expect(state.body.betsToResolve).toEqual({});
-      expect((await server.request('GET', `/api/bets/${bet.id}`, { token: admin.accessToken })).body.state).toBe('active');
+      expect(
+        (await server.request('GET', `/api/bets/${bet.id}`, { token: admin.accessToken })).body
+          .state,
+      ).toBe('active');
     });
   }
 
@@ -260,14 +335,18 @@ describe('a creator who is no longer a member', () => {
     const { group, creator, admin, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, member, group);
     await placeWager(server, member, bet, 'yes', 2);
-    await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, { token: creator.accessToken });
+    await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, {
+      token: creator.accessToken,
+    });
     expect((await cancel(server, admin, bet)).status).toBe(200);
   });
 
   it('still refuses a plain member the bet of a departed creator', async () => {
     const { group, creator, admin, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, admin, group);
-    await server.request('DELETE', `/api/groups/${group.id}/members/${admin.user.id}`, { token: creator.accessToken });
+    await server.request('DELETE', `/api/groups/${group.id}/members/${admin.user.id}`, {
+      token: creator.accessToken,
+    });
     expect((await resolve(server, member, bet, 'yes')).body.code).toBe('not_bet_creator');
     expect((await cancel(server, member, bet)).body.code).toBe('cannot_cancel_bet');
   });

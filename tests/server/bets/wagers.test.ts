@@ -1,9 +1,24 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bets';
-import { createGroup, createGroupWithRoles, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
+import {
+  createGroup,
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  recordEvents,
+} from '../groups/group.factories';
 import { startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
-import { createBet, DAY, HOUR, NO_EXPIRY_TIMER, placeWager, pointsOf, postWager, resolve } from './bet.factories';
+import {
+  createBet,
+  DAY,
+  HOUR,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  pointsOf,
+  postWager,
+  resolve,
+} from './bet.factories';
 
 // Wagers (spec 02 §4, ARCHITECTURE.md §4): members only, while the bet is open, one per bet,
 // points of 1–3× the base; placing debits and changing debits or credits the difference,
@@ -27,7 +42,12 @@ describe('placing a wager', () => {
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
     const response = await postWager(server, member, bet, ' yes ', 6);
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ betId: bet.id, userId: member.user.id, prediction: 'yes', points: 6 });
+    expect(response.body).toMatchObject({
+      betId: bet.id,
+      userId: member.user.id,
+      prediction: 'yes',
+      points: 6,
+    });
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 94 });
   });
 
@@ -48,17 +68,25 @@ describe('placing a wager', () => {
     const bet = await createBet(server, creator, group);
     const response = await postWager(server, outsider, bet, 'yes', 1);
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ code: 'not_member', message: "You're not a member of this group" });
+    expect(response.body).toMatchObject({
+      code: 'not_member',
+      message: "You're not a member of this group",
+    });
   });
 
   it('refuses a wager after expiry with 422 bet_closed', async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group, { expiresAt: new Date(server.clock.now().getTime() + HOUR).toISOString() });
+    const bet = await createBet(server, creator, group, {
+      expiresAt: new Date(server.clock.now().getTime() + HOUR).toISOString(),
+    });
     server.clock.advance(HOUR + 1000);
     try {
       const response = await postWager(server, member, bet, 'yes', 1);
       expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ code: 'bet_closed', message: 'This bet has expired: wagers are no longer accepted.' });
+      expect(response.body).toMatchObject({
+        code: 'bet_closed',
+        message: 'This bet has expired: wagers are no longer accepted.',
+      });
     } finally {
       server.clock.advance(-(HOUR + 1000));
     }
@@ -73,22 +101,25 @@ describe('placing a wager', () => {
     expect(response.body.code).toBe('bet_closed');
   });
 
-  it.each([0, 1, 3, 5, 8, 12])('refuses %i points on a bet of base 2 with a message naming the allowed amounts', async (points) => {
-    const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
-    const response = await postWager(server, member, bet, 'yes', points);
-    expect(response.status).toBe(400);
-    if (points === 0) {
-      expect(response.body.fieldErrors).toEqual({ points: BET_MESSAGES.pointsMin });
-    } else {
-      expect(response.body).toMatchObject({
-        code: 'invalid_wager_points',
-        message: 'Points must be 1, 2 or 3 times the base wager amount: 2, 4 or 6.',
-        fieldErrors: { points: 'Points must be 2, 4 or 6' },
-      });
-    }
-    expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 });
-  });
+  it.each([0, 1, 3, 5, 8, 12])(
+    'refuses %i points on a bet of base 2 with a message naming the allowed amounts',
+    async (points) => {
+      const { group, creator, member } = await createGroupWithRoles(server);
+      const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
+      const response = await postWager(server, member, bet, 'yes', points);
+      expect(response.status).toBe(400);
+      if (points === 0) {
+        expect(response.body.fieldErrors).toEqual({ points: BET_MESSAGES.pointsMin });
+      } else {
+        expect(response.body).toMatchObject({
+          code: 'invalid_wager_points',
+          message: 'Points must be 1, 2 or 3 times the base wager amount: 2, 4 or 6.',
+          fieldErrors: { points: 'Points must be 2, 4 or 6' },
+        });
+      }
+      expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 });
+    },
+  );
 
   it.each([
     ['yes_no', {}, 'maybe', BET_MESSAGES.yesNo],
@@ -97,17 +128,27 @@ describe('placing a wager', () => {
     ['numeric', {}, 'ten', BET_MESSAGES.numberInvalid],
     ['numeric', {}, '1e3', BET_MESSAGES.numberInvalid],
     ['over_under', { line: 1.5 }, 'above', BET_MESSAGES.overUnder],
-  ] as const)('refuses a %s prediction that does not fit (%j, %s)', async (betType, betTypeConfig, prediction, message) => {
-    const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group, { betType, betTypeConfig });
-    const response = await postWager(server, member, bet, prediction, 1);
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: 'invalid_prediction', message, fieldErrors: { prediction: message } });
-  });
+  ] as const)(
+    'refuses a %s prediction that does not fit (%j, %s)',
+    async (betType, betTypeConfig, prediction, message) => {
+      const { group, creator, member } = await createGroupWithRoles(server);
+      const bet = await createBet(server, creator, group, { betType, betTypeConfig });
+      const response = await postWager(server, member, bet, prediction, 1);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        code: 'invalid_prediction',
+        message,
+        fieldErrors: { prediction: message },
+      });
+    },
+  );
 
   it('answers the schema messages of spec 02 §5 for a missing prediction, points and bet', async () => {
     const { member } = await createGroupWithRoles(server);
-    const response = await server.request('POST', '/api/bets/wagers', { token: member.accessToken, body: { prediction: '  ' } });
+    const response = await server.request('POST', '/api/bets/wagers', {
+      token: member.accessToken,
+      body: { prediction: '  ' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.fieldErrors).toEqual({
       betId: BET_MESSAGES.betRequired,
@@ -129,7 +170,10 @@ describe('placing a wager', () => {
     const bet = await createBet(server, owner, group, { baseWagerAmount: 3 });
     const response = await postWager(server, owner, bet, 'yes', 3);
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ code: 'insufficient_points', message: 'Not enough points: this needs 3 and you have 2 available.' });
+    expect(response.body).toMatchObject({
+      code: 'insufficient_points',
+      message: 'Not enough points: this needs 3 and you have 2 available.',
+    });
     expect(await pointsOf(server, owner, group)).toEqual({ total: 2, available: 2 });
   });
 
@@ -137,21 +181,31 @@ describe('placing a wager', () => {
     const owner = await createPlayer(server);
     const group = await createGroup(server, owner, { defaultPoints: 10 });
     const bets = [];
-    for (let index = 0; index < 40; index += 1) bets.push(await createBet(server, owner, group, { title: `Race ${index}` }));
+    for (let index = 0; index < 40; index += 1)
+      bets.push(await createBet(server, owner, group, { title: `Race ${index}` }));
     const responses = await Promise.all(bets.map((bet) => postWager(server, owner, bet, 'yes', 1)));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 422)).toHaveLength(30);
-    expect(responses.filter((response) => response.status === 422).every((response) => response.body.code === 'insufficient_points')).toBe(true);
+    expect(
+      responses
+        .filter((response) => response.status === 422)
+        .every((response) => response.body.code === 'insufficient_points'),
+    ).toBe(true);
     expect(await pointsOf(server, owner, group)).toEqual({ total: 10, available: 0 });
-    const mine = await server.request('GET', `/api/bets/user/wagers?group=${group.id}`, { token: owner.accessToken });
+    const mine = await server.request('GET', `/api/bets/user/wagers?group=${group.id}`, {
+      token: owner.accessToken,
+    });
     expect(mine.body).toHaveLength(10);
   });
 
   it('lets only one of two concurrent first wagers on one bet through', async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
-    const responses = await Promise.all([postWager(server, member, bet, 'yes', 1), postWager(server, member, bet, 'no', 1)]);
+    const responses = await Promise.all([
+      postWager(server, member, bet, 'yes', 1),
+      postWager(server, member, bet, 'no', 1),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 99 });
   });
@@ -162,26 +216,59 @@ describe('placing a wager', () => {
     const earlier = recordEvents(server);
     await placeWager(server, creator, bet, 'no', 2);
     // The first wager's announcement goes out before the one under test starts.
-    await expect.poll(() => earlier.events.some((published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id)).toBe(true);
+    await expect
+      .poll(() =>
+        earlier.events.some(
+          (published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id,
+        ),
+      )
+      .toBe(true);
     earlier.stop();
     const recorder = recordEvents(server);
     try {
       await placeWager(server, member, bet, 'yes', 6);
       expect(await postWager(server, member, bet, 'yes', 2)).toMatchObject({ status: 409 });
-      await expect.poll(() => recorder.events.some((published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id)).toBe(true);
+      await expect
+        .poll(() =>
+          recorder.events.some(
+            (published) => published.event === 'wagerPlaced' && published.payload.betId === bet.id,
+          ),
+        )
+        .toBe(true);
     } finally {
       recorder.stop();
     }
     // Other tests' bets are announced on the same server meanwhile.
-    expect(recorder.events.filter((published) => 'betId' in published.payload && published.payload.betId === bet.id)).toEqual([
+    expect(
+      recorder.events.filter(
+        (published) => 'betId' in published.payload && published.payload.betId === bet.id,
+      ),
+    ).toEqual([
       {
         event: 'wagerSaved',
-        payload: { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 0, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
+        payload: {
+          groupId: group.id,
+          userId: member.user.id,
+          betId: bet.id,
+          points: 6,
+          previousPoints: 0,
+          answerTotals: { no: 2, yes: 6 },
+          pool: 8,
+          wagerCount: 2,
+          version: expect.any(Number),
+        },
         audience: { groupId: group.id },
       },
       {
         event: 'wagerPlaced',
-        payload: { groupId: group.id, betId: bet.id, answerTotals: { no: 2, yes: 6 }, pool: 8, wagerCount: 2, version: expect.any(Number) },
+        payload: {
+          groupId: group.id,
+          betId: bet.id,
+          answerTotals: { no: 2, yes: 6 },
+          pool: 8,
+          wagerCount: 2,
+          version: expect.any(Number),
+        },
         audience: { groupId: group.id },
       },
     ]);
@@ -195,19 +282,51 @@ describe('changing a wager', () => {
     const bet = await createBet(server, creator, group, { baseWagerAmount: 3 });
     const wager = await placeWager(server, member, bet, 'yes', 3);
     const recorder = recordEvents(server);
-    const raised = await server.request('PUT', `/api/bets/wagers/${wager.id}`, { token: member.accessToken, body: { prediction: 'no', points: 9 } });
+    const raised = await server.request('PUT', `/api/bets/wagers/${wager.id}`, {
+      token: member.accessToken,
+      body: { prediction: 'no', points: 9 },
+    });
     expect(raised.status).toBe(200);
     expect(raised.body).toMatchObject({ id: wager.id, prediction: 'no', points: 9 });
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 91 });
-    const cut = await server.request('PUT', `/api/bets/wagers/${wager.id}`, { token: member.accessToken, body: { prediction: 'no', points: 6 } });
+    const cut = await server.request('PUT', `/api/bets/wagers/${wager.id}`, {
+      token: member.accessToken,
+      body: { prediction: 'no', points: 6 },
+    });
     expect(cut.status).toBe(200);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 94 });
     recorder.stop();
-    expect(recorder.events.filter((published) => published.event === 'wagerSaved').map((published) => published.payload)).toEqual([
-      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 9, previousPoints: 3, answerTotals: { no: 9 }, pool: 9, wagerCount: 1, version: expect.any(Number) },
-      { groupId: group.id, userId: member.user.id, betId: bet.id, points: 6, previousPoints: 9, answerTotals: { no: 6 }, pool: 6, wagerCount: 1, version: expect.any(Number) },
+    expect(
+      recorder.events
+        .filter((published) => published.event === 'wagerSaved')
+        .map((published) => published.payload),
+    ).toEqual([
+      {
+        groupId: group.id,
+        userId: member.user.id,
+        betId: bet.id,
+        points: 9,
+        previousPoints: 3,
+        answerTotals: { no: 9 },
+        pool: 9,
+        wagerCount: 1,
+        version: expect.any(Number),
+      },
+      {
+        groupId: group.id,
+        userId: member.user.id,
+        betId: bet.id,
+        points: 6,
+        previousPoints: 9,
+        answerTotals: { no: 6 },
+        pool: 6,
+        wagerCount: 1,
+        version: expect.any(Number),
+      },
     ]);
-    const context = await server.request('GET', `/api/bets/${bet.id}/user-context`, { token: member.accessToken });
+    const context = await server.request('GET', `/api/bets/${bet.id}/user-context`, {
+      token: member.accessToken,
+    });
     expect(context.body.userWager).toMatchObject({ id: wager.id, prediction: 'no', points: 6 });
   });
 
@@ -216,7 +335,10 @@ describe('changing a wager', () => {
     const group = await createGroup(server, owner, { defaultPoints: 4 });
     const bet = await createBet(server, owner, group, { baseWagerAmount: 2 });
     const wager = await placeWager(server, owner, bet, 'yes', 2);
-    const response = await server.request('PUT', `/api/bets/wagers/${wager.id}`, { token: owner.accessToken, body: { prediction: 'yes', points: 6 } });
+    const response = await server.request('PUT', `/api/bets/wagers/${wager.id}`, {
+      token: owner.accessToken,
+      body: { prediction: 'yes', points: 6 },
+    });
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('insufficient_points');
     expect(await pointsOf(server, owner, group)).toEqual({ total: 4, available: 2 });
@@ -224,16 +346,27 @@ describe('changing a wager', () => {
 
   it("refuses another user's wager, an unknown wager, and a change after expiry", async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group, { expiresAt: new Date(server.clock.now().getTime() + DAY).toISOString() });
+    const bet = await createBet(server, creator, group, {
+      expiresAt: new Date(server.clock.now().getTime() + DAY).toISOString(),
+    });
     const wager = await placeWager(server, member, bet, 'yes', 1);
-    const other = await server.request('PUT', `/api/bets/wagers/${wager.id}`, { token: creator.accessToken, body: { prediction: 'no', points: 1 } });
+    const other = await server.request('PUT', `/api/bets/wagers/${wager.id}`, {
+      token: creator.accessToken,
+      body: { prediction: 'no', points: 1 },
+    });
     expect(other.status).toBe(403);
     expect(other.body.code).toBe('not_wager_owner');
-    const unknown = await server.request('PUT', '/api/bets/wagers/999999', { token: member.accessToken, body: { prediction: 'no', points: 1 } });
+    const unknown = await server.request('PUT', '/api/bets/wagers/999999', {
+      token: member.accessToken,
+      body: { prediction: 'no', points: 1 },
+    });
     expect(unknown.status).toBe(404);
     server.clock.advance(DAY + 1);
     try {
-      const late = await server.request('PUT', `/api/bets/wagers/${wager.id}`, { token: member.accessToken, body: { prediction: 'no', points: 2 } });
+      const late = await server.request('PUT', `/api/bets/wagers/${wager.id}`, {
+        token: member.accessToken,
+        body: { prediction: 'no', points: 2 },
+      });
       expect(late.status).toBe(422);
       expect(late.body.code).toBe('bet_closed');
     } finally {
@@ -253,8 +386,12 @@ describe('GET /bets/user/wagers', () => {
     await placeWager(server, member, elsewhere, 'no', 1);
     await placeWager(server, creator, bet, 'no', 1);
     const all = await server.request('GET', '/api/bets/user/wagers', { token: member.accessToken });
-    expect(all.body.map((wager: { betId: number }) => wager.betId).sort()).toEqual([bet.id, elsewhere.id].sort());
-    const one = await server.request('GET', `/api/bets/user/wagers?group=${other.id}`, { token: member.accessToken });
+    expect(all.body.map((wager: { betId: number }) => wager.betId).sort()).toEqual(
+      [bet.id, elsewhere.id].sort(),
+    );
+    const one = await server.request('GET', `/api/bets/user/wagers?group=${other.id}`, {
+      token: member.accessToken,
+    });
     expect(one.body).toHaveLength(1);
     expect(one.body[0]).toMatchObject({ betId: elsewhere.id, userId: member.user.id });
     await joinGroup(server, creator, other);

@@ -15,75 +15,87 @@ import { createBet, NO_EXPIRY_TIMER } from '../bets/bet.factories';
 const PLAYERS = 12;
 const BETS = 6;
 
-describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')('PostgreSQL connections dropped under load', () => {
-  let server: TestServer;
-  let admin: pg.Client;
+describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+  'PostgreSQL connections dropped under load',
+  () => {
+    let server: TestServer;
+    let admin: pg.Client;
 
-  beforeAll(async () => {
-    server = await startTestServer(NO_EXPIRY_TIMER);
-    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin?.end();
-    await server?.close();
-  });
+    beforeAll(async () => {
+      server = await startTestServer(NO_EXPIRY_TIMER);
+      admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+    });
+    afterAll(async () => {
+      await admin?.end();
+      await server?.close();
+    });
 
-  it('answers 503 for what was in flight, applies nothing by halves, and keeps serving', async () => {
-    const owner = await createPlayer(server, 'Owner');
-    const group = await createGroup(server, owner, { defaultPoints: 1000 });
-    const players: AuthResponse[] = [];
-    for (let index = 0; index < PLAYERS; index++) {
-      const player = await createPlayer(server, 'Wagerer');
-      await joinGroup(server, player, group);
-      players.push(player);
-    }
-    const bets: Bet[] = [];
-    for (let index = 0; index < BETS; index++) bets.push(await createBet(server, owner, group));
-
-    const current = (await server.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: Array<{ name: string }> };
-    const name = current.rows[0]!.name;
-    const statuses: Array<{ status: number; code?: string }> = [];
-    let running = true;
-    const wagerLoop = async (player: AuthResponse, offset: number) => {
-      let round = 0;
-      while (running) {
-        const bet = bets[(offset + round) % BETS]!;
-        round += 1;
-        const placed = await server.request('POST', '/api/bets/wagers', {
-          token: player.accessToken,
-          body: { betId: bet.id, prediction: round % 2 ? 'yes' : 'no', points: 1 },
-        });
-        statuses.push({ status: placed.status, code: placed.body?.code });
-        if (placed.status === 201) {
-          const changed = await server.request('PUT', `/api/bets/wagers/${placed.body.id}`, {
-            token: player.accessToken,
-            body: { prediction: 'no', points: 3 },
-          });
-          statuses.push({ status: changed.status, code: changed.body?.code });
-        }
+    it('answers 503 for what was in flight, applies nothing by halves, and keeps serving', async () => {
+      const owner = await createPlayer(server, 'Owner');
+      const group = await createGroup(server, owner, { defaultPoints: 1000 });
+      const players: AuthResponse[] = [];
+      for (let index = 0; index < PLAYERS; index++) {
+        const player = await createPlayer(server, 'Wagerer');
+        await joinGroup(server, player, group);
+        players.push(player);
       }
-    };
-    const load = players.map((player, index) => wagerLoop(player, index));
-    // Drop every connection of the app's pool a few times while the wagers run.
-    for (let drop = 0; drop < 4; drop++) {
+      const bets: Bet[] = [];
+      for (let index = 0; index < BETS; index++) bets.push(await createBet(server, owner, group));
+
+      const current = (await server.database.db.execute(
+        sql`select current_database() as name`,
+      )) as unknown as { rows: Array<{ name: string }> };
+      const name = current.rows[0]!.name;
+      const statuses: Array<{ status: number; code?: string }> = [];
+      let running = true;
+      const wagerLoop = async (player: AuthResponse, offset: number) => {
+        let round = 0;
+        while (running) {
+          const bet = bets[(offset + round) % BETS]!;
+          round += 1;
+          const placed = await server.request('POST', '/api/bets/wagers', {
+            token: player.accessToken,
+            body: { betId: bet.id, prediction: round % 2 ? 'yes' : 'no', points: 1 },
+          });
+          statuses.push({ status: placed.status, code: placed.body?.code });
+          if (placed.status === 201) {
+            const changed = await server.request('PUT', `/api/bets/wagers/${placed.body.id}`, {
+              token: player.accessToken,
+              body: { prediction: 'no', points: 3 },
+            });
+            statuses.push({ status: changed.status, code: changed.body?.code });
+          }
+        }
+      };
+      const load = players.map((player, index) => wagerLoop(player, index));
+      // Drop every connection of the app's pool a few times while the wagers run.
+      for (let drop = 0; drop < 4; drop++) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [name],
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 150));
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    running = false;
-    await Promise.all(load);
+      running = false;
+      await Promise.all(load);
 
-    const unavailable = statuses.filter((entry) => entry.status === 503);
-    expect(unavailable.length, 'requests caught by a drop').toBeGreaterThan(0);
-    expect(new Set(unavailable.map((entry) => entry.code))).toEqual(new Set(['database_unavailable']));
-    // Everything else is an ordinary answer: a wager, or a rule's refusal (one wager per bet).
-    expect(statuses.filter((entry) => entry.status >= 500 && entry.status !== 503)).toEqual([]);
+      const unavailable = statuses.filter((entry) => entry.status === 503);
+      expect(unavailable.length, 'requests caught by a drop').toBeGreaterThan(0);
+      expect(new Set(unavailable.map((entry) => entry.code))).toEqual(
+        new Set(['database_unavailable']),
+      );
+      // Everything else is an ordinary answer: a wager, or a rule's refusal (one wager per bet).
+      expect(statuses.filter((entry) => entry.status >= 500 && entry.status !== 503)).toEqual([]);
 
-    // The pool recovered: the process serves as before, and the ledger holds.
-    const after = await server.request('GET', `/api/groups/${group.id}/leaderboard`, { token: owner.accessToken });
-    expect(after.status).toBe(200);
-    expect((await server.request('GET', '/readyz')).status).toBe(200);
-    await assertLedgerMatchesMemberships(server.database);
-  });
-});
+      // The pool recovered: the process serves as before, and the ledger holds.
+      const after = await server.request('GET', `/api/groups/${group.id}/leaderboard`, {
+        token: owner.accessToken,
+      });
+      expect(after.status).toBe(200);
+      expect((await server.request('GET', '/readyz')).status).toBe(200);
+      await assertLedgerMatchesMemberships(server.database);
+    });
+  },
+);

@@ -26,8 +26,12 @@ describe('the PGlite data folder', () => {
     const dataDir = tempDir();
     const first = await connectDatabase({ databaseUrl: undefined, dataDir });
     try {
-      await expect(connectDatabase({ databaseUrl: undefined, dataDir })).rejects.toThrow(DataDirLockedError);
-      await expect(connectDatabase({ databaseUrl: undefined, dataDir })).rejects.toThrow(/is in use by another Hunch process \(pid \d+\)/);
+      await expect(connectDatabase({ databaseUrl: undefined, dataDir })).rejects.toThrow(
+        DataDirLockedError,
+      );
+      await expect(connectDatabase({ databaseUrl: undefined, dataDir })).rejects.toThrow(
+        /is in use by another Hunch process \(pid \d+\)/,
+      );
       await first.ping();
     } finally {
       await first.close();

@@ -20,26 +20,60 @@ export function createPlayer(server: TestServer, displayName = 'Player'): Promis
   return createGuest(server, `${displayName} ${sequence}`);
 }
 
-export async function createGroup(server: TestServer, owner: AuthResponse, overrides: Partial<CreateGroupRequest> = {}): Promise<Group> {
-  const body: CreateGroupRequest = { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100, ...overrides };
-  const response = await server.request<Group>('POST', '/api/groups', { token: owner.accessToken, body });
-  if (response.status !== 201) throw new Error(`createGroup failed: ${response.status} ${response.text}`);
+export async function createGroup(
+  server: TestServer,
+  owner: AuthResponse,
+  overrides: Partial<CreateGroupRequest> = {},
+): Promise<Group> {
+  const body: CreateGroupRequest = {
+    name: uniqueGroupName(),
+    privacy: 'public',
+    defaultPoints: 100,
+    ...overrides,
+  };
+  const response = await server.request<Group>('POST', '/api/groups', {
+    token: owner.accessToken,
+    body,
+  });
+  if (response.status !== 201)
+    throw new Error(`createGroup failed: ${response.status} ${response.text}`);
   return response.body;
 }
 
 /** Joins by the path a real client would take: by name for a public group, by id and code for a private one. */
-export async function joinGroup(server: TestServer, user: AuthResponse, group: Group, inviteCode = group.inviteCode): Promise<Group> {
+export async function joinGroup(
+  server: TestServer,
+  user: AuthResponse,
+  group: Group,
+  inviteCode = group.inviteCode,
+): Promise<Group> {
   const response =
     group.privacy === 'public'
-      ? await server.request<Group>('POST', '/api/groups/join-public', { token: user.accessToken, body: { groupName: group.name } })
-      : await server.request<Group>('POST', '/api/groups/join-private', { token: user.accessToken, body: { groupId: group.id, inviteCode } });
-  if (response.status !== 200) throw new Error(`joinGroup failed: ${response.status} ${response.text}`);
+      ? await server.request<Group>('POST', '/api/groups/join-public', {
+          token: user.accessToken,
+          body: { groupName: group.name },
+        })
+      : await server.request<Group>('POST', '/api/groups/join-private', {
+          token: user.accessToken,
+          body: { groupId: group.id, inviteCode },
+        });
+  if (response.status !== 200)
+    throw new Error(`joinGroup failed: ${response.status} ${response.text}`);
   return response.body;
 }
 
-export async function makeAdmin(server: TestServer, admin: AuthResponse, group: Group, user: AuthResponse): Promise<void> {
-  const response = await server.request('POST', `/api/groups/${group.id}/admins`, { token: admin.accessToken, body: { userId: user.user.id } });
-  if (response.status !== 200) throw new Error(`makeAdmin failed: ${response.status} ${response.text}`);
+export async function makeAdmin(
+  server: TestServer,
+  admin: AuthResponse,
+  group: Group,
+  user: AuthResponse,
+): Promise<void> {
+  const response = await server.request('POST', `/api/groups/${group.id}/admins`, {
+    token: admin.accessToken,
+    body: { userId: user.user.id },
+  });
+  if (response.status !== 200)
+    throw new Error(`makeAdmin failed: ${response.status} ${response.text}`);
 }
 
 /** Makes the users friends (README, Security notes): one public group of theirs, so an admin among them may add the others by id. */
@@ -51,7 +85,10 @@ export async function befriend(server: TestServer, ...users: AuthResponse[]): Pr
 }
 
 /** A group with one user in each role, and an outsider. */
-export async function createGroupWithRoles(server: TestServer, overrides: Partial<CreateGroupRequest> = {}) {
+export async function createGroupWithRoles(
+  server: TestServer,
+  overrides: Partial<CreateGroupRequest> = {},
+) {
   const [creator, admin, member, outsider] = await Promise.all([
     createPlayer(server, 'Creator'),
     createPlayer(server, 'Admin'),

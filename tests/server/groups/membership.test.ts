@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Group } from '../../../src/domain/groups';
 import { ledger, memberships } from '../../../src/server/db/schema';
 import { AppError } from '../../../src/server/errors';
-import { applyLedgerEvent, listActiveGroupIds, listActiveMemberIds } from '../../../src/server/groups/membership.service';
+import {
+  applyLedgerEvent,
+  listActiveGroupIds,
+  listActiveMemberIds,
+} from '../../../src/server/groups/membership.service';
 import { startTestServer, type TestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
@@ -31,7 +35,9 @@ async function grantsOf(group: Group, userId: number) {
   const rows = await server.database.db
     .select()
     .from(ledger)
-    .where(and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')));
+    .where(
+      and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')),
+    );
   return rows.length;
 }
 
@@ -41,14 +47,26 @@ describe('joining', () => {
     const group = await createGroup(server, owner, { privacy: 'private' });
     const { events, stop } = recordEvents(server);
     const responses = await Promise.all([
-      server.request('POST', '/api/groups/join-private', { token: joiner.accessToken, body: { groupId: group.id, inviteCode: group.inviteCode } }),
-      server.request('POST', '/api/groups/join-private', { token: joiner.accessToken, body: { groupId: group.id, inviteCode: group.inviteCode } }),
-      server.request('POST', '/api/groups/join-private', { token: joiner.accessToken, body: { groupId: group.id, inviteCode: group.inviteCode } }),
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
     ]);
     stop();
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
     expect(await grantsOf(group, joiner.user.id)).toBe(1);
-    expect(await membershipRow(group, joiner.user.id)).toMatchObject({ totalPoints: 100, availablePoints: 100 });
+    expect(await membershipRow(group, joiner.user.id)).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 100,
+    });
     expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
   });
 
@@ -70,7 +88,8 @@ describe('joining', () => {
     const seenByListener: Array<Promise<unknown>> = [];
     const stop = server.app.events.subscribe((published) => {
       // Read through the pool (PostgreSQL) or after the running transaction (PGlite): only a committed join is visible.
-      if (published.event === 'userJoinedGroup') seenByListener.push(membershipRow(group, published.payload.userId));
+      if (published.event === 'userJoinedGroup')
+        seenByListener.push(membershipRow(group, published.payload.userId));
     });
     const { events, stop: stopRecording } = recordEvents(server);
     await joinGroup(server, joiner, group);
@@ -79,11 +98,20 @@ describe('joining', () => {
     expect(events).toEqual([
       {
         event: 'userJoinedGroup',
-        payload: { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 55, availablePoints: 55, version: expect.any(Number) },
+        payload: {
+          groupId: group.id,
+          userId: joiner.user.id,
+          userName: joiner.user.displayName,
+          totalPoints: 55,
+          availablePoints: 55,
+          version: expect.any(Number),
+        },
         audience: { groupId: group.id },
       },
     ]);
-    expect(await Promise.all(seenByListener)).toEqual([expect.objectContaining({ userId: joiner.user.id, leftAt: null })]);
+    expect(await Promise.all(seenByListener)).toEqual([
+      expect.objectContaining({ userId: joiner.user.id, leftAt: null }),
+    ]);
   });
 
   it('still answers the request when a listener fails', async () => {
@@ -105,21 +133,43 @@ describe('leaving and joining again', () => {
     const [owner, player] = [await createPlayer(server), await createPlayer(server)];
     const group = await createGroup(server, owner);
     await joinGroup(server, player, group);
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'wager_placed', points: 30 } });
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'wager_placed', points: 15 } });
+    await applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId: player.user.id,
+      event: { kind: 'wager_placed', points: 30 },
+    });
+    await applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId: owner.user.id,
+      event: { kind: 'wager_placed', points: 15 },
+    });
 
     await server.request('POST', `/api/groups/${group.id}/leave`, { token: player.accessToken });
-    expect(await membershipRow(group, player.user.id)).toMatchObject({ totalPoints: 100, availablePoints: 70, leftAt: expect.any(Date) });
+    expect(await membershipRow(group, player.user.id)).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 70,
+      leftAt: expect.any(Date),
+    });
     expect(await listActiveMemberIds(server.database.db, group.id)).toEqual([owner.user.id]);
     expect(await listActiveGroupIds(server.database.db, player.user.id)).toEqual([]);
 
     // An open wager still settles while they are away (the pool of 45 goes to them).
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: player.user.id, event: { kind: 'payout', winnings: 45, wagerAmount: 30 } });
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId: owner.user.id, event: { kind: 'payout', winnings: 0, wagerAmount: 15 } });
+    await applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId: player.user.id,
+      event: { kind: 'payout', winnings: 45, wagerAmount: 30 },
+    });
+    await applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId: owner.user.id,
+      event: { kind: 'payout', winnings: 0, wagerAmount: 15 },
+    });
 
     const rejoined = await joinGroup(server, player, group);
     expect(rejoined.memberUserIds).toContain(player.user.id);
-    const membership = await server.request('GET', `/api/groups/${group.id}/membership`, { token: player.accessToken });
+    const membership = await server.request('GET', `/api/groups/${group.id}/membership`, {
+      token: player.accessToken,
+    });
     expect(membership.body).toMatchObject({ totalPoints: 115, availablePoints: 115 });
     expect(await grantsOf(group, player.user.id)).toBe(1);
   });
@@ -139,27 +189,65 @@ describe('applyLedgerEvent', () => {
     const bet = await createBet(server, owner, group);
     const wager = await placeWager(server, owner, bet, 'yes', 1);
     const after = await server.database.db.transaction((tx) =>
-      applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 40 }, betId: bet.id, wagerId: wager.id }),
+      applyLedgerEvent(tx, {
+        groupId: group.id,
+        userId,
+        event: { kind: 'wager_placed', points: 40 },
+        betId: bet.id,
+        wagerId: wager.id,
+      }),
     );
     expect(after).toMatchObject({ totalPoints: 100, availablePoints: 60 });
-    const rows = await server.database.db.select().from(ledger).where(and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'wager_placed')));
-    expect(rows).toEqual([expect.objectContaining({ totalDelta: 0, availableDelta: -40, betId: bet.id, wagerId: wager.id })]);
+    const rows = await server.database.db
+      .select()
+      .from(ledger)
+      .where(
+        and(
+          eq(ledger.groupId, group.id),
+          eq(ledger.userId, userId),
+          eq(ledger.kind, 'wager_placed'),
+        ),
+      );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        totalDelta: 0,
+        availableDelta: -40,
+        betId: bet.id,
+        wagerId: wager.id,
+      }),
+    ]);
   });
 
   it('refuses to overspend with 422 insufficient_points and changes nothing', async () => {
     const { group, userId } = await memberOf(50);
-    const attempt = applyLedgerEvent(server.database.db, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 51 } });
+    const attempt = applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId,
+      event: { kind: 'wager_placed', points: 51 },
+    });
     await expect(attempt).rejects.toSatisfy(
-      (error: unknown) => error instanceof AppError && error.statusCode === 422 && error.code === 'insufficient_points' && error.message.includes('needs 51') && error.message.includes('50 available'),
+      (error: unknown) =>
+        error instanceof AppError &&
+        error.statusCode === 422 &&
+        error.code === 'insufficient_points' &&
+        error.message.includes('needs 51') &&
+        error.message.includes('50 available'),
     );
-    expect(await membershipRow(group, userId)).toMatchObject({ totalPoints: 50, availablePoints: 50 });
+    expect(await membershipRow(group, userId)).toMatchObject({
+      totalPoints: 50,
+      availablePoints: 50,
+    });
   });
 
   it('rolls back with the caller’s transaction', async () => {
     const { group, userId } = await memberOf();
     await expect(
       server.database.db.transaction(async (tx) => {
-        await applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 10 } });
+        await applyLedgerEvent(tx, {
+          groupId: group.id,
+          userId,
+          event: { kind: 'wager_placed', points: 10 },
+        });
         throw new Error('the bet was closed meanwhile');
       }),
     ).rejects.toThrow('closed');
@@ -170,20 +258,55 @@ describe('applyLedgerEvent', () => {
     const { group, userId } = await memberOf(100);
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () =>
-        server.database.db.transaction((tx) => applyLedgerEvent(tx, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 30 } })),
+        server.database.db.transaction((tx) =>
+          applyLedgerEvent(tx, {
+            groupId: group.id,
+            userId,
+            event: { kind: 'wager_placed', points: 30 },
+          }),
+        ),
       ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
-    expect(await membershipRow(group, userId)).toMatchObject({ totalPoints: 100, availablePoints: 10 });
+    expect(await membershipRow(group, userId)).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 10,
+    });
   });
 
   it('refuses debits to someone who left or never joined with 403 not_member, but still credits a former member', async () => {
     const { group, userId } = await memberOf();
-    await applyLedgerEvent(server.database.db, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 20 } });
-    await server.database.db.update(memberships).set({ leftAt: new Date() }).where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
-    const isNotMember = (error: unknown) => error instanceof AppError && error.code === 'not_member';
-    await expect(applyLedgerEvent(server.database.db, { groupId: group.id, userId, event: { kind: 'wager_placed', points: 1 } })).rejects.toSatisfy(isNotMember);
-    await expect(applyLedgerEvent(server.database.db, { groupId: group.id, userId: 999999, event: { kind: 'refund', wagerAmount: 1 } })).rejects.toSatisfy(isNotMember);
-    expect(await applyLedgerEvent(server.database.db, { groupId: group.id, userId, event: { kind: 'refund', wagerAmount: 20 } })).toMatchObject({ availablePoints: 100 });
+    await applyLedgerEvent(server.database.db, {
+      groupId: group.id,
+      userId,
+      event: { kind: 'wager_placed', points: 20 },
+    });
+    await server.database.db
+      .update(memberships)
+      .set({ leftAt: new Date() })
+      .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
+    const isNotMember = (error: unknown) =>
+      error instanceof AppError && error.code === 'not_member';
+    await expect(
+      applyLedgerEvent(server.database.db, {
+        groupId: group.id,
+        userId,
+        event: { kind: 'wager_placed', points: 1 },
+      }),
+    ).rejects.toSatisfy(isNotMember);
+    await expect(
+      applyLedgerEvent(server.database.db, {
+        groupId: group.id,
+        userId: 999999,
+        event: { kind: 'refund', wagerAmount: 1 },
+      }),
+    ).rejects.toSatisfy(isNotMember);
+    expect(
+      await applyLedgerEvent(server.database.db, {
+        groupId: group.id,
+        userId,
+        event: { kind: 'refund', wagerAmount: 20 },
+      }),
+    ).toMatchObject({ availablePoints: 100 });
   });
 });

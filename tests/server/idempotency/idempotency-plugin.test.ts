@@ -21,7 +21,10 @@ let releaseSlow: (() => void) | undefined;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const [user] = await database.db.insert(users).values({ appName: 'hunch', displayName: 'Plugin tester' }).returning({ id: users.id });
+  const [user] = await database.db
+    .insert(users)
+    .values({ appName: 'hunch', displayName: 'Plugin tester' })
+    .returning({ id: users.id });
   userId = user!.id;
   app = Fastify({ logger: false });
   app.setErrorHandler(handleError);

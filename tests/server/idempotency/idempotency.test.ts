@@ -1,10 +1,29 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { bets, groups, idempotencyKeys, ledger, memberships, refreshTokens, wagers } from '../../../src/server/db/schema';
+import {
+  bets,
+  groups,
+  idempotencyKeys,
+  ledger,
+  memberships,
+  refreshTokens,
+  wagers,
+} from '../../../src/server/db/schema';
 import { createBet, NO_EXPIRY_TIMER, placeWager, pointsOf } from '../bets/bet.factories';
-import { createGroup, createGroupWithRoles, createPlayer, joinGroup, uniqueGroupName } from '../groups/group.factories';
-import { startTestServer, type RequestOptions, type TestResponse, type TestServer } from '../harness';
+import {
+  createGroup,
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  uniqueGroupName,
+} from '../groups/group.factories';
+import {
+  startTestServer,
+  type RequestOptions,
+  type TestResponse,
+  type TestServer,
+} from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 
 // The Idempotency-Key header on every signed-in write (ARCHITECTURE.md §4, issue 7): the
@@ -31,8 +50,19 @@ function newKey(): string {
 
 type Send = () => Promise<TestResponse>;
 
-function sender(method: string, path: string, user: AuthResponse, key: string, options: RequestOptions = {}): Send {
-  return () => server.request(method, path, { ...options, token: user.accessToken, headers: { 'idempotency-key': key, ...options.headers } });
+function sender(
+  method: string,
+  path: string,
+  user: AuthResponse,
+  key: string,
+  options: RequestOptions = {},
+): Send {
+  return () =>
+    server.request(method, path, {
+      ...options,
+      token: user.accessToken,
+      headers: { 'idempotency-key': key, ...options.headers },
+    });
 }
 
 async function sendSequentially(send: Send, times = 10): Promise<TestResponse[]> {
@@ -55,12 +85,18 @@ function expectOneAnswer(responses: TestResponse[], status: number): TestRespons
     expect(response.text).toBe(first!.text);
     expect(response.headers.get('content-type')).toBe(first!.headers.get('content-type'));
   }
-  const replays = responses.filter((response) => response.headers.get('idempotent-replayed') === 'true');
+  const replays = responses.filter(
+    (response) => response.headers.get('idempotent-replayed') === 'true',
+  );
   expect(replays).toHaveLength(responses.length - 1);
   return first!;
 }
 
-async function ledgerRows(userId: number, groupId: number, kind: (typeof ledger.kind.enumValues)[number]): Promise<number> {
+async function ledgerRows(
+  userId: number,
+  groupId: number,
+  kind: (typeof ledger.kind.enumValues)[number],
+): Promise<number> {
   const [row] = await server.database.db
     .select({ n: count() })
     .from(ledger)
@@ -69,14 +105,22 @@ async function ledgerRows(userId: number, groupId: number, kind: (typeof ledger.
 }
 
 describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key, %s', (mode) => {
-  const sendTen = (send: Send) => (mode === 'sequentially' ? sendSequentially(send) : sendConcurrently(send));
+  const sendTen = (send: Send) =>
+    mode === 'sequentially' ? sendSequentially(send) : sendConcurrently(send);
 
   it('create a group: one group', async () => {
     const owner = await createPlayer(server);
     const name = uniqueGroupName();
-    const responses = await sendTen(sender('POST', '/api/groups', owner, newKey(), { body: { name, privacy: 'public', defaultPoints: 100 } }));
+    const responses = await sendTen(
+      sender('POST', '/api/groups', owner, newKey(), {
+        body: { name, privacy: 'public', defaultPoints: 100 },
+      }),
+    );
     expectOneAnswer(responses, 201);
-    const [row] = await server.database.db.select({ n: count() }).from(groups).where(eq(groups.name, name));
+    const [row] = await server.database.db
+      .select({ n: count() })
+      .from(groups)
+      .where(eq(groups.name, name));
     expect(row!.n).toBe(1);
   });
 
@@ -85,7 +129,9 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
     const joiner = await createPlayer(server);
     const group = await createGroup(server, owner, { privacy: 'private' });
     const responses = await sendTen(
-      sender('POST', '/api/groups/join-private', joiner, newKey(), { body: { groupId: group.id, inviteCode: group.inviteCode } }),
+      sender('POST', '/api/groups/join-private', joiner, newKey(), {
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
     );
     expectOneAnswer(responses, 200);
     expect(await ledgerRows(joiner.user.id, group.id, 'join_grant')).toBe(1);
@@ -97,19 +143,38 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
     const title = `Will it snow? ${newKey()}`;
     const expiresAt = new Date(server.clock.now().getTime() + 86_400_000).toISOString();
     const responses = await sendTen(
-      sender('POST', '/api/bets', creator, newKey(), { body: { title, betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt, groupId: group.id } }),
+      sender('POST', '/api/bets', creator, newKey(), {
+        body: {
+          title,
+          betType: 'yes_no',
+          betTypeConfig: {},
+          baseWagerAmount: 1,
+          expiresAt,
+          groupId: group.id,
+        },
+      }),
     );
     expectOneAnswer(responses, 201);
-    const [row] = await server.database.db.select({ n: count() }).from(bets).where(eq(bets.title, title));
+    const [row] = await server.database.db
+      .select({ n: count() })
+      .from(bets)
+      .where(eq(bets.title, title));
     expect(row!.n).toBe(1);
   });
 
   it('place a wager: one wager, one debit', async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
-    const responses = await sendTen(sender('POST', '/api/bets/wagers', member, newKey(), { body: { betId: bet.id, prediction: 'yes', points: 4 } }));
+    const responses = await sendTen(
+      sender('POST', '/api/bets/wagers', member, newKey(), {
+        body: { betId: bet.id, prediction: 'yes', points: 4 },
+      }),
+    );
     expectOneAnswer(responses, 201);
-    const [row] = await server.database.db.select({ n: count() }).from(wagers).where(eq(wagers.betId, bet.id));
+    const [row] = await server.database.db
+      .select({ n: count() })
+      .from(wagers)
+      .where(eq(wagers.betId, bet.id));
     expect(row!.n).toBe(1);
     expect(await ledgerRows(member.user.id, group.id, 'wager_placed')).toBe(1);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 96 });
@@ -119,7 +184,11 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });
     const wager = await placeWager(server, member, bet, 'yes', 2);
-    const responses = await sendTen(sender('PUT', `/api/bets/wagers/${wager.id}`, member, newKey(), { body: { prediction: 'no', points: 6 } }));
+    const responses = await sendTen(
+      sender('PUT', `/api/bets/wagers/${wager.id}`, member, newKey(), {
+        body: { prediction: 'no', points: 6 },
+      }),
+    );
     expectOneAnswer(responses, 200);
     expect(await ledgerRows(member.user.id, group.id, 'wager_changed')).toBe(1);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 94 });
@@ -130,7 +199,11 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
     const bet = await createBet(server, creator, group);
     await placeWager(server, creator, bet, 'yes', 1);
     await placeWager(server, member, bet, 'no', 3);
-    const responses = await sendTen(sender('PUT', `/api/bets/${bet.id}/resolve`, creator, newKey(), { body: { correctAnswer: 'yes' } }));
+    const responses = await sendTen(
+      sender('PUT', `/api/bets/${bet.id}/resolve`, creator, newKey(), {
+        body: { correctAnswer: 'yes' },
+      }),
+    );
     expect(expectOneAnswer(responses, 200).body.state).toBe('resolved');
     expect(await ledgerRows(creator.user.id, group.id, 'payout')).toBe(1);
     expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
@@ -140,7 +213,9 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
     await placeWager(server, member, bet, 'no', 3);
-    const responses = await sendTen(sender('POST', `/api/bets/${bet.id}/cancel`, creator, newKey()));
+    const responses = await sendTen(
+      sender('POST', `/api/bets/${bet.id}/cancel`, creator, newKey()),
+    );
     expect(expectOneAnswer(responses, 200).body.state).toBe('cancelled');
     expect(await ledgerRows(member.user.id, group.id, 'refund')).toBe(1);
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 });
@@ -148,7 +223,9 @@ describe.each(['sequentially', 'concurrently'] as const)('ten sends with one key
 
   it('leave a group: left once, every answer 200', async () => {
     const { group, member } = await createGroupWithRoles(server);
-    const responses = await sendTen(sender('POST', `/api/groups/${group.id}/leave`, member, newKey()));
+    const responses = await sendTen(
+      sender('POST', `/api/groups/${group.id}/leave`, member, newKey()),
+    );
     expect(expectOneAnswer(responses, 200).body).toEqual({ message: 'You left the group.' });
     const [row] = await server.database.db
       .select({ leftAt: memberships.leftAt })
@@ -163,8 +240,12 @@ describe('keys belong to a user and a request', () => {
     const { group, creator, member, admin } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
     const key = newKey();
-    const mine = await sender('POST', '/api/bets/wagers', member, key, { body: { betId: bet.id, prediction: 'yes', points: 1 } })();
-    const theirs = await sender('POST', '/api/bets/wagers', admin, key, { body: { betId: bet.id, prediction: 'no', points: 2 } })();
+    const mine = await sender('POST', '/api/bets/wagers', member, key, {
+      body: { betId: bet.id, prediction: 'yes', points: 1 },
+    })();
+    const theirs = await sender('POST', '/api/bets/wagers', admin, key, {
+      body: { betId: bet.id, prediction: 'no', points: 2 },
+    })();
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.userId).toBe(admin.user.id);
@@ -176,13 +257,23 @@ describe('keys belong to a user and a request', () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
     const key = newKey();
-    expect((await sender('POST', '/api/bets/wagers', member, key, { body: { betId: bet.id, prediction: 'yes', points: 1 } })()).status).toBe(201);
-    const reused = await sender('POST', '/api/bets/wagers', member, key, { body: { betId: bet.id, prediction: 'yes', points: 3 } })();
+    expect(
+      (
+        await sender('POST', '/api/bets/wagers', member, key, {
+          body: { betId: bet.id, prediction: 'yes', points: 1 },
+        })()
+      ).status,
+    ).toBe(201);
+    const reused = await sender('POST', '/api/bets/wagers', member, key, {
+      body: { betId: bet.id, prediction: 'yes', points: 3 },
+    })();
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe('idempotency_key_reused');
     const otherPath = await sender('POST', `/api/bets/${bet.id}/cancel`, creator, key)();
     expect(otherPath.status).toBe(200); // the creator's key space, not the member's
-    const otherRequest = await sender('PUT', `/api/bets/${bet.id}/resolve`, member, key, { body: { correctAnswer: 'yes' } })();
+    const otherRequest = await sender('PUT', `/api/bets/${bet.id}/resolve`, member, key, {
+      body: { correctAnswer: 'yes' },
+    })();
     expect(otherRequest.status).toBe(422);
     expect(otherRequest.body.code).toBe('idempotency_key_reused');
     expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 100 }); // refunded by the cancel, debited once
@@ -192,8 +283,12 @@ describe('keys belong to a user and a request', () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
     const key = newKey();
-    const first = await sender('POST', '/api/bets/wagers', member, key, { rawBody: JSON.stringify({ betId: bet.id, prediction: 'yes', points: 1 }) })();
-    const again = await sender('POST', '/api/bets/wagers', member, key, { rawBody: JSON.stringify({ points: 1, prediction: 'yes', betId: bet.id }) })();
+    const first = await sender('POST', '/api/bets/wagers', member, key, {
+      rawBody: JSON.stringify({ betId: bet.id, prediction: 'yes', points: 1 }),
+    })();
+    const again = await sender('POST', '/api/bets/wagers', member, key, {
+      rawBody: JSON.stringify({ points: 1, prediction: 'yes', betId: bet.id }),
+    })();
     expect(again.status).toBe(first.status);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -221,7 +316,12 @@ describe('which answers are kept', () => {
   it('replays insufficient points (422) as it was', async () => {
     const { group, creator, member } = await createGroupWithRoles(server, { defaultPoints: 5 });
     const bet = await createBet(server, creator, group, { baseWagerAmount: 3 });
-    const responses = await sendSequentially(sender('POST', '/api/bets/wagers', member, newKey(), { body: { betId: bet.id, prediction: 'yes', points: 9 } }), 3);
+    const responses = await sendSequentially(
+      sender('POST', '/api/bets/wagers', member, newKey(), {
+        body: { betId: bet.id, prediction: 'yes', points: 9 },
+      }),
+      3,
+    );
     expect(expectOneAnswer(responses, 422).body.code).toBe('insufficient_points');
   });
 
@@ -230,7 +330,11 @@ describe('which answers are kept', () => {
     const bet = await createBet(server, creator, group);
     const key = newKey();
     const body = { betId: bet.id, prediction: 'yes', points: 1 };
-    const expired = await server.request('POST', '/api/bets/wagers', { body, token: 'not-a-token', headers: { 'idempotency-key': key } });
+    const expired = await server.request('POST', '/api/bets/wagers', {
+      body,
+      token: 'not-a-token',
+      headers: { 'idempotency-key': key },
+    });
     expect(expired.status).toBe(401);
     const fresh = await sender('POST', '/api/bets/wagers', member, key, { body })();
     expect(fresh.status).toBe(201);
@@ -240,7 +344,9 @@ describe('which answers are kept', () => {
   it('forgets a key after 24 hours: the same key runs again', async () => {
     const owner = await createPlayer(server);
     const key = newKey();
-    const send = sender('POST', '/api/groups', owner, key, { body: { name: uniqueGroupName(), privacy: 'private', defaultPoints: 100 } });
+    const send = sender('POST', '/api/groups', owner, key, {
+      body: { name: uniqueGroupName(), privacy: 'private', defaultPoints: 100 },
+    });
     const first = await send();
     await server.database.db
       .update(idempotencyKeys)
@@ -260,18 +366,23 @@ describe('the header', () => {
     ['longer than 255 characters', 'k'.repeat(256)],
   ])('refuses a key %s with 400 invalid_idempotency_key', async (_name, key) => {
     const owner = await createPlayer(server);
-    const response = await sender('POST', '/api/groups', owner, key, { body: { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100 } })();
+    const response = await sender('POST', '/api/groups', owner, key, {
+      body: { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100 },
+    })();
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       code: 'invalid_idempotency_key',
-      message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
+      message:
+        'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
     });
   });
 
   it('accepts a 255-character key and a UUID', async () => {
     const owner = await createPlayer(server);
     for (const key of ['k'.repeat(255), crypto.randomUUID()]) {
-      const response = await sender('POST', '/api/groups', owner, key, { body: { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100 } })();
+      const response = await sender('POST', '/api/groups', owner, key, {
+        body: { name: uniqueGroupName(), privacy: 'public', defaultPoints: 100 },
+      })();
       expect(response.status).toBe(201);
     }
   });
@@ -280,15 +391,24 @@ describe('the header', () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group);
     const body = { betId: bet.id, prediction: 'yes', points: 1 };
-    expect((await server.request('POST', '/api/bets/wagers', { body, token: member.accessToken })).status).toBe(201);
-    const second = await server.request('POST', '/api/bets/wagers', { body, token: member.accessToken });
+    expect(
+      (await server.request('POST', '/api/bets/wagers', { body, token: member.accessToken }))
+        .status,
+    ).toBe(201);
+    const second = await server.request('POST', '/api/bets/wagers', {
+      body,
+      token: member.accessToken,
+    });
     expect(second.status).toBe(409);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('covers signed-in /auth writes too (PUT /auth/users/me)', async () => {
     const player = await createPlayer(server);
-    const responses = await sendSequentially(sender('PUT', '/auth/users/me', player, newKey(), { body: { displayName: 'Renamed once' } }), 3);
+    const responses = await sendSequentially(
+      sender('PUT', '/auth/users/me', player, newKey(), { body: { displayName: 'Renamed once' } }),
+      3,
+    );
     expectOneAnswer(responses, 200);
   });
 
@@ -335,7 +455,10 @@ describe('answers that carry tokens (audit item 5)', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ user: first.body.user });
-    const [sessions] = await server.database.db.select({ count: count() }).from(refreshTokens).where(eq(refreshTokens.userId, guest.user.id));
+    const [sessions] = await server.database.db
+      .select({ count: count() })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.userId, guest.user.id));
     // The guest's first session and the one the upgrade started: the replay started none.
     expect(sessions!.count).toBe(2);
   });

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { MIRROR_START_CURSOR, mirrorPullResponseSchema, type MirrorPullResponse } from '../../../src/domain/mirror';
+import {
+  MIRROR_START_CURSOR,
+  mirrorPullResponseSchema,
+  type MirrorPullResponse,
+} from '../../../src/domain/mirror';
 import { createMirrorService } from '../../../src/server/mirror/mirror.service';
 import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
@@ -24,16 +28,29 @@ afterEach(async () => {
   await assertLedgerMatchesMemberships(server.database);
 });
 
-async function pull(user: AuthResponse, cursor: string = MIRROR_START_CURSOR): Promise<MirrorPullResponse & { bytes: number }> {
-  const response = await server.request<MirrorPullResponse>('GET', `/api/member/state?cursor=${encodeURIComponent(cursor)}`, { token: user.accessToken });
+async function pull(
+  user: AuthResponse,
+  cursor: string = MIRROR_START_CURSOR,
+): Promise<MirrorPullResponse & { bytes: number }> {
+  const response = await server.request<MirrorPullResponse>(
+    'GET',
+    `/api/member/state?cursor=${encodeURIComponent(cursor)}`,
+    { token: user.accessToken },
+  );
   expect(response.status, response.text).toBe(200);
-  return { ...mirrorPullResponseSchema.parse(response.body), bytes: Buffer.byteLength(response.text) };
+  return {
+    ...mirrorPullResponseSchema.parse(response.body),
+    bytes: Buffer.byteLength(response.text),
+  };
 }
 
 /** Pulls every page from `cursor` and returns the answers in order. */
-async function pullAll(user: AuthResponse, cursor: string = MIRROR_START_CURSOR): Promise<MirrorPullResponse[]> {
+async function pullAll(
+  user: AuthResponse,
+  cursor: string = MIRROR_START_CURSOR,
+): Promise<MirrorPullResponse[]> {
   const pages: MirrorPullResponse[] = [];
-  for (let next = cursor; ; ) {
+  for (let next = cursor; ;) {
     const page = await pull(user, next);
     pages.push(page);
     next = page.cursor;
@@ -42,7 +59,10 @@ async function pullAll(user: AuthResponse, cursor: string = MIRROR_START_CURSOR)
 }
 
 async function groupWithBets() {
-  const [owner, friend] = [await createPlayer(server, 'Owner'), await createPlayer(server, 'Friend')];
+  const [owner, friend] = [
+    await createPlayer(server, 'Owner'),
+    await createPlayer(server, 'Friend'),
+  ];
   const group = await createGroup(server, owner, { privacy: 'private' });
   await joinGroup(server, friend, group);
   const open = await createBet(server, owner, group, { title: 'Open' });
@@ -63,16 +83,32 @@ describe('a first pull', () => {
     const [page] = await pullAll(owner);
     expect(page!.reset).toBe(true);
     expect(page!.hasMore).toBe(false);
-    expect(page!.groups).toEqual([expect.objectContaining({ id: group.id, inviteCode: group.inviteCode, memberUserIds: [owner.user.id, friend.user.id].sort((a, b) => a - b) })]);
-    expect(page!.memberships.map((m) => [m.userId, m.totalPoints, m.availablePoints]).sort()).toEqual(
+    expect(page!.groups).toEqual([
+      expect.objectContaining({
+        id: group.id,
+        inviteCode: group.inviteCode,
+        memberUserIds: [owner.user.id, friend.user.id].sort((a, b) => a - b),
+      }),
+    ]);
+    expect(
+      page!.memberships.map((m) => [m.userId, m.totalPoints, m.availablePoints]).sort(),
+    ).toEqual(
       [
         [owner.user.id, 99, 97],
         [friend.user.id, 101, 100],
       ].sort(),
     );
     const bets = new Map(page!.bets.map((bet) => [bet.id, bet]));
-    expect(bets.get(open.id)).toMatchObject({ state: 'active', answerTotals: { yes: 2, no: 1 }, wagerCount: 2 });
-    expect(bets.get(settled.id)).toMatchObject({ state: 'resolved', correctAnswer: 'no', wagerCount: 2 });
+    expect(bets.get(open.id)).toMatchObject({
+      state: 'active',
+      answerTotals: { yes: 2, no: 1 },
+      wagerCount: 2,
+    });
+    expect(bets.get(settled.id)).toMatchObject({
+      state: 'resolved',
+      correctAnswer: 'no',
+      wagerCount: 2,
+    });
     expect(bets.get(called.id)).toMatchObject({ state: 'cancelled', wagerCount: 0 });
     // Only the player's own wagers: others' picks stay hidden.
     expect(page!.wagers.map((w) => [w.betId, w.userId, w.prediction]).sort()).toEqual(
@@ -82,7 +118,14 @@ describe('a first pull', () => {
       ].sort(),
     );
     expect(page!.statistics).toEqual([
-      expect.objectContaining({ betId: settled.id, statistics: expect.objectContaining({ isResolved: true, totalParticipants: 2, userWager: { prediction: 'yes', points: 1 } }) }),
+      expect.objectContaining({
+        betId: settled.id,
+        statistics: expect.objectContaining({
+          isResolved: true,
+          totalParticipants: 2,
+          userWager: { prediction: 'yes', points: 1 },
+        }),
+      }),
     ]);
   });
 
@@ -98,7 +141,7 @@ describe('a first pull', () => {
     const small = createMirrorService({ db: server.database.db, pageRows: 4 });
     const caller = { id: player.user.id } as Parameters<typeof small.pull>[0];
     const pages: MirrorPullResponse[] = [];
-    for (let cursor = MIRROR_START_CURSOR; ; ) {
+    for (let cursor = MIRROR_START_CURSOR; ;) {
       const page = await small.pull(caller, cursor);
       pages.push(page);
       cursor = page.cursor;
@@ -106,7 +149,9 @@ describe('a first pull', () => {
     }
     expect(pages.length).toBe(4);
     expect(pages.map((page) => page.reset)).toEqual([true, false, false, false]);
-    expect(pages.flatMap((page) => page.groups.map((group) => group.id))).toEqual(groups.map((group) => group.id));
+    expect(pages.flatMap((page) => page.groups.map((group) => group.id))).toEqual(
+      groups.map((group) => group.id),
+    );
     expect(pages.flatMap((page) => page.bets)).toHaveLength(8);
   });
 });
@@ -116,7 +161,17 @@ describe('a pull with a cursor', () => {
     const { owner } = await groupWithBets();
     const [first] = await pullAll(owner);
     const again = await pull(owner, first!.cursor);
-    expect(again).toMatchObject({ reset: false, hasMore: false, groups: [], memberships: [], bets: [], wagers: [], statistics: [], removedGroupIds: [], removedMemberships: [] });
+    expect(again).toMatchObject({
+      reset: false,
+      hasMore: false,
+      groups: [],
+      memberships: [],
+      bets: [],
+      wagers: [],
+      statistics: [],
+      removedGroupIds: [],
+      removedMemberships: [],
+    });
     expect(again.bytes).toBeLessThan(1024);
   });
 
@@ -129,14 +184,20 @@ describe('a pull with a cursor', () => {
     await placeWager(server, friend, fresh, 'no', 2);
     recorder.stop();
     const delta = await pull(owner, first!.cursor);
-    expect(delta.bets).toEqual([expect.objectContaining({ id: fresh.id, answerTotals: { no: 2 }, wagerCount: 1 })]);
+    expect(delta.bets).toEqual([
+      expect.objectContaining({ id: fresh.id, answerTotals: { no: 2 }, wagerCount: 1 }),
+    ]);
     expect(delta.bets[0]!.version).toBeGreaterThan(before.version);
     expect(delta.wagers).toEqual([]);
     // The friend's points moved: their membership comes along; the group row with it.
     expect(delta.memberships.map((m) => m.userId)).toEqual([friend.user.id]);
     // The socket event carries the same version, so a device can order the two.
     const event = recorder.events.find((published) => published.event === 'wagerSaved');
-    expect(event?.payload).toMatchObject({ betId: fresh.id, version: delta.bets[0]!.version, wagerCount: 1 });
+    expect(event?.payload).toMatchObject({
+      betId: fresh.id,
+      version: delta.bets[0]!.version,
+      wagerCount: 1,
+    });
   });
 
   it('reports a group the player left, and a member who left a group still in view', async () => {
@@ -145,8 +206,14 @@ describe('a pull with a cursor', () => {
     await joinGroup(server, third, group);
     const [ownerFirst] = await pullAll(owner);
     const [friendFirst] = await pullAll(friend);
-    expect((await server.request('POST', `/api/groups/${group.id}/leave`, { token: third.accessToken })).status).toBe(200);
-    expect((await server.request('POST', `/api/groups/${group.id}/leave`, { token: friend.accessToken })).status).toBe(200);
+    expect(
+      (await server.request('POST', `/api/groups/${group.id}/leave`, { token: third.accessToken }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await server.request('POST', `/api/groups/${group.id}/leave`, { token: friend.accessToken }))
+        .status,
+    ).toBe(200);
     const ownerDelta = await pull(owner, ownerFirst!.cursor);
     expect(ownerDelta.removedMemberships.sort((a, b) => a.userId - b.userId)).toEqual(
       [
@@ -176,27 +243,39 @@ describe('a pull with a cursor', () => {
   it('keeps a resolved bet’s statistics as they were at resolution, so devices never drift as members come and go', async () => {
     const { owner, group, settled } = await groupWithBets();
     const [first] = await pullAll(owner);
-    expect(first!.statistics.find((entry) => entry.betId === settled.id)?.statistics).toMatchObject({ totalMembers: 2, participationRate: 100 });
+    expect(first!.statistics.find((entry) => entry.betId === settled.id)?.statistics).toMatchObject(
+      { totalMembers: 2, participationRate: 100 },
+    );
     await joinGroup(server, await createPlayer(server, 'Latecomer'), group);
     const delta = await pull(owner, first!.cursor);
     expect(delta.statistics).toEqual([]);
-    const direct = await server.request('GET', `/api/bets/${settled.id}/statistics`, { token: owner.accessToken });
+    const direct = await server.request('GET', `/api/bets/${settled.id}/statistics`, {
+      token: owner.accessToken,
+    });
     expect(direct.body).toMatchObject({ totalMembers: 2, participationRate: 100 });
   });
 
   it('sees a renamed member’s new name', async () => {
     const { owner, friend } = await groupWithBets();
     const [first] = await pullAll(owner);
-    const renamed = await server.request('PUT', '/auth/users/me', { token: friend.accessToken, body: { displayName: 'Renamed Friend' } });
+    const renamed = await server.request('PUT', '/auth/users/me', {
+      token: friend.accessToken,
+      body: { displayName: 'Renamed Friend' },
+    });
     expect(renamed.status, renamed.text).toBe(200);
     const delta = await pull(owner, first!.cursor);
-    expect(delta.memberships).toEqual([expect.objectContaining({ userId: friend.user.id, userName: 'Renamed Friend' })]);
+    expect(delta.memberships).toEqual([
+      expect.objectContaining({ userId: friend.user.id, userName: 'Renamed Friend' }),
+    ]);
   });
 
   it('starts over (reset) from a cursor that is not ours or belongs to someone else', async () => {
     const { owner, friend } = await groupWithBets();
     const [ownerFirst] = await pullAll(owner);
-    for (const cursor of ['not-a-cursor', Buffer.from('{"u":1,"s":"1:2:","g":["x"]}').toString('base64url')]) {
+    for (const cursor of [
+      'not-a-cursor',
+      Buffer.from('{"u":1,"s":"1:2:","g":["x"]}').toString('base64url'),
+    ]) {
       expect(await pull(owner, cursor)).toMatchObject({ reset: true });
     }
     const stolen = await pull(friend, ownerFirst!.cursor);
@@ -206,41 +285,51 @@ describe('a pull with a cursor', () => {
 
   it('refuses a cursor that is too long with a 400', async () => {
     const player = await createPlayer(server);
-    const response = await server.request('GET', `/api/member/state?cursor=${'a'.repeat(5000)}`, { token: player.accessToken });
+    const response = await server.request('GET', `/api/member/state?cursor=${'a'.repeat(5000)}`, {
+      token: player.accessToken,
+    });
     expect(response.status).toBe(400);
   });
 });
 
 // PGlite runs one transaction at a time; on PostgreSQL two can commit in the other order than
 // they started, which is what a "version > last seen" cursor gets wrong.
-describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')('transactions committing out of order', () => {
-  it('never skips a change that committed after a later one was pulled', async () => {
-    const { owner, group, open } = await groupWithBets();
-    const [first] = await pullAll(owner);
-    let commit!: () => void;
-    const held = new Promise<void>((resolve) => (commit = resolve));
-    let started!: () => void;
-    const isStarted = new Promise<void>((resolve) => (started = resolve));
-    const slow = server.database.db.transaction(async (tx) => {
-      await tx.execute(sql`update bets set title = 'Renamed slowly' where id = ${open.id}`);
-      started();
-      await held;
+describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+  'transactions committing out of order',
+  () => {
+    it('never skips a change that committed after a later one was pulled', async () => {
+      const { owner, group, open } = await groupWithBets();
+      const [first] = await pullAll(owner);
+      let commit!: () => void;
+      const held = new Promise<void>((resolve) => (commit = resolve));
+      let started!: () => void;
+      const isStarted = new Promise<void>((resolve) => (started = resolve));
+      const slow = server.database.db.transaction(async (tx) => {
+        await tx.execute(sql`update bets set title = 'Renamed slowly' where id = ${open.id}`);
+        started();
+        await held;
+      });
+      await isStarted;
+      const quick = await createBet(server, owner, group, { title: 'Quick' });
+      const during = await pull(owner, first!.cursor);
+      expect(during.bets.map((bet) => bet.id)).toEqual([quick.id]);
+      commit();
+      await slow;
+      const after = await pull(owner, during.cursor);
+      expect(after.bets.map((bet) => [bet.id, bet.title])).toEqual([[open.id, 'Renamed slowly']]);
     });
-    await isStarted;
-    const quick = await createBet(server, owner, group, { title: 'Quick' });
-    const during = await pull(owner, first!.cursor);
-    expect(during.bets.map((bet) => bet.id)).toEqual([quick.id]);
-    commit();
-    await slow;
-    const after = await pull(owner, during.cursor);
-    expect(after.bets.map((bet) => [bet.id, bet.title])).toEqual([[open.id, 'Renamed slowly']]);
-  });
-});
+  },
+);
 
 describe('without a cursor', () => {
   it('keeps the spec’s member state fields', async () => {
     const { owner } = await groupWithBets();
     const response = await server.request('GET', '/api/member/state', { token: owner.accessToken });
-    expect(Object.keys(response.body).sort()).toEqual(['betsToResolve', 'currentUserMemberships', 'groups', 'unwageredBets']);
+    expect(Object.keys(response.body).sort()).toEqual([
+      'betsToResolve',
+      'currentUserMemberships',
+      'groups',
+      'unwageredBets',
+    ]);
   });
 });

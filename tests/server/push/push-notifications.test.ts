@@ -3,7 +3,13 @@ import { ODDS_PUSH_INTERVAL_MS } from '../../../src/domain/push';
 import { createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { startTestServer, type TestServer } from '../harness';
-import { startPushStandIn, subscribedDevice, verifyVapidAuthorization, type BrowserDevice, type PushStandIn } from './push-service-stand-in';
+import {
+  startPushStandIn,
+  subscribedDevice,
+  verifyVapidAuthorization,
+  type BrowserDevice,
+  type PushStandIn,
+} from './push-service-stand-in';
 
 // Notifications reach a local stand-in push service, are decrypted with the browser's keys,
 // and say what happened (ARCHITECTURE.md §7, issue 8): only to current members, never to the
@@ -16,7 +22,8 @@ let publicKey: string;
 beforeAll(async () => {
   server = await startTestServer(NO_EXPIRY_TIMER);
   standIn = await startPushStandIn();
-  publicKey = (await server.request('GET', '/api/push-subscriptions/vapid-public-key')).body.publicKey;
+  publicKey = (await server.request('GET', '/api/push-subscriptions/vapid-public-key')).body
+    .publicKey;
 });
 afterAll(async () => {
   await server?.close();
@@ -46,7 +53,8 @@ async function subscribedGroup(memberCount = 2) {
   return { creator, group, members, outsider, devices };
 }
 
-const titles = (device: BrowserDevice) => device.notifications().map((notification) => notification.title);
+const titles = (device: BrowserDevice) =>
+  device.notifications().map((notification) => notification.title);
 
 describe('a bet created in a group', () => {
   it('tells every other member, encrypted for their browser and signed with the server VAPID key', async () => {
@@ -56,13 +64,20 @@ describe('a bet created in a group', () => {
 
     for (const device of devices.members) {
       expect(device.notifications()).toEqual([
-        { title: `New bet in ${group.name}`, body: `${creator.user.displayName} asks: Will it snow on Sunday?`, url: `/bets/${bet.id}`, tag: `bet-${bet.id}` },
+        {
+          title: `New bet in ${group.name}`,
+          body: `${creator.user.displayName} asks: Will it snow on Sunday?`,
+          url: `/bets/${bet.id}`,
+          tag: `bet-${bet.id}`,
+        },
       ]);
       const [request] = device.requests();
       expect(request!.method).toBe('POST');
       expect(request!.headers['content-encoding']).toBe('aes128gcm');
       expect(Number(request!.headers.ttl)).toBeGreaterThan(0);
-      expect(verifyVapidAuthorization(request!.headers.authorization, standIn.origin)).toBe(publicKey);
+      expect(verifyVapidAuthorization(request!.headers.authorization, standIn.origin)).toBe(
+        publicKey,
+      );
     }
     expect(devices.creator.requests()).toEqual([]);
     expect(devices.outsider.requests()).toEqual([]);
@@ -70,7 +85,13 @@ describe('a bet created in a group', () => {
 
   it('does not reach a member who left the group', async () => {
     const { creator, group, members, devices } = await subscribedGroup();
-    expect((await server.request('POST', `/api/groups/${group.id}/leave`, { token: members[0]!.accessToken })).status).toBe(200);
+    expect(
+      (
+        await server.request('POST', `/api/groups/${group.id}/leave`, {
+          token: members[0]!.accessToken,
+        })
+      ).status,
+    ).toBe(200);
     await createBet(server, creator, group);
     await settle();
     expect(devices.members[0]!.requests()).toEqual([]);
@@ -83,7 +104,14 @@ describe('a bet created in a group', () => {
     try {
       const response = await server.request('POST', '/api/bets', {
         token: creator.accessToken,
-        body: { title: 'Held push', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: new Date(server.clock.now().getTime() + 86_400_000).toISOString(), groupId: group.id },
+        body: {
+          title: 'Held push',
+          betType: 'yes_no',
+          betTypeConfig: {},
+          baseWagerAmount: 1,
+          expiresAt: new Date(server.clock.now().getTime() + 86_400_000).toISOString(),
+          groupId: group.id,
+        },
       });
       expect(response.status).toBe(201);
       await expect.poll(() => devices.members[0]!.requests().length).toBe(1);
@@ -103,7 +131,12 @@ describe('a member joining', () => {
     await joinGroup(server, newcomer, group);
     await settle();
 
-    const expected = { title: `${newcomer.user.displayName} joined ${group.name}`, body: `${group.name} has 3 players now.`, url: `/group/${group.id}`, tag: `group-${group.id}-members` };
+    const expected = {
+      title: `${newcomer.user.displayName} joined ${group.name}`,
+      body: `${group.name} has 3 players now.`,
+      url: `/group/${group.id}`,
+      tag: `group-${group.id}-members`,
+    };
     expect(devices.creator.notifications()).toEqual([expected]);
     expect(devices.members[0]!.notifications()).toEqual([expected]);
     expect(newcomerDevice.requests()).toEqual([]);
@@ -114,7 +147,10 @@ describe('a member joining', () => {
 describe('a bet resolved', () => {
   it('tells each participant their own result, and not the creator who resolved it', async () => {
     const { creator, group, members, devices } = await subscribedGroup(3);
-    const bet = await createBet(server, creator, group, { title: 'Rain at the match?', baseWagerAmount: 3 });
+    const bet = await createBet(server, creator, group, {
+      title: 'Rain at the match?',
+      baseWagerAmount: 3,
+    });
     await placeWager(server, members[0]!, bet, 'yes', 3);
     await placeWager(server, members[1]!, bet, 'no', 6);
     await placeWager(server, members[2]!, bet, 'yes', 9);
@@ -123,8 +159,16 @@ describe('a bet resolved', () => {
     await settle();
 
     // Pool 21 shared by the yes side (12): 5.25 and 15.75; the leftover point goes to the larger remainder.
-    const results = (device: BrowserDevice) => device.notifications().filter((n) => n.title === 'Resolved: Rain at the match?');
-    expect(results(devices.members[0]!)).toEqual([{ title: 'Resolved: Rain at the match?', body: 'You won 5 points', url: `/bets/${bet.id}`, tag: `bet-${bet.id}` }]);
+    const results = (device: BrowserDevice) =>
+      device.notifications().filter((n) => n.title === 'Resolved: Rain at the match?');
+    expect(results(devices.members[0]!)).toEqual([
+      {
+        title: 'Resolved: Rain at the match?',
+        body: 'You won 5 points',
+        url: `/bets/${bet.id}`,
+        tag: `bet-${bet.id}`,
+      },
+    ]);
     expect(results(devices.members[1]!).map((n) => n.body)).toEqual(['Better luck next time']);
     expect(results(devices.members[2]!).map((n) => n.body)).toEqual(['You won 16 points']);
     expect(results(devices.creator)).toEqual([]);
@@ -137,18 +181,32 @@ describe('a bet resolved', () => {
     await placeWager(server, members[0]!, bet, 'yes', 9);
     await resolve(server, creator, bet, 'yes');
     await settle();
-    expect(devices.members[0]!.notifications().at(-1)).toMatchObject({ title: 'Resolved: Sunny?', body: 'You got your 9 points back' });
+    expect(devices.members[0]!.notifications().at(-1)).toMatchObject({
+      title: 'Resolved: Sunny?',
+      body: 'You got your 9 points back',
+    });
   });
 });
 
 describe('odds changing on a bet', () => {
   it('tells those with a wager, except the wagerer, at most once per bet per 10 minutes each', async () => {
     const { creator, group, members, devices } = await subscribedGroup(4);
-    const [ana, ben, cleo, dev] = members as [(typeof members)[0], (typeof members)[0], (typeof members)[0], (typeof members)[0]];
-    const [anaDevice, benDevice, cleoDevice, devDevice] = devices.members as [BrowserDevice, BrowserDevice, BrowserDevice, BrowserDevice];
+    const [ana, ben, cleo, dev] = members as [
+      (typeof members)[0],
+      (typeof members)[0],
+      (typeof members)[0],
+      (typeof members)[0],
+    ];
+    const [anaDevice, benDevice, cleoDevice, devDevice] = devices.members as [
+      BrowserDevice,
+      BrowserDevice,
+      BrowserDevice,
+      BrowserDevice,
+    ];
     const bet = await createBet(server, creator, group, { title: 'Derby winner home?' });
     await settle();
-    const odds = (device: BrowserDevice) => device.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`);
+    const odds = (device: BrowserDevice) =>
+      device.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`);
 
     await placeWager(server, ana, bet, 'yes', 1);
     await settle();
@@ -157,7 +215,12 @@ describe('odds changing on a bet', () => {
     await placeWager(server, ben, bet, 'no', 3);
     await settle();
     expect(odds(anaDevice)).toEqual([
-      { title: 'The odds moved: Derby winner home?', body: 'Your pick Yes pays 4×, with 4 points in the pool now.', url: `/bets/${bet.id}`, tag: `bet-${bet.id}-odds` },
+      {
+        title: 'The odds moved: Derby winner home?',
+        body: 'Your pick Yes pays 4×, with 4 points in the pool now.',
+        url: `/bets/${bet.id}`,
+        tag: `bet-${bet.id}-odds`,
+      },
     ]);
     expect(odds(benDevice)).toEqual([]);
 
@@ -165,20 +228,34 @@ describe('odds changing on a bet', () => {
     server.clock.advance(ODDS_PUSH_INTERVAL_MS - 60_000);
     await placeWager(server, cleo, bet, 'yes', 2);
     await settle();
-    expect([odds(anaDevice).length, odds(benDevice).length, odds(cleoDevice).length]).toEqual([1, 1, 0]);
+    expect([odds(anaDevice).length, odds(benDevice).length, odds(cleoDevice).length]).toEqual([
+      1, 1, 0,
+    ]);
     expect(odds(benDevice)[0]!.body).toBe('Your pick No pays 2×, with 6 points in the pool now.');
 
     // Past 10 minutes since Ana's notice (not Ben's): only Ana and Cleo hear of the next wager.
     server.clock.advance(2 * 60_000);
     await placeWager(server, dev, bet, 'no', 1);
     await settle();
-    expect([odds(anaDevice).length, odds(benDevice).length, odds(cleoDevice).length, odds(devDevice).length]).toEqual([2, 1, 1, 0]);
+    expect([
+      odds(anaDevice).length,
+      odds(benDevice).length,
+      odds(cleoDevice).length,
+      odds(devDevice).length,
+    ]).toEqual([2, 1, 1, 0]);
 
     server.clock.advance(ODDS_PUSH_INTERVAL_MS);
     await placeWager(server, creator, bet, 'yes', 3);
     await settle();
-    expect([odds(anaDevice).length, odds(benDevice).length, odds(cleoDevice).length, odds(devDevice).length]).toEqual([3, 2, 2, 1]);
-    expect(devices.creator.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`)).toEqual([]);
+    expect([
+      odds(anaDevice).length,
+      odds(benDevice).length,
+      odds(cleoDevice).length,
+      odds(devDevice).length,
+    ]).toEqual([3, 2, 2, 1]);
+    expect(devices.creator.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`)).toEqual(
+      [],
+    );
     expect(devices.outsider.requests()).toEqual([]);
   });
 });
@@ -189,9 +266,13 @@ describe('odds changing under concurrent wagers', () => {
     const bet = await createBet(server, creator, group);
     await placeWager(server, members[0]!, bet, 'yes', 1);
     await settle();
-    await Promise.all(members.slice(1).map((member, i) => placeWager(server, member, bet, i % 2 ? 'yes' : 'no', 1)));
+    await Promise.all(
+      members.slice(1).map((member, i) => placeWager(server, member, bet, i % 2 ? 'yes' : 'no', 1)),
+    );
     await settle();
-    expect(devices.members[0]!.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`)).toHaveLength(1);
+    expect(
+      devices.members[0]!.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`),
+    ).toHaveLength(1);
   });
 });
 
@@ -205,7 +286,9 @@ describe('a subscription the push service no longer knows', () => {
     expect(device.requests()).toHaveLength(1);
 
     const query = `deviceId=${device.deviceId}&appName=hunch`;
-    const statusResponse = await server.request('GET', `/api/push-subscriptions/status?${query}`, { token: members[0]!.accessToken });
+    const statusResponse = await server.request('GET', `/api/push-subscriptions/status?${query}`, {
+      token: members[0]!.accessToken,
+    });
     expect(statusResponse.body).toEqual({ active: false });
 
     await createBet(server, creator, group);
@@ -219,7 +302,11 @@ describe('a subscription the push service no longer knows', () => {
     standIn.answerWith(device.endpoint, 500);
     await createBet(server, creator, group);
     await settle();
-    const statusResponse = await server.request('GET', `/api/push-subscriptions/status?deviceId=${device.deviceId}&appName=hunch`, { token: members[0]!.accessToken });
+    const statusResponse = await server.request(
+      'GET',
+      `/api/push-subscriptions/status?deviceId=${device.deviceId}&appName=hunch`,
+      { token: members[0]!.accessToken },
+    );
     expect(statusResponse.body).toEqual({ active: true });
   });
 });
@@ -232,13 +319,20 @@ describe('a device registering again', () => {
     // Same device id, new PushSubscription (the browser renewed it).
     const response = await server.request('POST', '/api/push-subscriptions', {
       token: members[0]!.accessToken,
-      body: { appName: 'hunch', deviceId: old.deviceId, endpoint: renewed.endpoint, keys: renewed.keys },
+      body: {
+        appName: 'hunch',
+        deviceId: old.deviceId,
+        endpoint: renewed.endpoint,
+        keys: renewed.keys,
+      },
     });
     expect(response.status).toBe(201);
     await createBet(server, creator, group, { title: 'Renewed?' });
     await settle();
     expect(old.requests()).toEqual([]);
-    expect(renewed.notifications().map((n) => n.body)).toEqual([`${creator.user.displayName} asks: Renewed?`]);
+    expect(renewed.notifications().map((n) => n.body)).toEqual([
+      `${creator.user.displayName} asks: Renewed?`,
+    ]);
   });
 });
 

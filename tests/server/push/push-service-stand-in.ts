@@ -1,4 +1,12 @@
-import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, randomUUID, verify } from 'node:crypto';
+import {
+  createDecipheriv,
+  createECDH,
+  createPublicKey,
+  hkdfSync,
+  randomBytes,
+  randomUUID,
+  verify,
+} from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -36,7 +44,12 @@ export async function startPushStandIn(): Promise<PushStandIn> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const path = request.url ?? '';
-      received.push({ path, method: request.method ?? '', headers: request.headers, body: Buffer.concat(chunks) });
+      received.push({
+        path,
+        method: request.method ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      });
       await held;
       response.statusCode = statuses.get(path) ?? 201;
       response.end();
@@ -67,7 +80,11 @@ export async function startPushStandIn(): Promise<PushStandIn> {
 }
 
 /** RFC 8291 §3.4 and RFC 8188: the header, then one record sealed with AES-128-GCM. */
-export function decryptAes128gcm(body: Buffer, uaPrivate: ReturnType<typeof createECDH>, authSecret: Buffer): string {
+export function decryptAes128gcm(
+  body: Buffer,
+  uaPrivate: ReturnType<typeof createECDH>,
+  authSecret: Buffer,
+): string {
   const salt = body.subarray(0, 16);
   const recordSize = body.readUInt32BE(16);
   const keyIdLength = body.readUInt8(20);
@@ -79,12 +96,19 @@ export function decryptAes128gcm(body: Buffer, uaPrivate: ReturnType<typeof crea
   const sharedSecret = uaPrivate.computeSecret(asPublic);
   const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), uaPublic, asPublic]);
   const ikm = Buffer.from(hkdfSync('sha256', sharedSecret, authSecret, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+  const cek = Buffer.from(
+    hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
+  );
+  const nonce = Buffer.from(
+    hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12),
+  );
 
   const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
   decipher.setAuthTag(record.subarray(record.length - 16));
-  const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
+  const padded = Buffer.concat([
+    decipher.update(record.subarray(0, record.length - 16)),
+    decipher.final(),
+  ]);
   // The last record ends with the delimiter 0x02, then any zero padding.
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end -= 1;
@@ -103,12 +127,26 @@ export function verifyVapidAuthorization(header: string | undefined, origin: str
   const [encodedHeader, encodedClaims, signature] = token.split('.') as [string, string, string];
   const point = Buffer.from(publicKey, 'base64url');
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33, 65).toString('base64url'),
+    },
     format: 'jwk',
   });
-  const isSigned = verify('sha256', Buffer.from(`${encodedHeader}.${encodedClaims}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const isSigned = verify(
+    'sha256',
+    Buffer.from(`${encodedHeader}.${encodedClaims}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!isSigned) throw new Error('VAPID signature does not verify');
-  const claims = JSON.parse(Buffer.from(encodedClaims, 'base64url').toString('utf8')) as { aud: string; exp: number; sub: string };
+  const claims = JSON.parse(Buffer.from(encodedClaims, 'base64url').toString('utf8')) as {
+    aud: string;
+    exp: number;
+    sub: string;
+  };
   if (claims.aud !== origin) throw new Error(`VAPID audience ${claims.aud} is not ${origin}`);
   if (!(claims.exp * 1000 > Date.now())) throw new Error('VAPID token expired');
   return publicKey;
@@ -134,24 +172,47 @@ export function createBrowserDevice(standIn: PushStandIn): BrowserDevice {
   return {
     deviceId: `device-${randomUUID()}`,
     endpoint: `${standIn.origin}${path}`,
-    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: authSecret.toString('base64url') },
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: authSecret.toString('base64url'),
+    },
     requests,
-    notifications: () => requests().map((entry) => JSON.parse(decryptAes128gcm(entry.body, ecdh, authSecret)) as PushNotification),
+    notifications: () =>
+      requests().map(
+        (entry) => JSON.parse(decryptAes128gcm(entry.body, ecdh, authSecret)) as PushNotification,
+      ),
   };
 }
 
 /** Registers the device for `user` the way the client does after sign-in (spec 02 §3, §7). */
-export async function registerDevice(server: TestServer, user: AuthResponse, device: BrowserDevice, appName = 'hunch') {
+export async function registerDevice(
+  server: TestServer,
+  user: AuthResponse,
+  device: BrowserDevice,
+  appName = 'hunch',
+) {
   const response = await server.request('POST', '/api/push-subscriptions', {
     token: user.accessToken,
-    body: { appName, deviceId: device.deviceId, endpoint: device.endpoint, keys: device.keys, userAgent: 'Mozilla/5.0 (test)', deviceName: 'Desktop Chrome' },
+    body: {
+      appName,
+      deviceId: device.deviceId,
+      endpoint: device.endpoint,
+      keys: device.keys,
+      userAgent: 'Mozilla/5.0 (test)',
+      deviceName: 'Desktop Chrome',
+    },
   });
-  if (response.status !== 201) throw new Error(`register push failed: ${response.status} ${response.text}`);
+  if (response.status !== 201)
+    throw new Error(`register push failed: ${response.status} ${response.text}`);
   return response.body;
 }
 
 /** A new device on the stand-in, registered for `user`. */
-export async function subscribedDevice(server: TestServer, standIn: PushStandIn, user: AuthResponse): Promise<BrowserDevice> {
+export async function subscribedDevice(
+  server: TestServer,
+  standIn: PushStandIn,
+  user: AuthResponse,
+): Promise<BrowserDevice> {
   const device = createBrowserDevice(standIn);
   await registerDevice(server, user, device);
   return device;

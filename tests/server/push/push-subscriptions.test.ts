@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_MESSAGES } from '../../../src/domain/push';
 import { createPlayer } from '../groups/group.factories';
-import { DEFAULT_PUSH_ENDPOINT_HOSTS, isAllowedPushEndpoint, parsePushEndpointHosts } from '../../../src/server/push/push-endpoints';
+import {
+  DEFAULT_PUSH_ENDPOINT_HOSTS,
+  isAllowedPushEndpoint,
+  parsePushEndpointHosts,
+} from '../../../src/server/push/push-endpoints';
 import { createPushSender, resolveVapidIdentity } from '../../../src/server/push/push.sender';
 import { startTestServer, type TestServer } from '../harness';
-import { createBrowserDevice, registerDevice, startPushStandIn, type BrowserDevice, type PushStandIn } from './push-service-stand-in';
+import {
+  createBrowserDevice,
+  registerDevice,
+  startPushStandIn,
+  type BrowserDevice,
+  type PushStandIn,
+} from './push-service-stand-in';
 
 // The push calls of spec 02 §7: the public key, a subscription per user, app and device,
 // its status, delete and deactivate; and every refusal with its message.
@@ -22,10 +32,22 @@ afterAll(async () => {
 });
 
 const statusOf = (token: string, device: Pick<BrowserDevice, 'deviceId'>, appName = 'hunch') =>
-  server.request('GET', `/api/push-subscriptions/status?deviceId=${device.deviceId}&appName=${appName}`, { token });
+  server.request(
+    'GET',
+    `/api/push-subscriptions/status?deviceId=${device.deviceId}&appName=${appName}`,
+    { token },
+  );
 
 function registration(device: BrowserDevice, overrides: Record<string, unknown> = {}) {
-  return { appName: 'hunch', deviceId: device.deviceId, endpoint: device.endpoint, keys: device.keys, userAgent: 'Mozilla/5.0', deviceName: 'Mobile Chrome', ...overrides };
+  return {
+    appName: 'hunch',
+    deviceId: device.deviceId,
+    endpoint: device.endpoint,
+    keys: device.keys,
+    userAgent: 'Mozilla/5.0',
+    deviceName: 'Mobile Chrome',
+    ...overrides,
+  };
 }
 
 describe('GET /api/push-subscriptions/vapid-public-key', () => {
@@ -44,7 +66,10 @@ describe('POST /api/push-subscriptions', () => {
     const device = createBrowserDevice(standIn);
     expect((await statusOf(user.accessToken, device)).body).toEqual({ active: false });
 
-    const response = await server.request('POST', '/api/push-subscriptions', { token: user.accessToken, body: registration(device) });
+    const response = await server.request('POST', '/api/push-subscriptions', {
+      token: user.accessToken,
+      body: registration(device),
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       appName: 'hunch',
@@ -73,24 +98,44 @@ describe('POST /api/push-subscriptions', () => {
     await registerDevice(server, first, device);
     await registerDevice(server, second, { ...device, deviceId: `${device.deviceId}-2` });
     expect((await statusOf(first.accessToken, device)).body).toEqual({ active: false });
-    expect((await statusOf(second.accessToken, { deviceId: `${device.deviceId}-2` })).body).toEqual({ active: true });
+    expect((await statusOf(second.accessToken, { deviceId: `${device.deviceId}-2` })).body).toEqual(
+      { active: true },
+    );
   });
 
   it('is for signed-in users', async () => {
-    const response = await server.request('POST', '/api/push-subscriptions', { body: registration(createBrowserDevice(standIn)) });
+    const response = await server.request('POST', '/api/push-subscriptions', {
+      body: registration(createBrowserDevice(standIn)),
+    });
     expect(response.status).toBe(401);
   });
 
   it.each([
     ['keys', { keys: undefined }, 'keys'],
-    ['a p256dh of the wrong length', { keys: { p256dh: Buffer.alloc(33, 2).toString('base64url'), auth: Buffer.alloc(16).toString('base64url') } }, 'keys.p256dh'],
-    ['an auth that is not base64url', { keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: 'not base64!' } }, 'keys.auth'],
+    [
+      'a p256dh of the wrong length',
+      {
+        keys: {
+          p256dh: Buffer.alloc(33, 2).toString('base64url'),
+          auth: Buffer.alloc(16).toString('base64url'),
+        },
+      },
+      'keys.p256dh',
+    ],
+    [
+      'an auth that is not base64url',
+      { keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: 'not base64!' } },
+      'keys.auth',
+    ],
     ['an endpoint that is not a web URL', { endpoint: 'ftp://push.example.com/x' }, 'endpoint'],
     ['a deviceId with a slash', { deviceId: 'a/b' }, 'deviceId'],
     ['no appName', { appName: '' }, 'appName'],
   ])('refuses a body with %s (400, naming the field)', async (_case, overrides, field) => {
     const user = await createPlayer(server);
-    const response = await server.request('POST', '/api/push-subscriptions', { token: user.accessToken, body: registration(createBrowserDevice(standIn), overrides) });
+    const response = await server.request('POST', '/api/push-subscriptions', {
+      token: user.accessToken,
+      body: registration(createBrowserDevice(standIn), overrides),
+    });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('validation_failed');
     expect(response.body.fieldErrors[field]).toEqual(expect.any(String));
@@ -102,7 +147,10 @@ describe('POST /api/push-subscriptions', () => {
       token: user.accessToken,
       body: registration(createBrowserDevice(standIn), { keys: { p256dh: 'abc', auth: 'abc' } }),
     });
-    expect(response.body.fieldErrors).toMatchObject({ 'keys.p256dh': PUSH_MESSAGES.p256dhKey, 'keys.auth': PUSH_MESSAGES.authKey });
+    expect(response.body.fieldErrors).toMatchObject({
+      'keys.p256dh': PUSH_MESSAGES.p256dhKey,
+      'keys.auth': PUSH_MESSAGES.authKey,
+    });
   });
 
   it("refuses every endpoint that is not a browser's push service (no request forgery)", async () => {
@@ -123,16 +171,24 @@ describe('POST /api/push-subscriptions', () => {
         body: registration(createBrowserDevice(standIn), { endpoint }),
       });
       expect(response.status, endpoint).toBe(400);
-      expect(response.body).toMatchObject({ code: 'unknown_push_service', fieldErrors: { endpoint: PUSH_MESSAGES.endpointService } });
+      expect(response.body).toMatchObject({
+        code: 'unknown_push_service',
+        fieldErrors: { endpoint: PUSH_MESSAGES.endpointService },
+      });
     }
   });
 
   it('accepts the known push services by default, and a loopback stand-in only when PUSH_ENDPOINT_HOSTS lists it', async () => {
-    const standard = await startTestServer({ env: { PUSH_ENDPOINT_HOSTS: DEFAULT_PUSH_ENDPOINT_HOSTS } });
+    const standard = await startTestServer({
+      env: { PUSH_ENDPOINT_HOSTS: DEFAULT_PUSH_ENDPOINT_HOSTS },
+    });
     try {
       const user = await createPlayer(standard);
       const device = createBrowserDevice(standIn);
-      const refused = await standard.request('POST', '/api/push-subscriptions', { token: user.accessToken, body: registration(device) });
+      const refused = await standard.request('POST', '/api/push-subscriptions', {
+        token: user.accessToken,
+        body: registration(device),
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.code).toBe('unknown_push_service');
       for (const endpoint of [
@@ -156,11 +212,16 @@ describe('POST /api/push-subscriptions', () => {
     const sender = createPushSender({
       vapid: resolveVapidIdentity(server.config),
       timeoutMs: 1000,
-      isAllowedEndpoint: (endpoint) => isAllowedPushEndpoint(endpoint, parsePushEndpointHosts(DEFAULT_PUSH_ENDPOINT_HOSTS)),
+      isAllowedEndpoint: (endpoint) =>
+        isAllowedPushEndpoint(endpoint, parsePushEndpointHosts(DEFAULT_PUSH_ENDPOINT_HOSTS)),
     });
     const device = createBrowserDevice(standIn);
     const before = standIn.received.length;
-    const outcome = await sender.send({ id: 1, userId: 1, endpoint: device.endpoint, ...device.keys }, { title: 't', body: 'b', url: '/', tag: 't' }, { ttlSeconds: 60 });
+    const outcome = await sender.send(
+      { id: 1, userId: 1, endpoint: device.endpoint, ...device.keys },
+      { title: 't', body: 'b', url: '/', tag: 't' },
+      { ttlSeconds: 60 },
+    );
     expect(outcome.outcome).toBe('gone');
     expect(standIn.received.length).toBe(before);
   });
@@ -170,7 +231,14 @@ describe("another account and someone else's endpoint (audit item 18)", () => {
   it("refuses to take over an endpoint without its subscription's keys, and the owner keeps getting notifications", async () => {
     const [owner, intruder] = [await createPlayer(server), await createPlayer(server)];
     const device = createBrowserDevice(standIn);
-    expect((await server.request('POST', '/api/push-subscriptions', { token: owner.accessToken, body: registration(device) })).status).toBe(201);
+    expect(
+      (
+        await server.request('POST', '/api/push-subscriptions', {
+          token: owner.accessToken,
+          body: registration(device),
+        })
+      ).status,
+    ).toBe(201);
     const other = createBrowserDevice(standIn);
     const taken = await server.request('POST', '/api/push-subscriptions', {
       token: intruder.accessToken,
@@ -184,8 +252,22 @@ describe("another account and someone else's endpoint (audit item 18)", () => {
   it('lets another account on the same browser (same keys) take the endpoint over', async () => {
     const [first, second] = [await createPlayer(server), await createPlayer(server)];
     const device = createBrowserDevice(standIn);
-    expect((await server.request('POST', '/api/push-subscriptions', { token: first.accessToken, body: registration(device) })).status).toBe(201);
-    expect((await server.request('POST', '/api/push-subscriptions', { token: second.accessToken, body: registration(device) })).status).toBe(201);
+    expect(
+      (
+        await server.request('POST', '/api/push-subscriptions', {
+          token: first.accessToken,
+          body: registration(device),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await server.request('POST', '/api/push-subscriptions', {
+          token: second.accessToken,
+          body: registration(device),
+        })
+      ).status,
+    ).toBe(201);
     expect((await statusOf(first.accessToken, device)).body).toEqual({ active: false });
   });
 });
@@ -200,11 +282,18 @@ describe('GET /api/push-subscriptions/status', () => {
 
   it('needs a token, a deviceId and an appName', async () => {
     const user = await createPlayer(server);
-    expect((await server.request('GET', '/api/push-subscriptions/status?deviceId=x&appName=hunch')).status).toBe(401);
-    const missing = await server.request('GET', '/api/push-subscriptions/status?appName=hunch', { token: user.accessToken });
+    expect(
+      (await server.request('GET', '/api/push-subscriptions/status?deviceId=x&appName=hunch'))
+        .status,
+    ).toBe(401);
+    const missing = await server.request('GET', '/api/push-subscriptions/status?appName=hunch', {
+      token: user.accessToken,
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.fieldErrors.deviceId).toBe(PUSH_MESSAGES.deviceIdRequired);
-    const noApp = await server.request('GET', '/api/push-subscriptions/status?deviceId=x', { token: user.accessToken });
+    const noApp = await server.request('GET', '/api/push-subscriptions/status?deviceId=x', {
+      token: user.accessToken,
+    });
     expect(noApp.status).toBe(400);
     expect(noApp.body.fieldErrors.appName).toBe(PUSH_MESSAGES.appNameRequired);
   });
@@ -225,14 +314,26 @@ describe('DELETE /api/push-subscriptions/user/{deviceId}', () => {
     const [owner, other] = [await createPlayer(server), await createPlayer(server)];
     const device = createBrowserDevice(standIn);
     await registerDevice(server, owner, device);
-    expect((await server.request('DELETE', `/api/push-subscriptions/user/${device.deviceId}?appName=hunch`, { token: other.accessToken })).status).toBe(204);
+    expect(
+      (
+        await server.request(
+          'DELETE',
+          `/api/push-subscriptions/user/${device.deviceId}?appName=hunch`,
+          { token: other.accessToken },
+        )
+      ).status,
+    ).toBe(204);
     expect((await statusOf(owner.accessToken, device)).body).toEqual({ active: true });
   });
 
   it('needs a token and an appName', async () => {
     const user = await createPlayer(server);
-    expect((await server.request('DELETE', '/api/push-subscriptions/user/x?appName=hunch')).status).toBe(401);
-    const response = await server.request('DELETE', '/api/push-subscriptions/user/x', { token: user.accessToken });
+    expect(
+      (await server.request('DELETE', '/api/push-subscriptions/user/x?appName=hunch')).status,
+    ).toBe(401);
+    const response = await server.request('DELETE', '/api/push-subscriptions/user/x', {
+      token: user.accessToken,
+    });
     expect(response.status).toBe(400);
     expect(response.body.fieldErrors.appName).toBe(PUSH_MESSAGES.appNameRequired);
   });
@@ -243,7 +344,11 @@ describe('PATCH /api/push-subscriptions/user/{deviceId}/deactivate', () => {
     const user = await createPlayer(server);
     const device = createBrowserDevice(standIn);
     await registerDevice(server, user, device);
-    const response = await server.request('PATCH', `/api/push-subscriptions/user/${device.deviceId}/deactivate?appName=hunch`, { token: user.accessToken });
+    const response = await server.request(
+      'PATCH',
+      `/api/push-subscriptions/user/${device.deviceId}/deactivate?appName=hunch`,
+      { token: user.accessToken },
+    );
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ deviceId: device.deviceId, active: false });
     expect((await statusOf(user.accessToken, device)).body).toEqual({ active: false });
@@ -254,9 +359,20 @@ describe('PATCH /api/push-subscriptions/user/{deviceId}/deactivate', () => {
 
   it('answers 404 for a device with no subscription, and 401 without a token', async () => {
     const user = await createPlayer(server);
-    const unknown = await server.request('PATCH', '/api/push-subscriptions/user/nobody/deactivate?appName=hunch', { token: user.accessToken });
+    const unknown = await server.request(
+      'PATCH',
+      '/api/push-subscriptions/user/nobody/deactivate?appName=hunch',
+      { token: user.accessToken },
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('push_subscription_not_found');
-    expect((await server.request('PATCH', '/api/push-subscriptions/user/nobody/deactivate?appName=hunch')).status).toBe(401);
+    expect(
+      (
+        await server.request(
+          'PATCH',
+          '/api/push-subscriptions/user/nobody/deactivate?appName=hunch',
+        )
+      ).status,
+    ).toBe(401);
   });
 });

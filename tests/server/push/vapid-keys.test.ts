@@ -14,7 +14,8 @@ describe('the VAPID keys', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const publicKeyOf = async (server: Awaited<ReturnType<typeof startTestServer>>) =>
-    (await server.request('GET', '/api/push-subscriptions/vapid-public-key')).body.publicKey as string;
+    (await server.request('GET', '/api/push-subscriptions/vapid-public-key')).body
+      .publicKey as string;
 
   it('are generated once into DATA_DIR and kept across restarts', async () => {
     const database = await openTestDatabase();
@@ -38,7 +39,13 @@ describe('the VAPID keys', () => {
 
   it('come from VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY when set, and nothing is generated', async () => {
     const configured = webpush.generateVAPIDKeys();
-    const server = await startTestServer({ env: { VAPID_PUBLIC_KEY: configured.publicKey, VAPID_PRIVATE_KEY: configured.privateKey, JWT_SECRET: 'j'.repeat(40) } });
+    const server = await startTestServer({
+      env: {
+        VAPID_PUBLIC_KEY: configured.publicKey,
+        VAPID_PRIVATE_KEY: configured.privateKey,
+        JWT_SECRET: 'j'.repeat(40),
+      },
+    });
     try {
       expect(await publicKeyOf(server)).toBe(configured.publicKey);
       expect(() => statSync(path.join(server.dataDir, 'secrets.json'))).toThrow();
@@ -48,11 +55,21 @@ describe('the VAPID keys', () => {
   });
 
   it('stop start-up when configured wrongly', async () => {
-    expect(() => loadConfig({ VAPID_PUBLIC_KEY: webpush.generateVAPIDKeys().publicKey })).toThrow(ConfigError);
-    expect(() => loadConfig({ VAPID_PUBLIC_KEY: webpush.generateVAPIDKeys().publicKey })).toThrow(/VAPID_PRIVATE_KEY/);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: webpush.generateVAPIDKeys().publicKey })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: webpush.generateVAPIDKeys().publicKey })).toThrow(
+      /VAPID_PRIVATE_KEY/,
+    );
     const database = await openTestDatabase();
     try {
-      await expect(startTestServer({ dataDir, database, env: { VAPID_PUBLIC_KEY: 'not-a-key', VAPID_PRIVATE_KEY: 'nor-this' } })).rejects.toThrow(/VAPID/);
+      await expect(
+        startTestServer({
+          dataDir,
+          database,
+          env: { VAPID_PUBLIC_KEY: 'not-a-key', VAPID_PRIVATE_KEY: 'nor-this' },
+        }),
+      ).rejects.toThrow(/VAPID/);
     } finally {
       await database.close();
     }

@@ -37,12 +37,27 @@ describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis',
   }
 
   it('a join through A reaches the members and the joiner connected to B, and A then routes the group to B', async () => {
-    const [owner, joiner, outsider] = await Promise.all([createPlayer(first), createPlayer(first), createPlayer(first)]);
+    const [owner, joiner, outsider] = await Promise.all([
+      createPlayer(first),
+      createPlayer(first),
+      createPlayer(first),
+    ]);
     const group = await createGroup(first, owner, { privacy: 'private' });
-    const [ownerOnB, joinerOnB, outsiderOnB] = [await connectToSecond(owner), await connectToSecond(joiner), await connectToSecond(outsider)];
+    const [ownerOnB, joinerOnB, outsiderOnB] = [
+      await connectToSecond(owner),
+      await connectToSecond(joiner),
+      await connectToSecond(outsider),
+    ];
 
     await joinGroup(first, joiner, group);
-    const announced = { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 100, availablePoints: 100, version: expect.any(Number) };
+    const announced = {
+      groupId: group.id,
+      userId: joiner.user.id,
+      userName: joiner.user.displayName,
+      totalPoints: 100,
+      availablePoints: 100,
+      version: expect.any(Number),
+    };
     expect(await ownerOnB.waitFor('userJoinedGroup')).toEqual(announced);
     expect(await joinerOnB.waitFor('userJoinedGroup')).toEqual(announced);
 
@@ -61,9 +76,18 @@ describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis',
     await joinGroup(first, leaver, group);
     const [ownerOnB, leaverOnB] = [await connectToSecond(owner), await connectToSecond(leaver)];
 
-    expect((await first.request('POST', `/api/groups/${group.id}/leave`, { token: leaver.accessToken })).status).toBe(200);
-    first.app.events.publish('betExpired', { betId: 43, groupId: group.id, version: 1 }, { groupId: group.id });
-    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 43)).toMatchObject({ betId: 43 });
+    expect(
+      (await first.request('POST', `/api/groups/${group.id}/leave`, { token: leaver.accessToken }))
+        .status,
+    ).toBe(200);
+    first.app.events.publish(
+      'betExpired',
+      { betId: 43, groupId: group.id, version: 1 },
+      { groupId: group.id },
+    );
+    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 43)).toMatchObject({
+      betId: 43,
+    });
     await syncSockets(first, { client: leaverOnB, userId: leaver.user.id });
     expect(leaverOnB.heard('betExpired')).toEqual([]);
   });
@@ -73,7 +97,13 @@ describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis',
     const ownerOnB = await connectToSecond(owner);
     const group = await createGroup(first, owner);
     expect(await ownerOnB.waitFor('groupCreated')).toEqual({ groupId: group.id, name: group.name });
-    first.app.events.publish('betExpired', { betId: 44, groupId: group.id, version: 1 }, { groupId: group.id });
-    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 44)).toMatchObject({ betId: 44 });
+    first.app.events.publish(
+      'betExpired',
+      { betId: 44, groupId: group.id, version: 1 },
+      { groupId: group.id },
+    );
+    expect(await ownerOnB.waitFor('betExpired', (payload) => payload.betId === 44)).toMatchObject({
+      betId: 44,
+    });
   });
 });

@@ -24,7 +24,10 @@ function disconnection(client: TestSocket): Promise<string> {
   return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
 }
 
-async function twoSessions(): Promise<{ user: SignedInUser; other: { accessToken: string; refreshToken: string } }> {
+async function twoSessions(): Promise<{
+  user: SignedInUser;
+  other: { accessToken: string; refreshToken: string };
+}> {
   const user = await createUser(server);
   const other = await login(server, user.email, user.password);
   expect(other.status).toBe(200);
@@ -37,11 +40,18 @@ describe('a socket whose session ends', () => {
     const client = await connectSocket(server, other.accessToken);
     open.push(client);
     const dropped = disconnection(client);
-    expect((await server.request('DELETE', '/auth/users/me/sessions', { token: user.accessToken })).status).toBe(200);
+    expect(
+      (await server.request('DELETE', '/auth/users/me/sessions', { token: user.accessToken }))
+        .status,
+    ).toBe(200);
     // A lost connection (not "io server disconnect"): the client reconnects and must prove its session.
     expect(await dropped).toBe('transport close');
-    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain('Authentication');
-    expect(await connectionError(server, { auth: { token: user.accessToken } })).toContain('Authentication');
+    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain(
+      'Authentication',
+    );
+    expect(await connectionError(server, { auth: { token: user.accessToken } })).toContain(
+      'Authentication',
+    );
   });
 
   it('is dropped when the password changes; the device that changed it reconnects with its new token', async () => {
@@ -52,12 +62,18 @@ describe('a socket whose session ends', () => {
     const [droppedElsewhere, droppedHere] = [disconnection(elsewhere), disconnection(here)];
     const changed = await server.request('PUT', '/auth/users/me', {
       token: user.accessToken,
-      body: { password: 'Brand-new-pass-7', passwordConfirm: 'Brand-new-pass-7', currentPassword: user.password },
+      body: {
+        password: 'Brand-new-pass-7',
+        passwordConfirm: 'Brand-new-pass-7',
+        currentPassword: user.password,
+      },
     });
     expect(changed.status).toBe(200);
     expect(await droppedElsewhere).toBe('transport close');
     expect(await droppedHere).toBe('transport close');
-    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain('Authentication');
+    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain(
+      'Authentication',
+    );
     const again = await connectSocket(server, changed.body.accessToken);
     open.push(again);
     expect(again.heard('connectionAuthenticated')).toHaveLength(1);
@@ -74,16 +90,28 @@ describe('a socket whose session ends', () => {
       tokenHash: hashOpaqueToken(token),
       expiresAt: new Date(Date.now() + TOKEN_LIFETIME.passwordResetSeconds * 1000),
     });
-    const reset = await server.request('POST', '/auth/reset-password', { body: { token, password: 'New-password-42', passwordConfirm: 'New-password-42' } });
+    const reset = await server.request('POST', '/auth/reset-password', {
+      body: { token, password: 'New-password-42', passwordConfirm: 'New-password-42' },
+    });
     expect(reset.status).toBe(200);
     expect(await dropped).toBe('transport close');
-    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain('Authentication');
+    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain(
+      'Authentication',
+    );
   });
 
   it('of one sign-out alone ends; the other session reconnects', async () => {
     const { user, other } = await twoSessions();
-    expect((await server.request('POST', '/auth/revoke-token', { body: { refreshToken: other.refreshToken } })).status).toBe(200);
-    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain('Authentication');
+    expect(
+      (
+        await server.request('POST', '/auth/revoke-token', {
+          body: { refreshToken: other.refreshToken },
+        })
+      ).status,
+    ).toBe(200);
+    expect(await connectionError(server, { auth: { token: other.accessToken } })).toContain(
+      'Authentication',
+    );
     const stillIn = await connectSocket(server, user.accessToken);
     open.push(stillIn);
     expect(stillIn.heard('connectionAuthenticated')).toHaveLength(1);

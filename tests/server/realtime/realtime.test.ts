@@ -35,39 +35,59 @@ async function connect(user: AuthResponse): Promise<TestSocket> {
 }
 
 /** The bet events of spec 02 §3 as the bets service publishes them; payloads are only carried, so their shape does not matter here. */
-const BET_EVENTS: RealtimeEventName[] = ['betCreated', 'wagerPlaced', 'betResolved', 'betCancelled', 'betExpired', 'pointsRefunded'];
+const BET_EVENTS: RealtimeEventName[] = [
+  'betCreated',
+  'wagerPlaced',
+  'betResolved',
+  'betCancelled',
+  'betExpired',
+  'pointsRefunded',
+];
 
 function publishBetEvents(groupId: number, betId: number, audience: Audience = { groupId }): void {
-  for (const event of BET_EVENTS) server.app.events.publish(event, { betId, groupId } as never, audience);
+  for (const event of BET_EVENTS)
+    server.app.events.publish(event, { betId, groupId } as never, audience);
 }
 
-const betIdsOf = (client: TestSocket, event: RealtimeEventName) => client.heard(event).map((payload) => (payload as { betId: number }).betId);
+const betIdsOf = (client: TestSocket, event: RealtimeEventName) =>
+  client.heard(event).map((payload) => (payload as { betId: number }).betId);
 
 let nextBetId = 1000;
 
 describe('the handshake', () => {
   it('says connectionAuthenticated with the user and their groups', async () => {
     const user = await createPlayer(server);
-    const [first, second] = [await createGroup(server, user), await createGroup(server, user, { privacy: 'private' })];
+    const [first, second] = [
+      await createGroup(server, user),
+      await createGroup(server, user, { privacy: 'private' }),
+    ];
     const client = await connect(user);
-    expect(client.heard('connectionAuthenticated')).toEqual([{ userId: user.user.id, groupIds: [first.id, second.id] }]);
+    expect(client.heard('connectionAuthenticated')).toEqual([
+      { userId: user.user.id, groupIds: [first.id, second.id] },
+    ]);
   });
 
   it('accepts the token with a Bearer prefix too', async () => {
     const user = await createPlayer(server);
     const client = await connectSocket(server, `Bearer ${user.accessToken}`);
     open.push(client);
-    expect(client.heard('connectionAuthenticated')).toEqual([{ userId: user.user.id, groupIds: [] }]);
+    expect(client.heard('connectionAuthenticated')).toEqual([
+      { userId: user.user.id, groupIds: [] },
+    ]);
   });
 
   it('refuses a missing, a forged and an expired token with an Authentication error', async () => {
     const user = await createPlayer(server);
     expect(await connectionError(server, { auth: {} })).toContain('Authentication');
-    expect(await connectionError(server, { auth: { token: 'not.a.token' } })).toContain('Authentication');
+    expect(await connectionError(server, { auth: { token: 'not.a.token' } })).toContain(
+      'Authentication',
+    );
     const [header, , signature] = user.accessToken.split('.');
     const claims = JSON.parse(Buffer.from(user.accessToken.split('.')[1]!, 'base64url').toString());
     const tampered = Buffer.from(JSON.stringify({ ...claims, sub: '1' })).toString('base64url');
-    expect(await connectionError(server, { auth: { token: `${header}.${tampered}.${signature}` } })).toContain('Authentication');
+    expect(
+      await connectionError(server, { auth: { token: `${header}.${tampered}.${signature}` } }),
+    ).toContain('Authentication');
     const expired = await new SignJWT({ app: 'hunch', tmp: true })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.user.id))
@@ -79,8 +99,15 @@ describe('the handshake', () => {
 
   it('refuses a page of another origin and accepts one of PUBLIC_URL', async () => {
     const user = await createPlayer(server);
-    expect(await connectionError(server, { auth: { token: user.accessToken }, extraHeaders: { origin: 'https://elsewhere.example' } })).toBeTruthy();
-    const client = await connectSocket(server, user.accessToken, { extraHeaders: { origin: 'http://hunch.test' } });
+    expect(
+      await connectionError(server, {
+        auth: { token: user.accessToken },
+        extraHeaders: { origin: 'https://elsewhere.example' },
+      }),
+    ).toBeTruthy();
+    const client = await connectSocket(server, user.accessToken, {
+      extraHeaders: { origin: 'http://hunch.test' },
+    });
     open.push(client);
     expect(client.heard('connectionAuthenticated')).toHaveLength(1);
   });
@@ -99,13 +126,21 @@ describe('who hears what', () => {
   let clients: { owner: TestSocket; member: TestSocket; outsider: TestSocket };
 
   beforeAll(async () => {
-    [owner, member, outsider] = await Promise.all([createPlayer(server, 'Owner'), createPlayer(server, 'Member'), createPlayer(server, 'Outsider')]);
+    [owner, member, outsider] = await Promise.all([
+      createPlayer(server, 'Owner'),
+      createPlayer(server, 'Member'),
+      createPlayer(server, 'Outsider'),
+    ]);
     group = await createGroup(server, owner, { privacy: 'private' });
     await joinGroup(server, member, group);
   });
 
   async function connectAll() {
-    clients = { owner: await connect(owner), member: await connect(member), outsider: await connect(outsider) };
+    clients = {
+      owner: await connect(owner),
+      member: await connect(member),
+      outsider: await connect(outsider),
+    };
   }
   const sync = () =>
     syncSockets(
@@ -124,13 +159,19 @@ describe('who hears what', () => {
       expect(betIdsOf(clients.owner, event), event).toEqual([betId]);
       expect(betIdsOf(clients.member, event), event).toEqual([betId]);
     }
-    expect(clients.outsider.received.map((entry) => entry.event)).toEqual(['connectionAuthenticated']);
+    expect(clients.outsider.received.map((entry) => entry.event)).toEqual([
+      'connectionAuthenticated',
+    ]);
   });
 
   it('sends an event for one user to that user only, on each of their sockets', async () => {
     await connectAll();
     const secondTab = await connect(member);
-    server.app.events.publish('pointsRefunded', { betId: 7, groupId: group.id, totalRefunded: 3, refundedParticipants: 1 } as never, { userId: member.user.id });
+    server.app.events.publish(
+      'pointsRefunded',
+      { betId: 7, groupId: group.id, totalRefunded: 3, refundedParticipants: 1 } as never,
+      { userId: member.user.id },
+    );
     await sync();
     await syncSockets(server, { client: secondTab, userId: member.user.id });
     expect(clients.member.heard('pointsRefunded')).toHaveLength(1);
@@ -149,7 +190,9 @@ describe('who hears what', () => {
     expect(betIdsOf(clients.owner, 'betCreated')).toEqual([betId]);
     expect(clients.member.heard('groupCreated')).toEqual([]);
     expect(betIdsOf(clients.member, 'betCreated')).toEqual([]);
-    expect(clients.outsider.received.map((entry) => entry.event)).toEqual(['connectionAuthenticated']);
+    expect(clients.outsider.received.map((entry) => entry.event)).toEqual([
+      'connectionAuthenticated',
+    ]);
   });
 });
 
@@ -161,32 +204,73 @@ describe('wagers', () => {
     const [ownerSocket, memberSocket] = [await connect(owner), await connect(member)];
     const bet = await createBet(server, owner, group);
     await placeWager(server, member, bet, 'yes', 1);
-    const mine = await memberSocket.waitFor('wagerPlaced', (payload) => payload.betId === bet.id && payload.userId !== undefined);
-    expect(mine).toMatchObject({ betId: bet.id, userId: member.user.id, points: 1, previousPoints: 0 });
-    const announced = await ownerSocket.waitFor('wagerPlaced', (payload) => payload.betId === bet.id);
-    expect(announced).toEqual({ groupId: group.id, betId: bet.id, answerTotals: { yes: 1 }, pool: 1, wagerCount: 1, version: expect.any(Number) });
-    expect(ownerSocket.heard('wagerPlaced').filter((payload) => payload.userId !== undefined)).toEqual([]);
+    const mine = await memberSocket.waitFor(
+      'wagerPlaced',
+      (payload) => payload.betId === bet.id && payload.userId !== undefined,
+    );
+    expect(mine).toMatchObject({
+      betId: bet.id,
+      userId: member.user.id,
+      points: 1,
+      previousPoints: 0,
+    });
+    const announced = await ownerSocket.waitFor(
+      'wagerPlaced',
+      (payload) => payload.betId === bet.id,
+    );
+    expect(announced).toEqual({
+      groupId: group.id,
+      betId: bet.id,
+      answerTotals: { yes: 1 },
+      pool: 1,
+      wagerCount: 1,
+      version: expect.any(Number),
+    });
+    expect(
+      ownerSocket.heard('wagerPlaced').filter((payload) => payload.userId !== undefined),
+    ).toEqual([]);
   });
 });
 
 describe('rooms follow memberships', () => {
   it('a user who joins hears userJoinedGroup and the group from then on, without reconnecting; outsiders hear nothing', async () => {
-    const [owner, joiner, outsider] = await Promise.all([createPlayer(server), createPlayer(server), createPlayer(server)]);
+    const [owner, joiner, outsider] = await Promise.all([
+      createPlayer(server),
+      createPlayer(server),
+      createPlayer(server),
+    ]);
     const group = await createGroup(server, owner, { privacy: 'private' });
-    const [ownerSocket, joinerSocket, outsiderSocket] = [await connect(owner), await connect(joiner), await connect(outsider)];
+    const [ownerSocket, joinerSocket, outsiderSocket] = [
+      await connect(owner),
+      await connect(joiner),
+      await connect(outsider),
+    ];
 
     publishBetEvents(group.id, nextBetId++);
     await joinGroup(server, joiner, group);
-    const announced = { groupId: group.id, userId: joiner.user.id, userName: joiner.user.displayName, totalPoints: 100, availablePoints: 100, version: expect.any(Number) };
+    const announced = {
+      groupId: group.id,
+      userId: joiner.user.id,
+      userName: joiner.user.displayName,
+      totalPoints: 100,
+      availablePoints: 100,
+      version: expect.any(Number),
+    };
     expect(await ownerSocket.waitFor('userJoinedGroup')).toEqual(announced);
     expect(await joinerSocket.waitFor('userJoinedGroup')).toEqual(announced);
 
     const afterJoining = nextBetId++;
     publishBetEvents(group.id, afterJoining);
-    await syncSockets(server, { client: joinerSocket, userId: joiner.user.id }, { client: outsiderSocket, userId: outsider.user.id });
+    await syncSockets(
+      server,
+      { client: joinerSocket, userId: joiner.user.id },
+      { client: outsiderSocket, userId: outsider.user.id },
+    );
     expect(betIdsOf(joinerSocket, 'betCreated')).toEqual([afterJoining]);
     expect(joinerSocket.heard('userJoinedGroup')).toHaveLength(1);
-    expect(outsiderSocket.received.map((entry) => entry.event)).toEqual(['connectionAuthenticated']);
+    expect(outsiderSocket.received.map((entry) => entry.event)).toEqual([
+      'connectionAuthenticated',
+    ]);
   });
 
   it('a user added by an admin hears the group from then on', async () => {
@@ -194,7 +278,10 @@ describe('rooms follow memberships', () => {
     await befriend(server, admin, added);
     const group = await createGroup(server, admin, { privacy: 'private' });
     const addedSocket = await connect(added);
-    const response = await server.request('POST', `/api/groups/${group.id}/members`, { token: admin.accessToken, body: { userId: added.user.id } });
+    const response = await server.request('POST', `/api/groups/${group.id}/members`, {
+      token: admin.accessToken,
+      body: { userId: added.user.id },
+    });
     expect(response.status).toBe(200);
     await addedSocket.waitFor('userJoinedGroup', (payload) => payload.groupId === group.id);
     const betId = nextBetId++;
@@ -203,17 +290,36 @@ describe('rooms follow memberships', () => {
   });
 
   it('a member who leaves, or is removed, stops hearing the group; the internal event reaches nobody', async () => {
-    const [owner, leaver, removed] = await Promise.all([createPlayer(server), createPlayer(server), createPlayer(server)]);
+    const [owner, leaver, removed] = await Promise.all([
+      createPlayer(server),
+      createPlayer(server),
+      createPlayer(server),
+    ]);
     const group = await createGroup(server, owner, { privacy: 'private' });
     await joinGroup(server, leaver, group);
     await joinGroup(server, removed, group);
-    const [ownerSocket, leaverSocket, removedSocket] = [await connect(owner), await connect(leaver), await connect(removed)];
-    expect(leaverSocket.heard('connectionAuthenticated')).toEqual([{ userId: leaver.user.id, groupIds: [group.id] }]);
+    const [ownerSocket, leaverSocket, removedSocket] = [
+      await connect(owner),
+      await connect(leaver),
+      await connect(removed),
+    ];
+    expect(leaverSocket.heard('connectionAuthenticated')).toEqual([
+      { userId: leaver.user.id, groupIds: [group.id] },
+    ]);
 
     const whileMember = nextBetId++;
     publishBetEvents(group.id, whileMember);
-    expect((await server.request('POST', `/api/groups/${group.id}/leave`, { token: leaver.accessToken })).status).toBe(200);
-    expect((await server.request('DELETE', `/api/groups/${group.id}/members/${removed.user.id}`, { token: owner.accessToken })).status).toBe(200);
+    expect(
+      (await server.request('POST', `/api/groups/${group.id}/leave`, { token: leaver.accessToken }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await server.request('DELETE', `/api/groups/${group.id}/members/${removed.user.id}`, {
+          token: owner.accessToken,
+        })
+      ).status,
+    ).toBe(200);
     const afterwards = nextBetId++;
     publishBetEvents(group.id, afterwards);
 
@@ -226,7 +332,8 @@ describe('rooms follow memberships', () => {
     expect(betIdsOf(ownerSocket, 'betCreated')).toEqual([whileMember, afterwards]);
     expect(betIdsOf(leaverSocket, 'betCreated')).toEqual([whileMember]);
     expect(betIdsOf(removedSocket, 'betCreated')).toEqual([whileMember]);
-    for (const { client } of everyone) expect(client.received.map((entry) => entry.event)).not.toContain('membershipEnded');
+    for (const { client } of everyone)
+      expect(client.received.map((entry) => entry.event)).not.toContain('membershipEnded');
   });
 });
 

@@ -1,5 +1,10 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, RealtimeEventName, RealtimeEventPayload, ServerToClientEvents } from '../../../src/domain/realtime-events';
+import type {
+  ClientToServerEvents,
+  RealtimeEventName,
+  RealtimeEventPayload,
+  ServerToClientEvents,
+} from '../../../src/domain/realtime-events';
 import type { TestServer } from '../harness';
 
 // A socket.io client the way the app opens one (websocket only, token in the handshake),
@@ -15,7 +20,10 @@ export interface TestSocket {
   /** Everything heard so far, in order (the sync markers excluded). */
   received: ReceivedEvent[];
   /** The first `event` matching `matches`, heard already or within the time limit. */
-  waitFor<E extends RealtimeEventName>(event: E, matches?: (payload: RealtimeEventPayload<E>) => boolean): Promise<RealtimeEventPayload<E>>;
+  waitFor<E extends RealtimeEventName>(
+    event: E,
+    matches?: (payload: RealtimeEventPayload<E>) => boolean,
+  ): Promise<RealtimeEventPayload<E>>;
   /** The payloads of `event` heard so far. */
   heard<E extends RealtimeEventName>(event: E): Array<RealtimeEventPayload<E>>;
   close(): void;
@@ -29,7 +37,10 @@ export interface ConnectOptions {
   extraHeaders?: Record<string, string>;
 }
 
-function openSocket(url: string, options: ConnectOptions): Socket<ServerToClientEvents, ClientToServerEvents> {
+function openSocket(
+  url: string,
+  options: ConnectOptions,
+): Socket<ServerToClientEvents, ClientToServerEvents> {
   return io(url, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -42,7 +53,11 @@ function openSocket(url: string, options: ConnectOptions): Socket<ServerToClient
 }
 
 /** Connects with `token` and resolves once the server has said connectionAuthenticated. */
-export async function connectSocket(server: Pick<TestServer, 'url'>, token: string, options: ConnectOptions = {}): Promise<TestSocket> {
+export async function connectSocket(
+  server: Pick<TestServer, 'url'>,
+  token: string,
+  options: ConnectOptions = {},
+): Promise<TestSocket> {
   const socket = openSocket(server.url, { auth: { token }, ...options });
   const received: ReceivedEvent[] = [];
   const waiters = new Set<() => void>();
@@ -55,11 +70,14 @@ export async function connectSocket(server: Pick<TestServer, 'url'>, token: stri
   const client: TestSocket = {
     socket,
     received,
-    heard: (event) => received.filter((entry) => entry.event === event).map((entry) => entry.payload as never),
+    heard: (event) =>
+      received.filter((entry) => entry.event === event).map((entry) => entry.payload as never),
     waitFor(event, matches = () => true) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const found = received.find((entry) => entry.event === event && matches(entry.payload as never));
+          const found = received.find(
+            (entry) => entry.event === event && matches(entry.payload as never),
+          );
           if (!found) return false;
           clearTimeout(timer);
           waiters.delete(check);
@@ -68,7 +86,11 @@ export async function connectSocket(server: Pick<TestServer, 'url'>, token: stri
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no ${event} within ${WAIT_MS} ms; heard: ${JSON.stringify(received.map((entry) => entry.event))}`));
+          reject(
+            new Error(
+              `no ${event} within ${WAIT_MS} ms; heard: ${JSON.stringify(received.map((entry) => entry.event))}`,
+            ),
+          );
         }, WAIT_MS);
         if (!check()) waiters.add(check);
       });
@@ -84,7 +106,10 @@ export async function connectSocket(server: Pick<TestServer, 'url'>, token: stri
 }
 
 /** Tries to connect and resolves with the connect_error's message (fails if the connection is accepted). */
-export function connectionError(server: Pick<TestServer, 'url'>, options: ConnectOptions): Promise<string> {
+export function connectionError(
+  server: Pick<TestServer, 'url'>,
+  options: ConnectOptions,
+): Promise<string> {
   const socket = openSocket(server.url, options);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => {
@@ -105,13 +130,19 @@ let marker = 0;
  * published to each user's room and awaited. socket.io keeps one sender's order per socket,
  * so "not heard by then" means "not sent" — no sleeping to prove an absence.
  */
-export async function syncSockets(server: Pick<TestServer, 'app'>, ...clients: Array<{ client: TestSocket; userId: number }>): Promise<void> {
+export async function syncSockets(
+  server: Pick<TestServer, 'app'>,
+  ...clients: Array<{ client: TestSocket; userId: number }>
+): Promise<void> {
   await Promise.all(
     clients.map(({ client, userId }) => {
       marker -= 1;
       const betId = marker;
       const arrived = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`sync marker ${betId} never arrived`)), WAIT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`sync marker ${betId} never arrived`)),
+          WAIT_MS,
+        );
         const onMarker = (payload: { betId: number }) => {
           if (payload.betId !== betId) return;
           clearTimeout(timer);
