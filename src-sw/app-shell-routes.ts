@@ -7,7 +7,7 @@ import {
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
-// The app shell offline (issue 7): every built file is precached with its revision, and any
+// The app shell offline: every built file is precached with its revision, and any
 // navigation (/dashboard, /group/3, /bets/12…) is answered with the cached index.html so the
 // React router takes over and the views read Dexie. Server paths are never answered with the
 // shell: the API, the auth calls and socket.io must reach the network (or fail) as they are.

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { PushNotification } from '../src/domain/push';
 
-// Issue 8: each push is shown as a notification, and a click opens or focuses its URL. The
+// Each push is shown as a notification, and a click opens or focuses its URL. The
 // payload is {title, body, url, tag?} (src/domain/push.ts, pushNotificationSchema). It is
 // checked by hand rather than with the zod schema: zod would triple this worker's size for
 // four fields, and a malformed push still has to show something (a push that shows no

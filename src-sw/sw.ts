@@ -5,7 +5,7 @@ import { registerOutboxQueue } from './outbox-queue';
 import { listenForUpdateRequests } from './update-lifecycle';
 import { handlePushNotifications } from './push-notifications';
 
-// Hunch's service worker (ARCHITECTURE.md §8, issue 7 and 8). Built by
+// Hunch's service worker (ARCHITECTURE.md §8). Built by
 // scripts/vite-plugin-service-worker.ts into dist/client/sw.js after the client build, with
 // the list of built files injected as self.__WB_MANIFEST. Each concern is one module; the
 // order below is the order their routes and listeners must be registered in.
@@ -19,7 +19,7 @@ routeAppShell(self.__WB_MANIFEST);
 //    of network wait in a workbox-background-sync Queue, replayed on `sync` or at worker start.
 registerOutboxQueue(self);
 
-// 3. Push: show each message, open or focus its URL when clicked (issue 8).
+// 3. Push: show each message, open or focus its URL when clicked.
 handlePushNotifications(self);
 
 // 4. Updates: the page asks a waiting worker to take over (spec 01 §4), and a new worker

@@ -176,7 +176,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-// Push and offline (issues 7 and 8): the join prompt, the profile's push card on, off and
+// Push and offline: the join prompt, the profile's push card on, off and
 // blocked, and the offline indicator. The push service is a stand-in (push.helpers.ts).
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violations on the push prompt, the push card and the offline indicator (${colorScheme})`, async ({

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
-// Issue 5 end to end: two members of one group in two browser contexts play one bet of each
+// Bets end to end: two members of one group in two browser contexts play one bet of each
 // type: the creator makes it in the bet modal, both wager on the bet page, the creator
 // resolves, both see the results panel, and the header's points and the leaderboard move
 // exactly as the payout rule (ARCHITECTURE.md §5) says. Each starts with 100 points.

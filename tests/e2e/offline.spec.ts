@@ -12,7 +12,7 @@ import {
 /** The locked bet card's label once a wager is held (bet-card.tsx). */
 const BET_CARD_WAGER_LABEL = 'Your wager';
 
-// Issue 7: after one online visit the screens read from Dexie with no network; a write made
+// After one online visit the screens read from Dexie with no network; a write made
 // with no network shows at once, marked pending, waits in the outbox (and the service worker's
 // background-sync queue) and arrives exactly once when the network returns, even when the app
 // was closed meanwhile; a write the server refuses on replay is rolled back with its reason.

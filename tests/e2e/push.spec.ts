@@ -5,7 +5,7 @@ import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
 import { replacePushSubscribe } from './push.helpers';
 
-// Issue 8 end to end in Chromium. The browser's own push service cannot be reached here, so
+// Push end to end in Chromium. The browser's own push service cannot be reached here, so
 // only PushManager.prototype.subscribe is replaced, at the browser boundary, by one that
 // returns a subscription for a local stand-in push service (an HTTP server on loopback) with
 // real P-256 keys; everything else (permission, the service worker, the server's calls, the

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
 
-// Issue 7, the installable part: the manifest and the service worker make Hunch installable
+// The installable part: the manifest and the service worker make Hunch installable
 // (Chromium's own install criteria), and after one online visit the app shell opens offline
 // from the service worker's precache and says it is offline.
 

@@ -19,7 +19,7 @@ import {
 } from './groups.helpers';
 import { freePort, startServerProcess, type ServerProcess } from './server-process';
 
-// Live updates end to end (issue 6, spec 02 §4): two players in two browser contexts on a
+// Live updates end to end (spec 02 §4): two players in two browser contexts on a
 // server of this spec's own — its own port and a DATA_DIR that outlives a restart — so the
 // reconnection test can stop and start it. The other player's moves go through the API with
 // their token; what is asserted is what the screens show, without reloading.

@@ -135,7 +135,7 @@ for (const size of SIZES) {
   }
 }
 
-// Bets (issue 5): the dashboard's queues, the creation steps, the bet card with odds, the
+// Bets: the dashboard's queues, the creation steps, the bet card with odds, the
 // resolve confirmation, the results panel and the group's bet list.
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -202,7 +202,7 @@ for (const size of SIZES) {
       await shoot(page, `${tag}-create-bet-type`);
       await page.keyboard.press('Escape');
 
-      // Offline (issue 7): a wager and a bet made with no network show at once, pending.
+      // Offline: a wager and a bet made with no network show at once, pending.
       await page.goto(`/bets/${bets.open.id}`);
       await page.context().setOffline(true);
       const card = page.getByRole('article', { name: 'Place your wager' });
@@ -234,7 +234,7 @@ for (const size of SIZES) {
   }
 }
 
-// Push and offline (issues 7 and 8): the join prompt, the profile's push card off, on and
+// Push and offline: the join prompt, the profile's push card off, on and
 // blocked, and the offline indicator.
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {

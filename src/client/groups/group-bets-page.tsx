@@ -9,8 +9,8 @@ import { useGroup } from './use-groups';
 import styles from './group-bets-page.module.css';
 
 // "/group/{id}/bets": spec 02 §2 has a "Hello world" placeholder; we show ALL of the group's
-// bets with the group view's tabs and search instead (issue 5: the placeholder is not good
-// enough for a real product).
+// bets with the group view's tabs and search instead (a placeholder is not good enough for a
+// real product).
 
 const TEXT = {
   title: (name: string | undefined) => (name ? `${name}: all bets` : 'All bets'),

@@ -1,4 +1,4 @@
-// "Last updated 5 minutes ago" for the offline indicator (issue 7: the interface says when
+// "Last updated 5 minutes ago" for the offline indicator (the interface says when
 // data was last brought up to date). Pure: the clock is passed in.
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

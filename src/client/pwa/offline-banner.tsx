@@ -4,7 +4,7 @@ import { useSession } from '../data/use-session';
 import styles from './offline-banner.module.css';
 
 // "You're offline." and, for a signed-in player, when the data on screen was last brought up
-// to date (issue 7). That part reads Dexie, so it is its own lazy chunk: a visitor who is not
+// to date. That part reads Dexie, so it is its own lazy chunk: a visitor who is not
 // signed in never loads Dexie.
 
 const LastSynced = lazy(() => import('./last-synced').then((m) => ({ default: m.LastSynced })));

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useSession } from '../data/use-session';
 import { useIsOnline } from './use-online-status';
 
-// Issue 7: with the network gone, the interface says so. The shell keeps this polite live
+// With the network gone, the interface says so. The shell keeps this polite live
 // region mounted (so the change is announced) and loads the banner itself only when the
 // device goes offline: it is in the precache by then, and the landing page's first load
 // stays small.
@@ -10,7 +10,7 @@ import { useIsOnline } from './use-online-status';
 const OfflineBanner = lazy(() =>
   import('./offline-banner').then((m) => ({ default: m.OfflineBanner })),
 );
-// Online, a signed-in player hears of writes the server refused (issue 13 §6); Dexie stays lazy.
+// Online, a signed-in player hears of writes the server refused; Dexie stays lazy.
 const RefusedWritesStrip = lazy(() =>
   import('./sync-status-sheet').then((m) => ({ default: m.RefusedWritesStrip })),
 );

@@ -4,8 +4,7 @@ import { TIMING } from '../../domain/constants';
 // the app is stable (the page has loaded and the browser is idle) or after 30000 ms at the
 // latest; an update check runs every 3,600,000 ms. A new version that finished installing
 // waits: it takes over when the app next starts, so nothing reloads under the player's hands
-// (the spec activates it at once; the local-mirror issue asks for the next launch). The player
-// is told, and may apply it now (SKIP_WAITING, see src-sw/update-lifecycle.ts), which reloads
+// (the spec activates it at once; that departure is on purpose). The player is told, and may apply it now (SKIP_WAITING, see src-sw/update-lifecycle.ts), which reloads
 // the page once.
 
 export const SERVICE_WORKER_URL = '/sw.js';

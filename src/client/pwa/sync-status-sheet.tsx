@@ -12,7 +12,7 @@ import { formatLastUpdated } from './format-last-updated';
 import banner from './offline-banner.module.css';
 import styles from './sync-status-sheet.module.css';
 
-// The sync status sheet (issue 13 §6), opened from the offline strip or the "couldn't be sent"
+// The sync status sheet, opened from the offline strip or the "couldn't be sent"
 // strip: each write this device is still sending, or the server refused, with its reason; a
 // refused one can be retried or discarded, a waiting one discarded. And when the data was last
 // brought up to date.

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// navigator.onLine with the online/offline events (issue 7: the interface says it is offline).
+// navigator.onLine with the online/offline events (the interface says when it is offline).
 // A browser that says "online" may still reach nothing; the sync engine's failures cover that.
 
 function subscribe(onChange: () => void) {

@@ -1,7 +1,7 @@
 import { Clock } from 'lucide-react';
 import styles from './pending-badge.module.css';
 
-// The outbox's mark (issue 7): a row carrying `pendingWriteId` was changed on this device and
+// The outbox's mark: a row carrying `pendingWriteId` was changed on this device and
 // the server has not confirmed it yet. `<PendingBadge row={wager} />` renders nothing otherwise.
 
 export const PENDING_TEXT = 'Pending';
