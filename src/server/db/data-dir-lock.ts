@@ -9,10 +9,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 
-// One process per PGlite data folder (audit item 7): a second instance on the same DATA_DIR
-// opened the same files, and its acknowledged writes were lost. The first to start holds
-// DATA_DIR/hunch.lock (created exclusively, holding its pid); a second start fails at once
-// with a message saying who holds it. A lock left by a process that died is taken over.
+// One process per PGlite data folder: a second instance on the same DATA_DIR opened the same
+// files, and its acknowledged writes were lost. The first to start holds DATA_DIR/hunch.lock
+// (created exclusively, holding its pid); a second start fails at once with a message saying
+// who holds it. A lock left by a process that died is taken over.
 
 export class DataDirLockedError extends Error {
   constructor(

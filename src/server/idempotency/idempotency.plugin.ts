@@ -74,7 +74,7 @@ function payloadText(payload: unknown): string | null | undefined {
   return undefined; // a stream: not something the API sends, and not storable
 }
 
-// Fields that are credentials: an answer holding one is stored without it (audit item 5).
+// Fields that are credentials: an answer holding one is stored without them.
 const TOKEN_FIELDS = ['accessToken', 'refreshToken'];
 
 /**

@@ -1,7 +1,7 @@
-// Which push endpoints the server will ever request (audit item 9: any https host or IP was
-// accepted and requested, a server-side request forgery). Only the browsers' push services,
-// by default; PUSH_ENDPOINT_HOSTS replaces the list (a test's stand-in on loopback, a new
-// browser's service).
+// Which push endpoints the server will ever request (accepting any https host or IP would let
+// a client make the server send requests anywhere: a server-side request forgery). Only the
+// browsers' push services, by default; PUSH_ENDPOINT_HOSTS replaces the list (a test's
+// stand-in on loopback, a new browser's service).
 //
 // An entry is a host name, optionally `*.` for its subdomains (https on port 443 only), or an
 // origin with a scheme (`http://127.0.0.1`: that scheme and host, any port).

@@ -101,8 +101,8 @@ export function createPushService({
       };
       const row = await db.transaction(async (tx) => {
         // Another account may take an endpoint over only with the subscription's own keys (the
-        // same browser, signed in as someone else): knowing an endpoint is not owning it (audit
-        // item 18: anyone could re-register it and silence its owner).
+        // same browser, signed in as someone else): knowing an endpoint is not owning it
+        // (otherwise anyone could re-register it and silence its owner).
         const [holder] = await tx
           .select({
             userId: pushSubscriptions.userId,
