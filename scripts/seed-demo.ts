@@ -13,6 +13,7 @@ import { connectDatabase } from '../src/server/db/connect';
 import { users } from '../src/server/db/schema';
 import { createEventBus } from '../src/server/events';
 import { createGroupsService } from '../src/server/groups/groups.service';
+import { createLeaderboardService } from '../src/server/groups/leaderboard.service';
 import { runBetExpiry } from '../src/server/jobs/bet-expiry.job';
 import { createMailer } from '../src/server/mail/mailer';
 import { loadOrCreateSecrets } from '../src/server/secrets';
@@ -94,7 +95,8 @@ async function main() {
     const auth = createAuthService({ db, accessTokens, mailer, publicUrl: config.publicUrl, now });
     const bets = createBetsService({ db, events, now });
     const wagers = createWagersService({ db, events, now });
-    const groups = createGroupsService({ db, events, now, memberStateBets: bets.memberStateBets });
+    const groups = createGroupsService({ db, events, now });
+    const leaderboard = createLeaderboardService({ db });
 
     at(-30 * DAY);
     const players: Player[] = [];
@@ -323,7 +325,7 @@ async function main() {
     await runBetExpiry({ db, events }, now());
     await mailer.close();
 
-    const standings = await groups.getLeaderboard(maya.user, friday.id);
+    const standings = await leaderboard.getLeaderboard(maya.user, friday.id);
     console.log(`Seeded ${where}:`);
     console.log(
       `  groups: "${friday.name}" (public, id ${friday.id}) and "${family.name}" (private, id ${family.id}, invite code BRANDT2024)`,

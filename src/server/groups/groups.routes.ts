@@ -25,6 +25,8 @@ import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
 import { byIp, rateLimitHook } from '../rate-limits';
 import type { GroupsService } from './groups.service';
+import type { LeaderboardService } from './leaderboard.service';
+import type { MemberStateService } from './member-state.service';
 
 // The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
@@ -32,6 +34,8 @@ import type { GroupsService } from './groups.service';
 
 export interface GroupsRoutesOptions {
   groups: GroupsService;
+  leaderboard: LeaderboardService;
+  memberState: MemberStateService;
   mirror: MirrorService;
   rateLimits: RateLimits;
 }
@@ -40,7 +44,7 @@ export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,
-  { groups, mirror, rateLimits }: GroupsRoutesOptions,
+  { groups, leaderboard, memberState, mirror, rateLimits }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
@@ -177,7 +181,7 @@ export async function groupsRoutes(
   app.get(
     '/groups/:id/leaderboard',
     { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } },
-    async (request) => groups.getLeaderboard(currentUser(request), request.params.id),
+    async (request) => leaderboard.getLeaderboard(currentUser(request), request.params.id),
   );
 
   // The largest answer of the API (every open bet of every group: hundreds of bets). Encoding
@@ -196,7 +200,7 @@ export async function groupsRoutes(
     },
     async (request) =>
       request.query.cursor === undefined
-        ? groups.getMemberState(currentUser(request))
+        ? memberState.getMemberState(currentUser(request))
         : mirror.pull(currentUser(request), request.query.cursor),
   );
 }

@@ -1,39 +1,32 @@
-import { randomBytes as nodeRandomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
   generateInviteCode,
   type CreateGroupInput,
   type Group,
-  type LeaderboardResponse,
   type Membership,
   type PublicGroupSummary,
 } from '../../domain/groups';
-import type { MemberStateResponse } from '../../domain/member-state';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
-import { prepared } from '../db/prepared';
 import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import {
   cannotDemoteCreator,
   cannotRemoveCreator,
-  creatorCannotLeave,
   groupNameTaken,
   notFound,
-  notGroupAdmin,
   notAFriend,
   notMember,
-  wrongInviteCode,
 } from '../errors';
 import type { EventBus } from '../events';
 import {
   presentGroup,
-  presentLeaderboard,
   presentMembership,
   presentPublicGroupSummary,
   type GroupMember,
 } from './group.presenter';
+import { requireGroupAccess } from './group-access';
 import {
-  findActiveMembership,
   findMembership,
   joinMembership,
   markMembershipLeft,
@@ -55,11 +48,6 @@ export interface GroupsServiceDeps {
   now?: () => Date;
   /** Random bytes for invite codes; tests may pin them. */
   randomBytes?: (length: number) => Uint8Array;
-  /** The bets feature's maps of /member/state for the caller's current groups (the groups feature never reads bets itself). */
-  memberStateBets?: (
-    userId: number,
-    groupIds: number[],
-  ) => Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>>;
 }
 
 export interface ListGroupsFilter {
@@ -80,42 +68,12 @@ interface Joined {
   userName: string;
 }
 
-/** The member state's groups and the caller's memberships there: every app start and reconnect (prepared once, see db/prepared.ts). */
-const memberStateGroups = prepared<
-  Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>,
-  { userId: number }
->('memberStateGroups', (tx) =>
-  tx
-    .select({
-      group: { id: groups.id, name: groups.name },
-      membership: memberships,
-      userName: users.displayName,
-    })
-    .from(memberships)
-    .innerJoin(groups, eq(groups.id, memberships.groupId))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.userId, sql.placeholder('userId')), isNull(memberships.leftAt)))
-    .orderBy(asc(groups.id)),
-);
-
 export function createGroupsService({
   db,
   events,
   now = () => new Date(),
   randomBytes = nodeRandomBytes,
-  memberStateBets,
 }: GroupsServiceDeps) {
-  async function findGroup(
-    tx: Executor,
-    groupId: number,
-    options: { forUpdate?: boolean } = {},
-  ): Promise<GroupRow> {
-    const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
-    const [row] = options.forUpdate ? await query.for('update') : await query;
-    if (!row) throw notFound('Group');
-    return row;
-  }
-
   /** The current members of each group, by group id. */
   async function loadMembers(
     tx: Executor,
@@ -155,19 +113,6 @@ export function createGroupsService({
       .limit(1);
     if (!row) throw notFound('User');
     return row.displayName;
-  }
-
-  /** Public groups are readable by any signed-in user; private ones by their current members only (spec 02 §6). */
-  async function assertCanRead(tx: Executor, group: GroupRow, userId: number): Promise<void> {
-    if (group.privacy === 'public') return;
-    if (!(await findActiveMembership(tx, group.id, userId))) throw notMember();
-  }
-
-  /** Managing members and admins is for the group's current admins; a non-member hears not_member first. */
-  async function assertAdmin(tx: Executor, group: GroupRow, userId: number): Promise<void> {
-    const membership = await findActiveMembership(tx, group.id, userId);
-    if (!membership) throw notMember();
-    if (membership.role !== 'admin') throw notGroupAdmin();
   }
 
   /** Bumps the group's updatedAt: its member and admin lists are part of it (sync engines compare it). */
@@ -241,16 +186,10 @@ export function createGroupsService({
     groupId: number,
     at: Date,
   ): Promise<GroupRow> {
-    const row = await findGroup(tx, groupId);
-    if (caller.id === row.createdByUserId) throw creatorCannotLeave();
+    await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'leave' });
+    // A concurrent leave or removal may win the race after the check.
     if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
     return touchGroup(tx, groupId, at);
-  }
-
-  function isSameCode(expected: string, given: string): boolean {
-    const a = Buffer.from(expected);
-    const b = Buffer.from(given);
-    return a.length === b.length && timingSafeEqual(a, b);
   }
 
   return {
@@ -339,8 +278,11 @@ export function createGroupsService({
 
     /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {
-      const group = await findGroup(db, groupId);
-      await assertCanRead(db, group, caller.id);
+      const group = await requireGroupAccess(db, {
+        userId: caller.id,
+        groupId,
+        permission: 'read',
+      });
       return presentOne(db, group, caller.id);
     },
 
@@ -354,8 +296,11 @@ export function createGroupsService({
       groupId: number,
       userId = caller.id,
     ): Promise<Membership> {
-      const group = await findGroup(db, groupId);
-      if (userId !== caller.id) await assertCanRead(db, group, caller.id);
+      await requireGroupAccess(db, {
+        userId: caller.id,
+        groupId,
+        permission: userId === caller.id ? 'readOwnMembership' : 'read',
+      });
       const [row] = await db
         .select({ membership: memberships, userName: users.displayName })
         .from(memberships)
@@ -376,8 +321,11 @@ export function createGroupsService({
     async addMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       const { group, joined } = await db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
         // Only a friend (someone in one of the admin's groups now) or a former member of this
         // group: adding any id would let anyone enrol strangers, and an unknown id answers the same.
         const isFriend =
@@ -399,8 +347,11 @@ export function createGroupsService({
       const group = await db.transaction(async (tx) => {
         if (userId === caller.id)
           return presentOne(tx, await leave(tx, caller, groupId, at), caller.id);
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
         if (userId === row.createdByUserId) throw cannotRemoveCreator();
         if (!(await markMembershipLeft(tx, groupId, userId, at))) throw notFound('Member');
         return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
@@ -413,8 +364,11 @@ export function createGroupsService({
     async addAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       return db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
         if (!(await setMembershipRole(tx, groupId, userId, 'admin', at))) throw notFound('Member');
         return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
       });
@@ -424,8 +378,11 @@ export function createGroupsService({
     async removeAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       return db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
         if (userId === row.createdByUserId) throw cannotDemoteCreator();
         if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
         return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
@@ -457,10 +414,12 @@ export function createGroupsService({
      */
     async joinPrivate(caller: AuthUser, groupId: number, inviteCode: string): Promise<Group> {
       return joinAndPresent(caller.id, async (tx) => {
-        const row = await findGroup(tx, groupId);
-        if (row.privacy === 'private' && !isSameCode(row.inviteCode ?? '', inviteCode))
-          throw wrongInviteCode();
-        return row;
+        return requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'join',
+          inviteCode,
+        });
       });
     },
 
@@ -495,53 +454,6 @@ export function createGroupsService({
       const at = now();
       await db.transaction((tx) => leave(tx, caller, groupId, at));
       announceMembershipEnded(groupId, caller.id);
-    },
-
-    /** Current members by total points descending, ties by user id; names are display names. */
-    async getLeaderboard(caller: AuthUser, groupId: number): Promise<LeaderboardResponse> {
-      const group = await findGroup(db, groupId);
-      await assertCanRead(db, group, caller.id);
-      const rows = await db
-        .select({
-          userId: memberships.userId,
-          userName: users.displayName,
-          totalPoints: memberships.totalPoints,
-        })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
-      return presentLeaderboard(rows);
-    },
-
-    /**
-     * GET /member/state: the caller's groups and memberships. The bet maps are filled by the
-     * bets feature: give it the group ids loaded here (one place to extend).
-     */
-    async getMemberState(caller: AuthUser): Promise<MemberStateResponse> {
-      const rows = await memberStateGroups(db, { userId: caller.id });
-      const state: MemberStateResponse = {
-        groups: {},
-        currentUserMemberships: {},
-        unwageredBets: {},
-        betsToResolve: {},
-      };
-      for (const row of rows) {
-        state.groups[String(row.group.id)] = { id: row.group.id, name: row.group.name };
-        state.currentUserMemberships[String(row.group.id)] = presentMembership(
-          row.membership,
-          row.userName,
-        );
-      }
-      if (memberStateBets) {
-        Object.assign(
-          state,
-          await memberStateBets(
-            caller.id,
-            rows.map((row) => row.group.id),
-          ),
-        );
-      }
-      return state;
     },
   };
 }
