@@ -21,6 +21,7 @@ import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
 import { createEventBus } from './events';
 import { groupsRoutes } from './groups/groups.routes';
+import { createGroupMembersService } from './groups/group-members.service';
 import { createGroupsService } from './groups/groups.service';
 import { createLeaderboardService } from './groups/leaderboard.service';
 import { createMemberStateService } from './groups/member-state.service';
@@ -245,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,
+    members: createGroupMembersService({ db: database.db, events, now: deps.now }),
     leaderboard: createLeaderboardService({ db: database.db }),
     memberState: createMemberStateService({
       db: database.db,
