@@ -12,7 +12,9 @@ import { ConfigError, loadConfig } from '../src/server/config';
 import { connectDatabase } from '../src/server/db/connect';
 import { users } from '../src/server/db/schema';
 import { createEventBus } from '../src/server/events';
+import { createGroupMembersService } from '../src/server/groups/group-members.service';
 import { createGroupsService } from '../src/server/groups/groups.service';
+import { createLeaderboardService } from '../src/server/groups/leaderboard.service';
 import { runBetExpiry } from '../src/server/jobs/bet-expiry.job';
 import { createMailer } from '../src/server/mail/mailer';
 import { loadOrCreateSecrets } from '../src/server/secrets';
@@ -94,7 +96,9 @@ async function main() {
     const auth = createAuthService({ db, accessTokens, mailer, publicUrl: config.publicUrl, now });
     const bets = createBetsService({ db, events, now });
     const wagers = createWagersService({ db, events, now });
-    const groups = createGroupsService({ db, events, now, memberStateBets: bets.memberStateBets });
+    const groups = createGroupsService({ db, events, now });
+    const members = createGroupMembersService({ db, events, now });
+    const leaderboard = createLeaderboardService({ db });
 
     at(-30 * DAY);
     const players: Player[] = [];
@@ -132,7 +136,7 @@ async function main() {
       defaultPoints: 100,
     });
     for (const player of [leo, priya, sam, noor, tom])
-      await groups.joinPublic(player.user, friday.name);
+      await members.joinPublic(player.user, friday.name);
     const family = await groups.createGroup(leo.user, {
       name: 'Brandt Family',
       privacy: 'private',
@@ -140,7 +144,7 @@ async function main() {
       defaultPoints: 50,
     });
     for (const player of [maya, priya])
-      await groups.joinPrivate(player.user, family.id, 'BRANDT2024');
+      await members.joinPrivate(player.user, family.id, 'BRANDT2024');
 
     const bet = (
       creator: Player,
@@ -323,7 +327,7 @@ async function main() {
     await runBetExpiry({ db, events }, now());
     await mailer.close();
 
-    const standings = await groups.getLeaderboard(maya.user, friday.id);
+    const standings = await leaderboard.getLeaderboard(maya.user, friday.id);
     console.log(`Seeded ${where}:`);
     console.log(
       `  groups: "${friday.name}" (public, id ${friday.id}) and "${family.name}" (private, id ${family.id}, invite code BRANDT2024)`,

@@ -7,6 +7,7 @@ import { API_BASE, AUTH_BASE } from '../domain/constants';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { createBetsService } from './bets/bets.service';
+import { createMemberStateBetsReader } from './bets/member-state-bets.service';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createWagersService } from './bets/wagers.service';
 import { createAuthService, isSessionLive } from './auth/auth.service';
@@ -20,7 +21,10 @@ import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
 import { createEventBus } from './events';
 import { groupsRoutes } from './groups/groups.routes';
+import { createGroupMembersService } from './groups/group-members.service';
 import { createGroupsService } from './groups/groups.service';
+import { createLeaderboardService } from './groups/leaderboard.service';
+import { createMemberStateService } from './groups/member-state.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { loggerOptions } from './logging';
@@ -187,12 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.
   app.addHook('preClose', async () => wagerTotals.stop());
-  const groups = createGroupsService({
-    db: database.db,
-    events,
-    now: deps.now,
-    memberStateBets: bets.memberStateBets,
-  });
+  const groups = createGroupsService({ db: database.db, events, now: deps.now });
   // socket.io shares Fastify's HTTP server (one port); it attaches now and serves once listening.
   const realtime = await createRealtimeGateway({
     httpServer: app.server,
@@ -247,6 +246,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,
+    members: createGroupMembersService({ db: database.db, events, now: deps.now }),
+    leaderboard: createLeaderboardService({ db: database.db }),
+    memberState: createMemberStateService({
+      db: database.db,
+      memberStateBets: createMemberStateBetsReader({ db: database.db, now: deps.now }),
+    }),
     mirror: createMirrorService({ db: database.db }),
     rateLimits: config.rateLimits,
   });

@@ -6,7 +6,7 @@ import { bets, wagers } from '../db/schema';
 import type { MirrorScope } from '../groups/group-mirror';
 import { countActiveMembers } from '../groups/group-mirror';
 import { presentBet, presentWager } from './bet.presenter';
-import { loadWagers, statisticsOf } from './bets.service';
+import { loadWagers, statisticsOf } from './bet-queries';
 
 // The bets feature's part of a mirror pull (src/server/mirror): every bet of the scope's groups
 // in every state with its live totals, the viewer's own wagers, and resolved bets' statistics as

@@ -20,9 +20,10 @@ import {
   wagerNotFound,
 } from '../errors';
 import type { EventBus } from '../events';
-import { applyLedgerEvent, requireActiveMembership } from '../groups/membership.service';
+import { requireGroupAccess } from '../groups/group-access';
+import { applyLedgerEvent } from '../groups/membership.service';
 import { presentWager } from './bet.presenter';
-import { findBet, loadWagers } from './bets.service';
+import { findBet, loadWagers } from './bet-queries';
 
 // Wagers (spec 02 §4, ARCHITECTURE.md §4): one per user per bet, by members only, while the
 // bet is active and before its expiresAt; placing debits available points by the wager,
@@ -120,7 +121,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     points: number,
     at: Date,
   ): Promise<string> {
-    await requireActiveMembership(tx, bet.groupId, caller.id);
+    await requireGroupAccess(tx, { userId: caller.id, bet, permission: 'wager' });
     if (bet.state !== 'active') throw betClosed('not_active');
     if (!isWageringOpen({ state: bet.state, expiresAt: bet.expiresAt.toISOString() }, at.getTime()))
       throw betClosed('expired');

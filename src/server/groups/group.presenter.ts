@@ -4,8 +4,10 @@ import type {
   Membership,
   PublicGroupSummary,
 } from '../../domain/groups';
+import { and, inArray, isNull } from 'drizzle-orm';
 import { rankLeaderboard } from '../../domain/groups';
-import type { GroupRow, MembershipRow } from '../db/schema';
+import type { Executor } from '../db/connect';
+import { memberships, type GroupRow, type MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
 // Never send a database row (CONVENTIONS.md): these shape groups and memberships into the
@@ -48,6 +50,33 @@ export function presentGroup(
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };
+}
+
+/** Groups as `viewerId` may see them, with their current member lists (one query for all). */
+export async function presentGroups(
+  tx: Executor,
+  rows: readonly GroupRow[],
+  viewerId: number,
+): Promise<Group[]> {
+  const byGroup = new Map<number, GroupMember[]>(rows.map((row) => [row.id, []]));
+  if (rows.length > 0) {
+    const members = await tx
+      .select({ groupId: memberships.groupId, userId: memberships.userId, role: memberships.role })
+      .from(memberships)
+      .where(and(inArray(memberships.groupId, [...byGroup.keys()]), isNull(memberships.leftAt)));
+    for (const member of members)
+      byGroup.get(member.groupId)?.push({ userId: member.userId, role: member.role });
+  }
+  return rows.map((row) => presentGroup(row, byGroup.get(row.id) ?? [], viewerId));
+}
+
+/** One group as `viewerId` may see it; see presentGroups. */
+export async function presentOneGroup(
+  tx: Executor,
+  row: GroupRow,
+  viewerId: number,
+): Promise<Group> {
+  return (await presentGroups(tx, [row], viewerId))[0]!;
 }
 
 /** A membership with the member's display name; `role` is the stored one (the creator is an admin; Group.createdByUserId tells who created it). */

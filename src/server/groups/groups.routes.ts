@@ -24,7 +24,10 @@ import { currentUser } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
 import { byIp, rateLimitHook } from '../rate-limits';
+import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
+import type { LeaderboardService } from './leaderboard.service';
+import type { MemberStateService } from './member-state.service';
 
 // The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
@@ -32,6 +35,9 @@ import type { GroupsService } from './groups.service';
 
 export interface GroupsRoutesOptions {
   groups: GroupsService;
+  members: GroupMembersService;
+  leaderboard: LeaderboardService;
+  memberState: MemberStateService;
   mirror: MirrorService;
   rateLimits: RateLimits;
 }
@@ -40,7 +46,7 @@ export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,
-  { groups, mirror, rateLimits }: GroupsRoutesOptions,
+  { groups, members, leaderboard, memberState, mirror, rateLimits }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
@@ -92,7 +98,7 @@ export async function groupsRoutes(
   app.post(
     '/groups/join-public',
     { schema: { body: joinPublicRequestSchema, response: { 200: groupSchema } } },
-    async (request) => groups.joinPublic(currentUser(request), request.body.groupName),
+    async (request) => members.joinPublic(currentUser(request), request.body.groupName),
   );
 
   app.post(
@@ -102,7 +108,7 @@ export async function groupsRoutes(
       schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } },
     },
     async (request) =>
-      groups.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
+      members.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
   );
 
   app.get(
@@ -134,14 +140,14 @@ export async function groupsRoutes(
       },
     },
     async (request) =>
-      groups.addMember(currentUser(request), request.params.id, request.body.userId),
+      members.addMember(currentUser(request), request.params.id, request.body.userId),
   );
 
   app.delete(
     '/groups/:id/members/:userId',
     { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
     async (request) =>
-      groups.removeMember(currentUser(request), request.params.id, request.params.userId),
+      members.removeMember(currentUser(request), request.params.id, request.params.userId),
   );
 
   app.post(
@@ -154,14 +160,14 @@ export async function groupsRoutes(
       },
     },
     async (request) =>
-      groups.addAdmin(currentUser(request), request.params.id, request.body.userId),
+      members.addAdmin(currentUser(request), request.params.id, request.body.userId),
   );
 
   app.delete(
     '/groups/:id/admins/:userId',
     { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
     async (request) =>
-      groups.removeAdmin(currentUser(request), request.params.id, request.params.userId),
+      members.removeAdmin(currentUser(request), request.params.id, request.params.userId),
   );
 
   // Spec 02 §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
@@ -169,7 +175,7 @@ export async function groupsRoutes(
     '/groups/:id/leave',
     { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } },
     async (request) => {
-      await groups.leaveGroup(currentUser(request), request.params.id);
+      await members.leaveGroup(currentUser(request), request.params.id);
       return { message: LEFT_GROUP_MESSAGE };
     },
   );
@@ -177,7 +183,7 @@ export async function groupsRoutes(
   app.get(
     '/groups/:id/leaderboard',
     { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } },
-    async (request) => groups.getLeaderboard(currentUser(request), request.params.id),
+    async (request) => leaderboard.getLeaderboard(currentUser(request), request.params.id),
   );
 
   // The largest answer of the API (every open bet of every group: hundreds of bets). Encoding
@@ -196,7 +202,7 @@ export async function groupsRoutes(
     },
     async (request) =>
       request.query.cursor === undefined
-        ? groups.getMemberState(currentUser(request))
+        ? memberState.getMemberState(currentUser(request))
         : mirror.pull(currentUser(request), request.query.cursor),
   );
 }

@@ -1,46 +1,25 @@
-import { randomBytes as nodeRandomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { randomBytes as nodeRandomBytes } from 'node:crypto';
+import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import {
   generateInviteCode,
   type CreateGroupInput,
   type Group,
-  type LeaderboardResponse,
   type Membership,
   type PublicGroupSummary,
 } from '../../domain/groups';
-import type { MemberStateResponse } from '../../domain/member-state';
 import type { AuthUser } from '../auth/tokens';
-import type { Database, Executor } from '../db/connect';
-import { prepared } from '../db/prepared';
-import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
-import {
-  cannotDemoteCreator,
-  cannotRemoveCreator,
-  creatorCannotLeave,
-  groupNameTaken,
-  notFound,
-  notGroupAdmin,
-  notAFriend,
-  notMember,
-  wrongInviteCode,
-} from '../errors';
+import type { Database } from '../db/connect';
+import { groups, memberships, users } from '../db/schema';
+import { groupNameTaken, notFound } from '../errors';
 import type { EventBus } from '../events';
 import {
-  presentGroup,
-  presentLeaderboard,
+  presentGroups,
   presentMembership,
+  presentOneGroup,
   presentPublicGroupSummary,
-  type GroupMember,
 } from './group.presenter';
-import {
-  findActiveMembership,
-  findMembership,
-  joinMembership,
-  markMembershipLeft,
-  setMembershipRole,
-  usersSharingAGroupWith,
-  type JoinOutcome,
-} from './membership.service';
+import { requireGroupAccess } from './group-access';
+import { joinMembership } from './membership.service';
 
 // The rules of groups (spec 02 §3–§7, ARCHITECTURE.md §4). Each change runs in one
 // transaction and publishes its events only after the commit; routes validate, call one
@@ -55,11 +34,6 @@ export interface GroupsServiceDeps {
   now?: () => Date;
   /** Random bytes for invite codes; tests may pin them. */
   randomBytes?: (length: number) => Uint8Array;
-  /** The bets feature's maps of /member/state for the caller's current groups (the groups feature never reads bets itself). */
-  memberStateBets?: (
-    userId: number,
-    groupIds: number[],
-  ) => Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>>;
 }
 
 export interface ListGroupsFilter {
@@ -73,186 +47,12 @@ export interface ListGroupsFilter {
 
 export type GroupsService = ReturnType<typeof createGroupsService>;
 
-/** A joined membership, for the userJoinedGroup event after the commit. */
-interface Joined {
-  membership: MembershipRow;
-  outcome: JoinOutcome;
-  userName: string;
-}
-
-/** The member state's groups and the caller's memberships there: every app start and reconnect (prepared once, see db/prepared.ts). */
-const memberStateGroups = prepared<
-  Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>,
-  { userId: number }
->('memberStateGroups', (tx) =>
-  tx
-    .select({
-      group: { id: groups.id, name: groups.name },
-      membership: memberships,
-      userName: users.displayName,
-    })
-    .from(memberships)
-    .innerJoin(groups, eq(groups.id, memberships.groupId))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.userId, sql.placeholder('userId')), isNull(memberships.leftAt)))
-    .orderBy(asc(groups.id)),
-);
-
 export function createGroupsService({
   db,
   events,
   now = () => new Date(),
   randomBytes = nodeRandomBytes,
-  memberStateBets,
 }: GroupsServiceDeps) {
-  async function findGroup(
-    tx: Executor,
-    groupId: number,
-    options: { forUpdate?: boolean } = {},
-  ): Promise<GroupRow> {
-    const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
-    const [row] = options.forUpdate ? await query.for('update') : await query;
-    if (!row) throw notFound('Group');
-    return row;
-  }
-
-  /** The current members of each group, by group id. */
-  async function loadMembers(
-    tx: Executor,
-    groupIds: readonly number[],
-  ): Promise<Map<number, GroupMember[]>> {
-    const byGroup = new Map<number, GroupMember[]>(groupIds.map((id) => [id, []]));
-    if (groupIds.length === 0) return byGroup;
-    const rows = await tx
-      .select({ groupId: memberships.groupId, userId: memberships.userId, role: memberships.role })
-      .from(memberships)
-      .where(and(inArray(memberships.groupId, [...groupIds]), isNull(memberships.leftAt)));
-    for (const row of rows) byGroup.get(row.groupId)?.push({ userId: row.userId, role: row.role });
-    return byGroup;
-  }
-
-  async function presentGroups(
-    tx: Executor,
-    rows: readonly GroupRow[],
-    viewerId: number,
-  ): Promise<Group[]> {
-    const members = await loadMembers(
-      tx,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) => presentGroup(row, members.get(row.id) ?? [], viewerId));
-  }
-
-  async function presentOne(tx: Executor, row: GroupRow, viewerId: number): Promise<Group> {
-    return (await presentGroups(tx, [row], viewerId))[0]!;
-  }
-
-  async function displayNameOf(tx: Executor, userId: number): Promise<string> {
-    const [row] = await tx
-      .select({ displayName: users.displayName })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    if (!row) throw notFound('User');
-    return row.displayName;
-  }
-
-  /** Public groups are readable by any signed-in user; private ones by their current members only (spec 02 §6). */
-  async function assertCanRead(tx: Executor, group: GroupRow, userId: number): Promise<void> {
-    if (group.privacy === 'public') return;
-    if (!(await findActiveMembership(tx, group.id, userId))) throw notMember();
-  }
-
-  /** Managing members and admins is for the group's current admins; a non-member hears not_member first. */
-  async function assertAdmin(tx: Executor, group: GroupRow, userId: number): Promise<void> {
-    const membership = await findActiveMembership(tx, group.id, userId);
-    if (!membership) throw notMember();
-    if (membership.role !== 'admin') throw notGroupAdmin();
-  }
-
-  /** Bumps the group's updatedAt: its member and admin lists are part of it (sync engines compare it). */
-  async function touchGroup(tx: Executor, groupId: number, at: Date): Promise<GroupRow> {
-    const [row] = await tx
-      .update(groups)
-      .set({ updatedAt: at })
-      .where(eq(groups.id, groupId))
-      .returning();
-    return row!;
-  }
-
-  async function join(tx: Executor, group: GroupRow, userId: number, at: Date): Promise<Joined> {
-    const userName = await displayNameOf(tx, userId);
-    const { membership, outcome } = await joinMembership(tx, {
-      groupId: group.id,
-      userId,
-      defaultPoints: group.defaultPoints,
-      now: at,
-    });
-    return { membership, outcome, userName };
-  }
-
-  /** After the commit: a new or returning member is announced to the group (spec 02 §3, §4). */
-  function announceJoin(joined: Joined): void {
-    if (joined.outcome === 'already_member') return;
-    const { membership, userName } = joined;
-    events.publish(
-      'userJoinedGroup',
-      {
-        groupId: membership.groupId,
-        userId: membership.userId,
-        userName,
-        totalPoints: membership.totalPoints,
-        availablePoints: membership.availablePoints,
-        version: membership.version,
-      },
-      { groupId: membership.groupId },
-    );
-  }
-
-  /** After the commit: the realtime gateway takes the former member's sockets out of the group's room (internal, never sent to clients). */
-  function announceMembershipEnded(groupId: number, userId: number): void {
-    events.publish('membershipEnded', { groupId, userId }, { userId });
-  }
-
-  /** Joins `group` and answers the group as the new member sees it (with its invite code). */
-  async function joinAndPresent(
-    userId: number,
-    loadGroup: (tx: Executor) => Promise<GroupRow>,
-  ): Promise<Group> {
-    const at = now();
-    const { group, joined } = await db.transaction(async (tx) => {
-      const row = await loadGroup(tx);
-      const joined = await join(tx, row, userId, at);
-      const touched = joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
-      return { group: await presentOne(tx, touched, userId), joined };
-    });
-    announceJoin(joined);
-    return group;
-  }
-
-  /**
-   * The caller leaves: the membership is marked left, its points and open wagers stay, and
-   * joining again restores it (ARCHITECTURE.md §4). The creator cannot leave, so every
-   * group keeps an admin who can manage it.
-   */
-  async function leave(
-    tx: Executor,
-    caller: AuthUser,
-    groupId: number,
-    at: Date,
-  ): Promise<GroupRow> {
-    const row = await findGroup(tx, groupId);
-    if (caller.id === row.createdByUserId) throw creatorCannotLeave();
-    if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
-    return touchGroup(tx, groupId, at);
-  }
-
-  function isSameCode(expected: string, given: string): boolean {
-    const a = Buffer.from(expected);
-    const b = Buffer.from(given);
-    return a.length === b.length && timingSafeEqual(a, b);
-  }
-
   return {
     /** Spec 02 §4: the creator becomes the first member and an admin, with the group's defaultPoints. */
     async createGroup(caller: AuthUser, input: CreateGroupInput): Promise<Group> {
@@ -291,7 +91,7 @@ export function createGroupsService({
           role: 'admin',
           now: at,
         });
-        return presentOne(tx, row!, caller.id);
+        return presentOneGroup(tx, row!, caller.id);
       });
       events.publish(
         'groupCreated',
@@ -339,9 +139,12 @@ export function createGroupsService({
 
     /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {
-      const group = await findGroup(db, groupId);
-      await assertCanRead(db, group, caller.id);
-      return presentOne(db, group, caller.id);
+      const group = await requireGroupAccess(db, {
+        userId: caller.id,
+        groupId,
+        permission: 'read',
+      });
+      return presentOneGroup(db, group, caller.id);
     },
 
     /**
@@ -354,8 +157,11 @@ export function createGroupsService({
       groupId: number,
       userId = caller.id,
     ): Promise<Membership> {
-      const group = await findGroup(db, groupId);
-      if (userId !== caller.id) await assertCanRead(db, group, caller.id);
+      await requireGroupAccess(db, {
+        userId: caller.id,
+        groupId,
+        permission: userId === caller.id ? 'readOwnMembership' : 'read',
+      });
       const [row] = await db
         .select({ membership: memberships, userName: users.displayName })
         .from(memberships)
@@ -370,98 +176,6 @@ export function createGroupsService({
         .limit(1);
       if (!row) throw notFound('Membership');
       return presentMembership(row.membership, row.userName);
-    },
-
-    /** An admin adds a user: a first join grants defaultPoints, a former member gets their old membership back. */
-    async addMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
-      const at = now();
-      const { group, joined } = await db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
-        // Only a friend (someone in one of the admin's groups now) or a former member of this
-        // group: adding any id would let anyone enrol strangers, and an unknown id answers the same.
-        const isFriend =
-          userId === caller.id ||
-          (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
-        if (!isFriend && !(await findMembership(tx, row.id, userId))) throw notAFriend();
-        const joined = await join(tx, row, userId, at);
-        const touched =
-          joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
-        return { group: await presentOne(tx, touched, caller.id), joined };
-      });
-      announceJoin(joined);
-      return group;
-    },
-
-    /** An admin removes a member, or a member removes themself (leaving); the creator stays. */
-    async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
-      const at = now();
-      const group = await db.transaction(async (tx) => {
-        if (userId === caller.id)
-          return presentOne(tx, await leave(tx, caller, groupId, at), caller.id);
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
-        if (userId === row.createdByUserId) throw cannotRemoveCreator();
-        if (!(await markMembershipLeft(tx, groupId, userId, at))) throw notFound('Member');
-        return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
-      });
-      announceMembershipEnded(groupId, userId);
-      return group;
-    },
-
-    /** An admin makes a current member an admin (already one: nothing changes). */
-    async addAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
-      const at = now();
-      return db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
-        if (!(await setMembershipRole(tx, groupId, userId, 'admin', at))) throw notFound('Member');
-        return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
-      });
-    },
-
-    /** An admin makes an admin a plain member again; the creator always stays an admin. */
-    async removeAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
-      const at = now();
-      return db.transaction(async (tx) => {
-        const row = await findGroup(tx, groupId);
-        await assertAdmin(tx, row, caller.id);
-        if (userId === row.createdByUserId) throw cannotDemoteCreator();
-        if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
-        return presentOne(tx, await touchGroup(tx, groupId, at), caller.id);
-      });
-    },
-
-    /** Joins a public group by its exact name, case-insensitively (spec 02 §4); anything else is "Group not found". */
-    async joinPublic(caller: AuthUser, groupName: string): Promise<Group> {
-      return joinAndPresent(caller.id, async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(groups)
-          .where(
-            and(
-              eq(groups.privacy, 'public'),
-              sql`lower(${groups.name}) = lower(${groupName.trim()})`,
-            ),
-          )
-          .limit(1);
-        if (!row) throw notFound('Group');
-        return row;
-      });
-    },
-
-    /**
-     * Joins a group by id and invite code (spec 02 §4). A private group needs its exact code
-     * (403 invalid_invite_code otherwise). A public group is open to everyone, and its share
-     * link carries no code, so joining one by id ignores whatever code was sent.
-     */
-    async joinPrivate(caller: AuthUser, groupId: number, inviteCode: string): Promise<Group> {
-      return joinAndPresent(caller.id, async (tx) => {
-        const row = await findGroup(tx, groupId);
-        if (row.privacy === 'private' && !isSameCode(row.inviteCode ?? '', inviteCode))
-          throw wrongInviteCode();
-        return row;
-      });
     },
 
     /** Public groups whose name contains `search` (case-insensitive), names starting with it first, at most 20, with member counts. */
@@ -488,60 +202,6 @@ export function createGroupsService({
         )
         .limit(PUBLIC_SEARCH_LIMIT);
       return rows.map((row) => presentPublicGroupSummary(row, Number(row.memberCount)));
-    },
-
-    /** POST /groups/{id}/leave; see `leave`. */
-    async leaveGroup(caller: AuthUser, groupId: number): Promise<void> {
-      const at = now();
-      await db.transaction((tx) => leave(tx, caller, groupId, at));
-      announceMembershipEnded(groupId, caller.id);
-    },
-
-    /** Current members by total points descending, ties by user id; names are display names. */
-    async getLeaderboard(caller: AuthUser, groupId: number): Promise<LeaderboardResponse> {
-      const group = await findGroup(db, groupId);
-      await assertCanRead(db, group, caller.id);
-      const rows = await db
-        .select({
-          userId: memberships.userId,
-          userName: users.displayName,
-          totalPoints: memberships.totalPoints,
-        })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
-      return presentLeaderboard(rows);
-    },
-
-    /**
-     * GET /member/state: the caller's groups and memberships. The bet maps are filled by the
-     * bets feature: give it the group ids loaded here (one place to extend).
-     */
-    async getMemberState(caller: AuthUser): Promise<MemberStateResponse> {
-      const rows = await memberStateGroups(db, { userId: caller.id });
-      const state: MemberStateResponse = {
-        groups: {},
-        currentUserMemberships: {},
-        unwageredBets: {},
-        betsToResolve: {},
-      };
-      for (const row of rows) {
-        state.groups[String(row.group.id)] = { id: row.group.id, name: row.group.name };
-        state.currentUserMemberships[String(row.group.id)] = presentMembership(
-          row.membership,
-          row.userName,
-        );
-      }
-      if (memberStateBets) {
-        Object.assign(
-          state,
-          await memberStateBets(
-            caller.id,
-            rows.map((row) => row.group.id),
-          ),
-        );
-      }
-      return state;
     },
   };
 }

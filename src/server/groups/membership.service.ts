@@ -3,14 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
-import {
-  groups,
-  ledger,
-  memberships,
-  users,
-  type GroupRow,
-  type MembershipRow,
-} from '../db/schema';
+import { groups, ledger, memberships, users, type MembershipRow } from '../db/schema';
 import { insufficientPoints, notMember } from '../errors';
 
 // Memberships and their points: the only code that writes the memberships and ledger tables.
@@ -102,36 +95,6 @@ export async function findActiveMembership(
 ): Promise<MembershipRow | undefined> {
   const row = await findMembership(tx, groupId, userId);
   return row && row.leftAt === null ? row : undefined;
-}
-
-/** Like findActiveMembership, but a non-member is refused with 403 not_member (placing a wager, creating a bet). */
-export async function requireActiveMembership(
-  tx: Executor,
-  groupId: number,
-  userId: number,
-): Promise<MembershipRow> {
-  const row = await findActiveMembership(tx, groupId, userId);
-  if (!row) throw notMember();
-  return row;
-}
-
-/**
- * What another feature (bets) needs to apply the groups' read rule without touching their
- * tables: the group's privacy and the user's current membership; undefined when the group
- * does not exist.
- */
-export async function findGroupAccess(
-  tx: Executor,
-  groupId: number,
-  userId: number,
-): Promise<{ privacy: GroupRow['privacy']; membership: MembershipRow | undefined } | undefined> {
-  const [group] = await tx
-    .select({ privacy: groups.privacy })
-    .from(groups)
-    .where(eq(groups.id, groupId))
-    .limit(1);
-  if (!group) return undefined;
-  return { privacy: group.privacy, membership: await findActiveMembership(tx, groupId, userId) };
 }
 
 /** A group's name, for texts other features write about it (push notifications); undefined when it does not exist. */

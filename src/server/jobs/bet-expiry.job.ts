@@ -3,12 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { bets } from '../db/schema';
 import type { Database } from '../db/connect';
 import type { EventBus } from '../events';
-import { announceRefund, settleByRefund, type RefundSettlement } from '../bets/bets.service';
+import { announceSettlement, settleByRefund, type Settlement } from '../bets/settlement.service';
 
 // ARCHITECTURE.md §5: a bet still unresolved 7 days after its expiresAt expires by itself and
 // every wager is refunded. Several instances run this job at once: each batch picks its due
 // bets with SELECT … FOR UPDATE SKIP LOCKED inside its transaction, so one bet is settled by
-// exactly one of them, and the settle step re-checks state = 'active' under that lock. On
+// exactly one of them, and that locking read re-checks state = 'active' on the row it locks. On
 // PGlite (one connection) transactions run one at a time, which gives the same guarantee.
 
 /** How long after expiresAt a bet waits for its resolver before the job refunds it. */
@@ -48,19 +48,13 @@ export async function runBetExpiry(
         .orderBy(asc(bets.expiresAt), asc(bets.id))
         .limit(batchSize)
         .for('update', { skipLocked: true });
-      const results: RefundSettlement[] = [];
+      const results: Settlement[] = [];
       for (const bet of due) results.push(await settleByRefund(tx, bet, 'expired', now));
       return { results, picked: due.length };
     });
     for (const settlement of settled.results) {
-      const { bet } = settlement;
-      deps.events.publish(
-        'betExpired',
-        { betId: bet.id, groupId: bet.groupId, version: bet.version },
-        { groupId: bet.groupId },
-      );
-      announceRefund(deps.events, settlement);
-      expired.push(bet.id);
+      announceSettlement(deps.events, settlement);
+      expired.push(settlement.bet.id);
     }
     // A short batch means nothing more is due (or the rest is another instance's right now).
     if (settled.picked < batchSize) return expired;

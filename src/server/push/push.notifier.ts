@@ -5,7 +5,7 @@ import type {
   BetResolvedPayload,
   UserJoinedGroupPayload,
 } from '../../domain/realtime-events';
-import { findBet, loadWagers } from '../bets/bets.service';
+import { findBet, loadWagers } from '../bets/bet-queries';
 import type { Database } from '../db/connect';
 import type { BusEventName, EventBus, PublishedEvent, WagerSavedPayload } from '../events';
 import {

@@ -1,0 +1,92 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { BetStatistics } from '../../domain/bets';
+import { computeBetStatistics } from '../../domain/bet-statistics';
+import type { Executor } from '../db/connect';
+import { prepared } from '../db/prepared';
+import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
+import { betNotFound } from '../errors';
+import { toPayoutWager } from './bet.presenter';
+
+// The bet reads every bets module shares (the services, settlement, the mirror, push): a bet
+// with its row lock, the wagers of bets, a bet's statistics.
+
+/**
+ * The bet row; `lock` takes a row lock for the rest of the transaction. Wagers take `wager`
+ * (FOR NO KEY UPDATE: wagers on one bet run one after another, since each stamps the bet's
+ * version with its new totals, and foreign keys to the bet are not blocked), settling takes
+ * `update`, so a wager never lands on a bet being resolved and a resolution never misses a
+ * committed wager.
+ */
+// Hot on every wager (prepared once, see db/prepared.ts).
+const betById = (tx: Executor) =>
+  tx
+    .select()
+    .from(bets)
+    .where(eq(bets.id, sql.placeholder('id')))
+    .limit(1);
+const findBetStatements = {
+  none: prepared<BetRow[], { id: number }>('findBet', (tx) => betById(tx)),
+  wager: prepared<BetRow[], { id: number }>('findBetForWager', (tx) =>
+    betById(tx).for('no key update'),
+  ),
+  update: prepared<BetRow[], { id: number }>('findBetForUpdate', (tx) => betById(tx).for('update')),
+};
+const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) =>
+  tx
+    .select()
+    .from(wagers)
+    .where(eq(wagers.betId, sql.placeholder('betId')))
+    .orderBy(asc(wagers.createdAt), asc(wagers.id)),
+);
+
+export async function findBet(
+  tx: Executor,
+  betId: number,
+  lock?: 'wager' | 'update',
+): Promise<BetRow> {
+  const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
+  if (!row) throw betNotFound();
+  return row;
+}
+
+/** Every wager of the given bets, by bet id, in wager order (created, then id). */
+export async function loadWagers(
+  tx: Executor,
+  betIds: readonly number[],
+): Promise<Map<number, WagerRow[]>> {
+  const byBet = new Map<number, WagerRow[]>(betIds.map((id) => [id, []]));
+  if (betIds.length === 0) return byBet;
+  if (betIds.length === 1) {
+    byBet.set(betIds[0]!, await wagersOfBet(tx, { betId: betIds[0]! }));
+    return byBet;
+  }
+  const rows = await tx
+    .select()
+    .from(wagers)
+    .where(inArray(wagers.betId, [...betIds]))
+    .orderBy(asc(wagers.createdAt), asc(wagers.id));
+  for (const row of rows) byBet.get(row.betId)?.push(row);
+  return byBet;
+}
+
+/**
+ * A bet's statistics as `viewerId` may see them. A resolved bet counts the members it had when
+ * it was resolved; any other the group's members now (`currentMembers`).
+ */
+export function statisticsOf(
+  bet: BetRow,
+  betWagers: readonly WagerRow[],
+  currentMembers: number,
+  viewerId: number,
+): BetStatistics {
+  const totalMembers =
+    bet.state === 'resolved' && bet.membersAtResolution !== null
+      ? bet.membersAtResolution
+      : currentMembers;
+  return computeBetStatistics({
+    bet,
+    wagers: betWagers.map(toPayoutWager),
+    totalMembers,
+    viewerId,
+  });
+}

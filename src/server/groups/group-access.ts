@@ -1,0 +1,137 @@
+import { timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../db/connect';
+import { groups, type BetRow, type GroupRow, type MembershipRow } from '../db/schema';
+import {
+  cannotCancelBet,
+  creatorCannotLeave,
+  notBetCreator,
+  notFound,
+  notGroupAdmin,
+  notMember,
+  wrongInviteCode,
+} from '../errors';
+import { findActiveMembership } from './membership.service';
+
+// Who may do what in a group (spec 02 §6, and the decisions in this folder's and bets/
+// READMEs), in one place: every service asks `requireGroupAccess` before it acts, and
+// tests/server/groups/permissions.test.ts holds each permission to its table. Only a current
+// member acts in a group; a member who left keeps their points and open wagers, nothing more.
+
+/** What a caller asks of a group, by id; each first loads the group (404 "Group not found"). */
+export type GroupPermission =
+  /** The group, its leaderboard, another's membership, its bets: anyone signed in when public, current members when private. */
+  | 'read'
+  /** One's own membership: the group exists (not being a member is that call's own 404). */
+  | 'readOwnMembership'
+  /** Joining by id: a public group is open; a private one needs its exact invite code. */
+  | 'join'
+  /** A current member leaves; the creator cannot, so every group keeps an admin. */
+  | 'leave'
+  /** Adding and removing members and admins: current admins (a non-member hears not_member first). */
+  | 'manageMembers'
+  /** Creating a bet: current members. */
+  | 'createBet';
+
+/** What a caller asks of a bet they already loaded (and locked): its group exists (foreign key), so it is not read again. */
+export type BetPermission =
+  /** Placing or changing a wager: current members (one query, the wager's hot path). */
+  | 'wager'
+  /** The creator while a member; a current admin once the creator has left or been removed. */
+  | 'resolveBet'
+  /** The creator while a member, or a current admin. */
+  | 'cancelBet';
+
+export interface GroupAccessRequest {
+  userId: number;
+  permission: GroupPermission;
+  groupId: number;
+  /** For `join`: the code the caller sent. */
+  inviteCode?: string;
+}
+
+export interface BetAccessRequest {
+  userId: number;
+  permission: BetPermission;
+  bet: Pick<BetRow, 'groupId' | 'createdBy'>;
+}
+
+/** Answers the group row when the caller may act, or throws the refusal (404, 403 or 422) every client knows. */
+export async function requireGroupAccess(
+  tx: Executor,
+  request: GroupAccessRequest,
+): Promise<GroupRow>;
+/** Returns when the caller may act on the bet, or throws the refusal (403). */
+export async function requireGroupAccess(tx: Executor, request: BetAccessRequest): Promise<void>;
+export async function requireGroupAccess(
+  tx: Executor,
+  request: GroupAccessRequest | BetAccessRequest,
+): Promise<GroupRow | void> {
+  if ('bet' in request) return requireBetAccess(tx, request);
+  const { userId, permission } = request;
+  const group = await findGroup(tx, request.groupId);
+  switch (permission) {
+    case 'readOwnMembership':
+      return group;
+    case 'read':
+      if (group.privacy === 'public') return group;
+      await requireMember(tx, group.id, userId);
+      return group;
+    case 'join':
+      if (group.privacy === 'private' && !isSameCode(group.inviteCode ?? '', request.inviteCode))
+        throw wrongInviteCode();
+      return group;
+    case 'leave':
+      if (userId === group.createdByUserId) throw creatorCannotLeave();
+      await requireMember(tx, group.id, userId);
+      return group;
+    case 'manageMembers': {
+      const membership = await requireMember(tx, group.id, userId);
+      if (membership.role !== 'admin') throw notGroupAdmin();
+      return group;
+    }
+    case 'createBet':
+      await requireMember(tx, group.id, userId);
+      return group;
+  }
+}
+
+async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
+  const { userId, permission, bet } = request;
+  const membership = await findActiveMembership(tx, bet.groupId, userId);
+  if (permission === 'wager' || bet.createdBy === userId) {
+    if (!membership) throw notMember();
+    return;
+  }
+  const isAdmin = membership?.role === 'admin';
+  if (permission === 'cancelBet') {
+    if (!isAdmin) throw cannotCancelBet();
+    return;
+  }
+  // Resolving: an admin steps in only for a departed creator, so their bets need not wait for the expiry job.
+  if (isAdmin && !(await findActiveMembership(tx, bet.groupId, bet.createdBy))) return;
+  throw notBetCreator();
+}
+
+async function findGroup(tx: Executor, groupId: number): Promise<GroupRow> {
+  const [row] = await tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
+  if (!row) throw notFound('Group');
+  return row;
+}
+
+async function requireMember(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+): Promise<MembershipRow> {
+  const membership = await findActiveMembership(tx, groupId, userId);
+  if (!membership) throw notMember();
+  return membership;
+}
+
+/** An invite code is a secret: compared in constant time. */
+function isSameCode(expected: string, given = ''): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,246 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Group } from '../../domain/groups';
+import type { AuthUser } from '../auth/tokens';
+import type { Database, Executor } from '../db/connect';
+import { groups, users, type GroupRow, type MembershipRow } from '../db/schema';
+import {
+  cannotDemoteCreator,
+  cannotRemoveCreator,
+  notAFriend,
+  notFound,
+  notMember,
+} from '../errors';
+import type { EventBus } from '../events';
+import { presentOneGroup } from './group.presenter';
+import { requireGroupAccess } from './group-access';
+import {
+  findMembership,
+  joinMembership,
+  markMembershipLeft,
+  setMembershipRole,
+  usersSharingAGroupWith,
+  type JoinOutcome,
+} from './membership.service';
+
+// Who is in a group (spec 02 §4, §6; ARCHITECTURE.md §4): joining, leaving, and the admins'
+// adding and removing of members and admins. Each change runs in one transaction, bumps the
+// group's updatedAt (its member lists are part of it) and publishes its events after the commit.
+
+export interface GroupMembersServiceDeps {
+  db: Database;
+  events: EventBus;
+  now?: () => Date;
+}
+
+export type GroupMembersService = ReturnType<typeof createGroupMembersService>;
+
+/** A joined membership, for the userJoinedGroup event after the commit. */
+interface Joined {
+  membership: MembershipRow;
+  outcome: JoinOutcome;
+  userName: string;
+}
+
+export function createGroupMembersService({
+  db,
+  events,
+  now = () => new Date(),
+}: GroupMembersServiceDeps) {
+  async function displayNameOf(tx: Executor, userId: number): Promise<string> {
+    const [row] = await tx
+      .select({ displayName: users.displayName })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!row) throw notFound('User');
+    return row.displayName;
+  }
+
+  /** Bumps the group's updatedAt: its member and admin lists are part of it (sync engines compare it). */
+  async function touchGroup(tx: Executor, groupId: number, at: Date): Promise<GroupRow> {
+    const [row] = await tx
+      .update(groups)
+      .set({ updatedAt: at })
+      .where(eq(groups.id, groupId))
+      .returning();
+    return row!;
+  }
+
+  async function join(tx: Executor, group: GroupRow, userId: number, at: Date): Promise<Joined> {
+    const userName = await displayNameOf(tx, userId);
+    const { membership, outcome } = await joinMembership(tx, {
+      groupId: group.id,
+      userId,
+      defaultPoints: group.defaultPoints,
+      now: at,
+    });
+    return { membership, outcome, userName };
+  }
+
+  /** After the commit: a new or returning member is announced to the group (spec 02 §3, §4). */
+  function announceJoin(joined: Joined): void {
+    if (joined.outcome === 'already_member') return;
+    const { membership, userName } = joined;
+    events.publish(
+      'userJoinedGroup',
+      {
+        groupId: membership.groupId,
+        userId: membership.userId,
+        userName,
+        totalPoints: membership.totalPoints,
+        availablePoints: membership.availablePoints,
+        version: membership.version,
+      },
+      { groupId: membership.groupId },
+    );
+  }
+
+  /** After the commit: the realtime gateway takes the former member's sockets out of the group's room (internal, never sent to clients). */
+  function announceMembershipEnded(groupId: number, userId: number): void {
+    events.publish('membershipEnded', { groupId, userId }, { userId });
+  }
+
+  /** Joins `group` and answers the group as the new member sees it (with its invite code). */
+  async function joinAndPresent(
+    userId: number,
+    loadGroup: (tx: Executor) => Promise<GroupRow>,
+  ): Promise<Group> {
+    const at = now();
+    const { group, joined } = await db.transaction(async (tx) => {
+      const row = await loadGroup(tx);
+      const joined = await join(tx, row, userId, at);
+      const touched = joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
+      return { group: await presentOneGroup(tx, touched, userId), joined };
+    });
+    announceJoin(joined);
+    return group;
+  }
+
+  /**
+   * The caller leaves: the membership is marked left, its points and open wagers stay, and
+   * joining again restores it (ARCHITECTURE.md §4). The creator cannot leave, so every
+   * group keeps an admin who can manage it.
+   */
+  async function leave(
+    tx: Executor,
+    caller: AuthUser,
+    groupId: number,
+    at: Date,
+  ): Promise<GroupRow> {
+    await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'leave' });
+    // A concurrent leave or removal may win the race after the check.
+    if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
+    return touchGroup(tx, groupId, at);
+  }
+
+  return {
+    /** An admin adds a user: a first join grants defaultPoints, a former member gets their old membership back. */
+    async addMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      const { group, joined } = await db.transaction(async (tx) => {
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
+        // Only a friend (someone in one of the admin's groups now) or a former member of this
+        // group: adding any id would let anyone enrol strangers, and an unknown id answers the same.
+        const isFriend =
+          userId === caller.id ||
+          (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
+        if (!isFriend && !(await findMembership(tx, row.id, userId))) throw notAFriend();
+        const joined = await join(tx, row, userId, at);
+        const touched =
+          joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
+        return { group: await presentOneGroup(tx, touched, caller.id), joined };
+      });
+      announceJoin(joined);
+      return group;
+    },
+
+    /** An admin removes a member, or a member removes themself (leaving); the creator stays. */
+    async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      const group = await db.transaction(async (tx) => {
+        if (userId === caller.id)
+          return presentOneGroup(tx, await leave(tx, caller, groupId, at), caller.id);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
+        if (userId === row.createdByUserId) throw cannotRemoveCreator();
+        if (!(await markMembershipLeft(tx, groupId, userId, at))) throw notFound('Member');
+        return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
+      });
+      announceMembershipEnded(groupId, userId);
+      return group;
+    },
+
+    /** An admin makes a current member an admin (already one: nothing changes). */
+    async addAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      return db.transaction(async (tx) => {
+        await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'manageMembers' });
+        if (!(await setMembershipRole(tx, groupId, userId, 'admin', at))) throw notFound('Member');
+        return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
+      });
+    },
+
+    /** An admin makes an admin a plain member again; the creator always stays an admin. */
+    async removeAdmin(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      return db.transaction(async (tx) => {
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
+        if (userId === row.createdByUserId) throw cannotDemoteCreator();
+        if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
+        return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
+      });
+    },
+
+    /** Joins a public group by its exact name, case-insensitively (spec 02 §4); anything else is "Group not found". */
+    async joinPublic(caller: AuthUser, groupName: string): Promise<Group> {
+      return joinAndPresent(caller.id, async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(groups)
+          .where(
+            and(
+              eq(groups.privacy, 'public'),
+              sql`lower(${groups.name}) = lower(${groupName.trim()})`,
+            ),
+          )
+          .limit(1);
+        if (!row) throw notFound('Group');
+        return row;
+      });
+    },
+
+    /**
+     * Joins a group by id and invite code (spec 02 §4). A private group needs its exact code
+     * (403 invalid_invite_code otherwise). A public group is open to everyone, and its share
+     * link carries no code, so joining one by id ignores whatever code was sent.
+     */
+    async joinPrivate(caller: AuthUser, groupId: number, inviteCode: string): Promise<Group> {
+      return joinAndPresent(caller.id, async (tx) => {
+        return requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'join',
+          inviteCode,
+        });
+      });
+    },
+
+    /** POST /groups/{id}/leave; see `leave`. */
+    async leaveGroup(caller: AuthUser, groupId: number): Promise<void> {
+      const at = now();
+      await db.transaction((tx) => leave(tx, caller, groupId, at));
+      announceMembershipEnded(groupId, caller.id);
+    },
+  };
+}
