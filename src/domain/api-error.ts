@@ -1,10 +1,79 @@
 import { z } from './zod';
 
 // The one error body every endpoint answers with (ARCHITECTURE.md §6): the client shows
-// `message` and branches on the stable snake_case `code`.
+// `message` and branches on the stable snake_case `code`. These are all the codes the server
+// sends: its AppError takes nothing else, so the client's checks on `code` are checked too.
+export const API_ERROR_CODES = [
+  // 400
+  'validation_failed',
+  'invalid_json',
+  'bad_request',
+  'unknown_push_service',
+  'invalid_reset_token',
+  'upgrade_incomplete',
+  'invalid_prediction',
+  'invalid_wager_points',
+  'invalid_answer',
+  'upgrade_required',
+  'invalid_idempotency_key',
+  'invalid_content_length',
+  // 401: no Bearer token at all, or one that is no longer valid
+  'authentication_required',
+  'invalid_access_token',
+  'invalid_refresh_token',
+  'invalid_credentials',
+  // 403
+  'csrf_mismatch',
+  'not_member',
+  'not_group_admin',
+  'not_bet_creator',
+  'cannot_cancel_bet',
+  'not_wager_owner',
+  'not_a_friend',
+  'invalid_current_password',
+  'invalid_invite_code',
+  // 404
+  'not_found',
+  'bet_not_found',
+  'wager_not_found',
+  'push_subscription_not_found',
+  // 409
+  'email_or_username_taken',
+  'already_exists',
+  'group_name_taken',
+  'push_endpoint_taken',
+  'idempotency_in_progress',
+  'wager_exists',
+  // 413, 415
+  'body_too_large',
+  'unsupported_media_type',
+  // 422 (a rule)
+  'bet_closed',
+  'already_resolved',
+  'bet_not_active',
+  'cannot_become_temporary',
+  'cannot_remove_creator',
+  'cannot_demote_creator',
+  'creator_cannot_leave',
+  'insufficient_points',
+  'idempotency_key_reused',
+  // 429
+  'rate_limited',
+  // 500, 503 (`not_ready` is GET /readyz while the database does not answer)
+  'internal_error',
+  'database_unavailable',
+  'not_ready',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** Whether a value is one of the codes the server sends. */
+export function isApiErrorCode(value: unknown): value is ApiErrorCode {
+  return (API_ERROR_CODES as readonly unknown[]).includes(value);
+}
+
 export const apiErrorSchema = z.object({
   message: z.string(),
-  code: z.string(),
+  code: z.enum(API_ERROR_CODES),
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

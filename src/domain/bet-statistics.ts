@@ -1,15 +1,17 @@
 import {
   answerChoices,
+  findWinners,
   normalizeAnswer,
   validateCorrectAnswer,
   type BetRules,
-  type BetStatistics,
-} from './bets';
-import { findWinners, poolOf, type PayoutWager } from './payout';
+} from './bet-types';
+import type { BetStatistics } from './bets';
+import { poolOf, type PayoutWager } from './payout';
 
 // GET /bets/{id}/statistics (spec 02 §3, the results panel of spec 02 §2), computed from the
-// bet's wagers. Winners are decided by payout.ts's rule, so the panel agrees with the payout.
-// Percentages are 0–100 with one decimal; the average is per participant with one decimal.
+// bet's wagers. Winners are decided by the bet type's rule (bet-types.ts), as for the payout,
+// so the panel agrees with it. Percentages are 0–100 with one decimal; the average is per
+// participant with one decimal.
 
 function roundTenth(value: number): number {
   return Math.round(value * 10) / 10;

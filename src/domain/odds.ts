@@ -1,4 +1,4 @@
-import { answerChoices, normalizeAnswer, type BetRules } from './bets';
+import { answerChoices, normalizeAnswer, type BetRules } from './bet-types';
 import { proportionalShare } from './payout';
 
 // Live odds on the bet card (ARCHITECTURE.md §5 "Odds", our addition): per answer, what the

@@ -1,4 +1,4 @@
-import { canonicalDecimal, DECIMAL_PATTERN, type BetRules } from './bets';
+import { findWinners, type BetRules } from './bet-types';
 
 // The pari-mutuel payout of ARCHITECTURE.md §5, the one copy of the rule: the server pays with
 // it, the client's odds (odds.ts) and the statistics (bet-statistics.ts) reuse its parts.
@@ -87,125 +87,6 @@ export function splitPool(pool: number, stakes: readonly number[]): number[] {
   return shares.map((entry) => Number(entry.share));
 }
 
-// ---- who wins (ARCHITECTURE.md §5 table) ----
-
-type Decimal = { units: bigint; scale: number };
-
-function parseDecimal(value: string): Decimal | null {
-  const text = canonicalDecimal(value);
-  if (!DECIMAL_PATTERN.test(text)) return null;
-  const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
-  const units = BigInt(whole + fraction) * (text.startsWith('-') ? -1n : 1n);
-  return { units, scale: fraction.length };
-}
-
-/**
- * A JSON number as the exact decimal it was written as: its shortest round-trip text (what
- * JSON.stringify sends back), exponent form included. The over/under line is such a number.
- */
-export function decimalOfNumber(value: number): Decimal {
-  const [mantissa = '0', exponentText = '0'] = String(value).toLowerCase().split('e');
-  const isNegative = mantissa.startsWith('-');
-  const [whole = '0', fraction = ''] = mantissa.replace('-', '').split('.');
-  const scale = fraction.length - Number(exponentText);
-  const digits = BigInt(whole + fraction) * (isNegative ? -1n : 1n);
-  return scale >= 0
-    ? { units: digits, scale }
-    : { units: digits * 10n ** BigInt(-scale), scale: 0 };
-}
-
-/** -1, 0 or 1 as a < b, a = b, a > b, exactly. */
-function compareDecimals(a: Decimal, b: Decimal): number {
-  const scale = Math.max(a.scale, b.scale);
-  const left = atScale(a, scale);
-  const right = atScale(b, scale);
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
-function atScale(value: Decimal, scale: number): bigint {
-  return value.units * 10n ** BigInt(scale - value.scale);
-}
-
-export type Winners = {
-  /** An over/under bet whose actual number equals its line: everyone is refunded. */
-  isPush: boolean;
-  winningWagerIds: Set<number>;
-};
-
-/**
- * Which wagers win against a correct answer: yes_no and multiple_choice by equality; numeric
- * by the smallest absolute difference, computed exactly in decimal (ties all win); over_under
- * over if actual > line, under if actual < line, a push when equal, all compared exactly. Throws when the answer
- * does not fit the bet: check it with `validateCorrectAnswer` first.
- */
-export function findWinners(
-  bet: BetRules,
-  wagers: readonly Pick<PayoutWager, 'id' | 'prediction'>[],
-  correctAnswer: string,
-): Winners {
-  const answer = correctAnswer.trim();
-  switch (bet.betType) {
-    case 'yes_no':
-    case 'multiple_choice':
-      return {
-        isPush: false,
-        winningWagerIds: new Set(
-          wagers.filter((wager) => wager.prediction.trim() === answer).map((wager) => wager.id),
-        ),
-      };
-    case 'numeric': {
-      const actual = parseDecimal(answer);
-      if (!actual)
-        throw new Error(
-          `A numeric bet is resolved with a number, not ${JSON.stringify(correctAnswer)}`,
-        );
-      const parsed = wagers.flatMap((wager) => {
-        const value = parseDecimal(wager.prediction);
-        return value ? [{ id: wager.id, value }] : [];
-      });
-      if (parsed.length === 0) return { isPush: false, winningWagerIds: new Set() };
-      const scale = Math.max(actual.scale, ...parsed.map((entry) => entry.value.scale));
-      const target = atScale(actual, scale);
-      const distances = parsed.map((entry) => {
-        const difference = atScale(entry.value, scale) - target;
-        return { id: entry.id, distance: difference < 0n ? -difference : difference };
-      });
-      const closest = distances.reduce(
-        (best, entry) => (entry.distance < best ? entry.distance : best),
-        distances[0]!.distance,
-      );
-      return {
-        isPush: false,
-        winningWagerIds: new Set(
-          distances.filter((entry) => entry.distance === closest).map((entry) => entry.id),
-        ),
-      };
-    }
-    case 'over_under': {
-      const line = (bet.betTypeConfig as { line?: unknown }).line;
-      const actual = parseDecimal(answer);
-      if (typeof line !== 'number' || !Number.isFinite(line))
-        throw new Error('An over/under bet needs a numeric line');
-      if (!actual)
-        throw new Error(
-          `An over/under bet is resolved with the actual number, not ${JSON.stringify(correctAnswer)}`,
-        );
-      // Exactly, in decimal: as floats, 123456789012345.13 against a line of …45.12 was a push.
-      const comparison = compareDecimals(actual, decimalOfNumber(line));
-      if (comparison === 0) return { isPush: true, winningWagerIds: new Set() };
-      const side = comparison > 0 ? 'over' : 'under';
-      return {
-        isPush: false,
-        winningWagerIds: new Set(
-          wagers.filter((wager) => wager.prediction.trim() === side).map((wager) => wager.id),
-        ),
-      };
-    }
-    default:
-      throw new Error(`Unsupported bet type ${bet.betType}`);
-  }
-}
-
 /** Every wager back in full: on cancel and expiry, and when nobody wins (ARCHITECTURE.md §5). In wager order. */
 export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
   return inWagerOrder(wagers).map((wager) => ({
@@ -216,9 +97,9 @@ export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
 }
 
 /**
- * Resolve a bet: the pool P is every wager's points; winners share P in proportion to their
- * points (floor(P × w / W), leftovers to the largest remainders, then the earliest wager);
- * with no winner or on an over/under push every wager is refunded. The winnings always add
+ * Resolve a bet: the pool P is every wager's points; the bet type's rule picks the winners
+ * (bet-types.ts), who share P in proportion to their points (floor(P × w / W), leftovers to
+ * the largest remainders, then the earliest wager); with no winner or on an over/under push every wager is refunded. The winnings always add
  * up to P; the input order of `wagers` does not matter.
  */
 export function computeResolution(

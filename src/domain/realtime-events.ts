@@ -1,4 +1,5 @@
-import type { BetType, BetTypeConfig } from './bets';
+import type { BetType } from './bet-types';
+import type { BetTypeConfig } from './bets';
 import type { Distribution } from './payout';
 
 // The realtime events of spec 02 §3 with their payloads, in ONE interface: the socket.io

@@ -1,16 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ApiErrorBody } from '../domain/api-error';
+import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import { PUSH_MESSAGES } from '../domain/push';
 
 // The one error vocabulary of the API (CONVENTIONS.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
-// `message`. Every error leaves the server as {message, code, fieldErrors?}.
+// `message`. Every error leaves the server as {message, code, fieldErrors?}; the codes are
+// the domain's ApiErrorCode, so a code outside that list does not compile.
 
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly fieldErrors?: Record<string, string>,
   ) {
@@ -285,7 +286,7 @@ const CONFLICTS: Record<string, () => AppError> = {
 
 // Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status
 // and get a stable code instead of Fastify's FST_ERR_* names.
-const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
+const FASTIFY_CODES: Record<string, ApiErrorBody> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {
     code: 'invalid_json',
     message: 'The request body is not valid JSON.',
@@ -343,7 +344,8 @@ export function handleError(
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = FASTIFY_CODES[(error as FastifyError).code ?? ''];
-    return reply.status(status).send(known ?? { message: error.message, code: 'bad_request' });
+    const body: ApiErrorBody = known ?? { message: error.message, code: 'bad_request' };
+    return reply.status(status).send(body);
   }
   if (isConnectionLost(error)) {
     // Logged without the error object: a driver error can carry the statement's parameters.

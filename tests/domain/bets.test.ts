@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerLabel,
+  normalizeAnswer,
+  validateCorrectAnswer,
+  validatePrediction,
+} from '../../src/domain/bet-types';
+import {
   betSchema,
   betStatisticsSchema,
   betUserContextSchema,
-  canonicalDecimal,
   createBetRequestSchema,
   createBetRequestSchemaAt,
   defaultExpiresAt,
   isExpiryInFuture,
   isValidWagerPoints,
-  normalizeAnswer,
   placeWagerRequestSchema,
   resolveRequestSchema,
   updateWagerRequestSchema,
-  validateCorrectAnswer,
-  validatePrediction,
   wagerMultiplier,
   type Bet,
 } from '../../src/domain/bets';
+import { canonicalDecimal } from '../../src/domain/decimal';
 
 function messagesOf(result: {
   success: boolean;

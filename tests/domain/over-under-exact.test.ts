@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimalOfNumber, findWinners } from '../../src/domain/payout';
+import { findWinners } from '../../src/domain/bet-types';
+import { decimalOfNumber } from '../../src/domain/decimal';
 
 // Over/under compared floats (audit item 17): 123456789012345.13 against a line of
 // 123456789012345.12 was a push. The actual number and the line compare exactly, in decimal.

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  computeResolution,
-  findWinners,
-  refunds,
-  splitPool,
-  type PayoutWager,
-} from '../../src/domain/payout';
+import { findWinners } from '../../src/domain/bet-types';
+import { computeResolution, refunds, splitPool, type PayoutWager } from '../../src/domain/payout';
 import { ledgerDelta, distributionEvent, sumDeltas } from '../../src/domain/ledger';
 
 const yesNo = { betType: 'yes_no', betTypeConfig: { yesLabel: 'Yes', noLabel: 'No' } } as const;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERROR_CODES } from '../../src/domain/api-error';
 import { createUser, startTestServer, type TestServer } from './harness';
 
 // No input of any shape produces a 500 (issue 2, ARCHITECTURE.md §6): every endpoint that
@@ -145,6 +146,7 @@ describe('malformed bodies', () => {
         expect(response.body, body.name).toEqual(
           expect.objectContaining({ message: expect.any(String), code: expect.any(String) }),
         );
+        expect(API_ERROR_CODES, body.name).toContain(response.body.code);
       }
     });
   }

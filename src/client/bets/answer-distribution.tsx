@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react';
-import { answerLabel, type BetRules, type BetStatistics } from '../../domain/bets';
-import { findWinners } from '../../domain/payout';
+import { answerLabel, findWinners, type BetRules } from '../../domain/bet-types';
+import type { BetStatistics } from '../../domain/bets';
 import { Card } from '../ui/card';
 import { Points } from '../ui/points';
 import styles from './results-panel.module.css';

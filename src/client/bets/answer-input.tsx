@@ -1,12 +1,7 @@
 import { useId, useState } from 'react';
-import {
-  answerChoices,
-  answerLabel,
-  BET_MESSAGES,
-  BET_LIMITS,
-  isDecimalString,
-  type BetRules,
-} from '../../domain/bets';
+import { BET_MESSAGES, BET_LIMITS } from '../../domain/bet-limits';
+import { answerChoices, answerLabel, betTypeRulesOf, type BetRules } from '../../domain/bet-types';
+import { isDecimalString } from '../../domain/decimal';
 import { FieldError } from '../ui/field-error';
 import styles from './answer-input.module.css';
 
@@ -21,7 +16,6 @@ const NO_ODDS = '—';
 export const ANSWER_TEXT = {
   placeholder: 'Enter your answer',
   numberLabel: 'Your answer',
-  actualLabel: 'The actual number',
   unsupported: (type: string) => `Unsupported bet type ${type}`,
 };
 
@@ -34,7 +28,7 @@ export function numericAnswerError(text: string): string | null {
 }
 
 interface AnswerInputProps {
-  bet: BetRules & { betTypeConfig: { line?: number } };
+  bet: BetRules;
   value: string;
   onChange: (value: string) => void;
   /** 'resolve' asks an over/under bet for the actual number (ARCHITECTURE.md §5). */
@@ -55,23 +49,21 @@ export function AnswerInput({
   disabled,
   label,
 }: AnswerInputProps) {
-  const isNumber =
-    bet.betType === 'numeric' || (bet.betType === 'over_under' && purpose === 'resolve');
-  if (isNumber)
+  const rules = betTypeRulesOf(bet.betType);
+  const asked = purpose === 'resolve' ? rules?.correctAnswer : rules?.prediction;
+  if (asked?.input === 'number')
     return (
       <NumberAnswer
         value={value}
         onChange={onChange}
         disabled={disabled}
-        label={
-          purpose === 'resolve' && bet.betType === 'over_under' ? ANSWER_TEXT.actualLabel : label
-        }
+        label={asked.label ?? label}
       />
     );
   const choices = answerChoices(bet);
   if (choices.length === 0)
     return <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>;
-  const line = bet.betType === 'over_under' ? bet.betTypeConfig.line : undefined;
+  const detail = rules?.choiceDetail?.(bet.betTypeConfig);
   return (
     <div
       role="group"
@@ -89,7 +81,7 @@ export function AnswerInput({
         >
           <span className={styles.choiceLabel}>
             {answerLabel(bet, answer)}
-            {line !== undefined && <span className={styles.line}> {line}</span>}
+            {detail !== undefined && <span className={styles.line}> {detail}</span>}
           </span>
           {/* No pill before anyone has staked on the answer: "—" says nothing useful there. */}
           {odds?.[answer] !== undefined && odds[answer] !== NO_ODDS && (

@@ -56,7 +56,11 @@ export function createBetActions({
 }: BetActionsDeps = {}) {
   const currentUser = () => {
     const user = session.user;
-    if (!user) throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
+    if (!user)
+      throw new ApiError(401, {
+        message: 'Please sign in again.',
+        code: 'authentication_required',
+      });
     return user;
   };
 

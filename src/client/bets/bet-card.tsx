@@ -1,6 +1,6 @@
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { answerLabel } from '../../domain/bets';
+import { answerLabel } from '../../domain/bet-types';
 import { isWageringOpen } from '../../domain/bet-lists';
 import type { Membership } from '../../domain/groups';
 import type { BetRow, WagerRow } from '../data/db';

@@ -1,8 +1,8 @@
+import { BET_MESSAGES } from '../../domain/bet-limits';
+import type { BetType } from '../../domain/bet-types';
 import {
-  BET_MESSAGES,
   createBetRequestSchemaAt,
   defaultExpiresAt,
-  type BetType,
   type CreateBetRequest,
 } from '../../domain/bets';
 
@@ -68,17 +68,20 @@ export function initialBetFormValues(now: number, groupId: number | null): BetFo
   };
 }
 
+/** Each bet type's config, from the form fields it uses (bet-type-step.tsx shows them). */
+const CONFIG_FROM_FORM: Record<BetType, (values: BetFormValues) => Record<string, unknown>> = {
+  yes_no: (values) => ({ yesLabel: values.yesLabel, noLabel: values.noLabel }),
+  multiple_choice: (values) => ({ options: values.options }),
+  numeric: () => ({}),
+  over_under: (values) => ({
+    line: values.line.trim() === '' ? undefined : Number(values.line),
+  }),
+};
+
 /** The POST /bets body: only the chosen type's config, blank options dropped by the schema. */
 export function toBetRequest(values: BetFormValues): CreateBetRequest {
   const expiry = values.expiresAt.trim() === '' ? '' : new Date(values.expiresAt);
-  const config =
-    values.betType === 'yes_no'
-      ? { yesLabel: values.yesLabel, noLabel: values.noLabel }
-      : values.betType === 'multiple_choice'
-        ? { options: values.options }
-        : values.betType === 'over_under'
-          ? { line: values.line.trim() === '' ? undefined : Number(values.line) }
-          : {};
+  const config = CONFIG_FROM_FORM[values.betType](values);
   return {
     title: values.title,
     description: values.description,

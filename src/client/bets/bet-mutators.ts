@@ -1,6 +1,6 @@
+import { normalizeAnswer } from '../../domain/bet-types';
 import {
   createBetRequestSchema,
-  normalizeAnswer,
   openBet,
   type Bet,
   type BetBasics,

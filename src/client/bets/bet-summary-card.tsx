@@ -1,6 +1,6 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { answerLabel } from '../../domain/bets';
+import { answerLabel } from '../../domain/bet-types';
 import type { BetRow, WagerRow } from '../data/db';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';

@@ -1,5 +1,6 @@
 import { Plus, X } from 'lucide-react';
-import type { BetType } from '../../domain/bets';
+import type { ReactNode } from 'react';
+import { BET_TYPE_RULES, BET_TYPES, type BetType } from '../../domain/bet-types';
 import { Button } from '../ui/button';
 import { SegmentedField } from '../ui/segmented-field';
 import { TextField } from '../ui/text-field';
@@ -23,17 +24,22 @@ export const TYPE_TEXT = {
   numericHint: 'Players guess a number; the closest guess wins.',
 };
 
-const TYPES: { value: BetType; label: string }[] = [
-  { value: 'yes_no', label: 'Yes / No' },
-  { value: 'multiple_choice', label: 'Multiple choice' },
-  { value: 'numeric', label: 'Number' },
-  { value: 'over_under', label: 'Over / under' },
-];
+const TYPES = BET_TYPES.map((type) => ({ value: type, label: BET_TYPE_RULES[type].name }));
 
-export function BetTypeStep({ values, errors, touched, onChange, onTouch }: BetStepProps) {
+type ConfigFieldsProps = BetStepProps & { shown: (field: BetFormField) => string | undefined };
+
+/** The config fields of each bet type, shown under the type picker. */
+const CONFIG_FIELDS: Record<BetType, (props: ConfigFieldsProps) => ReactNode> = {
+  yes_no: YesNoLabels,
+  multiple_choice: OptionList,
+  numeric: () => <p className={styles.hint}>{TYPE_TEXT.numericHint}</p>,
+  over_under: LineField,
+};
+
+export function BetTypeStep(props: BetStepProps) {
+  const { values, errors, touched, onChange } = props;
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
-  const setOption = (index: number, text: string) =>
-    onChange({ options: values.options.map((option, i) => (i === index ? text : option)) });
+  const ConfigFields = CONFIG_FIELDS[values.betType];
   return (
     <>
       <SegmentedField
@@ -43,86 +49,95 @@ export function BetTypeStep({ values, errors, touched, onChange, onTouch }: BetS
         error={shown('betType')}
         onChange={(betType) => onChange({ betType })}
       />
-      {values.betType === 'yes_no' && (
-        <div className={styles.pair}>
-          <TextField
-            label={TYPE_TEXT.yesLabel}
-            placeholder="Yes"
-            value={values.yesLabel}
-            maxLength={50}
-            error={shown('yesLabel')}
-            onChange={(e) => onChange({ yesLabel: e.target.value })}
-            onBlur={() => onTouch('yesLabel')}
-          />
-          <TextField
-            label={TYPE_TEXT.noLabel}
-            placeholder="No"
-            value={values.noLabel}
-            maxLength={50}
-            error={shown('noLabel')}
-            onChange={(e) => onChange({ noLabel: e.target.value })}
-            onBlur={() => onTouch('noLabel')}
-          />
-        </div>
-      )}
-      {values.betType === 'multiple_choice' && (
-        <div className={styles.options}>
-          {values.options.map((option, index) => (
-            <div key={index} className={styles.optionRow}>
-              <TextField
-                className={styles.optionField}
-                label={TYPE_TEXT.option(index + 1)}
-                value={option}
-                maxLength={100}
-                onChange={(e) => setOption(index, e.target.value)}
-                onBlur={() => onTouch('options')}
-              />
-              {canRemoveOption(values.options) && (
-                <Button
-                  variant="ghost"
-                  size="small"
-                  className={styles.remove}
-                  aria-label={TYPE_TEXT.removeOption(index + 1)}
-                  icon={<X size={16} aria-hidden="true" />}
-                  onClick={() =>
-                    onChange({ options: values.options.filter((_, i) => i !== index) })
-                  }
-                />
-              )}
-            </div>
-          ))}
-          {shown('options') && (
-            <p className={styles.error} role="alert">
-              {shown('options')}
-            </p>
-          )}
-          {canAddOption(values.options) && (
-            <Button
-              variant="secondary"
-              size="small"
-              icon={<Plus size={16} aria-hidden="true" />}
-              onClick={() => onChange({ options: [...values.options, ''] })}
-            >
-              {TYPE_TEXT.addOption}
-            </Button>
-          )}
-        </div>
-      )}
-      {values.betType === 'numeric' && <p className={styles.hint}>{TYPE_TEXT.numericHint}</p>}
-      {values.betType === 'over_under' && (
-        <TextField
-          label={TYPE_TEXT.line}
-          type="number"
-          inputMode="decimal"
-          step="any"
-          placeholder="2.5"
-          value={values.line}
-          hint={TYPE_TEXT.lineHint}
-          error={shown('line')}
-          onChange={(e) => onChange({ line: e.target.value })}
-          onBlur={() => onTouch('line')}
-        />
-      )}
+      <ConfigFields {...props} shown={shown} />
     </>
+  );
+}
+
+function YesNoLabels({ values, onChange, onTouch, shown }: ConfigFieldsProps) {
+  return (
+    <div className={styles.pair}>
+      <TextField
+        label={TYPE_TEXT.yesLabel}
+        placeholder="Yes"
+        value={values.yesLabel}
+        maxLength={50}
+        error={shown('yesLabel')}
+        onChange={(e) => onChange({ yesLabel: e.target.value })}
+        onBlur={() => onTouch('yesLabel')}
+      />
+      <TextField
+        label={TYPE_TEXT.noLabel}
+        placeholder="No"
+        value={values.noLabel}
+        maxLength={50}
+        error={shown('noLabel')}
+        onChange={(e) => onChange({ noLabel: e.target.value })}
+        onBlur={() => onTouch('noLabel')}
+      />
+    </div>
+  );
+}
+
+function OptionList({ values, onChange, onTouch, shown }: ConfigFieldsProps) {
+  const setOption = (index: number, text: string) =>
+    onChange({ options: values.options.map((option, i) => (i === index ? text : option)) });
+  return (
+    <div className={styles.options}>
+      {values.options.map((option, index) => (
+        <div key={index} className={styles.optionRow}>
+          <TextField
+            className={styles.optionField}
+            label={TYPE_TEXT.option(index + 1)}
+            value={option}
+            maxLength={100}
+            onChange={(e) => setOption(index, e.target.value)}
+            onBlur={() => onTouch('options')}
+          />
+          {canRemoveOption(values.options) && (
+            <Button
+              variant="ghost"
+              size="small"
+              className={styles.remove}
+              aria-label={TYPE_TEXT.removeOption(index + 1)}
+              icon={<X size={16} aria-hidden="true" />}
+              onClick={() => onChange({ options: values.options.filter((_, i) => i !== index) })}
+            />
+          )}
+        </div>
+      ))}
+      {shown('options') && (
+        <p className={styles.error} role="alert">
+          {shown('options')}
+        </p>
+      )}
+      {canAddOption(values.options) && (
+        <Button
+          variant="secondary"
+          size="small"
+          icon={<Plus size={16} aria-hidden="true" />}
+          onClick={() => onChange({ options: [...values.options, ''] })}
+        >
+          {TYPE_TEXT.addOption}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function LineField({ values, onChange, onTouch, shown }: ConfigFieldsProps) {
+  return (
+    <TextField
+      label={TYPE_TEXT.line}
+      type="number"
+      inputMode="decimal"
+      step="any"
+      placeholder="2.5"
+      value={values.line}
+      hint={TYPE_TEXT.lineHint}
+      error={shown('line')}
+      onChange={(e) => onChange({ line: e.target.value })}
+      onBlur={() => onTouch('line')}
+    />
   );
 }

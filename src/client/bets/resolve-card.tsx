@@ -1,6 +1,11 @@
 import { CheckCheck } from 'lucide-react';
 import { useState } from 'react';
-import { answerChoices, answerLabel, validateCorrectAnswer } from '../../domain/bets';
+import {
+  answerChoices,
+  answerLabel,
+  betTypeRulesOf,
+  validateCorrectAnswer,
+} from '../../domain/bet-types';
 import { errorMessage } from '../data/api-client';
 import type { BetRow } from '../data/db';
 import { toast } from '../shell/toast-store';
@@ -35,11 +40,12 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
   const [answer, setAnswer] = useState('');
   const [phase, setPhase] = useState<'selection' | 'confirmation'>('selection');
   const [isResolving, setIsResolving] = useState(false);
+  const asked = betTypeRulesOf(bet.betType)?.correctAnswer;
   const isSupported =
-    bet.betType === 'numeric' || bet.betType === 'over_under' || answerChoices(bet).length > 0;
+    asked !== undefined && (asked.input === 'number' || answerChoices(bet).length > 0);
   const isChosen = validateCorrectAnswer(bet, answer) === null;
-  const shownAnswer =
-    bet.betType === 'over_under' ? answer.trim() : answerLabel(bet, answer.trim());
+  // A number answer (numeric, over/under's actual number) shows as typed; a choice by its label.
+  const shownAnswer = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
 
   const confirm = async () => {
     setIsResolving(true);

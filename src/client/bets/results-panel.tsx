@@ -1,6 +1,6 @@
 import { RotateCw, Trophy, Users } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
-import { answerLabel, type BetRules } from '../../domain/bets';
+import { answerLabel, type BetRules } from '../../domain/bet-types';
 import { errorMessage } from '../data/api-client';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';

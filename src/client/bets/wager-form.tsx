@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { normalizeAnswer, validatePrediction } from '../../domain/bets';
+import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isWageringOpen, prefillMultiplier } from '../../domain/bet-lists';
 import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
 import type { Membership } from '../../domain/groups';

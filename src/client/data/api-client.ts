@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../domain/api-error';
+import { isApiErrorCode, type ApiErrorBody, type ApiErrorCode } from '../../domain/api-error';
 import type { AuthResponse } from '../../domain/auth';
 import { AUTH_BASE, TIMING } from '../../domain/constants';
 import type { SessionStore } from './session-store';
@@ -10,9 +10,12 @@ import type { SessionStore } from './session-store';
 //   token; a failed or timed-out refresh logs the user out;
 // - same-origin non-GET requests send the XSRF-TOKEN cookie back as X-XSRF-TOKEN.
 
+/** The server's codes, and the client's own when no answer (network_error) or no code (http_error) came back. */
+export type ApiErrorKind = ApiErrorCode | 'network_error' | 'http_error';
+
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ApiErrorKind;
   readonly fieldErrors: Record<string, string> | undefined;
   /** True when the server sent its own message (spec 01 §8: "the server's message, else …"). */
   readonly hasServerMessage: boolean;
@@ -21,7 +24,8 @@ export class ApiError extends Error {
     super(typeof body?.message === 'string' && body.message ? body.message : fallback);
     this.name = 'ApiError';
     this.status = status;
-    this.code = typeof body?.code === 'string' ? body.code : status === 0 ? 'network_error' : 'http_error';
+    // A body from something other than our server (a proxy's 502) may carry another code.
+    this.code = isApiErrorCode(body?.code) ? body.code : status === 0 ? 'network_error' : 'http_error';
     this.fieldErrors = body?.fieldErrors;
     this.hasServerMessage = typeof body?.message === 'string' && body.message.length > 0;
   }

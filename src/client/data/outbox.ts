@@ -248,7 +248,7 @@ export function createOutbox({
      */
     async run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       const userId = session.user?.id;
-      if (userId === undefined) throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
+      if (userId === undefined) throw new ApiError(401, { message: 'Please sign in again.', code: 'authentication_required' });
       if (mutators[mutator.name] !== (mutator as unknown)) throw new Error(`Mutator ${mutator.name} is not registered`);
       lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
       const entry: OutboxEntry = { id: newKey(), userId, mutator: mutator.name, args, createdAt: lastCreatedAt, status: 'pending', attempts: 0 };

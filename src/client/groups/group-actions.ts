@@ -21,7 +21,8 @@ import {
 
 function currentUser() {
   const user = sessionStore.user;
-  if (!user) throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
+  if (!user)
+    throw new ApiError(401, { message: 'Please sign in again.', code: 'authentication_required' });
   return user;
 }
 

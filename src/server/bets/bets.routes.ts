@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from '../../domain/zod';
+import { BET_MESSAGES } from '../../domain/bet-limits';
 import {
-  BET_MESSAGES,
   betIdParamsSchema,
   betSchema,
   betStatisticsSchema,

@@ -1,9 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
+import { BET_MESSAGES } from '../../domain/bet-limits';
+import { normalizeAnswer, validateCorrectAnswer } from '../../domain/bet-types';
 import {
-  BET_MESSAGES,
   isExpiryInFuture,
-  normalizeAnswer,
-  validateCorrectAnswer,
   type Bet,
   type BetStatistics,
   type BetUserContext,

@@ -1,10 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import {
-  isValidWagerPoints,
-  normalizeAnswer,
-  validatePrediction,
-  type Wager,
-} from '../../domain/bets';
+import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
+import { isValidWagerPoints, type Wager } from '../../domain/bets';
 import { isWageringOpen } from '../../domain/bet-lists';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';

@@ -17,7 +17,8 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { BET_STATES, BET_TYPES, type BetTypeConfig } from '../../domain/bets';
+import { BET_TYPES } from '../../domain/bet-types';
+import { BET_STATES, type BetTypeConfig } from '../../domain/bets';
 import { LEDGER_KINDS } from '../../domain/ledger';
 
 // One schema for PGlite and PostgreSQL (ARCHITECTURE.md §3, §4). Ids are integers.

@@ -1,4 +1,4 @@
-import { answerLabel, type BetRules } from '../../domain/bets';
+import { answerLabel, type BetRules } from '../../domain/bet-types';
 import { totalOf } from '../../domain/odds';
 import type { Distribution } from '../../domain/payout';
 import type { PushNotification } from '../../domain/push';

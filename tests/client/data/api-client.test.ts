@@ -61,11 +61,12 @@ beforeAll(async () => {
       }
       return json(res, 401, { message: 'Invalid refresh token', code: 'invalid_refresh_token' });
     }
-    if (req.url === '/auth/logout') return json(res, 401, { message: 'Unauthorized', code: 'unauthorized' });
+    if (req.url === '/auth/logout') return json(res, 401, { message: 'Your session has expired. Please sign in again.', code: 'invalid_access_token' });
     if (req.url === '/auth/revoke-token') return json(res, 200, { message: 'ok' });
+    if (req.url === '/api/proxy') return json(res, 502, { message: 'Bad gateway', code: 'upstream_down' });
     if (req.url === '/api/broken') return json(res, 422, { message: 'Not enough points', code: 'insufficient_points', fieldErrors: { points: 'Too many' } });
     if (req.headers.authorization === `Bearer ${acceptedAccessToken}`) return json(res, 200, { ok: true, url: req.url });
-    return json(res, 401, { message: 'Token expired', code: 'token_expired' });
+    return json(res, 401, { message: 'Your session has expired. Please sign in again.', code: 'invalid_access_token' });
   });
   baseUrl = standIn.baseUrl;
 });
@@ -156,6 +157,12 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
     const error = await api.get('/api/broken').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'insufficient_points', message: 'Not enough points', fieldErrors: { points: 'Too many' } });
+  });
+
+  it('keeps only the codes our server sends: a code from a proxy reads as http_error', async () => {
+    const { api } = setup();
+    const error = await api.get('/api/proxy').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, code: 'http_error', message: 'Bad gateway' });
   });
 });
 

@@ -211,6 +211,25 @@ describe('an expired access token', () => {
   });
 });
 
+describe('a write with nobody signed in', () => {
+  it('is refused before it is queued, with the code the server gives a call without a token', async () => {
+    const { bet, phone, actions } = await setUp();
+    const anonymous = await server.request('POST', '/api/bets/wagers', { body: { betId: bet.id, prediction: 'yes', points: 2 } });
+    expect(anonymous).toMatchObject({ status: 401, body: { code: 'authentication_required' } });
+    // Expired rather than signed out, so the device keeps its data to look at.
+    await phone.session.logout('expired');
+
+    const viaAction = await actions.placeWager(bet.id, 'yes', 2).catch((error: unknown) => error);
+    const viaOutbox = await phone.local.run(placeWagerMutator, { betId: bet.id, prediction: 'yes', points: 2, tempId: -1 }).catch((error: unknown) => error);
+
+    for (const refusal of [viaAction, viaOutbox]) {
+      expect(refusal).toBeInstanceOf(ApiError);
+      expect(refusal).toMatchObject({ status: 401, code: anonymous.body.code });
+    }
+    expect(await phone.db.outbox.count()).toBe(0);
+  });
+});
+
 describe('a refused write', () => {
   it('disappears with the server message when the screen is waiting for it', async () => {
     const { me, group, bet, phone, actions } = await setUp();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BET_MESSAGES } from '../../../src/domain/bets';
+import { BET_MESSAGES } from '../../../src/domain/bet-limits';
 import {
   createGroup,
   createGroupWithRoles,
