@@ -1,15 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { connectNotices } from './data/notices';
 import { sessionStore } from './data/session';
 import { SessionContext } from './data/use-session';
 import { startPwa } from './pwa/start-pwa';
-import { toast } from './shell/toast-store';
 import './styles/global.css';
-
-// The data layer's notices (refused writes, refunds, reconnecting) show as the shell's toasts.
-connectNotices(toast);
 
 // Restore before the first render so the route guard already knows who is signed in.
 sessionStore.restore();

@@ -4,7 +4,7 @@ import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb } from './db';
 import { createRebaser, legacyRequest, type AnyMutator, type MutatorRegistry } from './mutators';
-import { notices, type Notices } from './notices';
+import { connectNotices, notices, type Notices } from './notices';
 import { createOutbox, type WriteResult } from './outbox';
 import { createRealtimeSync } from './realtime-sync';
 import { api as defaultApi, sessionStore } from './session';
@@ -226,7 +226,8 @@ export const localData = createLocalData({
   persistStorage: typeof navigator !== 'undefined' && navigator.storage?.persist ? () => (isStandalone() ? navigator.storage.persist() : Promise.resolve(false)) : null,
 });
 
-/** What the shell calls once someone is signed in (a dynamic import: Dexie and socket.io stay off the landing page). */
-export function startLocalData(): void {
+/** What the shell calls once someone is signed in, handing in its toasts (a dynamic import: Dexie and socket.io stay off the landing page). */
+export function startLocalData(toasts: Notices): void {
+  connectNotices(toasts);
   localData.start();
 }

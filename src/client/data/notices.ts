@@ -1,7 +1,8 @@
 // How the data layer tells the player something (a refused write, a refund, "Reconnecting..."):
-// through the shell's toasts, which main.tsx connects at start. data/ never imports shell/, so
-// the toasts come in here, as the outbox's notifyError and every factory's `toasts` option take
-// them; until connected (a test building its own parts) a notice goes nowhere.
+// through the shell's toasts, handed in when the shell starts the local data (startLocalData).
+// data/ never imports shell/: the toasts come in, as the outbox's notifyError and every
+// factory's `toasts` option take them. Until connected (a test building its own parts) a notice
+// goes nowhere.
 
 export type NoticeType = 'success' | 'error' | 'warning' | 'info';
 
@@ -23,12 +24,12 @@ export interface Notices {
 
 let connected: Notices | null = null;
 
-/** main.tsx hands the shell's toast store in once, before anything can notify. */
+/** The shell hands its toast store in when it starts the local data. */
 export function connectNotices(target: Notices): void {
   connected = target;
 }
 
-/** The app's notices, forwarded to whatever main.tsx connected. */
+/** The app's notices, forwarded to whatever the shell connected. */
 export const notices: Notices = {
   show: (message, type, options) => connected?.show(message, type, options) ?? 0,
   update: (id, message) => connected?.update(id, message) ?? false,
