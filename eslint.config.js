@@ -1,9 +1,13 @@
-// ESLint: TypeScript rules everywhere, React hooks rules on the client, and the import
-// direction of ARCHITECTURE.md §2 (domain imports nothing of ours; server and client never
-// import each other; the service worker imports the domain only).
+// ESLint: TypeScript rules everywhere, React hooks rules on the client, the import direction
+// of ARCHITECTURE.md §2 (domain imports nothing of ours; server and client never import each
+// other; the service worker imports the domain only), the client's boundaries between its
+// features (bulletproof-react's zones), no import cycles, and kebab-case file and folder names.
+import { existsSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import checkFile from 'eslint-plugin-check-file';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 // Zod comes through src/domain/zod.ts everywhere (it sets zod up before any schema is built).
@@ -21,6 +25,154 @@ const layer = (message, patterns, { allowZod = false } = {}) => ({
     },
   ],
 });
+
+// The client's boundaries (src/client/README.md). A feature folder imports ui/, data/, shell/
+// and the domain, never another feature, except through a seam below; data/ imports no
+// feature and not shell/ (the toasts come in through data/notices.ts); ui/ imports only ui/
+// and the domain; shell/ draws the frame and imports a feature only through a seam below.
+const FEATURES = [
+  'public',
+  'auth',
+  'profile',
+  'groups',
+  'leaderboard',
+  'dashboard',
+  'bets',
+  'pwa',
+  'push',
+];
+
+// The seams: one folder using another feature's public part, each with why. Keep them few;
+// a thing many features need is generic and belongs in ui/ or data/.
+const SEAMS = [
+  {
+    folder: 'profile',
+    imports: ['auth/register-fields.tsx', 'auth/auth-form.module.css'],
+    why: 'upgrading a guest and editing an account are account forms: the fields and layout of auth',
+  },
+  {
+    folder: 'profile',
+    imports: ['push/push-settings-card.tsx'],
+    why: 'the profile page shows the push toggle',
+  },
+  {
+    folder: 'groups',
+    imports: ['bets/bet-list.tsx', 'bets/bet-modals.tsx'],
+    why: "a group's pages list its bets and start a new one",
+  },
+  {
+    folder: 'groups',
+    imports: ['push/push-prompt.tsx'],
+    why: 'a join offers the push prompt (a lazy import)',
+  },
+  {
+    folder: 'bets',
+    imports: ['groups/use-groups.ts'],
+    why: "a bet screen reads its group and the player's membership",
+  },
+  {
+    folder: 'dashboard',
+    imports: [
+      'bets/bet-card.tsx',
+      'bets/bet-modals.tsx',
+      'bets/resolve-card.tsx',
+      'bets/use-bets.ts',
+    ],
+    why: 'the dashboard queues the bets to wager on and to resolve, with their cards',
+  },
+  {
+    folder: 'dashboard',
+    imports: ['groups/group-modals.tsx', 'groups/use-groups.ts'],
+    why: 'a queued bet shows its group; with no group, the dashboard offers to join one',
+  },
+  {
+    folder: 'leaderboard',
+    imports: ['groups/group-modals.tsx'],
+    why: 'with no group, the leaderboard offers to join one',
+  },
+  {
+    folder: 'pwa',
+    imports: ['push/push-session.ts'],
+    why: 'the app start starts push once someone is signed in (a lazy import)',
+  },
+  {
+    folder: 'push',
+    imports: ['pwa/register-service-worker.ts'],
+    why: 'subscribing registers the service worker if the app has not yet',
+  },
+  {
+    folder: 'shell',
+    imports: ['groups/group-modals.tsx', 'groups/use-groups.ts'],
+    why: "the header's group corner shows the active group and switches or joins one",
+  },
+  {
+    folder: 'shell',
+    imports: ['profile/account-modals.tsx'],
+    why: "the header's guest badge opens the account upgrade",
+  },
+  {
+    folder: 'shell',
+    imports: ['pwa/offline-indicator.tsx'],
+    why: 'the frame shows the offline banner',
+  },
+  {
+    folder: 'shell',
+    imports: ['bets/bet-modals.tsx'],
+    why: "the footer's start-bet button opens the new-bet form (a lazy import)",
+  },
+];
+
+const CLIENT = 'src/client';
+
+// A seam naming a file that is gone would quietly allow nothing: say so instead.
+for (const file of SEAMS.flatMap((seam) => seam.imports)) {
+  if (!existsSync(new URL(`${CLIENT}/${file}`, import.meta.url)))
+    throw new Error(`eslint.config.js: the seam ${file} names no file in ${CLIENT}`);
+}
+
+/** What `folder` may take from the feature `from`: its seams, as paths inside `from`. */
+const seamFiles = (folder, from) =>
+  SEAMS.filter((seam) => seam.folder === folder)
+    .flatMap((seam) => seam.imports)
+    .filter((file) => file.startsWith(`${from}/`))
+    .map((file) => `./${file.slice(from.length + 1)}`);
+
+const featureZones = (folder, message) =>
+  FEATURES.filter((from) => from !== folder).map((from) => ({
+    target: `${CLIENT}/${folder}`,
+    from: `${CLIENT}/${from}`,
+    except: seamFiles(folder, from),
+    message,
+  }));
+
+const CLIENT_ZONES = [
+  ...FEATURES.flatMap((feature) =>
+    featureZones(
+      feature,
+      'A client feature imports ui/, data/, shell/ and the domain, not another feature, except through a seam declared in eslint.config.js (SEAMS).',
+    ),
+  ),
+  ...featureZones(
+    'shell',
+    'shell/ draws the frame: it imports a feature only through a seam declared in eslint.config.js (SEAMS).',
+  ),
+  {
+    target: `${CLIENT}/data`,
+    from: [...FEATURES, 'shell', 'ui'].map((folder) => `${CLIENT}/${folder}`),
+    message:
+      'data/ imports no feature, no shell/ and no ui/: what it needs comes in (the toasts through data/notices.ts).',
+  },
+  {
+    target: `${CLIENT}/ui`,
+    from: [...FEATURES, 'shell', 'data'].map((folder) => `${CLIENT}/${folder}`),
+    message: 'ui/ holds generic widgets: it imports only ui/ and the domain.',
+  },
+  {
+    target: [...FEATURES, 'shell', 'data', 'ui'].map((folder) => `${CLIENT}/${folder}`),
+    from: [`${CLIENT}/app.tsx`, `${CLIENT}/main.tsx`],
+    message: 'app.tsx and main.tsx put the app together; nothing imports them.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -45,6 +197,38 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // Kebab-case names (a role suffix after a dot is its own word: bets.routes.ts, *.test.ts).
+    files: ['{src,src-sw,tests,scripts}/**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx,js,mjs}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '**/': 'KEBAB_CASE' }],
+    },
+  },
+  {
+    // Imports resolved as the bundler does (extensionless TypeScript), for the two rules below.
+    files: ['src/**/*.{ts,tsx}', 'src-sw/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these, import-x skips .ts and .tsx files when it follows imports (no cycle found).
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: CLIENT_ZONES }] },
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],

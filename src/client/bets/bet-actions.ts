@@ -18,10 +18,10 @@ import {
   createBetMutator,
   placeWagerMutator,
   resolveBetMutator,
-} from './bet-mutators';
+} from '../data/bet-mutators';
 
 // The bet writes (spec 02 §4) the screens call. Each runs a named mutator through the outbox
-// (bet-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked pending,
+// (data/bet-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked pending,
 // and is sent now or when the network returns; the pull that follows brings the server's rows.
 // A refusal rejects with the server's message (the screen shows it). The two loads are
 // fallbacks for what the mirror does not hold yet (a link to a bet before the first sync).

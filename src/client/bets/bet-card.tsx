@@ -9,7 +9,7 @@ import { Card } from '../ui/card';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetMeta, BetPendingBadge } from './bet-meta';
-import { useNow } from './use-now';
+import { useNow } from '../ui/use-now';
 import { WagerForm } from './wager-form';
 import styles from './bet-card.module.css';
 

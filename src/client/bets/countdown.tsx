@@ -1,6 +1,6 @@
 import { Clock } from 'lucide-react';
 import { COUNTDOWN, countdownTone, formatCountdown } from '../../domain/bet-lists';
-import { useNow } from './use-now';
+import { useNow } from '../ui/use-now';
 import styles from './countdown.module.css';
 
 // Spec 02 §4, §9: ticks every 1 s; success above 24 h, warning within 24 h, error within 1 h

@@ -18,7 +18,7 @@ import {
   type BetFormValues,
 } from './bet-form-model';
 import { BetTypeStep } from './bet-type-step';
-import { useNow } from './use-now';
+import { useNow } from '../ui/use-now';
 import styles from './create-bet-form.module.css';
 
 // The bet-creation modal's body (spec 02 §2 "Bet creation: two-step stepper (Details,

@@ -2,7 +2,7 @@ import { Plus, Sparkles, UsersRound } from 'lucide-react';
 import { BetCard } from '../bets/bet-card';
 import { openCreateBetModal } from '../bets/bet-modals';
 import { useMyWager, useNextActionableBet } from '../bets/use-bets';
-import { useNow } from '../bets/use-now';
+import { useNow } from '../ui/use-now';
 import type { BetRow } from '../data/db';
 import { useActiveGroup } from '../data/use-active-group';
 import { openJoinGroupModal } from '../groups/group-modals';

@@ -1,10 +1,10 @@
-import { BET_MUTATORS } from '../bets/bet-mutators';
-import { GROUP_MUTATORS } from '../groups/group-mutators';
-import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
+import { BET_MUTATORS } from './bet-mutators';
+import { GROUP_MUTATORS } from './group-mutators';
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb } from './db';
 import { createRebaser, legacyRequest, type AnyMutator, type MutatorRegistry } from './mutators';
+import { connectNotices, notices, type Notices } from './notices';
 import { createOutbox, type WriteResult } from './outbox';
 import { createRealtimeSync } from './realtime-sync';
 import { api as defaultApi, sessionStore } from './session';
@@ -26,7 +26,7 @@ export interface LocalDataOptions {
   session?: Pick<SessionStore, 'user' | 'events'>;
   activeGroup?: ActiveGroupStore;
   socket?: Pick<SocketService, 'on' | 'onConnected' | 'start' | 'stop'> | null;
-  toasts?: Pick<ToastStore, 'info' | 'error'>;
+  toasts?: Pick<Notices, 'info' | 'error'>;
   mutators?: readonly AnyMutator[];
   /** Tells the service worker something (clear its queue); nothing in tests. */
   postToWorker?: (message: { type: string }) => void;
@@ -54,7 +54,7 @@ export function createLocalData({
   session = sessionStore,
   activeGroup = activeGroupStore,
   socket = null,
-  toasts = defaultToasts,
+  toasts = notices,
   mutators = APP_MUTATORS,
   postToWorker = () => undefined,
   events = null,
@@ -226,7 +226,8 @@ export const localData = createLocalData({
   persistStorage: typeof navigator !== 'undefined' && navigator.storage?.persist ? () => (isStandalone() ? navigator.storage.persist() : Promise.resolve(false)) : null,
 });
 
-/** What the shell calls once someone is signed in (a dynamic import: Dexie and socket.io stay off the landing page). */
-export function startLocalData(): void {
+/** What the shell calls once someone is signed in, handing in its toasts (a dynamic import: Dexie and socket.io stay off the landing page). */
+export function startLocalData(toasts: Notices): void {
+  connectNotices(toasts);
   localData.start();
 }

@@ -2,8 +2,8 @@ import type { ActiveGroupStore } from './active-group-store';
 import { MIRROR_TABLES, TEMP_IDS_KEY, type HunchDb, type LegacyRequestArgs, type MirrorKey, type MirrorTable, type OutboxEntry, type OutboxKind, type ShadowRow } from './db';
 
 // Writes as named mutators, rebased on every pull (ARCHITECTURE.md §8; Replicache's model, as in
-// rocicorp's todo-row-versioning `client/src/mutators.ts`). A feature owns its mutators
-// (groups/group-mutators.ts, bets/bet-mutators.ts): each says which request it is and how it
+// rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
+// (group-mutators.ts, bet-mutators.ts): each says which request it is and how it
 // changes the mirror optimistically. The outbox stores `{mutator, args}`; the rebaser keeps the
 // server's copy of every row a pending mutator touched in `shadow` and, whenever server rows
 // arrive (a pull, an event) or a write is answered or refused, puts the server's copies back,

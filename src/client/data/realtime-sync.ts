@@ -1,7 +1,7 @@
 import type { PointsRefundedPayload, RealtimeEventName, RealtimeEventPayload, WagerPlacedPayload } from '../../domain/realtime-events';
-import type { ToastStore } from '../shell/toast-store';
 import type { HunchDb } from './db';
 import type { Rebaser } from './mutators';
+import type { Notices } from './notices';
 import type { SessionStore } from './session-store';
 import type { SocketService } from './socket-service';
 
@@ -16,7 +16,7 @@ export interface RealtimeSyncOptions {
   session: Pick<SessionStore, 'user'>;
   rebaser: Rebaser;
   socket: Pick<SocketService, 'on' | 'onConnected'>;
-  toasts: Pick<ToastStore, 'info'>;
+  toasts: Pick<Notices, 'info'>;
   /** Send pending writes, then pull (local-data.ts). */
   sync: () => Promise<void>;
   debounceMs?: number;

@@ -11,9 +11,9 @@ import {
   type SocketError,
   type SocketStatus,
 } from '../../domain/socket-connection';
-import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 import { ApiError, isNetworkError } from './api-client';
 import { createEventEmitter } from './event-emitter';
+import { notices, type Notices } from './notices';
 import { api, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
@@ -45,7 +45,7 @@ export interface SocketServiceOptions {
   session?: SessionStore;
   /** The shared token refresh (the API client's); resolves to the new access token. */
   refreshToken?: () => Promise<string>;
-  toasts?: Pick<ToastStore, 'show' | 'update' | 'dismiss'>;
+  toasts?: Pick<Notices, 'show' | 'update' | 'dismiss'>;
   /** Where socket.io lives: the page's origin in the browser, a test server's URL in tests. */
   url?: () => string;
   /** Where 'online' comes from; null in tests that do not want it. */
@@ -69,7 +69,7 @@ export type SocketService = ReturnType<typeof createSocketService>;
 export function createSocketService({
   session = sessionStore,
   refreshToken = () => api.refreshTokens(),
-  toasts = defaultToasts,
+  toasts = notices,
   url = () => location.origin,
   onlineEvents = typeof window === 'undefined' ? null : window,
   limits = SOCKET_LIMITS,

@@ -5,7 +5,7 @@ import { toast } from '../shell/toast-store';
 // then the server's push status is checked (10 s time-out) and, when there is no active
 // subscription and the browser has not denied permission, the join modal switches to the
 // "Enable group updates" prompt instead of closing; a failed check simply completes the join
-// (src/client/push/push-prompt-decision.ts). The push code is a lazy chunk.
+// (src/client/push/push-prompt.tsx). The push code is a lazy chunk.
 
 export const JOINED_TEXT = 'Group joined successfully!';
 
@@ -16,7 +16,7 @@ interface AfterGroupJoinedOptions {
 
 export async function afterGroupJoined({ close }: AfterGroupJoinedOptions = {}): Promise<void> {
   toast.success(JOINED_TEXT);
-  const isPrompting = await import('../push/offer-push-prompt').then(
+  const isPrompting = await import('../push/push-prompt').then(
     ({ offerPushPrompt }) => offerPushPrompt({ isModalOpen: close !== undefined }),
     (error: unknown) => {
       console.warn('The push prompt could not be loaded', error);

@@ -12,10 +12,10 @@ import {
   joinGroupMutator,
   leaveGroupMutator,
   type JoinGroupArgs,
-} from './group-mutators';
+} from '../data/group-mutators';
 
 // The group writes of spec 02 §4 in one place. Creating, joining and leaving run named mutators
-// through the outbox (group-mutators.ts, data/outbox.ts): the change shows at once in the
+// through the outbox (data/group-mutators.ts, data/outbox.ts): the change shows at once in the
 // mirror, marked pending, and goes out now or when the network returns; the pull that follows
 // brings the server's rows. A refusal rejects, so the screens show the message as before.
 

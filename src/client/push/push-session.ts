@@ -1,7 +1,6 @@
 import { api, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
-import { createPushApi } from './push-api';
-import { createPushService, type PushService } from './push-service';
+import { createPushApi, createPushService, type PushService } from './push-subscription';
 
 // Spec 01 §4 and spec 02 §4: the push subscription is set up after login, registration,
 // session restore and token refresh, and detached on logout. Started once at app start

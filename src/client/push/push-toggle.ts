@@ -1,4 +1,4 @@
-import { PushPermissionDeniedError, type PushService } from './push-service';
+import { PushPermissionDeniedError, type PushService } from './push-subscription';
 
 // The profile's push toggle (spec 02 §4 "Push toggle states", §8 messages), framework-free:
 // the card (push-settings-card.tsx) shows the status and the toasts these functions return.

@@ -9,6 +9,7 @@ import { modalStore } from './modal-store';
 import { isAuthPath } from './nav-items';
 import { ScrollToTop } from './scroll-to-top';
 import { ToastHost } from './toast-host';
+import { toast } from './toast-store';
 import styles from './app-shell.module.css';
 
 // The application shell (spec 01 §2): fixed header (hidden on the auth pages), the main
@@ -26,7 +27,7 @@ export function AppShell() {
   useEffect(() => {
     if (!isSignedIn) return;
     import('../data/local-data').then(
-      ({ startLocalData }) => startLocalData(),
+      ({ startLocalData }) => startLocalData(toast),
       (error: unknown) => console.warn('The local data failed to load', error),
     );
   }, [isSignedIn]);

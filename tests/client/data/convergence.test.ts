@@ -1,8 +1,8 @@
 // @vitest-environment node
 import '../node-browser';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/groups/group-mutators';
-import { cancelBetMutator, createBetMutator, placeWagerMutator, resolveBetMutator } from '../../../src/client/bets/bet-mutators';
+import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
+import { cancelBetMutator, createBetMutator, placeWagerMutator, resolveBetMutator } from '../../../src/client/data/bet-mutators';
 import type { BetRow } from '../../../src/client/data/db';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';

@@ -2,10 +2,10 @@
 import '../node-browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
-import { placeWagerMutator } from '../../../src/client/bets/bet-mutators';
+import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { ApiError } from '../../../src/client/data/api-client';
-import { createGroupMutator, joinGroupMutator, leaveGroupMutator } from '../../../src/client/groups/group-mutators';
-import { createBetMutator } from '../../../src/client/bets/bet-mutators';
+import { createGroupMutator, joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
+import { createBetMutator } from '../../../src/client/data/bet-mutators';
 import { cancel, createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { startTestServer, type TestServer } from '../../server/harness';

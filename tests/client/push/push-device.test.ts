@@ -3,7 +3,7 @@ import {
   deviceIdStorageKey,
   getDeviceName,
   getPushDeviceId,
-} from '../../../src/client/push/push-device';
+} from '../../../src/client/push/push-subscription';
 
 describe('the push device id (spec 02 §3)', () => {
   it('is generated once per app and kept in localStorage', () => {

@@ -3,7 +3,7 @@ import {
   PUSH_STATUS_TIMEOUT_MS,
   shouldOfferPushPrompt,
   type PushPromptChecks,
-} from '../../../src/client/push/push-prompt-decision';
+} from '../../../src/client/push/push-prompt';
 
 const checks = (overrides: Partial<PushPromptChecks> = {}): PushPromptChecks => ({
   isSupported: true,

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PushApi } from '../../../src/client/push/push-api';
 import {
   base64UrlToBytes,
   createPushService,
   PushPermissionDeniedError,
   PUSH_ERRORS,
+  type PushApi,
   type PushBrowser,
-} from '../../../src/client/push/push-service';
+} from '../../../src/client/push/push-subscription';
 
 const VAPID =
   'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';

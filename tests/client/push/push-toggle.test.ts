@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PushPermissionDeniedError, PUSH_ERRORS } from '../../../src/client/push/push-service';
+import { PushPermissionDeniedError, PUSH_ERRORS } from '../../../src/client/push/push-subscription';
 import {
   disablePush,
   enablePush,

@@ -1,6 +1,6 @@
 import { API_BASE } from '../../domain/constants';
 import type { CreateGroupInput, Group } from '../../domain/groups';
-import type { AnswerContext, Mutator } from '../data/mutators';
+import type { AnswerContext, Mutator } from './mutators';
 
 // The group writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8). Creating a group
 // shows it at once under a temporary id with the creator holding the starting points; joining

@@ -10,8 +10,8 @@ import {
 import { API_BASE } from '../../domain/constants';
 import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
 import { emptyTotals, totalOf } from '../../domain/odds';
-import type { BetRow, MembershipRow, WagerRow } from '../data/db';
-import { withoutMark, type Mutator, type MutatorContext } from '../data/mutators';
+import type { BetRow, MembershipRow, WagerRow } from './db';
+import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 
 // The bet writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): the request each is,
 // and how it shows at once in the mirror. apply() runs again on top of the server's rows after

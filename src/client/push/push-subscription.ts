@@ -1,7 +1,89 @@
-import type { RegisterPushSubscriptionRequest } from '../../domain/push';
+import { API_BASE, DEFAULT_APP_NAME } from '../../domain/constants';
+import { deriveDeviceName } from '../../domain/device-name';
+import type {
+  PushStatusResponse,
+  RegisterPushSubscriptionRequest,
+  VapidPublicKeyResponse,
+} from '../../domain/push';
+import type { ApiClient } from '../data/api-client';
 import { SERVICE_WORKER_URL } from '../pwa/register-service-worker';
-import type { PushApi } from './push-api';
-import { getDeviceName, getPushDeviceId, PUSH_APP_NAME } from './push-device';
+
+// This device's push subscription, from the browser to the server: who the device is, the
+// push calls under /api, and the service that subscribes, unsubscribes, resumes and detaches.
+
+// Who this device is to the push service (spec 02 §3): a device id generated once per app and
+// kept in localStorage (it must outlive a logout, so a later login finds the same
+// subscription row), and a readable device name derived from the user agent.
+
+export const PUSH_APP_NAME = DEFAULT_APP_NAME;
+
+export const deviceIdStorageKey = (appName: string) => `push_device_id_${appName}`;
+
+/** A random id of letters, digits and dashes (the server's deviceId pattern). */
+export function randomDeviceId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // randomUUID needs a secure context; an http:// address on a LAN has getRandomValues only.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** This app's device id, made and stored on first use. */
+export function getPushDeviceId(
+  storage: Storage = localStorage,
+  appName = PUSH_APP_NAME,
+  makeId = randomDeviceId,
+): string {
+  const key = deviceIdStorageKey(appName);
+  const known = storage.getItem(key);
+  if (known) return known;
+  const id = makeId();
+  storage.setItem(key, id);
+  return id;
+}
+
+export function getDeviceName(
+  nav: Pick<Navigator, 'userAgent' | 'maxTouchPoints'> = navigator,
+): string {
+  return deriveDeviceName(nav.userAgent, nav.maxTouchPoints ?? 0);
+}
+
+// The push calls of spec 02 §7, under /api (ARCHITECTURE.md). Each takes the app's name and
+// this device's id; the server keeps one subscription per user, app and device.
+
+const BASE = `${API_BASE}/push-subscriptions`;
+
+export type PushApi = ReturnType<typeof createPushApi>;
+
+export function createPushApi(api: ApiClient) {
+  const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
+  return {
+    getVapidPublicKey: () =>
+      api
+        .get<VapidPublicKeyResponse>(`${BASE}/vapid-public-key`, { auth: false })
+        .then((body) => body.publicKey),
+    getStatus: (deviceId: string, appName: string, signal?: AbortSignal) =>
+      api
+        .get<PushStatusResponse>(`${BASE}/status?${query({ deviceId, appName })}`, { signal })
+        .then((body) => body.active),
+    register: (subscription: RegisterPushSubscriptionRequest) =>
+      api.post<unknown>(BASE, subscription),
+    remove: (deviceId: string, appName: string) =>
+      api.delete<unknown>(`${BASE}/user/${encodeURIComponent(deviceId)}?${query({ appName })}`),
+    /**
+     * At logout: the access token is passed in, read before the session cleared it, and sent
+     * without the refresh-on-401 path (a refresh after logout would sign out twice).
+     */
+    deactivate: (deviceId: string, appName: string, accessToken: string) =>
+      api.patch<unknown>(
+        `${BASE}/user/${encodeURIComponent(deviceId)}/deactivate?${query({ appName })}`,
+        undefined,
+        {
+          auth: false,
+          headers: { Authorization: `Bearer ${accessToken}` },
+        },
+      ),
+  };
+}
 
 // This device's push subscription (spec 02 §3, §4, §7): subscribe (permission → the browser's
 // PushManager → register on the server), unsubscribe (locally, then delete on the server; a
