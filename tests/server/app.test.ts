@@ -2,15 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestServer } from './harness';
 
 describe('the app without a client build', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('answers /healthz while the process lives', async () => {
     const response = await server.request('GET', '/healthz');
@@ -88,11 +84,7 @@ describe('the app without a client build', () => {
 });
 
 describe('the CSRF double-submit cookie', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('sets a readable XSRF-TOKEN cookie when the request has none', async () => {
     const response = await server.request('GET', '/healthz');
@@ -142,9 +134,9 @@ describe('the CSRF double-submit cookie', () => {
 });
 
 describe('the app with a client build', () => {
-  let server: TestServer;
   let clientDir: string;
-  beforeAll(async () => {
+  afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
+  const server = useTestServer(() => {
     clientDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-client-'));
     mkdirSync(path.join(clientDir, 'assets'));
     writeFileSync(
@@ -162,11 +154,7 @@ describe('the app with a client build', () => {
       '{"sourcesContent":["the whole source"]}',
     );
     writeFileSync(path.join(clientDir, 'sw.js.map'), '{"sourcesContent":["the whole source"]}');
-    server = await startTestServer({ clientDir });
-  });
-  afterAll(async () => {
-    await server.close();
-    rmSync(clientDir, { recursive: true, force: true });
+    return { clientDir };
   });
 
   it('serves index.html for client routes, never cached', async () => {

@@ -1,20 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serializeError } from '../../src/server/logging';
 import { createBet } from './bets/bet.factories';
 import { createGroup, createPlayer } from './groups/group.factories';
-import { createUser, newAccount, startLoggingTestServer, type TestServer } from './harness';
+import { createUser, newAccount, useLoggingTestServer } from './harness';
 
 // A NUL byte in any text field was a 500 whose log printed the statement's parameters, the
 // argon2 hash and the email among them (audit item 6). Control characters are refused with
 // 400 wherever text comes in, and no log line ever holds a query's values.
 
-let server: TestServer;
-let log: () => string;
-beforeAll(async () => {
-  ({ server, log } = await startLoggingTestServer());
-});
-afterAll(() => server.close());
+const { server, log } = useLoggingTestServer();
 
 const NUL = 'a\u0000b';
 

@@ -6,17 +6,20 @@ import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { AuthResponse, RegisterRequest } from '../../src/domain/auth';
 import { safeLogging } from '../../src/server/logging';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config, type RateLimits } from '../../src/server/config';
 import { fromPglite, fromPool, type DatabaseConnection } from '../../src/server/db/connect';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
+import { assertLedgerMatchesMemberships } from './ledger-assertions';
 
 // The server test harness: a real app listening on a random port, on a real database of
 // its own (a copy of the migrated PGlite snapshot, or a PostgreSQL database created from the
-// migrated template; see global-setup.ts), spoken to over real HTTP.
+// migrated template; see global-setup.ts), spoken to over real HTTP. A test file says
+// `const server = useTestServer()`; startTestServer is for tests that start and stop servers
+// themselves (restarts on the same data, a second server with other settings).
 
 const GENEROUS = 10_000;
 
@@ -189,6 +192,95 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
+/** A server whose options are known only once an earlier hook ran (a sink's URL, a first server's database). */
+type LazyOptions = TestServerOptions | (() => TestServerOptions | Promise<TestServerOptions>);
+
+export interface SharedTestServer extends TestServer {
+  /** Stops the app (its sockets drop) and starts a new one on the same database, data folder and port. */
+  restart(): Promise<void>;
+}
+
+/**
+ * The server of a test file (or of the describe block it is called in): started before the
+ * first test, the ledger invariant (ledger-assertions.ts) checked after each test, closed
+ * after the last. The server is returned at once and reads through to the started one, so
+ * use it inside tests and hooks. Hooks registered before this call run before the server
+ * starts and after it closes (a mail sink, a push stand-in).
+ */
+export function useTestServer(options: LazyOptions = {}): SharedTestServer {
+  let started: TestServer | undefined;
+  let restarted = false;
+  const current = (): TestServer => {
+    if (!started) throw new Error('useTestServer: the server starts in beforeAll; use it in tests');
+    return started;
+  };
+  const resolveOptions = async () => (typeof options === 'function' ? options() : options);
+
+  beforeAll(async () => {
+    started = await startTestServer(await resolveOptions());
+  });
+  afterEach(async () => {
+    if (started) await assertLedgerMatchesMemberships(started.database);
+  });
+  afterAll(async () => {
+    if (!started) return;
+    await started.close();
+    // A restarted server was handed the first one's database and folder, which it leaves alone.
+    if (restarted) {
+      await started.database.close();
+      rmSync(started.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  return {
+    get url() {
+      return current().url;
+    },
+    get app() {
+      return current().app;
+    },
+    get config() {
+      return current().config;
+    },
+    get database() {
+      return current().database;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    get clock() {
+      return current().clock;
+    },
+    request: (method, requestPath, requestOptions) =>
+      current().request(method, requestPath, requestOptions),
+    close: () => current().close(),
+    async restart() {
+      const previous = current();
+      await previous.app.close();
+      started = await startTestServer({
+        ...(await resolveOptions()),
+        database: previous.database,
+        dataDir: previous.dataDir,
+        port: Number(new URL(previous.url).port),
+      });
+      restarted = true;
+    },
+  };
+}
+
+/** useTestServer whose info-level log, as the production serializers write it, is kept for the test to read. */
+export function useLoggingTestServer(): { server: TestServer; log: () => string } {
+  let logged = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      logged += String(chunk);
+      done();
+    },
+  });
+  const server = useTestServer({ logger: { level: 'info', ...safeLogging, stream } });
+  return { server, log: () => logged };
+}
+
 // ---- factories ----
 
 let sequence = 0;
@@ -244,17 +336,4 @@ export async function createGuest(
 
 export function login(server: TestServer, email: string, password: string) {
   return server.request<AuthResponse>('POST', '/auth/login', { body: { email, password } });
-}
-
-/** A test server whose info-level log, as the production serializers write it, is kept for the test to read. */
-export async function startLoggingTestServer(): Promise<{ server: TestServer; log: () => string }> {
-  let logged = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      logged += String(chunk);
-      done();
-    },
-  });
-  const server = await startTestServer({ logger: { level: 'info', ...safeLogging, stream } });
-  return { server, log: () => logged };
 }

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlayer } from './groups/group.factories';
-import { startTestServer, type TestServer } from './harness';
+import { useTestServer } from './harness';
 
 // Ids are PostgreSQL integers (audit item 11): one from 2^31 up used to pass validation and
 // overflow the column (500). Every id, in a path, a query or a body, is bounded: 400.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const TOO_BIG = ['2147483648', '4294967296', '9007199254740991'];
 

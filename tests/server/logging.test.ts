@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/server/logging';
-import { startLoggingTestServer, type TestServer } from './harness';
+import { useLoggingTestServer } from './harness';
 
 // Reset tokens reached the info log through the request line (audit item 14):
 // "url":"/reset-password/<token>". Request URLs are logged with the token cut out.
 
-let server: TestServer;
-let log: () => string;
-beforeAll(async () => {
-  ({ server, log } = await startLoggingTestServer());
-});
-afterAll(() => server.close());
+const { server, log } = useLoggingTestServer();
 
 describe('request logs', () => {
   it('never show the token of a password reset link', async () => {

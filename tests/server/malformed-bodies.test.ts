@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../../src/domain/api-error';
-import { createUser, startTestServer, type TestServer } from './harness';
+import { createUser, useTestServer } from './harness';
 
 // No input of any shape produces a 500 (issue 2, ARCHITECTURE.md §6): every endpoint that
 // takes a body gets every kind of garbage and must answer 4xx with the error body.
@@ -122,13 +122,11 @@ const BODIES: Array<{ name: string; raw: string; contentType?: string; validFor?
 ];
 
 describe('malformed bodies', () => {
-  let server: TestServer;
+  const server = useTestServer();
   let token: string;
   beforeAll(async () => {
-    server = await startTestServer();
     token = (await createUser(server)).accessToken;
   });
-  afterAll(() => server.close());
 
   for (const endpoint of ENDPOINTS) {
     it(`${endpoint.method} ${endpoint.url} answers every malformed body with a 4xx error body`, async () => {

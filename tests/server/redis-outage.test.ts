@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, startTestServer, type TestServer } from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { login, useTestServer } from './harness';
 
 // An unreachable Redis stopped start-up (audit item 13). Now the app starts degraded: limits
 // count in memory, live updates stay on the instance, /readyz says so, and Redis is picked up
@@ -16,22 +16,17 @@ async function freePort(): Promise<number> {
 }
 
 describe('Redis unreachable at start', () => {
-  let server: TestServer;
   let port: number;
   let proxy: net.Server | undefined;
   const sockets = new Set<net.Socket>();
 
-  beforeAll(async () => {
-    port = await freePort();
-    server = await startTestServer({
-      env: { REDIS_URL: `redis://127.0.0.1:${port}` },
-      rateLimits: { loginPerEmail: 2 },
-    });
-  });
   afterAll(async () => {
-    await server?.close();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
+  });
+  const server = useTestServer(async () => {
+    port = await freePort();
+    return { env: { REDIS_URL: `redis://127.0.0.1:${port}` }, rateLimits: { loginPerEmail: 2 } };
   });
 
   it('starts, says it is degraded, and still enforces the limits in memory', async () => {

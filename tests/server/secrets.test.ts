@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUser, openTestDatabase, startTestServer } from './harness';
 
+// Each test restarts a server on the same data, so it starts and stops its servers itself
+// (startTestServer, not useTestServer).
 describe('the generated JWT secret', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-secrets-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

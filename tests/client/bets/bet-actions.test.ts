@@ -1,6 +1,6 @@
 // @vitest-environment node
 import '../node-browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { readNextActionableBet, readNextBetToResolve } from '../../../src/client/bets/use-bets';
 import { ApiError } from '../../../src/client/data/api-client';
@@ -13,33 +13,20 @@ import {
   placeWager,
 } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
-import { startTestServer, type TestServer } from '../../server/harness';
-import { openDevice, type Device } from '../data/device.fixture';
+import { useDeviceServer } from '../data/device.fixture';
 
 // The bet actions the screens call (spec 02 §4), on a device against the real server: each
 // shows at once in the mirror and the queues derived from it, and the pull that follows
 // brings the server's rows (the payout, the statistics).
 
-let server: TestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.close()));
-});
+const { server, openDevice } = useDeviceServer(NO_EXPIRY_TIMER);
 
 async function setUp() {
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
   const group = await createGroup(server, friend);
   await joinGroup(server, me, group);
   const bet = await createBet(server, friend, group, { title: 'Rain?', baseWagerAmount: 2 });
-  const phone = await openDevice(server, me);
-  devices.push(phone);
+  const phone = await openDevice(me);
   await phone.local.sync();
   const actions = createBetActions({
     db: phone.db,

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import '../node-browser';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
 import { cancelBetMutator, createBetMutator, placeWagerMutator, resolveBetMutator } from '../../../src/client/data/bet-mutators';
 import type { BetRow } from '../../../src/client/data/db';
@@ -8,7 +8,7 @@ import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
 import { DAY, expireDueBets, expiresIn, HOUR, NO_EXPIRY_TIMER } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
-import { startTestServer, type TestServer } from '../../server/harness';
+import { useTestServer } from '../../server/harness';
 import { random } from '../../perf/lib/http';
 import { openDevice, snapshotOf, type Device } from './device.fixture';
 
@@ -23,31 +23,11 @@ import { openDevice, snapshotOf, type Device } from './device.fixture';
 
 const STEPS = 80;
 
-let server: TestServer;
-/** Where the devices send their requests: the server, and after its restart the new one (same port). */
-const target = {
-  get url() {
-    return server.url;
-  },
-};
+// The devices live across a server restart and the test closes them itself, so it opens them
+// with openDevice(server, …); the server reads through to the restarted one (same port).
+const server = useTestServer(NO_EXPIRY_TIMER);
 /** The devices whose network is down right now. */
 const devicesOffline = new Set<Device>();
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-  // The restarted server reused the first one's database, which it leaves open.
-  await server.database.close();
-});
-
-/** Stops the app (its sockets drop) and starts a new one on the same database and data folder. */
-async function restartServer() {
-  const previous = server;
-  await previous.app.close();
-  server = await startTestServer({ ...NO_EXPIRY_TIMER, database: previous.database, dataDir: previous.dataDir, port: Number(new URL(previous.url).port) });
-}
 
 it('every device ends with the server’s view of its player, each accepted write once', async () => {
   const seed = Number(process.env.HUNCH_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -59,7 +39,7 @@ it('every device ends with the server’s view of its player, each accepted writ
     const groups: Group[] = [await createGroup(server, players[0]!), await createGroup(server, players[1]!)];
     for (const player of players) for (const group of groups) if (group.createdByUserId !== player.user.id) await joinGroup(server, player, group);
     for (const player of players) {
-      const device = await openDevice(target, player, { withSocket: true });
+      const device = await openDevice(server, player, { withSocket: true });
       devices.push(device);
       device.local.start();
     }
@@ -67,7 +47,7 @@ it('every device ends with the server’s view of its player, each accepted writ
     const titles = new Set<string>();
 
     for (let step = 0; step < STEPS; step += 1) {
-      if (step === STEPS / 2) await restartServer();
+      if (step === STEPS / 2) await server.restart();
       const device = pick(devices);
       const userId = device.session.user!.id;
       const roll = next();
@@ -137,7 +117,7 @@ it('every device ends with the server’s view of its player, each accepted writ
       for (const entry of left) await device.local.outbox.discard(entry.id);
       expect(await device.db.shadow.count(), `seed ${seed}`).toBe(0);
 
-      const fresh = await openDevice(target, device.session.user! as never);
+      const fresh = await openDevice(server, device.session.user! as never);
       fresh.session.signIn({ accessToken: device.session.getAccessToken()!, refreshToken: 'unused', user: device.session.user! } as never, true);
       await fresh.local.sync();
       expect(await snapshotOf(device.db), `seed ${seed}: device of ${device.session.user!.displayName}`).toEqual(await snapshotOf(fresh.db));

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
 import { createApiClient, type ApiClient } from '../../../src/client/data/api-client';
@@ -5,12 +6,13 @@ import { MIRROR_TABLES, openHunchDb, type HunchDb } from '../../../src/client/da
 import { createLocalData, type LocalData } from '../../../src/client/data/local-data';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
-import type { TestServer } from '../../server/harness';
+import { useTestServer, type SharedTestServer, type TestServer, type TestServerOptions } from '../../server/harness';
 import { MemoryStorage } from '../node-browser';
 
 // One simulated device of a player against the REAL server (tests/server/harness.ts): its own
 // fake-indexeddb database, session, API client (whose fetch fails like the browser's while the
 // device is offline) and the app's local data (sync engine, outbox, realtime) built on them.
+// A test file says `const { server, openDevice } = useDeviceServer(...)`.
 
 let devices = 0;
 
@@ -92,6 +94,29 @@ export async function openDevice(server: Pick<TestServer, 'url'>, user: AuthResp
       await local.whenIdle();
       db.close();
       await db.delete();
+    },
+  };
+}
+
+/**
+ * The server of a device test file (useTestServer: started before the tests, ledger checked,
+ * closed after) and `openDevice(user)` for devices on it, each closed after its test.
+ */
+export function useDeviceServer(options: TestServerOptions = {}): {
+  server: SharedTestServer;
+  openDevice(user: AuthResponse, options?: DeviceOptions): Promise<Device>;
+} {
+  const server = useTestServer(options);
+  const opened: Device[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((device) => device.close()));
+  });
+  return {
+    server,
+    async openDevice(user, deviceOptions) {
+      const device = await openDevice(server, user, deviceOptions);
+      opened.push(device);
+      return device;
     },
   };
 }

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import '../node-browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { ApiError } from '../../../src/client/data/api-client';
@@ -8,33 +8,20 @@ import { createGroupMutator, joinGroupMutator, leaveGroupMutator } from '../../.
 import { createBetMutator } from '../../../src/client/data/bet-mutators';
 import { cancel, createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
-import { startTestServer, type TestServer } from '../../server/harness';
-import { openDevice, type Device } from './device.fixture';
+import { useDeviceServer } from './device.fixture';
 
 // The outbox (ARCHITECTURE.md §8) against the real server: named mutators applied at once,
 // sent with their Idempotency-Key, re-applied on top of every pull until the server has them,
 // a refusal undone with its message, temporary ids rewritten before a dependent write goes.
 
-let server: TestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.close()));
-});
+const { server, openDevice } = useDeviceServer(NO_EXPIRY_TIMER);
 
 async function setUp() {
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
   const group = await createGroup(server, friend);
   await joinGroup(server, me, group);
   const bet = await createBet(server, friend, group, { title: 'Rain?', baseWagerAmount: 2 });
-  const phone = await openDevice(server, me);
-  devices.push(phone);
+  const phone = await openDevice(me);
   await phone.local.sync();
   const actions = createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local });
   return { me, friend, group, bet, phone, actions };

@@ -1,36 +1,23 @@
 // @vitest-environment node
 import '../node-browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { refundMessage } from '../../../src/client/data/realtime-sync';
 import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
-import { startTestServer, type TestServer } from '../../server/harness';
-import { openDevice, type Device } from './device.fixture';
+import { useDeviceServer, type Device } from './device.fixture';
 
 // Realtime and the mirror (spec 02 §4, ARCHITECTURE.md §8) against the real server and a real
 // socket.io connection: wagerPlaced moves the odds from its payload when it is newer; every
 // other event asks for one pull; a reconnection pulls what the socket missed.
 
-let server: TestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.close()));
-});
+const { server, openDevice } = useDeviceServer(NO_EXPIRY_TIMER);
 
 async function connectedDevice() {
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
   const group = await createGroup(server, friend);
   await joinGroup(server, me, group);
   const bet = await createBet(server, friend, group, { title: 'Known' });
-  const phone = await openDevice(server, me, { withSocket: true });
-  devices.push(phone);
+  const phone = await openDevice(me, { withSocket: true });
   phone.local.start();
   await vi.waitFor(() => expect(phone.socket!.getSnapshot().status).toBe('connected'), { timeout: 5000 });
   await phone.local.whenIdle();

@@ -1,33 +1,15 @@
 // @vitest-environment node
 import '../node-browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CURSOR_KEY, LAST_SYNCED_KEY, MIRROR_TABLES } from '../../../src/client/data/db';
 import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
-import { startTestServer, type TestServer } from '../../server/harness';
-import { openDevice, type Device } from './device.fixture';
+import { useDeviceServer, type Device } from './device.fixture';
 
 // The pull (ARCHITECTURE.md §8) against the real server: GET /api/member/state?cursor=… into
 // the Dexie mirror, page by page, one merge per row type, a row replaced only by a newer one.
 
-let server: TestServer;
-const devices: Device[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.close()));
-});
-
-async function device(...args: Parameters<typeof openDevice> extends [unknown, ...infer Rest] ? Rest : never) {
-  const opened = await openDevice(server, ...args);
-  devices.push(opened);
-  return opened;
-}
+const { server, openDevice: device } = useDeviceServer(NO_EXPIRY_TIMER);
 
 /** Two groups of the player, each with bets in every state and the player's wagers on some. */
 async function playerWithTwoGroups() {

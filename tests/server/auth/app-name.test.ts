@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../src/domain/constants';
-import { createGuest, createUser, newAccount, startTestServer, type TestServer } from '../harness';
+import { createGuest, createUser, newAccount, useTestServer } from '../harness';
 
 // appName travels in every access token (audit item 16): a 90 KB one made a 120 KB JWT, and
 // every later request a 431. It is bounded wherever it comes in.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const LONG = 'x'.repeat(LIMITS.appNameMax + 1);
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, login, startTestServer, type TestServer } from '../harness';
+import { createUser, login, useTestServer } from '../harness';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink';
 
 const SENT = { message: 'Password reset link has been sent to your email.' };
@@ -9,18 +9,14 @@ const RESET = { message: 'Your password has been reset successfully.' };
 const LINK = /http:\/\/hunch\.test\/reset-password\/([\w-]+)/;
 
 describe('password reset by mail over SMTP', () => {
-  let server: TestServer;
   let smtp: SmtpSink;
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    server = await startTestServer({
-      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'http://hunch.test' },
-    });
   });
-  afterAll(async () => {
-    await server.close();
-    await smtp.close();
-  });
+  afterAll(() => smtp.close());
+  const server = useTestServer(() => ({
+    env: { SMTP_URL: smtp.url, PUBLIC_URL: 'http://hunch.test' },
+  }));
 
   const forgot = (email: string) =>
     server.request('POST', '/auth/forgot-password', { body: { email, appName: 'hunch' } });
@@ -119,11 +115,7 @@ describe('password reset by mail over SMTP', () => {
 });
 
 describe('password reset without a mail server', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { PUBLIC_URL: 'http://hunch.test' } });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ env: { PUBLIC_URL: 'http://hunch.test' } });
 
   it('writes the mail to DATA_DIR/outbox as an .eml file with a working link', async () => {
     const user = await createUser(server);

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { createGroup, createPlayer, uniqueGroupName } from '../groups/group.factories';
-import {
-  createUser,
-  login,
-  newAccount,
-  startTestServer,
-  type TestResponse,
-  type TestServer,
-} from '../harness';
+import { createUser, login, newAccount, useTestServer, type TestResponse } from '../harness';
 
 describe('rate limits', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({
-      rateLimits: { loginPerIp: 6, loginPerEmail: 3, guestPerIp: 2, forgotPasswordPerIp: 2 },
-    });
+  const server = useTestServer({
+    rateLimits: { loginPerIp: 6, loginPerEmail: 3, guestPerIp: 2, forgotPasswordPerIp: 2 },
   });
-  afterAll(() => server.close());
 
   function expectRateLimited(response: TestResponse) {
     expect(response.status).toBe(429);
@@ -64,19 +53,15 @@ describe('rate limits', () => {
 // The limits the audit found missing (item 10): sign-up, refresh, reset, invite-code guesses,
 // and every signed-in write.
 describe('more rate limits', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({
-      rateLimits: {
-        registerPerIp: 2,
-        refreshPerIp: 2,
-        resetPasswordPerIp: 2,
-        joinPrivatePerUser: 3,
-        writesPerUser: 6,
-      },
-    });
+  const server = useTestServer({
+    rateLimits: {
+      registerPerIp: 2,
+      refreshPerIp: 2,
+      resetPasswordPerIp: 2,
+      joinPrivatePerUser: 3,
+      writesPerUser: 6,
+    },
   });
-  afterAll(() => server.close());
 
   function expectRateLimited(response: TestResponse) {
     expect(response.status, response.text).toBe(429);
@@ -149,21 +134,13 @@ describe('more rate limits', () => {
 
 // With REDIS_URL, instances behind a load balancer share their counts (ARCHITECTURE.md §9).
 describe.runIf(process.env.REDIS_URL)('rate limits shared through Redis', () => {
-  let first: TestServer;
-  let second: TestServer;
-  beforeAll(async () => {
-    const env = { REDIS_URL: process.env.REDIS_URL! };
-    first = await startTestServer({ env, rateLimits: { loginPerEmail: 3 } });
-    second = await startTestServer({
-      env,
-      database: first.database,
-      rateLimits: { loginPerEmail: 3 },
-    });
-  });
-  afterAll(async () => {
-    await second.close();
-    await first.close();
-  });
+  const env = { REDIS_URL: process.env.REDIS_URL! };
+  const first = useTestServer({ env, rateLimits: { loginPerEmail: 3 } });
+  const second = useTestServer(() => ({
+    env,
+    database: first.database,
+    rateLimits: { loginPerEmail: 3 },
+  }));
 
   it('counts the attempts made on every instance', async () => {
     const email = `redis-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;

@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createGuest,
-  createUser,
-  login,
-  newAccount,
-  startTestServer,
-  type TestServer,
-} from '../harness';
+import { describe, expect, it } from 'vitest';
+import { createGuest, createUser, login, newAccount, useTestServer } from '../harness';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 describe('POST /auth/register', () => {
   it('creates a full account and signs it in', async () => {

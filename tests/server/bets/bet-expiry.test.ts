@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBetExpiryJob } from '../../../src/server/jobs/bet-expiry.job';
 import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import {
   createBet,
   DAY,
@@ -18,17 +17,7 @@ import {
 // The expiry job (ARCHITECTURE.md §5): a bet still active 7 days after its expiresAt becomes
 // expired and every wager is refunded, once, however many runs overlap.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 const WEEK = 7 * DAY;
 

@@ -1,23 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import { createBet, NO_EXPIRY_TIMER, placeWager, pointsOf, resolve } from './bet.factories';
 
 // Each bet type from creation through wagers to payout, with the pari-mutuel arithmetic of
 // ARCHITECTURE.md §5 checked to the point.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 async function table(size: number) {
   const players = await Promise.all(

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bet-limits';
 import {
   betStatisticsSchema,
@@ -13,8 +13,7 @@ import {
   createPlayer,
   recordEvents,
 } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import {
   cancel,
   createBet,
@@ -30,17 +29,7 @@ import {
 // group lists, statistics that hide others' predictions until resolution, and the
 // dashboard maps of /member/state.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 describe('POST /bets', () => {
   it('creates an active bet for a member and publishes betCreated to the group', async () => {

@@ -1,18 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGroupWithRoles } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import { createBet, NO_EXPIRY_TIMER, placeWager, pointsOf, resolve } from './bet.factories';
 
 // Tallies keyed by players' text (audit item 3): an option named like a property of
 // Object.prototype must count like any other, in every answer that carries totals.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(() => server.close());
-afterEach(() => assertLedgerMatchesMemberships(server.database));
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 const NASTY_SETS = [
   ['constructor', 'toString', '__proto__'],

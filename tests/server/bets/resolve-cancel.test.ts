@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bet-limits';
 import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
 import type { PublishedEvent } from '../../../src/server/events';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import {
   cancel,
   createBet,
@@ -18,7 +17,7 @@ import {
 // expiry, once; the creator or a group admin cancels; every point moves in the same
 // transaction as the state change, and the events follow the commit.
 
-let server: TestServer;
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 /**
  * The events of one group: the wager totals of an earlier test's group reach the bus up to a
@@ -29,16 +28,6 @@ function ofGroup(events: PublishedEvent[], groupId: number): PublishedEvent[] {
     (published) => 'groupId' in published.audience && published.audience.groupId === groupId,
   );
 }
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
 
 describe('resolving', () => {
   it('pays once: a second resolve is 422 already_resolved and moves nothing', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bet-limits';
 import {
   createGroup,
@@ -7,8 +7,7 @@ import {
   joinGroup,
   recordEvents,
 } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import {
   createBet,
   DAY,
@@ -24,17 +23,7 @@ import {
 // points of 1–3× the base; placing debits and changing debits or credits the difference,
 // atomically, so nothing running at the same time can overspend.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 describe('placing a wager', () => {
   it('debits available points, keeps total, and stores the wager', async () => {

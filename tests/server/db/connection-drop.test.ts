@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { createBet, NO_EXPIRY_TIMER } from '../bets/bet.factories';
 
@@ -18,17 +18,15 @@ const BETS = 6;
 describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
   'PostgreSQL connections dropped under load',
   () => {
-    let server: TestServer;
+    const server = useTestServer(NO_EXPIRY_TIMER);
     let admin: pg.Client;
 
     beforeAll(async () => {
-      server = await startTestServer(NO_EXPIRY_TIMER);
       admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await admin.connect();
     });
     afterAll(async () => {
       await admin?.end();
-      await server?.close();
     });
 
     it('answers 503 for what was in flight, applies nothing by halves, and keeps serving', async () => {

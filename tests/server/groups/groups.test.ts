@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GROUP_LIMITS, INVITE_CODE_PATTERN, type Group } from '../../../src/domain/groups';
-import { createUser, startTestServer, type TestResponse, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { createUser, useTestServer, type TestResponse } from '../harness';
 import {
   befriend,
   createGroup,
@@ -15,12 +14,7 @@ import {
 // Every groups call of spec 02 §7 under /api: what succeeds, what is refused, with the
 // statuses of ARCHITECTURE.md §6 and the messages of spec 02 §5.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => assertLedgerMatchesMemberships(server.database));
+const server = useTestServer();
 
 describe('POST /api/groups', () => {
   it('creates a public group whose creator is its first member and admin, holding defaultPoints', async () => {

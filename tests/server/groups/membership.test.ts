@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Group } from '../../../src/domain/groups';
 import { ledger, memberships } from '../../../src/server/db/schema';
 import { AppError } from '../../../src/server/errors';
@@ -8,20 +8,14 @@ import {
   listActiveGroupIds,
   listActiveMemberIds,
 } from '../../../src/server/groups/membership.service';
-import { startTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { createGroup, createPlayer, joinGroup, recordEvents } from './group.factories';
 
 // Joining, leaving and the points functions the bets feature calls (membership.service.ts):
 // one membership and one grant whatever the races, and a debit that never overspends.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-afterEach(() => assertLedgerMatchesMemberships(server.database));
+const server = useTestServer();
 
 async function membershipRow(group: Group, userId: number) {
   const [row] = await server.database.db

@@ -1,5 +1,5 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import {
   bets,
@@ -18,29 +18,13 @@ import {
   joinGroup,
   uniqueGroupName,
 } from '../groups/group.factories';
-import {
-  startTestServer,
-  type RequestOptions,
-  type TestResponse,
-  type TestServer,
-} from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer, type RequestOptions, type TestResponse } from '../harness';
 
 // The Idempotency-Key header on every signed-in write (ARCHITECTURE.md §4, issue 7): the
 // outbox resends a write until it has an answer, so ten sends with one key must apply it once
 // and answer the same each time, sequentially and concurrently.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 let keySequence = 0;
 function newKey(): string {

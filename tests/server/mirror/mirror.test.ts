@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import {
   MIRROR_START_CURSOR,
@@ -9,24 +9,13 @@ import {
 import { createMirrorService } from '../../../src/server/mirror/mirror.service';
 import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 
 // The local mirror's pull (GET /api/member/state?cursor=…, ARCHITECTURE.md §8): a first pull
 // brings every group of the player whole, later pulls only what changed, what left the
 // player's view is reported, and a pull with nothing new is one small answer.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  await assertLedgerMatchesMemberships(server.database);
-});
+const server = useTestServer(NO_EXPIRY_TIMER);
 
 async function pull(
   user: AuthResponse,

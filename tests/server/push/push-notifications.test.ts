@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ODDS_PUSH_INTERVAL_MS } from '../../../src/domain/push';
 import { createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
-import { startTestServer, type TestServer } from '../harness';
+import { startTestServer, useTestServer } from '../harness';
 import {
   startPushStandIn,
   subscribedDevice,
@@ -15,19 +15,17 @@ import {
 // and say what happened (ARCHITECTURE.md §7, issue 8): only to current members, never to the
 // person who caused the event.
 
-let server: TestServer;
 let standIn: PushStandIn;
 let publicKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer(NO_EXPIRY_TIMER);
   standIn = await startPushStandIn();
+});
+afterAll(() => standIn?.close());
+const server = useTestServer(NO_EXPIRY_TIMER);
+beforeAll(async () => {
   publicKey = (await server.request('GET', '/api/push-subscriptions/vapid-public-key')).body
     .publicKey;
-});
-afterAll(async () => {
-  await server?.close();
-  await standIn?.close();
 });
 
 /** Waits for every notification the last requests caused, instead of sleeping. */

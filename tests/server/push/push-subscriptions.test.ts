@@ -7,7 +7,7 @@ import {
   parsePushEndpointHosts,
 } from '../../../src/server/push/push-endpoints';
 import { createPushSender, resolveVapidIdentity } from '../../../src/server/push/push.sender';
-import { startTestServer, type TestServer } from '../harness';
+import { startTestServer, useTestServer } from '../harness';
 import {
   createBrowserDevice,
   registerDevice,
@@ -19,17 +19,13 @@ import {
 // The push calls of spec 02 §7: the public key, a subscription per user, app and device,
 // its status, delete and deactivate; and every refusal with its message.
 
-let server: TestServer;
 let standIn: PushStandIn;
 
 beforeAll(async () => {
-  server = await startTestServer();
   standIn = await startPushStandIn();
 });
-afterAll(async () => {
-  await server?.close();
-  await standIn?.close();
-});
+afterAll(() => standIn?.close());
+const server = useTestServer();
 
 const statusOf = (token: string, device: Pick<BrowserDevice, 'deviceId'>, appName = 'hunch') =>
   server.request(

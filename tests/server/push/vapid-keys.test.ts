@@ -9,6 +9,8 @@ import { openTestDatabase, startTestServer } from '../harness';
 // The web push identity (ARCHITECTURE.md §3): VAPID_* when set, otherwise generated once into
 // DATA_DIR, since browsers tie every subscription to the public key.
 
+// Each test starts and stops its own servers (restarts on the same data, other settings)
+// (startTestServer, not useTestServer).
 describe('the VAPID keys', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-vapid-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

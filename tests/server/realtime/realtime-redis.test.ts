@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { startTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectSocket, syncSockets, type TestSocket } from './test-socket';
 
@@ -10,24 +10,16 @@ import { connectSocket, syncSockets, type TestSocket } from './test-socket';
 // sockets (ARCHITECTURE.md §9). Runs whenever REDIS_URL is set, as CI sets it.
 
 describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis', () => {
-  let first: TestServer;
-  let second: TestServer;
+  // One JWT secret (a token from A works on B) and one adapter key of their own (the
+  // pglite and postgres projects run this file at the same time against one Redis).
+  const env = { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: randomBytes(24).toString('hex') };
+  const realtimeRedisKey = `hunch-test-cluster-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const first = useTestServer({ env, realtimeRedisKey });
+  const second = useTestServer(() => ({ env, realtimeRedisKey, database: first.database }));
   const open: TestSocket[] = [];
 
-  beforeAll(async () => {
-    // One JWT secret (a token from A works on B) and one adapter key of their own (the
-    // pglite and postgres projects run this file at the same time against one Redis).
-    const env = { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: randomBytes(24).toString('hex') };
-    const realtimeRedisKey = `hunch-test-cluster-${process.pid}-${randomBytes(4).toString('hex')}`;
-    first = await startTestServer({ env, realtimeRedisKey });
-    second = await startTestServer({ env, realtimeRedisKey, database: first.database });
-  });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
   });
 
   async function connectToSecond(user: AuthResponse): Promise<TestSocket> {

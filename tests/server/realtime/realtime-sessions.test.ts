@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME } from '../../../src/domain/constants';
 import { generateOpaqueToken, hashOpaqueToken } from '../../../src/server/auth/tokens';
 import { passwordResets } from '../../../src/server/db/schema';
-import { createUser, login, startTestServer, type SignedInUser, type TestServer } from '../harness';
+import { createUser, login, useTestServer, type SignedInUser } from '../harness';
 import { connectionError, connectSocket, type TestSocket } from './test-socket';
 
 // Sockets were authenticated at connection only (audit item 8): one kept hearing its groups
@@ -10,15 +10,11 @@ import { connectionError, connectSocket, type TestSocket } from './test-socket';
 // expires (the client reconnects with a refreshed one), and a user's sockets are dropped
 // when their sessions end; only a token of a live session gets back in.
 
-let server: TestServer;
+const server = useTestServer({ socketExpiryCheckMs: 50 });
 const open: TestSocket[] = [];
-beforeAll(async () => {
-  server = await startTestServer({ socketExpiryCheckMs: 50 });
-});
 afterEach(() => {
   for (const client of open.splice(0)) client.close();
 });
-afterAll(() => server.close());
 
 function disconnection(client: TestSocket): Promise<string> {
   return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));

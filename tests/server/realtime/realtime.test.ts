@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
 import type { RealtimeEventName } from '../../../src/domain/realtime-events';
 import type { Audience } from '../../../src/server/events';
-import { startTestServer, type TestServer } from '../harness';
+import { startTestServer, useTestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
 import { befriend, createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectionError, connectSocket, syncSockets, type TestSocket } from './test-socket';
@@ -15,17 +15,11 @@ import { connectionError, connectSocket, syncSockets, type TestSocket } from './
 
 const JWT_SECRET = 'realtime-test-secret-'.padEnd(40, 'x');
 
-let server: TestServer;
+const server = useTestServer({ env: { JWT_SECRET } });
 const open: TestSocket[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { JWT_SECRET } });
-});
 afterEach(() => {
   for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await server.close();
 });
 
 async function connect(user: AuthResponse): Promise<TestSocket> {
