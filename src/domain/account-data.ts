@@ -133,3 +133,16 @@ export const accountExportSchema = z.object({
   ),
 });
 export type AccountExport = z.infer<typeof accountExportSchema>;
+
+// ---- the profile's delete confirmation ----
+
+export const DELETE_ACCOUNT_PASSWORD_REQUIRED =
+  'Enter your current password to delete your account.';
+
+/** A full account's confirmation: its current password. */
+export const deleteFullAccountFormSchema = z.object({
+  currentPassword: z.string().min(1, DELETE_ACCOUNT_PASSWORD_REQUIRED),
+});
+/** A guest's confirmation: the button alone. */
+export const deleteGuestAccountFormSchema = z.object({ currentPassword: z.string() });
+export type DeleteAccountForm = z.infer<typeof deleteFullAccountFormSchema>;

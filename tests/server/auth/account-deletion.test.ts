@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, sql } from 'drizzle-orm';
+import { asc, sql, type SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -48,13 +48,15 @@ async function createMaya() {
   });
 }
 
+/** A raw statement's rows (both drivers answer `{ rows }`). */
+async function rowsOf<T>(query: SQL): Promise<T[]> {
+  const result = (await server.database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
 /** Every table and text-like column of the database, from information_schema. */
 async function textColumns(): Promise<Array<{ schema: string; table: string; column: string }>> {
-  const result = await server.database.db.execute<{
-    table_schema: string;
-    table_name: string;
-    column_name: string;
-  }>(sql`
+  const rows = await rowsOf<{ table_schema: string; table_name: string; column_name: string }>(sql`
     select c.table_schema, c.table_name, c.column_name
     from information_schema.columns c
     join information_schema.tables t
@@ -63,7 +65,7 @@ async function textColumns(): Promise<Array<{ schema: string; table: string; col
       and c.table_schema not in ('pg_catalog', 'information_schema')
       and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY')
   `);
-  return result.rows.map((row) => ({
+  return rows.map((row) => ({
     schema: row.table_schema,
     table: row.table_name,
     column: row.column_name,
@@ -74,11 +76,11 @@ async function textColumns(): Promise<Array<{ schema: string; table: string; col
 async function columnsHolding(needle: string): Promise<string[]> {
   const found: string[] = [];
   for (const { schema, table, column } of await textColumns()) {
-    const result = await server.database.db.execute<{ hits: number }>(sql`
+    const [count] = await rowsOf<{ hits: number }>(sql`
       select count(*)::int as hits from ${sql.identifier(schema)}.${sql.identifier(table)}
       where position(lower(${needle}) in lower(${sql.identifier(column)}::text)) > 0
     `);
-    if (Number(result.rows[0]!.hits) > 0) found.push(`${schema}.${table}.${column}`);
+    if (Number(count!.hits) > 0) found.push(`${schema}.${table}.${column}`);
   }
   return found;
 }
@@ -232,7 +234,7 @@ describe('DELETE /auth/users/me', () => {
 
     const again = await login(server, maya.email, maya.password);
     expect(again.status).toBe(401);
-    expect(again.body.code).toBe('invalid_credentials');
+    expect((again.body as unknown as { code: string }).code).toBe('invalid_credentials');
     for (const refreshToken of [maya.refreshToken, elsewhere.body.refreshToken]) {
       const refreshed = await server.request('POST', '/auth/refresh-token', {
         body: { refreshToken },
