@@ -28,6 +28,11 @@ const TEXT = {
     'Your password and every sign-in, on every device',
     'Your notification settings',
   ],
+  goesForGuest: [
+    'Your display name',
+    'This sign-in, and any other device you play on',
+    'Your notification settings',
+  ],
   staysTitle: 'What stays, as “Deleted player”',
   stays: [
     'Your points, wagers and the bets you made, so everyone’s results and payouts stay exactly as they are',
@@ -81,7 +86,7 @@ export function DeleteAccountModal({ onCancel }: { onCancel: () => void }) {
             {TEXT.goesTitle}
           </h3>
           <ul className={styles.list}>
-            {TEXT.goes.map((item) => (
+            {(isGuest ? TEXT.goesForGuest : TEXT.goes).map((item) => (
               <li key={item}>
                 <X size={16} aria-hidden="true" className={styles.goesIcon} />
                 {item}
@@ -114,18 +119,20 @@ export function DeleteAccountModal({ onCancel }: { onCancel: () => void }) {
           {...form.register('currentPassword')}
         />
       )}
-      <div className={formStyles.row}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
-          {TEXT.cancel}
-        </Button>
+      {/* One column: the label stays on one line in the narrow modal, the destructive action on top. */}
+      <div className={styles.modalActions}>
         <Button
           type="submit"
           variant="danger"
+          fullWidth
           icon={<Trash2 size={18} aria-hidden="true" />}
           isLoading={isSubmitting}
           loadingText={TEXT.busy}
         >
           {TEXT.submit}
+        </Button>
+        <Button variant="secondary" fullWidth onClick={onCancel} disabled={isSubmitting}>
+          {TEXT.cancel}
         </Button>
       </div>
     </form>
