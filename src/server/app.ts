@@ -4,6 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { API_BASE, AUTH_BASE } from '../domain/constants';
+import { accountDataRoutes } from './auth/account-data.routes';
+import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { createBetsService } from './bets/bets.service';
@@ -243,6 +245,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
+  await app.register(accountDataRoutes, {
+    prefix: AUTH_BASE,
+    accountData: createAccountDataService({ db: database.db, events, now: deps.now }),
+    windowMs: config.rateLimits.windowMs,
+  });
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,

@@ -70,6 +70,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Edit' }).click();
       await expect(page.getByRole('dialog', { name: 'Edit Profile' })).toBeVisible();
       await expectNoViolations(page, 'edit-account modal');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
+      await expectNoViolations(page, 'delete-account modal');
     });
 
     test('no axe violations on the group screens and modals', async ({ page, request }) => {

@@ -30,7 +30,7 @@ async function shoot(page: Page, name: string, fullPage = false) {
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000); // twenty-odd screens, each settled before its shot
       mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
@@ -61,6 +61,17 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: 'Edit' }).click();
       await shoot(page, `${tag}-edit-modal`);
       await page.keyboard.press('Escape');
+      await page
+        .getByRole('heading', { name: 'Your data' })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'center' }));
+      await shoot(page, `${tag}-profile-your-data`);
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      const deleteDialog = page.getByRole('dialog', { name: 'Delete your account?' });
+      await shoot(page, `${tag}-delete-account-modal`);
+      await deleteDialog.getByRole('button', { name: 'Delete my account' }).click();
+      await expect(deleteDialog.getByText('Enter your current password')).toBeVisible();
+      await shoot(page, `${tag}-delete-account-modal-error`);
+      await page.keyboard.press('Escape');
       await page.goto('/group');
       await shoot(page, `${tag}-group`);
 
@@ -73,6 +84,9 @@ for (const size of SIZES) {
       await page.goto('/profile');
       await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
       await shoot(page, `${tag}-guest-profile`);
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await shoot(page, `${tag}-guest-delete-account-modal`);
+      await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Using Temporary Account' }).click();
       await shoot(page, `${tag}-upgrade-modal`);
     });

@@ -10,8 +10,8 @@ import { createEventEmitter } from './event-emitter';
 
 export type SessionUser = User;
 
-/** Why the last session ended: the person chose to log out, or it could not be refreshed. */
-export type SignOutReason = 'user' | 'expired';
+/** Why the last session ended: the person logged out, it could not be refreshed, or they deleted their account. */
+export type SignOutReason = 'user' | 'expired' | 'deleted';
 
 export interface SessionSnapshot {
   user: SessionUser | null;

@@ -9,6 +9,7 @@ import { Card } from '../ui/card';
 import { Spinner } from '../ui/spinner';
 import { AccountCard } from './account-card';
 import { openEditAccountModal, openUpgradeModal } from './account-modals';
+import { YourDataCard } from './your-data-card';
 import styles from './profile-page.module.css';
 
 // Spec 01 §2 "Profile page", with the push notification settings of spec 02 §2.
@@ -71,6 +72,7 @@ export function ProfilePage() {
           )}
           <AccountCard user={user} onEdit={user.isTemporary ? undefined : openEditAccountModal} />
           <PushSettingsCard />
+          <YourDataCard />
         </>
       )}
       <Button

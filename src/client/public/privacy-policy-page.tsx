@@ -23,7 +23,10 @@ export default function PrivacyPolicyPage() {
           <li>We collect what the game needs: your account, your groups, bets and wagers.</li>
           <li>We never sell your data and we don't show ads.</li>
           <li>A copy of your game data is kept on your device so Hunch works offline.</li>
-          <li>You can see, fix or delete your data. Just ask.</li>
+          <li>
+            You can download your data or delete your account yourself, at any time, in your
+            profile. Deleting it takes effect at once.
+          </li>
           <li>Hunch isn't for children under {MINIMUM_AGE}.</li>
         </>
       }
@@ -139,9 +142,23 @@ export default function PrivacyPolicyPage() {
           <li>Security records such as IP addresses: no longer than 30 days.</li>
         </ul>
         <p>
-          When you ask us to delete your account, we delete your account details within 30 days.
-          Your past wagers stay in your groups' history without your name, so other players' points
-          and results stay correct.
+          <strong>Deleting your account</strong> (Profile → Your data → Delete account) happens at
+          once, for full and guest accounts alike. We remove right away:
+        </p>
+        <ul>
+          <li>your first and last name, display name, username, email address and password;</li>
+          <li>every sign-in session, on every device, and any password reset link;</li>
+          <li>your notification subscriptions;</li>
+          <li>the short-lived records that let the app safely retry a request.</li>
+        </ul>
+        <p>
+          What stays, under the name “Deleted player”: your membership and points in each group,
+          your wagers, the bets you created and the history of your points. That keeps every group's
+          leaderboard, and every other player's points and payouts, exactly as they were. If you
+          were a group's only admin, the member who has been in it longest becomes its admin. Your
+          open bets can still be cancelled by a group admin; otherwise they end 7 days after they
+          close and everyone's points on them are refunded. Security records such as IP addresses
+          expire as above.
         </p>
       </LegalSection>
 
@@ -156,9 +173,16 @@ export default function PrivacyPolicyPage() {
       <LegalSection number={9} title="Your rights and choices">
         <p>Wherever you live, you can ask us to:</p>
         <ul>
-          <li>show you the personal data we hold about you, or send you a copy;</li>
+          <li>
+            show you the personal data we hold about you. You can download it yourself: Profile →
+            Your data → Download my data gives you one JSON file with your profile (name, email,
+            username, when you joined), your groups and your points in each, your wagers, the bets
+            you created, every change to your points, the devices you get notifications on (the push
+            service's name only) and your sign-in sessions (which app, when each began and was last
+            used). It never contains your password or any secret sign-in or notification key;
+          </li>
           <li>correct it (you can edit most of it yourself in your profile);</li>
-          <li>delete your account and personal data;</li>
+          <li>delete your account and personal data (you can do this yourself, see section 7);</li>
           <li>stop or limit a particular use of your data.</li>
         </ul>
         <p>

@@ -7,6 +7,8 @@ export function RequireSession() {
   const location = useLocation();
   // Having just pressed Logout is not trying to reach this page: plain /login, no way back.
   if (!user && signedOutBy === 'user') return <Navigate to="/login" replace />;
+  // A deleted account has nothing to sign in to: the landing page, where the toast says so.
+  if (!user && signedOutBy === 'deleted') return <Navigate to="/landing" replace />;
   if (!user) {
     const returnUrl = location.pathname + location.search + location.hash;
     return <Navigate to={`/login?returnUrl=${encodeURIComponent(returnUrl)}`} replace />;

@@ -145,8 +145,8 @@ export function createAuthService({
 
   async function findUser(tx: Executor, id: number): Promise<UserRow> {
     const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
-    // A valid token for a user who no longer exists is a dead session.
-    if (!row) throw invalidAccessToken();
+    // A valid token for a user who no longer exists, or deleted their account, is a dead session.
+    if (!row || row.deletedAt !== null) throw invalidAccessToken();
     return row;
   }
 
@@ -377,7 +377,8 @@ export function createAuthService({
           .where(eq(users.id, auth.id))
           .for('update')
           .limit(1);
-        if (!current) throw invalidAccessToken();
+        // A deleted account's tombstone never takes personal data again.
+        if (!current || current.deletedAt !== null) throw invalidAccessToken();
 
         if (input.isTemporary === true && !current.isTemporary) throw cannotBecomeTemporary();
         const isUpgrade = current.isTemporary && input.isTemporary === false;

@@ -60,6 +60,9 @@ export const users = pgTable('users', {
   profilePictureUrl: text('profile_picture_url'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  // Set when the player deleted their account: the row stays as a nameless tombstone so the
+  // groups' ledgers, wagers and bets keep their owner (src/server/auth/account-data.service.ts).
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 export type UserRow = typeof users.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Database } from '../db/connect';
+import type { Database, Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
 import { idempotencyKeys, type IdempotencyKeyRow } from '../db/schema';
 import { idempotencyInProgress, idempotencyKeyReused } from '../errors';
@@ -214,4 +214,9 @@ export async function purgeExpiredIdempotencyKeys(db: Database): Promise<number>
     .where(lt(idempotencyKeys.createdAt, sql`now() - ${KEY_LIFETIME}`))
     .returning({ key: idempotencyKeys.key });
   return deleted.length;
+}
+
+/** Deletes every stored answer of the user (their account is being deleted), inside the caller's transaction. */
+export async function deleteIdempotencyKeysOf(tx: Executor, userId: number): Promise<void> {
+  await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
 }

@@ -1,0 +1,148 @@
+import { z } from './zod';
+import { LIMITS } from './constants';
+import { BET_STATES, BET_TYPES } from './bets';
+import { LEDGER_KINDS } from './ledger';
+
+// A player's own data (issue 17 §4 "Export and delete"): GET /auth/users/me/export answers
+// the export document below as a JSON download; DELETE /auth/users/me deletes the account.
+// Nothing secret is ever part of the export: no password hash, no token or token hash, no
+// push keys (README, Security notes).
+
+/** What a deleted player is called wherever their points, wagers and bets still show. */
+export const DELETED_PLAYER_NAME = 'Deleted player';
+
+/** The export's format marker and version, so a reader knows what it holds. */
+export const ACCOUNT_EXPORT_FORMAT = 'hunch-account-export';
+export const ACCOUNT_EXPORT_VERSION = 1;
+
+/** `hunch-export-<id>-<YYYY-MM-DD>.json`, the date in UTC: the server's download name, the client's too. */
+export function accountExportFileName(userId: number, at: Date): string {
+  return `hunch-export-${userId}-${at.toISOString().slice(0, 10)}.json`;
+}
+
+/**
+ * DELETE /auth/users/me. A full account confirms with its current password (403
+ * `invalid_current_password` otherwise, as a password change); a guest has none to send.
+ */
+export const deleteAccountRequestSchema = z
+  .object({
+    currentPassword: z
+      .string()
+      .max(LIMITS.passwordMax * 4)
+      .optional(),
+  })
+  // A guest's request may come without a body at all.
+  .nullish()
+  .transform((value) => value ?? {});
+export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;
+
+const isoTime = z.string();
+
+export const accountExportSchema = z.object({
+  format: z.literal(ACCOUNT_EXPORT_FORMAT),
+  version: z.literal(ACCOUNT_EXPORT_VERSION),
+  exportedAt: isoTime,
+  profile: z.object({
+    id: z.number().int(),
+    displayName: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    /** Empty for a guest. */
+    email: z.string(),
+    username: z.string(),
+    isTemporary: z.boolean(),
+    appName: z.string(),
+    profilePictureUrl: z.string().nullable(),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  }),
+  /** Every group the player is or was in, with their points there now. */
+  memberships: z.array(
+    z.object({
+      groupId: z.number().int(),
+      groupName: z.string(),
+      role: z.enum(['member', 'admin']),
+      isCreator: z.boolean(),
+      totalPoints: z.number().int(),
+      availablePoints: z.number().int(),
+      joinedAt: isoTime,
+      leftAt: isoTime.nullable(),
+    }),
+  ),
+  wagers: z.array(
+    z.object({
+      id: z.number().int(),
+      betId: z.number().int(),
+      betTitle: z.string(),
+      groupId: z.number().int(),
+      prediction: z.string(),
+      points: z.number().int(),
+      createdAt: isoTime,
+      updatedAt: isoTime,
+    }),
+  ),
+  betsCreated: z.array(
+    z.object({
+      id: z.number().int(),
+      groupId: z.number().int(),
+      title: z.string(),
+      description: z.string().nullable(),
+      betType: z.enum(BET_TYPES),
+      state: z.enum(BET_STATES),
+      baseWagerAmount: z.number().int(),
+      expiresAt: isoTime,
+      correctAnswer: z.string().nullable(),
+      resolvedAt: isoTime.nullable(),
+      createdAt: isoTime,
+    }),
+  ),
+  /** Every change of the player's points, oldest first. */
+  ledger: z.array(
+    z.object({
+      id: z.number().int(),
+      groupId: z.number().int(),
+      kind: z.enum(LEDGER_KINDS),
+      totalDelta: z.number().int(),
+      availableDelta: z.number().int(),
+      betId: z.number().int().nullable(),
+      wagerId: z.number().int().nullable(),
+      createdAt: isoTime,
+    }),
+  ),
+  /** The browsers that may receive notifications: the push service's host only, never the endpoint's path or keys. */
+  pushSubscriptions: z.array(
+    z.object({
+      deviceName: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      appName: z.string(),
+      endpointHost: z.string(),
+      isActive: z.boolean(),
+      createdAt: isoTime,
+      lastSuccessAt: isoTime.nullable(),
+    }),
+  ),
+  /** Each sign-in (a refresh token family): when it began, when it was last refreshed, whether it is still live. */
+  sessions: z.array(
+    z.object({
+      appName: z.string(),
+      createdAt: isoTime,
+      lastUsedAt: isoTime,
+      expiresAt: isoTime,
+      isActive: z.boolean(),
+    }),
+  ),
+});
+export type AccountExport = z.infer<typeof accountExportSchema>;
+
+// ---- the profile's delete confirmation ----
+
+export const DELETE_ACCOUNT_PASSWORD_REQUIRED =
+  'Enter your current password to delete your account.';
+
+/** A full account's confirmation: its current password. */
+export const deleteFullAccountFormSchema = z.object({
+  currentPassword: z.string().min(1, DELETE_ACCOUNT_PASSWORD_REQUIRED),
+});
+/** A guest's confirmation: the button alone. */
+export const deleteGuestAccountFormSchema = z.object({ currentPassword: z.string() });
+export type DeleteAccountForm = z.infer<typeof deleteFullAccountFormSchema>;

@@ -1,0 +1,373 @@
+import { randomBytes } from 'node:crypto';
+import { asc, sql, type SQL } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { Group } from '../../../src/domain/groups';
+import {
+  mirrorPullResponseSchema,
+  MIRROR_START_CURSOR,
+  type MirrorPullResponse,
+} from '../../../src/domain/mirror';
+import { bets, ledger, memberships, wagers } from '../../../src/server/db/schema';
+import {
+  cancel,
+  createBet,
+  DAY,
+  expireDueBets,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  pointsOf,
+} from '../bets/bet.factories';
+import { createGroup, createPlayer, joinGroup, makeAdmin } from '../groups/group.factories';
+import { createUser, login, startTestServer, type TestServer } from '../harness';
+import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { connectionError, connectSocket } from '../realtime/test-socket';
+import { deleteAccount, subscribeToPush } from './account-data.factories';
+
+// DELETE /auth/users/me (issue 17 §4): personal data goes at once, in one transaction; the
+// user row stays as a "Deleted player" tombstone so every group's ledger, wagers and bets stay
+// exactly as they were and nobody else's payout changes.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(NO_EXPIRY_TIMER);
+});
+afterEach(() => assertLedgerMatchesMemberships(server.database));
+afterAll(() => server.close());
+
+/** A full account with names found nowhere else in the database. */
+async function createMaya() {
+  const tag = randomBytes(4).toString('hex');
+  return createUser(server, {
+    firstName: `Mayabelle${tag}`,
+    lastName: `Quintessa${tag}`,
+    displayName: `Maya Q ${tag}`,
+    username: `mayaq_${tag}`,
+    email: `maya.${tag}@example.com`,
+  });
+}
+
+/** A raw statement's rows (both drivers answer `{ rows }`). */
+async function rowsOf<T>(query: SQL): Promise<T[]> {
+  const result = (await server.database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** Every table and text-like column of the database, from information_schema. */
+async function textColumns(): Promise<Array<{ schema: string; table: string; column: string }>> {
+  const rows = await rowsOf<{ table_schema: string; table_name: string; column_name: string }>(sql`
+    select c.table_schema, c.table_name, c.column_name
+    from information_schema.columns c
+    join information_schema.tables t
+      on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where t.table_type = 'BASE TABLE'
+      and c.table_schema not in ('pg_catalog', 'information_schema')
+      and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY')
+  `);
+  return rows.map((row) => ({
+    schema: row.table_schema,
+    table: row.table_name,
+    column: row.column_name,
+  }));
+}
+
+/** `schema.table.column` of every text column holding `needle` anywhere, case-insensitively. */
+async function columnsHolding(needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const { schema, table, column } of await textColumns()) {
+    const [count] = await rowsOf<{ hits: number }>(sql`
+      select count(*)::int as hits from ${sql.identifier(schema)}.${sql.identifier(table)}
+      where position(lower(${needle}) in lower(${sql.identifier(column)}::text)) > 0
+    `);
+    if (Number(count!.hits) > 0) found.push(`${schema}.${table}.${column}`);
+  }
+  return found;
+}
+
+async function pointsTable() {
+  return server.database.db
+    .select({
+      groupId: memberships.groupId,
+      userId: memberships.userId,
+      totalPoints: memberships.totalPoints,
+      availablePoints: memberships.availablePoints,
+      leftAt: memberships.leftAt,
+    })
+    .from(memberships)
+    .orderBy(asc(memberships.groupId), asc(memberships.userId));
+}
+
+async function gameRows() {
+  const db = server.database.db;
+  return {
+    ledger: await db.select().from(ledger).orderBy(asc(ledger.id)),
+    wagers: (await db.select().from(wagers).orderBy(asc(wagers.id))).map(
+      ({ id, betId, userId, prediction, points }) => ({ id, betId, userId, prediction, points }),
+    ),
+    bets: (await db.select().from(bets).orderBy(asc(bets.id))).map(
+      ({ id, groupId, createdBy, state, title }) => ({ id, groupId, createdBy, state, title }),
+    ),
+  };
+}
+
+async function pull(user: AuthResponse, cursor = MIRROR_START_CURSOR): Promise<MirrorPullResponse> {
+  const response = await server.request(
+    'GET',
+    `/api/member/state?cursor=${encodeURIComponent(cursor)}`,
+    { token: user.accessToken },
+  );
+  expect(response.status, response.text).toBe(200);
+  return mirrorPullResponseSchema.parse(response.body);
+}
+
+async function adminsOf(viewer: AuthResponse, group: Group): Promise<number[]> {
+  const response = await server.request<Group>('GET', `/api/groups/${group.id}`, {
+    token: viewer.accessToken,
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.admins;
+}
+
+describe('DELETE /auth/users/me', () => {
+  it('leaves the email, names and username in no table, and every point where it was', async () => {
+    const maya = await createMaya();
+    const [bo, cy] = [await createPlayer(server, 'Bo'), await createPlayer(server, 'Cy')];
+    const group = await createGroup(server, maya);
+    await joinGroup(server, bo, group);
+    await joinGroup(server, cy, group);
+    const open = await createBet(server, maya, group, {
+      title: 'Will the bus be late?',
+      baseWagerAmount: 3,
+    });
+    await placeWager(server, maya, open, 'yes', 3);
+    await placeWager(server, bo, open, 'no', 6);
+    const settled = await createBet(server, bo, group, {
+      title: 'Pizza on Friday?',
+      baseWagerAmount: 2,
+    });
+    await placeWager(server, maya, settled, 'yes', 2);
+    await placeWager(server, cy, settled, 'no', 6);
+    expect(
+      (
+        await server.request('PUT', `/api/bets/${settled.id}/resolve`, {
+          token: bo.accessToken,
+          body: { correctAnswer: 'yes' },
+        })
+      ).status,
+    ).toBe(200);
+    await subscribeToPush(server, maya);
+    // An idempotent answer that carries her email, and a reset link.
+    expect(
+      (
+        await server.request('PUT', '/auth/users/me', {
+          token: maya.accessToken,
+          headers: { 'idempotency-key': `rename-${randomBytes(4).toString('hex')}` },
+          body: { displayName: maya.user.displayName },
+        })
+      ).status,
+    ).toBe(200);
+    await server.request('POST', '/auth/forgot-password', { body: { email: maya.email } });
+    const personal = [
+      maya.email,
+      maya.user.username,
+      maya.user.displayName,
+      maya.user.firstName,
+      maya.user.lastName,
+    ];
+    for (const needle of personal) expect(await columnsHolding(needle)).not.toEqual([]);
+    const pointsBefore = await pointsTable();
+    const rowsBefore = await gameRows();
+
+    const response = await deleteAccount(server, maya, maya.password);
+
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ message: expect.any(String) });
+    for (const needle of personal) expect(await columnsHolding(needle), needle).toEqual([]);
+    expect(await pointsTable()).toEqual(pointsBefore);
+    expect(await gameRows()).toEqual(rowsBefore);
+    expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 94 });
+  });
+
+  it('shows "Deleted player" in the leaderboard and in the other members\' next pull', async () => {
+    const maya = await createMaya();
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, maya, group);
+    const bet = await createBet(server, bo, group, { baseWagerAmount: 3 });
+    await placeWager(server, maya, bet, 'yes', 9);
+    const first = await pull(bo);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    const next = await pull(bo, first.cursor);
+    expect(next.memberships).toContainEqual(
+      expect.objectContaining({
+        groupId: group.id,
+        userId: maya.user.id,
+        userName: DELETED_PLAYER_NAME,
+        totalPoints: 100,
+        availablePoints: 91,
+      }),
+    );
+    const leaderboard = await server.request('GET', `/api/groups/${group.id}/leaderboard`, {
+      token: bo.accessToken,
+    });
+    expect(leaderboard.body.users).toContainEqual({
+      id: maya.user.id,
+      name: DELETED_PLAYER_NAME,
+      points: 100,
+    });
+    const bubbles = await server.request('GET', `/auth/users/ids?ids=${maya.user.id}`, {
+      token: bo.accessToken,
+    });
+    expect(bubbles.body).toEqual([
+      { id: maya.user.id, displayName: DELETED_PLAYER_NAME, username: '', email: '' },
+    ]);
+  });
+
+  it('ends every way back in: login by the old email, refresh and the access token all fail', async () => {
+    const maya = await createMaya();
+    const elsewhere = await login(server, maya.email, maya.password);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    const again = await login(server, maya.email, maya.password);
+    expect(again.status).toBe(401);
+    expect((again.body as unknown as { code: string }).code).toBe('invalid_credentials');
+    for (const refreshToken of [maya.refreshToken, elsewhere.body.refreshToken]) {
+      const refreshed = await server.request('POST', '/auth/refresh-token', {
+        body: { refreshToken },
+      });
+      expect(refreshed.status).toBe(401);
+    }
+    const token = maya.accessToken;
+    expect((await server.request('GET', '/auth/users/me', { token })).status).toBe(401);
+    expect(
+      (await server.request('PUT', '/auth/users/me', { token, body: { displayName: 'Back' } }))
+        .status,
+    ).toBe(401);
+    expect((await server.request('GET', '/auth/users/me/export', { token })).status).toBe(401);
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(401);
+  });
+
+  it('frees the email and username for a new account', async () => {
+    const maya = await createMaya();
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+    const again = await server.request('POST', '/auth/register', {
+      body: {
+        firstName: 'New',
+        lastName: 'Maya',
+        displayName: 'New Maya',
+        username: maya.user.username,
+        email: maya.email,
+        password: 'Another-horse-2',
+        passwordConfirm: 'Another-horse-2',
+        appName: 'hunch',
+        isTemporary: false,
+      },
+    });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.user.id).not.toBe(maya.user.id);
+  });
+
+  it('drops the open sockets of the account, which cannot connect again', async () => {
+    const maya = await createMaya();
+    const client = await connectSocket(server, maya.accessToken);
+    const dropped = new Promise<string>((resolve) =>
+      client.socket.once('disconnect', (reason) => resolve(reason)),
+    );
+    try {
+      expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+      expect(await dropped).toBe('transport close');
+      expect(await connectionError(server, { auth: { token: maya.accessToken } })).toContain(
+        'Authentication',
+      );
+    } finally {
+      client.close();
+    }
+  });
+
+  it('refuses a wrong or missing password with 403 invalid_current_password and changes nothing', async () => {
+    const maya = await createMaya();
+    for (const currentPassword of ['Wrong-horse-9', undefined]) {
+      const response = await deleteAccount(server, maya, currentPassword);
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('invalid_current_password');
+      expect(response.body.fieldErrors.currentPassword).toEqual(expect.any(String));
+    }
+    const me = await server.request('GET', '/auth/users/me', { token: maya.accessToken });
+    expect(me.body).toEqual(maya.user);
+    expect((await login(server, maya.email, maya.password)).status).toBe(200);
+  });
+
+  it('lets a guest delete without a password', async () => {
+    const guest = await createPlayer(server, 'Guesty');
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, guest, group);
+
+    const response = await server.request('DELETE', '/auth/users/me', {
+      token: guest.accessToken,
+    });
+
+    expect(response.status, response.text).toBe(200);
+    expect(await columnsHolding(guest.user.displayName)).toEqual([]);
+    const refreshed = await server.request('POST', '/auth/refresh-token', {
+      body: { refreshToken: guest.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 100 });
+  });
+
+  it('hands admin to the longest-standing member when the only admin leaves', async () => {
+    const creator = await createPlayer(server, 'Creator');
+    const [early, late] = [await createPlayer(server, 'Early'), await createPlayer(server, 'Late')];
+    const group = await createGroup(server, creator);
+    await joinGroup(server, early, group);
+    await joinGroup(server, late, group);
+
+    expect((await deleteAccount(server, creator)).status).toBe(200);
+
+    // The creator stays the creator (and keeps its role) on the tombstone.
+    expect((await adminsOf(late, group)).sort()).toEqual([creator.user.id, early.user.id].sort());
+    const updated = await server.request<Group>('GET', `/api/groups/${group.id}`, {
+      token: late.accessToken,
+    });
+    expect(updated.body.createdByUserId).toBe(creator.user.id);
+  });
+
+  it('promotes nobody when another live admin remains', async () => {
+    const creator = await createPlayer(server, 'Creator');
+    const [member, admin] = [
+      await createPlayer(server, 'Member'),
+      await createPlayer(server, 'Admin'),
+    ];
+    const group = await createGroup(server, creator);
+    await joinGroup(server, member, group);
+    await joinGroup(server, admin, group);
+    await makeAdmin(server, creator, group, admin);
+
+    expect((await deleteAccount(server, creator)).status).toBe(200);
+
+    expect((await adminsOf(member, group)).sort()).toEqual([creator.user.id, admin.user.id].sort());
+  });
+
+  it("leaves the player's open bets to be cancelled by an admin or to expire with refunds", async () => {
+    const creator = await createPlayer(server, 'Creator');
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, creator);
+    await joinGroup(server, bo, group);
+    const toCancel = await createBet(server, creator, group, { baseWagerAmount: 3 });
+    const toExpire = await createBet(server, creator, group, { baseWagerAmount: 3 });
+    await placeWager(server, bo, toCancel, 'yes', 3);
+    await placeWager(server, bo, toExpire, 'no', 6);
+
+    expect((await deleteAccount(server, creator)).status).toBe(200);
+
+    expect((await cancel(server, bo, toCancel)).status).toBe(200);
+    expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 94 });
+    await expireDueBets(server, new Date(server.clock.now().getTime() + 9 * DAY));
+    expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 100 });
+  });
+});

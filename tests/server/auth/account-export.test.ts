@@ -1,0 +1,140 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountExportSchema, type AccountExport } from '../../../src/domain/account-data';
+import type { AuthResponse } from '../../../src/domain/auth';
+import { refreshTokens, users } from '../../../src/server/db/schema';
+import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
+import { createUser, login, startTestServer, type TestServer } from '../harness';
+import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { subscribeToPush } from './account-data.factories';
+
+// GET /auth/users/me/export (issue 17 §4): everything Hunch holds about the caller as one JSON
+// download, and nothing secret (no password hash, no token or its hash, no push keys).
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(NO_EXPIRY_TIMER);
+});
+afterEach(() => assertLedgerMatchesMemberships(server.database));
+afterAll(() => server.close());
+
+const exportOf = (user: AuthResponse) =>
+  server.request<AccountExport>('GET', '/auth/users/me/export', { token: user.accessToken });
+
+describe('GET /auth/users/me/export', () => {
+  it("holds the player's profile, groups, wagers, bets, ledger, devices and sessions", async () => {
+    const maya = await createUser(server, { displayName: 'Maya Export' });
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, maya, group);
+    const theirs = await createBet(server, bo, group, { title: 'Rain on Sunday?' });
+    const hers = await createBet(server, maya, group, { title: 'Cake at the party?' });
+    const wager = await placeWager(server, maya, theirs, 'yes', 2);
+    await placeWager(server, bo, hers, 'no', 1);
+    const push = await subscribeToPush(server, maya);
+    await login(server, maya.email, maya.password);
+
+    const response = await exportOf(maya);
+
+    expect(response.status, response.text).toBe(200);
+    const date = new Date().toISOString().slice(0, 10);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="hunch-export-${maya.user.id}-${date}.json"`,
+    );
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const document = accountExportSchema.parse(response.body);
+    expect(document.profile).toMatchObject({
+      id: maya.user.id,
+      displayName: 'Maya Export',
+      email: maya.email,
+      username: maya.user.username,
+      isTemporary: false,
+    });
+    expect(document.memberships).toEqual([
+      expect.objectContaining({
+        groupId: group.id,
+        groupName: group.name,
+        role: 'member',
+        isCreator: false,
+        totalPoints: 100,
+        availablePoints: 98,
+        leftAt: null,
+      }),
+    ]);
+    expect(document.wagers).toEqual([
+      expect.objectContaining({
+        id: wager.id,
+        betId: theirs.id,
+        betTitle: 'Rain on Sunday?',
+        groupId: group.id,
+        prediction: 'yes',
+        points: 2,
+      }),
+    ]);
+    expect(document.betsCreated.map((bet) => [bet.id, bet.title, bet.state])).toEqual([
+      [hers.id, 'Cake at the party?', 'active'],
+    ]);
+    expect(document.ledger.map((row) => [row.kind, row.totalDelta, row.availableDelta])).toEqual([
+      ['join_grant', 100, 100],
+      ['wager_placed', 0, -2],
+    ]);
+    expect(document.pushSubscriptions).toEqual([
+      expect.objectContaining({
+        deviceName: 'Desktop Chrome',
+        endpointHost: '127.0.0.1:9',
+        isActive: true,
+      }),
+    ]);
+    expect(document.sessions).toHaveLength(2);
+    expect(document.sessions.every((session) => session.isActive)).toBe(true);
+
+    // Nothing secret, by name or by value.
+    const [row] = await server.database.db.select().from(users).where(eq(users.id, maya.user.id));
+    const hashes = await server.database.db
+      .select({ tokenHash: refreshTokens.tokenHash, familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.userId, maya.user.id));
+    const secrets = [
+      row!.passwordHash!,
+      maya.password,
+      maya.accessToken,
+      maya.refreshToken,
+      push.endpoint,
+      new URL(push.endpoint).pathname,
+      push.keys.p256dh,
+      push.keys.auth,
+      ...hashes.flatMap((hash) => [hash.tokenHash, hash.familyId]),
+    ];
+    for (const secret of secrets) expect(response.text).not.toContain(secret);
+    for (const field of ['password', 'token', 'hash', 'p256dh', '"auth"', 'keys', 'family'])
+      expect(response.text.toLowerCase()).not.toContain(field);
+  });
+
+  it('exports a guest too, with an empty email and username', async () => {
+    const guest = await createPlayer(server, 'Guesty');
+    const response = await exportOf(guest);
+    expect(response.status).toBe(200);
+    expect(response.body.profile).toMatchObject({
+      id: guest.user.id,
+      email: '',
+      username: '',
+      isTemporary: true,
+    });
+    expect(response.body.memberships).toEqual([]);
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await server.request('GET', '/auth/users/me/export')).status).toBe(401);
+  });
+
+  it('is rate limited per player', async () => {
+    const guest = await createPlayer(server, 'Greedy');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await exportOf(guest)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // Another player is not held back.
+    expect((await exportOf(await createPlayer(server, 'Other'))).status).toBe(200);
+  });
+});
