@@ -108,7 +108,7 @@ const changeWager = prepared<
 );
 
 export function createWagersService({ db, events, now = () => new Date() }: WagersServiceDeps) {
-  /** The window and input rules shared by placing and changing a wager; the bet is locked FOR SHARE by the caller. */
+  /** The window and input rules shared by placing and changing a wager; the caller holds the bet's lock. */
   async function checkWager(
     tx: Executor,
     caller: AuthUser,
