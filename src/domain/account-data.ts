@@ -1,9 +1,10 @@
 import { z } from './zod';
 import { LIMITS } from './constants';
-import { BET_STATES, BET_TYPES } from './bets';
+import { BET_TYPES } from './bet-types';
+import { BET_STATES } from './bets';
 import { LEDGER_KINDS } from './ledger';
 
-// A player's own data (issue 17 §4 "Export and delete"): GET /auth/users/me/export answers
+// A player's own data: GET /auth/users/me/export answers
 // the export document below as a JSON download; DELETE /auth/users/me deletes the account.
 // Nothing secret is ever part of the export: no password hash, no token or token hash, no
 // push keys (README, Security notes).
