@@ -49,15 +49,19 @@ export type Comment = z.infer<typeof commentSchema>;
 export const versionedCommentSchema = commentSchema.extend({ version: z.number().int() });
 export type VersionedComment = z.infer<typeof versionedCommentSchema>;
 
-/** Oldest first, newest last (the thread reads down). Ids break ties of one instant. */
+/**
+ * Oldest first, newest last (the thread reads down). A comment the server has not numbered yet
+ * (a temporary, negative id: written on this device, on its way) comes after every numbered one,
+ * since the server stamps its time when it arrives. Ids break ties of one instant.
+ */
 export function compareComments(
   a: Pick<Comment, 'createdAt' | 'id'>,
   b: Pick<Comment, 'createdAt' | 'id'>,
 ): number {
+  const isWaiting = (id: number) => (id < 0 ? 1 : 0);
+  if (isWaiting(a.id) !== isWaiting(b.id)) return isWaiting(a.id) - isWaiting(b.id);
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
-  // Temporary (negative) ids of comments written on this device come after the server's.
-  const rank = (id: number) => (id < 0 ? Number.MAX_SAFE_INTEGER + id : id);
-  return rank(a.id) - rank(b.id);
+  return Math.abs(a.id) - Math.abs(b.id);
 }
 
 /** Whether `userId` may delete the comment: its author, or an admin of its group. */
