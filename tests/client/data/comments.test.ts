@@ -42,7 +42,7 @@ async function setUp({ withSocket = false } = {}) {
   }
   await phone.local.sync();
   await phone.local.whenIdle();
-  const actions = createCommentActions({ db: phone.db, session: phone.session, local: phone.local, toasts: { info: (message) => void phone.toasts.infos.push(message) } });
+  const actions = createCommentActions({ db: phone.db, session: phone.session, local: phone.local, toasts: { info: (message) => phone.toasts.infos.push(message) } });
   return { me, friend, group, bet, phone, actions };
 }
 
