@@ -72,3 +72,21 @@ export function canDeleteComment(
 ): boolean {
   return comment.deletedAt === null && (comment.userId === userId || isAdmin);
 }
+
+const AGE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "just now", "5 minutes ago", "yesterday"; a date beyond a week. Pure: the clock is passed in. */
+export function formatCommentAge(createdAt: string, now: number, locale = 'en'): string {
+  const at = Date.parse(createdAt);
+  const elapsed = Math.max(0, now - at);
+  if (!Number.isFinite(at) || elapsed < 60_000) return 'just now';
+  if (elapsed >= 7 * 86_400_000)
+    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(at);
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const [unit, ms] = AGE_UNITS.find(([, size]) => elapsed >= size)!;
+  return format.format(-Math.floor(elapsed / ms), unit);
+}
