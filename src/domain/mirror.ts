@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { answerTotalsSchema, betSchema, betStatisticsSchema, wagerSchema } from './bets';
+import { versionedCommentSchema } from './comments';
 import { groupSchema, membershipSchema } from './groups';
 
 // The local mirror's pull (ARCHITECTURE.md §8): GET /member/state?cursor=… answers what changed
@@ -62,6 +63,8 @@ export const mirrorPullResponseSchema = z.object({
   bets: z.array(mirrorBetSchema),
   wagers: z.array(mirrorWagerSchema),
   statistics: z.array(mirrorStatisticsSchema),
+  /** Comments on the groups' bets: live ones of a group sent whole; changed ones, tombstones included (`deletedAt` set), of a held group. */
+  comments: z.array(versionedCommentSchema),
   /** Groups that left the player's view (left, removed): drop them with everything in them. */
   removedGroupIds: z.array(z.number().int()),
   /** Other members who left or were removed from a group still in view. */

@@ -1,5 +1,6 @@
 import type { BetType } from './bet-types';
 import type { BetTypeConfig } from './bets';
+import type { VersionedComment } from './comments';
 import type { Distribution } from './payout';
 
 // The realtime events of spec 02 §3 with their payloads, in ONE interface: the socket.io
@@ -9,7 +10,8 @@ import type { Distribution } from './payout';
 // find what to update (ARCHITECTURE.md §7). Dates travel as ISO 8601 strings.
 //
 // `version` (mirror.ts) is the version of the row the event changed: the bet for bet events and
-// wagerPlaced (a wager stamps its bet, whose totals changed), the membership for userJoinedGroup.
+// wagerPlaced (a wager stamps its bet, whose totals changed), the membership for userJoinedGroup,
+// the comment for commentPosted and commentDeleted.
 // The client keeps a row's newer copy and pulls whatever the payload does not carry.
 
 export interface BetCreatedPayload {
@@ -94,6 +96,13 @@ export interface GroupCreatedPayload {
   name: string;
 }
 
+/**
+ * A comment posted on, or deleted from, a bet (issue 16 §2): the comment as the REST call
+ * answers it (a deleted one is a tombstone: `deletedAt` set, text empty) with its row's version.
+ * Sent to the group's room only; it names the author and nothing of their wager.
+ */
+export type CommentEventPayload = VersionedComment;
+
 /** authError's message when the server closes a socket whose access token expired: the client refreshes and reconnects at once. */
 export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
 
@@ -118,6 +127,8 @@ export interface ServerToClientEvents {
   pointsRefunded(payload: PointsRefundedPayload): void;
   userJoinedGroup(payload: UserJoinedGroupPayload): void;
   groupCreated(payload: GroupCreatedPayload): void;
+  commentPosted(payload: CommentEventPayload): void;
+  commentDeleted(payload: CommentEventPayload): void;
   authError(payload: AuthErrorPayload): void;
   connectionAuthenticated(payload: ConnectionAuthenticatedPayload): void;
 }

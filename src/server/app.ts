@@ -10,6 +10,8 @@ import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { createBetsService } from './bets/bets.service';
 import { createMemberStateBetsReader } from './bets/member-state-bets.service';
+import { commentsRoutes } from './comments/comments.routes';
+import { createCommentsService } from './comments/comments.service';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createWagersService } from './bets/wagers.service';
 import { createAuthService, isSessionLive } from './auth/auth.service';
@@ -263,6 +265,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimits: config.rateLimits,
   });
   await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
+  await app.register(commentsRoutes, {
+    prefix: API_BASE,
+    comments: createCommentsService({ db: database.db, events, now: deps.now }),
+    rateLimits: config.rateLimits,
+  });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, { clientDir: deps.clientDir });
 

@@ -86,6 +86,7 @@ const envSchema = z
     RATE_LIMIT_JOIN_PRIVATE_PER_USER: perMinute(10),
     RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
     RATE_LIMIT_WRITES_PER_USER: perMinute(120),
+    RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
     /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
     BET_EXPIRY_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
@@ -139,6 +140,8 @@ export interface RateLimits {
   joinPrivatePerIp: number;
   /** Every signed-in write (POST, PUT, PATCH, DELETE), per user. */
   writesPerUser: number;
+  /** Comments posted on bets, per user (on top of writesPerUser). */
+  commentsPerUser: number;
   windowMs: number;
 }
 
@@ -212,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       joinPrivatePerUser: e.RATE_LIMIT_JOIN_PRIVATE_PER_USER,
       joinPrivatePerIp: e.RATE_LIMIT_JOIN_PRIVATE_PER_IP,
       writesPerUser: e.RATE_LIMIT_WRITES_PER_USER,
+      commentsPerUser: e.RATE_LIMIT_COMMENTS_PER_USER,
       windowMs: 60_000,
     },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,

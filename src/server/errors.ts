@@ -104,6 +104,13 @@ export const notBetCreator = () =>
 /** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
 export const cannotCancelBet = () =>
   new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
+/** A comment is deleted by its author or an admin of its group (issue 16 §2). */
+export const cannotDeleteComment = () =>
+  new AppError(
+    403,
+    'cannot_delete_comment',
+    'Only the author or a group admin can delete this comment.',
+  );
 export const notWagerOwner = () =>
   new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
 /** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
@@ -124,6 +131,7 @@ export const wrongInviteCode = () =>
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
 export const betNotFound = () => new AppError(404, 'bet_not_found', 'Bet not found');
+export const commentNotFound = () => new AppError(404, 'comment_not_found', 'Comment not found');
 export const wagerNotFound = () => new AppError(404, 'wager_not_found', 'Wager not found');
 export const pushSubscriptionNotFound = () =>
   new AppError(404, 'push_subscription_not_found', 'No push subscription for this device and app.');

@@ -5,10 +5,12 @@ import {
   activeGroupButton,
   createGroupViaApi,
   joinPrivateViaApi,
+  joinViaApi,
   registerPlayer,
   uniqueGroupName,
 } from './groups.helpers';
-import { seedBetTable } from './bets.helpers';
+import { createBetViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
+import { commentThread, commentViaApi } from './comments.helpers';
 import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
 
 // Screenshots for a person to look at (not compared): every account screen and a few public
@@ -279,6 +281,83 @@ for (const size of SIZES) {
           } else await shoot(page, `${tag}-${name}`, fullPage);
         },
       );
+    });
+  }
+}
+
+// Comments (issue 16 §2): the thread on a bet's page (empty, then a conversation with a pending
+// comment written offline), the delete confirmation, and the count on the bet cards.
+for (const size of SIZES) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`comment screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
+      test.setTimeout(120_000);
+      mkdirSync(OUT, { recursive: true });
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      const tag = `${size.name}-${colorScheme}`;
+      const me = await registerPlayer(request);
+      const friend = await registerPlayer(request, { ...newPerson(), displayName: 'Sam Guest' });
+      const other = await registerPlayer(request, { ...newPerson(), displayName: 'Alex Rivera' });
+      const group = await createGroupViaApi(request, me, {
+        name: uniqueGroupName('Friday Forecasters'),
+      });
+      for (const player of [friend, other]) await joinViaApi(request, player, group.name);
+      const quiet = await createBetViaApi(request, friend, {
+        groupId: group.id,
+        title: 'Will the quiz start on time?',
+      });
+      const bet = await createBetViaApi(request, friend, {
+        groupId: group.id,
+        title: 'Will Alex be late again on Friday?',
+        description: 'Doors at 8. Late means after the first round starts.',
+      });
+      await wagerViaApi(request, friend, bet.id, 'yes', 2);
+      await commentViaApi(
+        request,
+        friend,
+        bet.id,
+        'Free points, honestly. Has he ever been on time?',
+      );
+      await commentViaApi(request, other, bet.id, 'Excuse me. I was early in March.');
+      await commentViaApi(
+        request,
+        friend,
+        bet.id,
+        'Once. And you brought the wrong quiz sheets.\nStill counts as late in my book.',
+      );
+
+      await page.goto('/login');
+      await signIn(page, me.person);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto(`/bets/${quiet.id}`);
+      await expect(commentThread(page).getByText('No comments yet.')).toBeVisible();
+      await shoot(page, `${tag}-comments-empty`, true);
+
+      await page.goto(`/bets/${bet.id}`);
+      await expect(commentThread(page).getByRole('listitem')).toHaveCount(3);
+      await page.context().setOffline(true);
+      await commentThread(page)
+        .getByLabel('Add a comment')
+        .fill('Bold of you both. Pasta says he shows up with cake.');
+      await commentThread(page).getByRole('button', { name: 'Send' }).click();
+      await expect(commentThread(page).getByTestId('pending-badge')).toBeVisible();
+      await shoot(page, `${tag}-comments-thread`, true);
+      await page.context().setOffline(false);
+      await expect(commentThread(page).getByTestId('pending-badge')).toHaveCount(0);
+
+      await commentThread(page)
+        .getByRole('button', { name: 'Delete comment by Alex Rivera' })
+        .click();
+      await expect(page.getByRole('dialog', { name: 'Delete this comment?' })).toBeVisible();
+      await shoot(page, `${tag}-comments-delete-confirm`);
+      await page.keyboard.press('Escape');
+
+      await page.goto(`/group/${group.id}/bets`);
+      await expect(page.getByTestId('comment-count').first()).toBeVisible();
+      await shoot(page, `${tag}-group-bets-comment-count`, true);
+      await page.goto('/dashboard');
+      await expect(page.getByTestId('comment-count').first()).toBeVisible();
+      await shoot(page, `${tag}-dashboard-comment-count`, true);
     });
   }
 }

@@ -134,6 +134,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       joinPrivatePerUser: GENEROUS,
       joinPrivatePerIp: GENEROUS,
       writesPerUser: GENEROUS,
+      commentsPerUser: GENEROUS,
       windowMs: 60_000,
       ...options.rateLimits,
     },

@@ -15,6 +15,7 @@ import { loadBetContext, serverIdOf } from './bet-actions';
 import { BetCard } from './bet-card';
 import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
+import { CommentThread } from './comment-thread';
 import { ResolveCard } from './resolve-card';
 import { ResultsPanel } from './results-panel';
 import { useBet, useMyWager } from './use-bets';
@@ -156,6 +157,7 @@ function BetDetails({ betId }: { betId: number }) {
               </Button>
             </div>
           )}
+          {membership && <CommentThread bet={bet} isAdmin={isAdmin} />}
         </div>
       )}
     </AppPage>

@@ -1,11 +1,13 @@
 import { UsersRound } from 'lucide-react';
 import type { BetRow } from '../data/db';
+import { CommentCount } from './comment-count';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { Countdown } from './countdown';
 import styles from './bet-card.module.css';
 
-// A bet's line of context (DESIGN.md "Cards"): the countdown, the group, the pool and how many have wagered.
+// A bet's line of context (DESIGN.md "Cards"): the countdown, the group, the pool, how many have
+// wagered and how many comments it has.
 
 export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string }) {
   const pool = Object.values(bet.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
@@ -24,6 +26,7 @@ export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string })
           Pool <Points value={pool} size="small" word="wide" />
         </span>
       )}
+      <CommentCount betId={bet.id} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { BetRow, WagerRow } from '../data/db';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetPendingBadge } from './bet-meta';
+import { CommentCount } from './comment-count';
 import { Countdown } from './countdown';
 import styles from './bet-summary-card.module.css';
 
@@ -55,6 +56,7 @@ export function BetSummaryCard({
             </span>
           )}
           {!isActive && !isResolved && <span className={styles.state}>{bet.state}</span>}
+          <CommentCount betId={bet.id} hideZero />
         </div>
         {wager && (
           <div className={styles.line}>

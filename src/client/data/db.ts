@@ -1,11 +1,13 @@
 import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 import type { Bet, BetStatistics, Wager } from '../../domain/bets';
+import type { Comment } from '../../domain/comments';
 import type { Group, Membership } from '../../domain/groups';
 
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
-// Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror.
+// Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror;
+// version 6 the comments on bets.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -54,9 +56,15 @@ export interface BetStatisticsRow extends Versioned {
   statistics: BetStatistics;
 }
 
+/**
+ * A comment on a bet of the player's groups. A deleted one stays as a tombstone (`deletedAt`
+ * set, text empty) so an older copy arriving late (an event) never brings it back; views skip it.
+ */
+export type CommentRow = Comment & Versioned & PendingMark;
+
 /** The tables a pull writes and a mutator may touch. */
-export type MirrorTable = 'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics';
-export const MIRROR_TABLES: readonly MirrorTable[] = ['groups', 'memberships', 'bets', 'wagers', 'betStatistics'];
+export type MirrorTable = 'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics' | 'comments';
+export const MIRROR_TABLES: readonly MirrorTable[] = ['groups', 'memberships', 'bets', 'wagers', 'betStatistics', 'comments'];
 export type MirrorKey = number | [number, number];
 
 /**
@@ -78,13 +86,14 @@ export type HunchDb = Dexie & {
   bets: EntityTable<BetRow, 'id'>;
   wagers: EntityTable<WagerRow, 'id'>;
   betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
+  comments: EntityTable<CommentRow, 'id'>;
   /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
   outbox: EntityTable<OutboxEntry, 'id'>;
   shadow: EntityTable<ShadowRow, 'id'>;
 };
 
 /** What a write is, for its texts (OUTBOX_TEXT) and the sync status sheet. */
-export type OutboxKind = 'createGroup' | 'joinGroup' | 'leaveGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet';
+export type OutboxKind = 'createGroup' | 'joinGroup' | 'leaveGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet' | 'addComment' | 'deleteComment';
 
 /**
  * A named mutator waiting for (or refused by) the server. `id` is its Idempotency-Key.
@@ -127,6 +136,8 @@ const SCHEMA_V4 = { ...SCHEMA_V3, outbox: 'id, createdAt, status, userId' };
 // rows carry versions, the queue flags and the leaderboard / bubbles tables go, `shadow` holds
 // the server's copy of rows pending writes changed.
 const SCHEMA_V5 = { ...SCHEMA_V4, leaderboard: null, userBubbles: null, shadow: '&id' };
+// Comments on bets (issue 16 §2): a thread is a query by bet; a group leaving the view drops its own.
+const SCHEMA_V6 = { ...SCHEMA_V5, comments: 'id, betId, groupId' };
 
 export function openHunchDb(name = 'hunch'): HunchDb {
   const db = new Dexie(name) as HunchDb;
@@ -135,6 +146,8 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(3).stores(SCHEMA_V3);
   db.version(4).stores(SCHEMA_V4);
   db.version(5).stores(SCHEMA_V5).upgrade(upgradeToMirror);
+  // A new table only: the next pull from the stored cursor brings no old comments, so it starts over.
+  db.version(6).stores(SCHEMA_V6).upgrade(forgetCursor);
   return db;
 }
 
@@ -171,6 +184,15 @@ async function upgradeToMirror(tx: Transaction): Promise<void> {
       delete bet.isToResolve;
       delete bet.isListed;
     });
+}
+
+/**
+ * Version 5 → 6: a delta pull from the stored cursor would bring only comments changed since it;
+ * without the cursor the next pull starts from nothing (`reset`) and brings every comment. Waiting
+ * writes stay.
+ */
+async function forgetCursor(tx: Transaction): Promise<void> {
+  await tx.table('meta').delete(CURSOR_KEY);
 }
 
 export const db = openHunchDb();

@@ -1,4 +1,5 @@
 import { BET_MUTATORS } from './bet-mutators';
+import { COMMENT_MUTATORS } from './comment-mutators';
 import { GROUP_MUTATORS } from './group-mutators';
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { isNetworkError, type ApiClient } from './api-client';
@@ -44,7 +45,7 @@ export interface LocalDataOptions {
   debounceMs?: number;
 }
 
-export const APP_MUTATORS: readonly AnyMutator[] = [...GROUP_MUTATORS, ...BET_MUTATORS, legacyRequest];
+export const APP_MUTATORS: readonly AnyMutator[] = [...GROUP_MUTATORS, ...BET_MUTATORS, ...COMMENT_MUTATORS, legacyRequest];
 
 export type LocalData = ReturnType<typeof createLocalData>;
 

@@ -71,6 +71,7 @@ const KEY_OF: Record<MirrorTable, (row: Record<string, unknown>) => MirrorKey> =
   bets: (row) => row.id as number,
   wagers: (row) => row.id as number,
   betStatistics: (row) => row.betId as number,
+  comments: (row) => row.id as number,
 };
 
 export const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;

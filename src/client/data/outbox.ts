@@ -26,6 +26,8 @@ export const OUTBOX_TEXT = {
     updateWager: "You're offline. Your wager will be sent when you're back.",
     resolveBet: "You're offline. The result will be sent when you're back.",
     cancelBet: "You're offline. The cancellation will be sent when you're back.",
+    addComment: "You're offline. Your comment will be sent when you're back.",
+    deleteComment: "You're offline. The comment will be deleted when you're back.",
   },
   failed: {
     createGroup: 'Failed to create group. Please try again.',
@@ -36,6 +38,8 @@ export const OUTBOX_TEXT = {
     updateWager: 'Failed to submit wager',
     resolveBet: 'Failed to resolve bet. Please try again.',
     cancelBet: 'Failed to cancel bet. Please try again.',
+    addComment: "Your comment wasn't posted. Please try again.",
+    deleteComment: "The comment wasn't deleted. Please try again.",
   },
   /** How the sync status sheet names each kind of write. */
   label: {
@@ -47,6 +51,8 @@ export const OUTBOX_TEXT = {
     updateWager: 'Changed wager',
     resolveBet: 'Bet result',
     cancelBet: 'Bet cancellation',
+    addComment: 'Comment',
+    deleteComment: 'Deleted comment',
   },
 } satisfies Record<string, Record<OutboxKind, string>>;
 

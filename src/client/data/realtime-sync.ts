@@ -1,4 +1,10 @@
-import type { PointsRefundedPayload, RealtimeEventName, RealtimeEventPayload, WagerPlacedPayload } from '../../domain/realtime-events';
+import type {
+  CommentEventPayload,
+  PointsRefundedPayload,
+  RealtimeEventName,
+  RealtimeEventPayload,
+  WagerPlacedPayload,
+} from '../../domain/realtime-events';
 import type { HunchDb } from './db';
 import type { Rebaser } from './mutators';
 import type { Notices } from './notices';
@@ -7,7 +13,8 @@ import type { SocketService } from './socket-service';
 
 // Realtime events and the mirror (ARCHITECTURE.md §8, spec 02 §4). An event is a hint, the pull
 // is the truth: wagerPlaced carries the bet's new totals and version, so the odds move at once
-// (only if the event is newer than the stored bet); every other event schedules ONE debounced
+// (only if the event is newer than the stored bet); commentPosted and commentDeleted carry the
+// whole comment, stored if newer (a tombstone too); every other event schedules ONE debounced
 // pull, which brings the rows with their versions (and whatever the socket missed). A
 // (re)connection pulls too: events sent while the socket was down are lost.
 
@@ -29,6 +36,9 @@ export function refundMessage(totalRefunded: number, participants: number): stri
 
 /** The events that only tell the client to pull (all but wagerPlaced, which carries its totals). */
 const PULL_EVENTS = ['betCreated', 'betResolved', 'betCancelled', 'betExpired', 'pointsRefunded', 'userJoinedGroup', 'groupCreated'] as const satisfies readonly RealtimeEventName[];
+
+/** The events that carry a whole comment. */
+const COMMENT_EVENTS = ['commentPosted', 'commentDeleted'] as const satisfies readonly RealtimeEventName[];
 
 export type RealtimeSync = ReturnType<typeof createRealtimeSync>;
 
@@ -79,6 +89,24 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
     if (!isKnown || payload.userId === userId) void schedulePull();
   };
 
+  /**
+   * A comment posted or deleted: the comment itself, if newer than the stored copy. The player's
+   * own comment still waiting for its answer is left to that answer's pull, so the thread never
+   * shows it twice (once under its temporary id, once under the server's).
+   */
+  const applyComment = async (payload: CommentEventPayload) => {
+    const userId = me();
+    if (userId === null) return;
+    if (payload.userId === userId && !payload.deletedAt) {
+      const waiting = await db.outbox.where('userId').equals(userId).filter((entry) => entry.mutator === 'addComment' && (entry.status === 'pending' || entry.status === 'sending')).toArray();
+      if (waiting.some((entry) => (entry.args as { text?: string }).text?.trim() === payload.text)) return;
+    }
+    await rebaser.serverWrite(userId, async () => {
+      const stored = await db.comments.get(payload.id);
+      if ((stored?.version ?? -1) < payload.version) await db.comments.put(payload);
+    });
+  };
+
   /** Whether the stored row already holds the event's change (then there is nothing to pull). */
   const isHeld = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (typeof payload.version !== 'number') return false;
@@ -119,6 +147,7 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
       );
       unsubscribers.push(
         socket.on('wagerPlaced', (payload) => void track(applyWagerPlaced(payload).catch((error: unknown) => console.warn('Applying wagerPlaced failed', error)))),
+        ...COMMENT_EVENTS.map((event) => socket.on(event, (payload) => void track(applyComment(payload).catch((error: unknown) => console.warn(`Applying ${event} failed`, error))))),
         // Whatever happened while the socket was down was not heard: pull.
         socket.onConnected(() => void schedulePull()),
       );
@@ -133,6 +162,7 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
     /** Applies one event as if the socket had delivered it (the tests' entry point). */
     apply<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>): Promise<void> {
       if (event === 'wagerPlaced') return track(applyWagerPlaced(payload as WagerPlacedPayload));
+      if ((COMMENT_EVENTS as readonly string[]).includes(event)) return track(applyComment(payload as CommentEventPayload));
       if ((PULL_EVENTS as readonly string[]).includes(event)) return track(onEvent(event as (typeof PULL_EVENTS)[number], payload as unknown as Record<string, unknown>));
       return Promise.resolve();
     },

@@ -1,4 +1,5 @@
 import { API_BASE } from '../../domain/constants';
+import type { VersionedComment } from '../../domain/comments';
 import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK, type MirrorBet, type MirrorGroup, type MirrorMembership, type MirrorPullResponse, type MirrorStatistics, type MirrorWager } from '../../domain/mirror';
 import type { Table } from 'dexie';
 import { activeGroupStore, type ActiveGroupInfo, type ActiveGroupStore } from './active-group-store';
@@ -57,11 +58,14 @@ export function createMerges(db: HunchDb) {
     mergeBets: (bets: readonly MirrorBet[]) => mergeRows(db.bets as Table<object, number>, bets, (bet) => bet.id),
     mergeWagers: (wagers: readonly MirrorWager[]) => mergeRows(db.wagers as Table<object, number>, wagers, (wager) => wager.id),
     mergeStatistics: (rows: readonly MirrorStatistics[]) => mergeRows(db.betStatistics as Table<object, number>, rows, (row) => row.betId),
+    /** A deleted comment arrives as a tombstone and is kept as one (db.ts CommentRow): a late older copy never revives it. */
+    mergeComments: (comments: readonly VersionedComment[]) => mergeRows(db.comments as Table<object, number>, comments, (comment) => comment.id),
     /** A group that left the player's view, with everything in it. */
     async removeGroup(groupId: number) {
       const betIds = await db.bets.where('groupId').equals(groupId).primaryKeys();
       await db.wagers.where('betId').anyOf(betIds).delete();
       await db.betStatistics.bulkDelete(betIds);
+      await db.comments.where('groupId').equals(groupId).delete();
       await db.bets.bulkDelete(betIds);
       await db.memberships.where('groupId').equals(groupId).delete();
       await db.groups.delete(groupId);
@@ -74,6 +78,7 @@ export function createMerges(db: HunchDb) {
         db.bets.clear(),
         db.wagers.clear(),
         db.betStatistics.clear(),
+        db.comments.clear(),
       ]);
     },
   };
@@ -117,6 +122,8 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
       await merges.mergeBets(page.bets);
       await merges.mergeWagers(page.wagers);
       await merges.mergeStatistics(page.statistics);
+      // An older server answers without comments.
+      await merges.mergeComments(page.comments ?? []);
       await db.meta.put({ key: CURSOR_KEY, value: { userId, cursor: page.cursor } satisfies StoredCursor });
       if (!page.hasMore) {
         // A write answered before this pull began is in its rows now.

@@ -282,6 +282,39 @@ export const wagers = pgTable(
 );
 export type WagerRow = typeof wagers.$inferSelect;
 
+// ---- comments on a bet (issue 16 §2) ----
+
+// A thread per bet. `group_id` is the bet's, kept here so the mirror reads a group's comments
+// by its change index like the other mirrored tables. A delete is soft (`deleted_at`, text
+// cleared): the row stays as a tombstone, which the mirror's delta pull carries to devices.
+// Migration 0007 stamps its rows like migration 0005's tables (`version`, `change_txid`).
+export const betComments = pgTable(
+  'bet_comments',
+  {
+    id: serial('id').primaryKey(),
+    betId: integer('bet_id')
+      .notNull()
+      .references(() => bets.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+    ...changeColumns(),
+  },
+  (table) => [
+    index('bet_comments_bet_idx').on(table.betId, table.createdAt),
+    index('bet_comments_group_change_idx').on(table.groupId, table.changeTxid),
+    check('bet_comments_text_check', sql`char_length(${table.text}) <= 500`),
+  ],
+);
+export type BetCommentRow = typeof betComments.$inferSelect;
+
 // ---- idempotency keys (ARCHITECTURE.md §4, §8) ----
 
 export const IDEMPOTENCY_STATUSES = ['pending', 'done'] as const;

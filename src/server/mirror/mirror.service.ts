@@ -6,6 +6,11 @@ import {
 } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
 import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
+import {
+  commentChangesExistSql,
+  countComments,
+  readCommentMirror,
+} from '../comments/comment-mirror';
 import { EARLIEST_SNAPSHOT } from '../db/changes';
 import type { Database, Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
@@ -50,7 +55,7 @@ const headStatement = prepared<Head[], { userId: number; known: number[]; snapsh
       .select({
         snapshot: sql<string>`pg_current_snapshot()::text`,
         groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
-        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)})`,
+        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)})`,
       })
       .from(users)
       .where(eq(users.id, userId)),
@@ -81,6 +86,7 @@ function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
     bets: [],
     wagers: [],
     statistics: [],
+    comments: [],
     removedGroupIds: [],
     removedMemberships: [],
   };
@@ -90,14 +96,16 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
     if (fresh.length === 0) return [];
-    const [members, betCounts] = await Promise.all([
+    const [members, betCounts, commentCounts] = await Promise.all([
       countActiveMembers(tx, fresh),
       countBets(tx, fresh),
+      countComments(tx, fresh),
     ]);
     const page: number[] = [];
     let rows = 0;
     for (const id of fresh) {
-      const size = 1 + (members.get(id) ?? 0) + (betCounts.get(id) ?? 0);
+      const size =
+        1 + (members.get(id) ?? 0) + (betCounts.get(id) ?? 0) + (commentCounts.get(id) ?? 0);
       if (page.length > 0 && rows + size > pageRows) break;
       page.push(id);
       rows += size;
@@ -139,6 +147,7 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
           };
           const groupRows = await readGroupMirror(tx, scope);
           const betRows = await readBetMirror(tx, scope);
+          const commentRows = await readCommentMirror(tx, scope);
           const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);
           return {
             cursor: encodeCursor({ userId: caller.id, snapshot: head.snapshot, groupIds: held }),
@@ -146,6 +155,7 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
             hasMore: held.length < head.groupIds.length,
             ...groupRows,
             ...betRows,
+            ...commentRows,
             removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
           };
         },

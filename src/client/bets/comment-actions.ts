@@ -1,0 +1,70 @@
+import { ApiError } from '../data/api-client';
+import { db as defaultDb, type CommentRow, type HunchDb } from '../data/db';
+import { localData as defaultLocalData, type LocalData } from '../data/local-data';
+import { OUTBOX_TEXT } from '../data/outbox';
+import { sessionStore } from '../data/session';
+import type { SessionStore } from '../data/session-store';
+import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
+import { addCommentMutator, deleteCommentMutator } from '../data/comment-mutators';
+
+// The comment writes the thread calls (issue 16 §2). Each runs a named mutator through the
+// outbox (comment-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked
+// pending, and is sent now or when the network returns. A refusal rejects with the server's
+// message (the thread shows it) and the change is rolled back.
+
+export interface CommentActionsDeps {
+  db?: HunchDb;
+  session?: Pick<SessionStore, 'user'>;
+  local?: Pick<LocalData, 'run' | 'outbox'>;
+  toasts?: Pick<ToastStore, 'info'>;
+}
+
+/** How a write ended for the thread: sent, or queued until the network returns. */
+export type CommentWriteStatus = 'sent' | 'queued';
+
+export type CommentActions = ReturnType<typeof createCommentActions>;
+
+export function createCommentActions({
+  db = defaultDb,
+  session = sessionStore,
+  local = defaultLocalData,
+  toasts = defaultToasts,
+}: CommentActionsDeps = {}) {
+  const requireUser = () => {
+    if (!session.user)
+      throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
+  };
+
+  return {
+    /** POST /bets/{id}/comments: the comment shows at the end of the thread at once. */
+    async postComment(betId: number, text: string): Promise<CommentWriteStatus> {
+      requireUser();
+      const result = await local.run(addCommentMutator, {
+        tempId: local.outbox.tempId(),
+        betId,
+        text,
+      });
+      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.addComment);
+      return result.status;
+    },
+
+    /**
+     * DELETE /comments/{id}. A comment never sent yet is simply taken back (its write is
+     * discarded); one on its way is deleted right after it arrives.
+     */
+    async deleteComment(comment: CommentRow): Promise<CommentWriteStatus> {
+      requireUser();
+      if (comment.id < 0 && comment.pendingWriteId) {
+        await local.outbox.discard(comment.pendingWriteId);
+        if (!(await db.comments.get(comment.id))) return 'sent';
+      }
+      const result = await local.run(deleteCommentMutator, { commentId: comment.id });
+      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.deleteComment);
+      return result.status;
+    },
+  };
+}
+
+const actions = createCommentActions();
+export const postComment = actions.postComment;
+export const deleteComment = actions.deleteComment;

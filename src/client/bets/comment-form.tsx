@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { SendHorizontal } from 'lucide-react';
+import { useState, type KeyboardEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { COMMENT_LIMITS, createCommentRequestSchema } from '../../domain/comments';
+import type { z } from '../../domain/zod';
+import { errorMessage } from '../data/api-client';
+import { OUTBOX_TEXT } from '../data/outbox';
+import { Button } from '../ui/button';
+import { FormAlert } from '../ui/form-alert';
+import { TextAreaField } from '../ui/text-area-field';
+import { postComment } from './comment-actions';
+import styles from './comment-thread.module.css';
+
+// Writing a comment: the box empties at once and the comment shows at the end of the thread,
+// marked pending (offline it waits in the outbox). A refusal puts the text back with the
+// server's message. Ctrl/⌘ + Enter sends.
+
+export const COMMENT_FORM_TEXT = {
+  label: 'Add a comment',
+  placeholder: 'Say something about this bet',
+  send: 'Send',
+  left: (count: number) => `${count} ${count === 1 ? 'character' : 'characters'} left`,
+};
+
+/** The counter shows once this few characters are left. */
+const COUNTER_FROM = 100;
+
+type CommentInput = z.input<typeof createCommentRequestSchema>;
+
+export function CommentForm({ betId }: { betId: number }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setValue,
+    control,
+    formState: { errors },
+  } = useForm<CommentInput>({
+    resolver: zodResolver(createCommentRequestSchema),
+    defaultValues: { text: '' },
+  });
+  const left = COMMENT_LIMITS.textMax - (useWatch({ control, name: 'text' }) ?? '').length;
+
+  const send = handleSubmit(async ({ text }) => {
+    setFailure(null);
+    reset({ text: '' });
+    try {
+      await postComment(betId, text);
+    } catch (error) {
+      setValue('text', text);
+      setFailure(errorMessage(error, OUTBOX_TEXT.failed.addComment));
+    }
+  });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form className={styles.form} onSubmit={(event) => void send(event)} noValidate>
+      {failure && <FormAlert tone="error">{failure}</FormAlert>}
+      <TextAreaField
+        label={COMMENT_FORM_TEXT.label}
+        placeholder={COMMENT_FORM_TEXT.placeholder}
+        rows={2}
+        maxLength={COMMENT_LIMITS.textMax}
+        error={errors.text?.message}
+        hint={left <= COUNTER_FROM ? COMMENT_FORM_TEXT.left(left) : undefined}
+        onKeyDown={onKeyDown}
+        {...register('text')}
+      />
+      <div className={styles.formActions}>
+        <Button type="submit" icon={<SendHorizontal size={16} aria-hidden="true" />}>
+          {COMMENT_FORM_TEXT.send}
+        </Button>
+      </div>
+    </form>
+  );
+}

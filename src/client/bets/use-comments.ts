@@ -1,0 +1,31 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { compareComments } from '../../domain/comments';
+import { db, type CommentRow, type HunchDb } from '../data/db';
+
+// The comment views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync,
+// a write or a socket event shows up on screen by itself. Tombstones (deleted comments) are
+// kept in the mirror and never shown.
+
+/** A bet's thread as this device holds it, oldest first, newest last. */
+export async function readBetComments(database: HunchDb, betId: number): Promise<CommentRow[]> {
+  const rows = await database.comments.where('betId').equals(betId).toArray();
+  return rows.filter((row) => row.deletedAt === null).sort(compareComments);
+}
+
+/** The thread; undefined while the first answer is pending. */
+export function useBetComments(betId: number | undefined): CommentRow[] | undefined {
+  return useLiveQuery(async () => (betId === undefined ? [] : readBetComments(db, betId)), [betId]);
+}
+
+/** How many comments a bet has (the bet card's count). */
+export function useCommentCount(betId: number): number | undefined {
+  return useLiveQuery(
+    () =>
+      db.comments
+        .where('betId')
+        .equals(betId)
+        .filter((row) => row.deletedAt === null)
+        .count(),
+    [betId],
+  );
+}

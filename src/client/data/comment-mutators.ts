@@ -1,0 +1,70 @@
+import type { Comment } from '../../domain/comments';
+import { API_BASE } from '../../domain/constants';
+import type { CommentRow } from '../data/db';
+import { withoutMark, type Mutator } from '../data/mutators';
+
+// The comment writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): the request each
+// is and how it shows at once in the mirror. apply() runs again on top of the server's rows after
+// every pull while the write waits, so it reads the rows as they are then and never assumes.
+
+export interface AddCommentArgs {
+  /** The comment's temporary id until the server numbers it. */
+  tempId: number;
+  /** The bet (a temporary id too when the bet was created offline). */
+  betId: number;
+  text: string;
+}
+
+export interface DeleteCommentArgs {
+  /** A temporary id when the comment is still on its way: the delete is sent after it. */
+  commentId: number;
+}
+
+/** The comment shows at once at the end of the thread, marked pending. */
+export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
+  name: 'addComment',
+  kind: () => 'addComment',
+  describe: ({ text }) => (text.length > 40 ? `${text.slice(0, 39)}…` : text),
+  request: ({ betId, text }) => ({
+    method: 'POST',
+    path: `${API_BASE}/bets/${betId}/comments`,
+    body: { text },
+  }),
+  async apply({ tempId, betId, text }, context) {
+    const id = context.idFor(tempId);
+    // Once numbered, the server's row (if a pull or an event brought it) is the truth.
+    if (id > 0 && (await context.db.comments.get(id))) return;
+    const bet = await context.db.bets.get(context.idFor(betId));
+    if (!bet) return;
+    const row: CommentRow = {
+      id,
+      betId: bet.id,
+      groupId: bet.groupId,
+      userId: context.userId,
+      userName: context.userName,
+      text: text.trim(),
+      createdAt: context.now,
+      deletedAt: null,
+    };
+    await context.put('comments', row);
+  },
+  numbered: ({ tempId }, comment) => [tempId, comment.id],
+};
+
+/** The comment leaves the thread at once (a tombstone); a refusal brings it back. */
+export const deleteCommentMutator: Mutator<DeleteCommentArgs, Comment> = {
+  name: 'deleteComment',
+  kind: () => 'deleteComment',
+  request: ({ commentId }) => ({ method: 'DELETE', path: `${API_BASE}/comments/${commentId}` }),
+  async apply({ commentId }, context) {
+    const comment = await context.db.comments.get(context.idFor(commentId));
+    if (!comment || comment.deletedAt) return;
+    await context.put('comments', {
+      ...withoutMark(comment),
+      text: '',
+      deletedAt: context.now,
+    });
+  },
+};
+
+export const COMMENT_MUTATORS = [addCommentMutator, deleteCommentMutator] as const;

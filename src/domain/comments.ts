@@ -1,0 +1,92 @@
+import { z } from './zod';
+import { idSchema } from './ids';
+
+// Comments on a bet (issue 16 §2): the request and response schemas, their limits and messages.
+// A comment carries its author and text, never a prediction or a wager: nothing in it tells
+// another member what its author picked (ARCHITECTURE.md §5). A deleted comment stays as a
+// tombstone (`deletedAt` set, text cleared) so the mirror's delta pull can carry the deletion.
+
+export const COMMENT_LIMITS = {
+  textMax: 500,
+} as const;
+
+export const COMMENT_MESSAGES = {
+  textRequired: 'Comment is required',
+  textMax: 'Comment must be 500 characters or less',
+  commentRequired: 'Comment is required',
+} as const;
+
+/** The text as stored: trimmed, 1–500 characters (line breaks allowed). */
+export const commentTextSchema = z
+  .string({ error: COMMENT_MESSAGES.textRequired })
+  .trim()
+  .min(1, COMMENT_MESSAGES.textRequired)
+  .max(COMMENT_LIMITS.textMax, COMMENT_MESSAGES.textMax);
+
+export const createCommentRequestSchema = z.strictObject({ text: commentTextSchema });
+export type CreateCommentRequest = z.input<typeof createCommentRequestSchema>;
+
+export const commentIdParamsSchema = z.object({
+  commentId: idSchema(COMMENT_MESSAGES.commentRequired),
+});
+
+export const commentSchema = z.object({
+  id: z.number().int(),
+  betId: z.number().int(),
+  groupId: z.number().int(),
+  userId: z.number().int(),
+  /** The author's display name now (also after they left the group). */
+  userName: z.string(),
+  /** Empty once deleted. */
+  text: z.string(),
+  createdAt: z.string(),
+  /** Set once the author or a group admin deleted it. */
+  deletedAt: z.string().nullable(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** A comment with the version of its row (src/domain/mirror.ts): the mirror and the socket events carry it. */
+export const versionedCommentSchema = commentSchema.extend({ version: z.number().int() });
+export type VersionedComment = z.infer<typeof versionedCommentSchema>;
+
+/**
+ * Oldest first, newest last (the thread reads down). A comment the server has not numbered yet
+ * (a temporary, negative id: written on this device, on its way) comes after every numbered one,
+ * since the server stamps its time when it arrives. Ids break ties of one instant.
+ */
+export function compareComments(
+  a: Pick<Comment, 'createdAt' | 'id'>,
+  b: Pick<Comment, 'createdAt' | 'id'>,
+): number {
+  const isWaiting = (id: number) => (id < 0 ? 1 : 0);
+  if (isWaiting(a.id) !== isWaiting(b.id)) return isWaiting(a.id) - isWaiting(b.id);
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return Math.abs(a.id) - Math.abs(b.id);
+}
+
+/** Whether `userId` may delete the comment: its author, or an admin of its group. */
+export function canDeleteComment(
+  comment: Pick<Comment, 'userId' | 'deletedAt'>,
+  userId: number,
+  isAdmin: boolean,
+): boolean {
+  return comment.deletedAt === null && (comment.userId === userId || isAdmin);
+}
+
+const AGE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "just now", "5 minutes ago", "yesterday"; a date beyond a week. Pure: the clock is passed in. */
+export function formatCommentAge(createdAt: string, now: number, locale = 'en'): string {
+  const at = Date.parse(createdAt);
+  const elapsed = Math.max(0, now - at);
+  if (!Number.isFinite(at) || elapsed < 60_000) return 'just now';
+  if (elapsed >= 7 * 86_400_000)
+    return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }).format(at);
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const [unit, ms] = AGE_UNITS.find(([, size]) => elapsed >= size)!;
+  return format.format(-Math.floor(elapsed / ms), unit);
+}
