@@ -29,6 +29,7 @@ export const API_ERROR_CODES = [
   'not_bet_creator',
   'cannot_cancel_bet',
   'not_wager_owner',
+  'cannot_delete_comment',
   'not_a_friend',
   'invalid_current_password',
   'invalid_invite_code',
@@ -36,6 +37,7 @@ export const API_ERROR_CODES = [
   'not_found',
   'bet_not_found',
   'wager_not_found',
+  'comment_not_found',
   'push_subscription_not_found',
   // 409
   'email_or_username_taken',

@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { idSchema } from './ids';
 
-// Comments on a bet (issue 16 §2): the request and response schemas, their limits and messages.
+// Comments on a bet: the request and response schemas, their limits and messages.
 // A comment carries its author and text, never a prediction or a wager: nothing in it tells
 // another member what its author picked (ARCHITECTURE.md §5). A deleted comment stays as a
 // tombstone (`deletedAt` set, text cleared) so the mirror's delta pull can carry the deletion.

@@ -97,7 +97,7 @@ export interface GroupCreatedPayload {
 }
 
 /**
- * A comment posted on, or deleted from, a bet (issue 16 §2): the comment as the REST call
+ * A comment posted on, or deleted from, a bet: the comment as the REST call
  * answers it (a deleted one is a tombstone: `deletedAt` set, text empty) with its row's version.
  * Sent to the group's room only; it names the author and nothing of their wager.
  */

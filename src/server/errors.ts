@@ -104,7 +104,7 @@ export const notBetCreator = () =>
 /** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
 export const cannotCancelBet = () =>
   new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
-/** A comment is deleted by its author or an admin of its group (issue 16 §2). */
+/** A comment is deleted by its author or an admin of its group. */
 export const cannotDeleteComment = () =>
   new AppError(
     403,

@@ -4,7 +4,7 @@ import { signIn } from './accounts.helpers';
 import { createBetViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
-// The profile's "Your data" card (issue 17 §4): the export downloads a JSON file holding the
+// The profile's "Your data" card: the export downloads a JSON file holding the
 // player's wagers; deleting the account signs the device out and the old login stops working.
 
 test("Download my data saves a JSON file with the player's wagers", async ({ page, request }) => {

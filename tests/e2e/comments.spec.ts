@@ -11,7 +11,7 @@ import {
   type Player,
 } from './groups.helpers';
 
-// Comments on a bet (issue 16 §2) with two players in two browser contexts: a comment posted by
+// Comments on a bet with two players in two browser contexts: a comment posted by
 // one appears live for the other, reads offline after a reload (the mirror), is written offline
 // through the outbox (pending, then sent once), and its author deletes it for everyone.
 

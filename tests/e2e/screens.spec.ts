@@ -285,7 +285,7 @@ for (const size of SIZES) {
   }
 }
 
-// Comments (issue 16 §2): the thread on a bet's page (empty, then a conversation with a pending
+// Comments: the thread on a bet's page (empty, then a conversation with a pending
 // comment written offline), the delete confirmation, and the count on the bet cards.
 for (const size of SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {

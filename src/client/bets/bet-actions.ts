@@ -1,6 +1,6 @@
 import type { BetStatistics, BetUserContext, CreateBetRequest } from '../../domain/bets';
 import { API_BASE } from '../../domain/constants';
-import { ApiError, type ApiClient } from '../data/api-client';
+import { signedOutError, type ApiClient } from '../data/api-client';
 import {
   db as defaultDb,
   TEMP_IDS_KEY,
@@ -56,11 +56,7 @@ export function createBetActions({
 }: BetActionsDeps = {}) {
   const currentUser = () => {
     const user = session.user;
-    if (!user)
-      throw new ApiError(401, {
-        message: 'Please sign in again.',
-        code: 'authentication_required',
-      });
+    if (!user) throw signedOutError();
     return user;
   };
 

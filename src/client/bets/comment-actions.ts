@@ -1,4 +1,4 @@
-import { ApiError } from '../data/api-client';
+import { signedOutError } from '../data/api-client';
 import { db as defaultDb, type CommentRow, type HunchDb } from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
@@ -7,7 +7,7 @@ import type { SessionStore } from '../data/session-store';
 import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 import { addCommentMutator, deleteCommentMutator } from '../data/comment-mutators';
 
-// The comment writes the thread calls (issue 16 §2). Each runs a named mutator through the
+// The comment writes the thread calls. Each runs a named mutator through the
 // outbox (comment-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked
 // pending, and is sent now or when the network returns. A refusal rejects with the server's
 // message (the thread shows it) and the change is rolled back.
@@ -31,8 +31,7 @@ export function createCommentActions({
   toasts = defaultToasts,
 }: CommentActionsDeps = {}) {
   const requireUser = () => {
-    if (!session.user)
-      throw new ApiError(401, { message: 'Please sign in again.', code: 'unauthorized' });
+    if (!session.user) throw signedOutError();
   };
 
   return {

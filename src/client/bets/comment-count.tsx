@@ -2,7 +2,7 @@ import { MessageCircle } from 'lucide-react';
 import { useCommentCount } from './use-comments';
 import styles from './comment-thread.module.css';
 
-// A bet's comment count on its cards (issue 16 §2): an icon and the number; screen readers
+// A bet's comment count on its cards: an icon and the number; screen readers
 // hear "3 comments". `hideZero` keeps lists quiet for bets nobody has talked about yet.
 
 export const commentCountLabel = (count: number) =>

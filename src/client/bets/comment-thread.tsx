@@ -8,10 +8,10 @@ import { PendingBadge } from '../ui/pending-badge';
 import { CommentForm } from './comment-form';
 import { openDeleteCommentModal } from './delete-comment-confirm';
 import { useBetComments } from './use-comments';
-import { useNow } from './use-now';
+import { useNow } from '../ui/use-now';
 import styles from './comment-thread.module.css';
 
-// The thread under a bet (issue 16 §2): comments oldest first, newest last, each with its
+// The thread under a bet: comments oldest first, newest last, each with its
 // author (avatar initials and name), when, and a pending mark until the server has it. Drawn
 // from the mirror, so it reads offline and moves live. The author or a group admin may delete.
 

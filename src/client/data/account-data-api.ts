@@ -7,7 +7,7 @@ import type { MessageResponse } from '../../domain/auth';
 import { AUTH_BASE } from '../../domain/constants';
 import { api, sessionStore } from './session';
 
-// The player's own data (issue 17 §4) as actions the profile calls: the export, and the
+// The player's own data as actions the profile calls: the export, and the
 // account deletion, which then signs this device out and clears its local data.
 
 /** GET /auth/users/me/export: the document and the name to save it under. */

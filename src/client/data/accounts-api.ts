@@ -17,7 +17,11 @@ import { api, sessionStore } from './session';
 // as the spec says (remember-me, registration persistent, profile update replaces the user).
 
 export async function login({ email, password, rememberMe }: LoginForm): Promise<User> {
-  const auth = await api.post<AuthResponse>(`${AUTH_BASE}/login`, { email, password, appName: DEFAULT_APP_NAME }, { auth: false });
+  const auth = await api.post<AuthResponse>(
+    `${AUTH_BASE}/login`,
+    { email, password, appName: DEFAULT_APP_NAME },
+    { auth: false },
+  );
   sessionStore.signIn(auth, rememberMe);
   return auth.user;
 }
@@ -34,13 +38,21 @@ export async function register(form: RegisterForm): Promise<User> {
 }
 
 export async function registerGuest(displayName: string): Promise<User> {
-  const auth = await api.post<AuthResponse>(`${AUTH_BASE}/register-guest`, { displayName, appName: DEFAULT_APP_NAME }, { auth: false });
+  const auth = await api.post<AuthResponse>(
+    `${AUTH_BASE}/register-guest`,
+    { displayName, appName: DEFAULT_APP_NAME },
+    { auth: false },
+  );
   sessionStore.register(auth);
   return auth.user;
 }
 
 export function requestPasswordReset({ email }: ForgotPasswordForm) {
-  return api.post<MessageResponse>(`${AUTH_BASE}/forgot-password`, { email, appName: DEFAULT_APP_NAME }, { auth: false });
+  return api.post<MessageResponse>(
+    `${AUTH_BASE}/forgot-password`,
+    { email, appName: DEFAULT_APP_NAME },
+    { auth: false },
+  );
 }
 
 export function resetPassword(request: ResetPasswordRequest) {
@@ -55,7 +67,10 @@ export async function fetchCurrentUser(): Promise<User> {
 
 /** PUT /auth/users/me; also used to upgrade a guest (the full fields plus isTemporary false). */
 export async function updateProfile(changes: UpdateProfileRequest): Promise<User> {
-  const { user, accessToken, refreshToken } = await api.put<UpdateProfileResponse>(`${AUTH_BASE}/users/me`, changes);
+  const { user, accessToken, refreshToken } = await api.put<UpdateProfileResponse>(
+    `${AUTH_BASE}/users/me`,
+    changes,
+  );
   sessionStore.replaceUser(user, { accessToken, refreshToken });
   return user;
 }

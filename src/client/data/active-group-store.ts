@@ -20,7 +20,11 @@ function parse(raw: string | null): ActiveGroupInfo | undefined {
   try {
     const value = JSON.parse(raw) as Partial<ActiveGroupInfo> | null;
     if (value && typeof value.id === 'number' && typeof value.name === 'string') {
-      return { id: value.id, name: value.name, availablePoints: typeof value.availablePoints === 'number' ? value.availablePoints : 0 };
+      return {
+        id: value.id,
+        name: value.name,
+        availablePoints: typeof value.availablePoints === 'number' ? value.availablePoints : 0,
+      };
     }
   } catch {
     // A damaged value is as good as none: the next sync chooses again.
@@ -42,7 +46,8 @@ export function createActiveGroupStore(storage: Storage | null) {
   };
 
   const isSame = (a: ActiveGroupState, b: ActiveGroupState) =>
-    a === b || (!!a && !!b && a.id === b.id && a.name === b.name && a.availablePoints === b.availablePoints);
+    a === b ||
+    (!!a && !!b && a.id === b.id && a.name === b.name && a.availablePoints === b.availablePoints);
 
   return {
     subscribe(listener: () => void) {
@@ -77,4 +82,6 @@ export function createActiveGroupStore(storage: Storage | null) {
   };
 }
 
-export const activeGroupStore = createActiveGroupStore(typeof localStorage === 'undefined' ? null : localStorage);
+export const activeGroupStore = createActiveGroupStore(
+  typeof localStorage === 'undefined' ? null : localStorage,
+);

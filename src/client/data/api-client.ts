@@ -25,10 +25,19 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status;
     // A body from something other than our server (a proxy's 502) may carry another code.
-    this.code = isApiErrorCode(body?.code) ? body.code : status === 0 ? 'network_error' : 'http_error';
+    this.code = isApiErrorCode(body?.code)
+      ? body.code
+      : status === 0
+        ? 'network_error'
+        : 'http_error';
     this.fieldErrors = body?.fieldErrors;
     this.hasServerMessage = typeof body?.message === 'string' && body.message.length > 0;
   }
+}
+
+/** A write asked of a device nobody is signed in on: what the server answers a request without a token. */
+export function signedOutError(): ApiError {
+  return new ApiError(401, { message: 'Please sign in again.', code: 'authentication_required' });
 }
 
 /** No answer came back (no network, the server unreachable): status 0, never the server's refusal. */
@@ -64,7 +73,10 @@ export interface ApiClientOptions {
 
 const NEVER_REFRESH = ['/auth/refresh-token', '/auth/logout'];
 
-export function readCookie(name: string, cookies = typeof document === 'undefined' ? '' : document.cookie) {
+export function readCookie(
+  name: string,
+  cookies = typeof document === 'undefined' ? '' : document.cookie,
+) {
   for (const part of cookies.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));
@@ -122,14 +134,21 @@ export function createApiClient({
 
   const toError = async (response: Response) => {
     const body = await readBody(response);
-    return new ApiError(response.status, body && typeof body === 'object' ? (body as ApiErrorBody) : null);
+    return new ApiError(
+      response.status,
+      body && typeof body === 'object' ? (body as ApiErrorBody) : null,
+    );
   };
 
   /** POST /auth/refresh-token with the stored refresh token; stores the answer. */
   const refreshTokens = async (): Promise<string> => {
     const refreshToken = session.getRefreshToken();
     if (!refreshToken) throw new Error('No refresh token available');
-    const response = await send(resolveUrl(`${AUTH_BASE}/refresh-token`), { method: 'POST', body: { refreshToken } }, null);
+    const response = await send(
+      resolveUrl(`${AUTH_BASE}/refresh-token`),
+      { method: 'POST', body: { refreshToken } },
+      null,
+    );
     if (!response.ok) throw await toError(response);
     const auth = (await readBody(response)) as AuthResponse;
     session.applyRefresh(auth);
@@ -169,7 +188,8 @@ export function createApiClient({
             // Offline is not a failed refresh: an installed app on a flaky connection keeps
             // its session and tries again later (ARCHITECTURE.md §8). Anything else (the
             // server refused, no refresh token, the 30 s wait ran out) logs out.
-            if (error instanceof TypeError) throw new ApiError(0, null, 'Network error. Please check your connection.');
+            if (error instanceof TypeError)
+              throw new ApiError(0, null, 'Network error. Please check your connection.');
             await session.logout('expired');
             throw new ApiError(401, null, 'Your session has expired. Please sign in again.');
           }
@@ -177,7 +197,11 @@ export function createApiClient({
         response = await send(url, options, freshToken);
       }
     } catch (error) {
-      if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+      if (
+        error instanceof ApiError ||
+        (error instanceof DOMException && error.name === 'AbortError')
+      )
+        throw error;
       throw new ApiError(0, null, 'Network error. Please check your connection.');
     }
     if (!response.ok) throw await toError(response);
@@ -186,14 +210,16 @@ export function createApiClient({
 
   return {
     request,
-    get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'GET' }),
+    get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...options, method: 'GET' }),
     post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
       request<T>(path, { ...options, method: 'POST', body }),
     put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
       request<T>(path, { ...options, method: 'PUT', body }),
     patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
       request<T>(path, { ...options, method: 'PATCH', body }),
-    delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'DELETE' }),
+    delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...options, method: 'DELETE' }),
     refreshTokens: sharedRefresh,
   };
 }

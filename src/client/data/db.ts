@@ -39,7 +39,10 @@ interface Versioned {
  * viewed from outside (GET /groups/{id}) may be stored too, without a version, until the next
  * reset.
  */
-export type GroupRow = Pick<Group, 'id' | 'name'> & Partial<Omit<Group, 'id' | 'name'>> & Versioned & PendingMark;
+export type GroupRow = Pick<Group, 'id' | 'name'> &
+  Partial<Omit<Group, 'id' | 'name'>> &
+  Versioned &
+  PendingMark;
 
 /** Every member of each of the player's groups: the leaderboard and the members list are queries over these. */
 export type MembershipRow = Membership & Versioned & PendingMark;
@@ -63,8 +66,16 @@ export interface BetStatisticsRow extends Versioned {
 export type CommentRow = Comment & Versioned & PendingMark;
 
 /** The tables a pull writes and a mutator may touch. */
-export type MirrorTable = 'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics' | 'comments';
-export const MIRROR_TABLES: readonly MirrorTable[] = ['groups', 'memberships', 'bets', 'wagers', 'betStatistics', 'comments'];
+export type MirrorTable =
+  'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics' | 'comments';
+export const MIRROR_TABLES: readonly MirrorTable[] = [
+  'groups',
+  'memberships',
+  'bets',
+  'wagers',
+  'betStatistics',
+  'comments',
+];
 export type MirrorKey = number | [number, number];
 
 /**
@@ -93,7 +104,17 @@ export type HunchDb = Dexie & {
 };
 
 /** What a write is, for its texts (OUTBOX_TEXT) and the sync status sheet. */
-export type OutboxKind = 'createGroup' | 'joinGroup' | 'leaveGroup' | 'createBet' | 'placeWager' | 'updateWager' | 'resolveBet' | 'cancelBet' | 'addComment' | 'deleteComment';
+export type OutboxKind =
+  | 'createGroup'
+  | 'joinGroup'
+  | 'leaveGroup'
+  | 'createBet'
+  | 'placeWager'
+  | 'updateWager'
+  | 'resolveBet'
+  | 'cancelBet'
+  | 'addComment'
+  | 'deleteComment';
 
 /**
  * A named mutator waiting for (or refused by) the server. `id` is its Idempotency-Key.
@@ -132,11 +153,11 @@ const SCHEMA_V3 = {
   betStatistics: '&betId',
 };
 const SCHEMA_V4 = { ...SCHEMA_V3, outbox: 'id, createdAt, status, userId' };
-// The mirror (issue 13): memberships hold every member (the leaderboard is a query over them),
+// The mirror: memberships hold every member (the leaderboard is a query over them),
 // rows carry versions, the queue flags and the leaderboard / bubbles tables go, `shadow` holds
 // the server's copy of rows pending writes changed.
 const SCHEMA_V5 = { ...SCHEMA_V4, leaderboard: null, userBubbles: null, shadow: '&id' };
-// Comments on bets (issue 16 §2): a thread is a query by bet; a group leaving the view drops its own.
+// Comments on bets: a thread is a query by bet; a group leaving the view drops its own.
 const SCHEMA_V6 = { ...SCHEMA_V5, comments: 'id, betId, groupId' };
 
 export function openHunchDb(name = 'hunch'): HunchDb {
@@ -170,7 +191,12 @@ async function upgradeToMirror(tx: Transaction): Promise<void> {
     .toCollection()
     .modify((entry: Record<string, unknown>) => {
       if (typeof entry.mutator === 'string') return;
-      const args: LegacyRequestArgs = { kind: entry.kind as OutboxKind, method: entry.method as LegacyRequestArgs['method'], path: entry.path as string, body: entry.body };
+      const args: LegacyRequestArgs = {
+        kind: entry.kind as OutboxKind,
+        method: entry.method as LegacyRequestArgs['method'],
+        path: entry.path as string,
+        body: entry.body,
+      };
       entry.mutator = 'request';
       entry.args = args;
       if (entry.status === 'sending') entry.status = 'pending';

@@ -45,7 +45,12 @@ export interface LocalDataOptions {
   debounceMs?: number;
 }
 
-export const APP_MUTATORS: readonly AnyMutator[] = [...GROUP_MUTATORS, ...BET_MUTATORS, ...COMMENT_MUTATORS, legacyRequest];
+export const APP_MUTATORS: readonly AnyMutator[] = [
+  ...GROUP_MUTATORS,
+  ...BET_MUTATORS,
+  ...COMMENT_MUTATORS,
+  legacyRequest,
+];
 
 export type LocalData = ReturnType<typeof createLocalData>;
 
@@ -65,8 +70,14 @@ export function createLocalData({
   retryDelayMs,
   debounceMs,
 }: LocalDataOptions = {}) {
-  const registry: MutatorRegistry = Object.fromEntries(mutators.map((mutator) => [mutator.name, mutator]));
-  const rebaser = createRebaser({ db, mutators: registry, userName: () => session.user?.displayName ?? '' });
+  const registry: MutatorRegistry = Object.fromEntries(
+    mutators.map((mutator) => [mutator.name, mutator]),
+  );
+  const rebaser = createRebaser({
+    db,
+    mutators: registry,
+    userName: () => session.user?.displayName ?? '',
+  });
   const syncEngine = createSyncEngine({ db, api, session, activeGroup, rebaser });
   let running: Promise<void> | null = null;
   let again = false;
@@ -122,7 +133,9 @@ export function createLocalData({
     retryDelayMs,
   });
 
-  const realtime = socket ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs }) : null;
+  const realtime = socket
+    ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs })
+    : null;
 
   let unsubscribers: Array<() => void> = [];
   let hasAskedPersistence = false;
@@ -131,7 +144,9 @@ export function createLocalData({
   const askPersistence = () => {
     if (hasAskedPersistence || !persistStorage || session.user === null) return;
     hasAskedPersistence = true;
-    persistStorage().catch((error: unknown) => console.warn('Asking for persistent storage failed', error));
+    persistStorage().catch((error: unknown) =>
+      console.warn('Asking for persistent storage failed', error),
+    );
   };
 
   let lastUserId = session.user?.id ?? null;
@@ -214,7 +229,8 @@ export function createLocalData({
   };
 }
 
-const isStandalone = () => typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches;
+const isStandalone = () =>
+  typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches;
 
 /** The app's local data. */
 export const localData = createLocalData({
@@ -224,7 +240,10 @@ export const localData = createLocalData({
     typeof window === 'undefined'
       ? null
       : { window, document, worker: 'serviceWorker' in navigator ? navigator.serviceWorker : null },
-  persistStorage: typeof navigator !== 'undefined' && navigator.storage?.persist ? () => (isStandalone() ? navigator.storage.persist() : Promise.resolve(false)) : null,
+  persistStorage:
+    typeof navigator !== 'undefined' && navigator.storage?.persist
+      ? () => (isStandalone() ? navigator.storage.persist() : Promise.resolve(false))
+      : null,
 });
 
 /** What the shell calls once someone is signed in, handing in its toasts (a dynamic import: Dexie and socket.io stay off the landing page). */

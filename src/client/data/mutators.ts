@@ -1,5 +1,15 @@
 import type { ActiveGroupStore } from './active-group-store';
-import { MIRROR_TABLES, TEMP_IDS_KEY, type HunchDb, type LegacyRequestArgs, type MirrorKey, type MirrorTable, type OutboxEntry, type OutboxKind, type ShadowRow } from './db';
+import {
+  MIRROR_TABLES,
+  TEMP_IDS_KEY,
+  type HunchDb,
+  type LegacyRequestArgs,
+  type MirrorKey,
+  type MirrorTable,
+  type OutboxEntry,
+  type OutboxKind,
+  type ShadowRow,
+} from './db';
 
 // Writes as named mutators, rebased on every pull (ARCHITECTURE.md §8; Replicache's model, as in
 // rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
@@ -84,10 +94,13 @@ export function withoutMark<T extends object>(row: T): Omit<T, 'pendingWriteId'>
 
 /** `value` with every number that is a known temporary id replaced by the server's id. */
 export function replaceIds<T>(value: T, ids: Readonly<Record<string, number>>): T {
-  if (typeof value === 'number') return (value < 0 && ids[String(value)] !== undefined ? ids[String(value)] : value) as T;
+  if (typeof value === 'number')
+    return (value < 0 && ids[String(value)] !== undefined ? ids[String(value)] : value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => replaceIds(item, ids)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceIds(item, ids)])) as T;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, replaceIds(item, ids)]),
+    ) as T;
   }
   return value;
 }
@@ -106,9 +119,15 @@ export type Rebaser = ReturnType<typeof createRebaser>;
 
 export function createRebaser({ db, mutators, userName }: RebaserOptions) {
   /** Every table a rebase may write, for the transactions that hold one. */
-  const tables = () => [db.meta, db.outbox, db.shadow, ...MIRROR_TABLES.map((name) => db.table(name))];
+  const tables = () => [
+    db.meta,
+    db.outbox,
+    db.shadow,
+    ...MIRROR_TABLES.map((name) => db.table(name)),
+  ];
 
-  const readTempIds = async (): Promise<Record<string, number>> => ((await db.meta.get(TEMP_IDS_KEY))?.value as Record<string, number> | undefined) ?? {};
+  const readTempIds = async (): Promise<Record<string, number>> =>
+    ((await db.meta.get(TEMP_IDS_KEY))?.value as Record<string, number> | undefined) ?? {};
 
   const contextFor = (entry: OutboxEntry, ids: Record<string, number>): MutatorContext => {
     const saveShadow = async (table: MirrorTable, key: MirrorKey) => {
@@ -163,7 +182,9 @@ export function createRebaser({ db, mutators, userName }: RebaserOptions) {
 
   /** Re-applies the player's applied entries, oldest first (inside the caller's transaction). */
   const reapply = async (userId: number) => {
-    const entries = (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(isApplied);
+    const entries = (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(
+      isApplied,
+    );
     if (entries.length === 0) return;
     const ids = await readTempIds();
     for (const entry of entries) await applyEntry(entry, ids);

@@ -1,7 +1,19 @@
 import type { ActiveGroupStore } from './active-group-store';
-import { ApiError, errorMessage, isNetworkError, type ApiClient } from './api-client';
+import {
+  ApiError,
+  errorMessage,
+  isNetworkError,
+  signedOutError,
+  type ApiClient,
+} from './api-client';
 import { TEMP_IDS_KEY, type HunchDb, type OutboxEntry, type OutboxKind } from './db';
-import { isApplied, replaceIds, type Mutator, type MutatorRegistry, type Rebaser } from './mutators';
+import {
+  isApplied,
+  replaceIds,
+  type Mutator,
+  type MutatorRegistry,
+  type Rebaser,
+} from './mutators';
 import type { SessionStore } from './session-store';
 
 // The outbox (ARCHITECTURE.md §8): every signed-in write is a named mutator (mutators.ts).
@@ -58,7 +70,10 @@ export const OUTBOX_TEXT = {
 
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
 
-type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: unknown } | { outcome: 'offline' | 'retry' | 'skipped'; error?: unknown };
+type SendOutcome =
+  | { outcome: 'sent'; response: unknown }
+  | { outcome: 'refused'; error: unknown }
+  | { outcome: 'offline' | 'retry' | 'skipped'; error?: unknown };
 
 export interface OutboxOptions {
   db: HunchDb;
@@ -83,7 +98,11 @@ export interface OutboxOptions {
 const RETRY_STATUSES = new Set([408, 425, 429]);
 
 function isRetryable(error: ApiError) {
-  return error.status >= 500 || RETRY_STATUSES.has(error.status) || (error.status === 409 && error.code === 'idempotency_in_progress');
+  return (
+    error.status >= 500 ||
+    RETRY_STATUSES.has(error.status) ||
+    (error.status === 409 && error.code === 'idempotency_in_progress')
+  );
 }
 
 export type Outbox = ReturnType<typeof createOutbox>;
@@ -111,10 +130,16 @@ export function createOutbox({
   /** How each write sent by a flush ended, for the run() waiting on it. */
   const settled = new Map<string, SendOutcome>();
 
-  const kindOf = (entry: OutboxEntry): OutboxKind => mutators[entry.mutator]?.kind(entry.args as never) ?? 'createGroup';
+  const kindOf = (entry: OutboxEntry): OutboxKind =>
+    mutators[entry.mutator]?.kind(entry.args as never) ?? 'createGroup';
 
   /** The server accepted the write: record what it numbered, keep drawing it until a pull holds it. */
-  const answered = async (entry: OutboxEntry, mutator: Mutator<never>, args: never, response: unknown) => {
+  const answered = async (
+    entry: OutboxEntry,
+    mutator: Mutator<never>,
+    args: never,
+    response: unknown,
+  ) => {
     const isCurrent = await db.transaction('rw', rebaser.tables(), async () => {
       if (!(await db.outbox.get(entry.id))) return false; // signed out meanwhile
       const numbered = mutator.numbered?.(args, response as never);
@@ -155,7 +180,8 @@ export function createOutbox({
   /** One attempt with the entry's key. */
   const send = async (id: string): Promise<SendOutcome> => {
     const entry = await db.outbox.get(id);
-    if (!entry || entry.status === 'answered' || entry.status === 'failed') return { outcome: 'skipped' };
+    if (!entry || entry.status === 'answered' || entry.status === 'failed')
+      return { outcome: 'skipped' };
     const mutator = mutators[entry.mutator];
     if (!mutator) {
       await db.outbox.update(id, { status: 'failed', error: `Unknown write "${entry.mutator}"` });
@@ -165,7 +191,11 @@ export function createOutbox({
     const { method, path, body } = mutator.request(args);
     await db.outbox.update(id, { status: 'sending', attempts: entry.attempts + 1 });
     try {
-      const response = await api.request<unknown>(path, { method, body, headers: { 'Idempotency-Key': id } });
+      const response = await api.request<unknown>(path, {
+        method,
+        body,
+        headers: { 'Idempotency-Key': id },
+      });
       await answered(entry, mutator, args, response);
       return { outcome: 'sent', response };
     } catch (error) {
@@ -175,7 +205,10 @@ export function createOutbox({
       }
       // No network, a server hiccup, or the service worker sending the same key right now:
       // the write stays for the next flush.
-      await db.outbox.update(id, { status: 'pending', error: error instanceof Error ? error.message : String(error) });
+      await db.outbox.update(id, {
+        status: 'pending',
+        error: error instanceof Error ? error.message : String(error),
+      });
       return { outcome: isNetworkError(error) ? 'offline' : 'retry', error };
     }
   };
@@ -190,7 +223,9 @@ export function createOutbox({
 
   /** The player's writes still to send, oldest first. */
   const waiting = async (userId: number) =>
-    (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter((entry) => entry.status === 'pending' || entry.status === 'sending');
+    (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(
+      (entry) => entry.status === 'pending' || entry.status === 'sending',
+    );
 
   const flushOnce = async () => {
     const userId = session.user?.id;
@@ -230,7 +265,9 @@ export function createOutbox({
   };
 
   const deliver = async <T>(entry: OutboxEntry): Promise<WriteResult<T>> => {
-    const older = (await waiting(entry.userId)).some((other) => other.id !== entry.id && other.createdAt <= entry.createdAt);
+    const older = (await waiting(entry.userId)).some(
+      (other) => other.id !== entry.id && other.createdAt <= entry.createdAt,
+    );
     if (older || flushing) {
       await flush();
       const result = settled.get(entry.id);
@@ -254,10 +291,19 @@ export function createOutbox({
      */
     async run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       const userId = session.user?.id;
-      if (userId === undefined) throw new ApiError(401, { message: 'Please sign in again.', code: 'authentication_required' });
-      if (mutators[mutator.name] !== (mutator as unknown)) throw new Error(`Mutator ${mutator.name} is not registered`);
+      if (userId === undefined) throw signedOutError();
+      if (mutators[mutator.name] !== (mutator as unknown))
+        throw new Error(`Mutator ${mutator.name} is not registered`);
       lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
-      const entry: OutboxEntry = { id: newKey(), userId, mutator: mutator.name, args, createdAt: lastCreatedAt, status: 'pending', attempts: 0 };
+      const entry: OutboxEntry = {
+        id: newKey(),
+        userId,
+        mutator: mutator.name,
+        args,
+        createdAt: lastCreatedAt,
+        status: 'pending',
+        attempts: 0,
+      };
       await db.transaction('rw', rebaser.tables(), async () => {
         // A screen may still show a row the server has numbered since: name the server's id.
         entry.args = replaceIds(entry.args, await rebaser.readTempIds());
@@ -278,7 +324,11 @@ export function createOutbox({
     async retry(id: string): Promise<void> {
       const entry = await db.outbox.get(id);
       if (!entry || entry.status !== 'failed') return;
-      await db.outbox.update(id, { status: 'pending', error: undefined, createdAt: entry.createdAt });
+      await db.outbox.update(id, {
+        status: 'pending',
+        error: undefined,
+        createdAt: entry.createdAt,
+      });
       await rebaser.rebase(entry.userId);
       await flush();
     },

@@ -35,14 +35,33 @@ export function refundMessage(totalRefunded: number, participants: number): stri
 }
 
 /** The events that only tell the client to pull (all but wagerPlaced, which carries its totals). */
-const PULL_EVENTS = ['betCreated', 'betResolved', 'betCancelled', 'betExpired', 'pointsRefunded', 'userJoinedGroup', 'groupCreated'] as const satisfies readonly RealtimeEventName[];
+const PULL_EVENTS = [
+  'betCreated',
+  'betResolved',
+  'betCancelled',
+  'betExpired',
+  'pointsRefunded',
+  'userJoinedGroup',
+  'groupCreated',
+] as const satisfies readonly RealtimeEventName[];
 
 /** The events that carry a whole comment. */
-const COMMENT_EVENTS = ['commentPosted', 'commentDeleted'] as const satisfies readonly RealtimeEventName[];
+const COMMENT_EVENTS = [
+  'commentPosted',
+  'commentDeleted',
+] as const satisfies readonly RealtimeEventName[];
 
 export type RealtimeSync = ReturnType<typeof createRealtimeSync>;
 
-export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs = 150 }: RealtimeSyncOptions) {
+export function createRealtimeSync({
+  db,
+  session,
+  rebaser,
+  socket,
+  toasts,
+  sync,
+  debounceMs = 150,
+}: RealtimeSyncOptions) {
   let unsubscribers: Array<() => void> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const pending = new Set<Promise<unknown>>();
@@ -82,7 +101,12 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
       const bet = await db.bets.get(payload.betId);
       if (!bet) return false;
       if ((bet.version ?? -1) < payload.version) {
-        await db.bets.put({ ...bet, answerTotals: payload.answerTotals, wagerCount: payload.wagerCount, version: payload.version });
+        await db.bets.put({
+          ...bet,
+          answerTotals: payload.answerTotals,
+          wagerCount: payload.wagerCount,
+          version: payload.version,
+        });
       }
       return true;
     });
@@ -98,8 +122,17 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
     const userId = me();
     if (userId === null) return;
     if (payload.userId === userId && !payload.deletedAt) {
-      const waiting = await db.outbox.where('userId').equals(userId).filter((entry) => entry.mutator === 'addComment' && (entry.status === 'pending' || entry.status === 'sending')).toArray();
-      if (waiting.some((entry) => (entry.args as { text?: string }).text?.trim() === payload.text)) return;
+      const waiting = await db.outbox
+        .where('userId')
+        .equals(userId)
+        .filter(
+          (entry) =>
+            entry.mutator === 'addComment' &&
+            (entry.status === 'pending' || entry.status === 'sending'),
+        )
+        .toArray();
+      if (waiting.some((entry) => (entry.args as { text?: string }).text?.trim() === payload.text))
+        return;
     }
     await rebaser.serverWrite(userId, async () => {
       const stored = await db.comments.get(payload.id);
@@ -111,7 +144,10 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
   const isHeld = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (typeof payload.version !== 'number') return false;
     if (event === 'userJoinedGroup') {
-      const membership = await db.memberships.get([payload.groupId as number, payload.userId as number]);
+      const membership = await db.memberships.get([
+        payload.groupId as number,
+        payload.userId as number,
+      ]);
       return (membership?.version ?? -1) >= payload.version;
     }
     const bet = typeof payload.betId === 'number' ? await db.bets.get(payload.betId) : undefined;
@@ -126,14 +162,19 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
   const announceRefund = async (payload: PointsRefundedPayload) => {
     const userId = me();
     if (userId === null) return;
-    const [wager, bet] = await Promise.all([db.wagers.where('[betId+userId]').equals([payload.betId, userId]).first(), db.bets.get(payload.betId)]);
+    const [wager, bet] = await Promise.all([
+      db.wagers.where('[betId+userId]').equals([payload.betId, userId]).first(),
+      db.bets.get(payload.betId),
+    ]);
     const isOwnCancel = bet?.createdBy === userId && bet.state === 'cancelled';
-    if (wager && !isOwnCancel) toasts.info(refundMessage(payload.totalRefunded, payload.refundedParticipants));
+    if (wager && !isOwnCancel)
+      toasts.info(refundMessage(payload.totalRefunded, payload.refundedParticipants));
   };
 
   const onEvent = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (me() === null) return;
-    if (event === 'pointsRefunded') await announceRefund(payload as unknown as PointsRefundedPayload);
+    if (event === 'pointsRefunded')
+      await announceRefund(payload as unknown as PointsRefundedPayload);
     if (await isHeld(event, payload)) return;
     await schedulePull();
   };
@@ -143,11 +184,37 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
     start() {
       if (unsubscribers.length > 0) return;
       unsubscribers = PULL_EVENTS.map((event) =>
-        socket.on(event, (payload) => void track(onEvent(event, payload as unknown as Record<string, unknown>).catch((error: unknown) => console.warn(`Applying ${event} failed`, error)))),
+        socket.on(
+          event,
+          (payload) =>
+            void track(
+              onEvent(event, payload as unknown as Record<string, unknown>).catch(
+                (error: unknown) => console.warn(`Applying ${event} failed`, error),
+              ),
+            ),
+        ),
       );
       unsubscribers.push(
-        socket.on('wagerPlaced', (payload) => void track(applyWagerPlaced(payload).catch((error: unknown) => console.warn('Applying wagerPlaced failed', error)))),
-        ...COMMENT_EVENTS.map((event) => socket.on(event, (payload) => void track(applyComment(payload).catch((error: unknown) => console.warn(`Applying ${event} failed`, error))))),
+        socket.on(
+          'wagerPlaced',
+          (payload) =>
+            void track(
+              applyWagerPlaced(payload).catch((error: unknown) =>
+                console.warn('Applying wagerPlaced failed', error),
+              ),
+            ),
+        ),
+        ...COMMENT_EVENTS.map((event) =>
+          socket.on(
+            event,
+            (payload) =>
+              void track(
+                applyComment(payload).catch((error: unknown) =>
+                  console.warn(`Applying ${event} failed`, error),
+                ),
+              ),
+          ),
+        ),
         // Whatever happened while the socket was down was not heard: pull.
         socket.onConnected(() => void schedulePull()),
       );
@@ -162,8 +229,15 @@ export function createRealtimeSync({ db, session, rebaser, socket, toasts, sync,
     /** Applies one event as if the socket had delivered it (the tests' entry point). */
     apply<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>): Promise<void> {
       if (event === 'wagerPlaced') return track(applyWagerPlaced(payload as WagerPlacedPayload));
-      if ((COMMENT_EVENTS as readonly string[]).includes(event)) return track(applyComment(payload as CommentEventPayload));
-      if ((PULL_EVENTS as readonly string[]).includes(event)) return track(onEvent(event as (typeof PULL_EVENTS)[number], payload as unknown as Record<string, unknown>));
+      if ((COMMENT_EVENTS as readonly string[]).includes(event))
+        return track(applyComment(payload as CommentEventPayload));
+      if ((PULL_EVENTS as readonly string[]).includes(event))
+        return track(
+          onEvent(
+            event as (typeof PULL_EVENTS)[number],
+            payload as unknown as Record<string, unknown>,
+          ),
+        );
       return Promise.resolve();
     },
     /** Resolves once every event and the pull it scheduled have finished. */

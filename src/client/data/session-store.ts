@@ -58,7 +58,11 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
   };
 
   const clearStorage = (target: Storage) => {
-    for (const key of [STORAGE_KEYS.accessToken, STORAGE_KEYS.refreshToken, STORAGE_KEYS.userData]) {
+    for (const key of [
+      STORAGE_KEYS.accessToken,
+      STORAGE_KEYS.refreshToken,
+      STORAGE_KEYS.userData,
+    ]) {
       target.removeItem(key);
     }
   };

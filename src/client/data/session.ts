@@ -8,7 +8,8 @@ import { createSessionStore } from './session-store';
 export const sessionStore = createSessionStore({
   storages: { persistent: globalThis.localStorage, temporary: globalThis.sessionStorage },
   // Sent without the Bearer token: an expired access token at logout must not start a refresh.
-  revokeRefreshToken: (refreshToken) => api.post(`${AUTH_BASE}/revoke-token`, { refreshToken }, { auth: false }),
+  revokeRefreshToken: (refreshToken) =>
+    api.post(`${AUTH_BASE}/revoke-token`, { refreshToken }, { auth: false }),
 });
 
 export const api = createApiClient({ session: sessionStore });

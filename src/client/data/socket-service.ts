@@ -1,5 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
-import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type RealtimeEventName, type RealtimeEventPayload, type ServerToClientEvents } from '../../domain/realtime-events';
+import {
+  TOKEN_EXPIRED_MESSAGE,
+  type ClientToServerEvents,
+  type RealtimeEventName,
+  type RealtimeEventPayload,
+  type ServerToClientEvents,
+} from '../../domain/realtime-events';
 import {
   SOCKET_LIMITS,
   canReconnect,
@@ -61,7 +67,11 @@ interface ServiceEvents {
 
 /** A refresh that failed because the network did: the session stays, the socket keeps trying. */
 function isOfflineFailure(error: unknown): boolean {
-  return error instanceof TypeError || (isNetworkError(error) || (error instanceof ApiError && error.status >= 500));
+  return (
+    error instanceof TypeError ||
+    isNetworkError(error) ||
+    (error instanceof ApiError && error.status >= 500)
+  );
 }
 
 export type SocketService = ReturnType<typeof createSocketService>;
@@ -286,7 +296,10 @@ export function createSocketService({
     },
     getSnapshot: (): SocketState => state,
     /** Listens to one server event, whichever socket carries it; returns the unsubscribe. */
-    on<E extends RealtimeEventName>(event: E, listener: (payload: RealtimeEventPayload<E>) => void): () => void {
+    on<E extends RealtimeEventName>(
+      event: E,
+      listener: (payload: RealtimeEventPayload<E>) => void,
+    ): () => void {
       return realtime.on(event, listener);
     },
     /** Called after every successful connection, told whether it followed a disconnection. */

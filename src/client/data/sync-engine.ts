@@ -1,8 +1,21 @@
 import { API_BASE } from '../../domain/constants';
 import type { VersionedComment } from '../../domain/comments';
-import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK, type MirrorBet, type MirrorGroup, type MirrorMembership, type MirrorPullResponse, type MirrorStatistics, type MirrorWager } from '../../domain/mirror';
+import {
+  MIRROR_START_CURSOR,
+  MIRROR_SYNCED_MARK,
+  type MirrorBet,
+  type MirrorGroup,
+  type MirrorMembership,
+  type MirrorPullResponse,
+  type MirrorStatistics,
+  type MirrorWager,
+} from '../../domain/mirror';
 import type { Table } from 'dexie';
-import { activeGroupStore, type ActiveGroupInfo, type ActiveGroupStore } from './active-group-store';
+import {
+  activeGroupStore,
+  type ActiveGroupInfo,
+  type ActiveGroupStore,
+} from './active-group-store';
 import type { ApiClient } from './api-client';
 import { clearLocalData, CURSOR_KEY, db as defaultDb, LAST_SYNCED_KEY, type HunchDb } from './db';
 import type { Rebaser } from './mutators';
@@ -35,7 +48,8 @@ interface StoredCursor {
 /** Lets the page breathe between pages of a first sync. */
 const yieldToMain = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-const isNewer = (incoming: { version: number }, stored: { version?: number } | undefined) => !stored || incoming.version >= (stored.version ?? -1);
+const isNewer = (incoming: { version: number }, stored: { version?: number } | undefined) =>
+  !stored || incoming.version >= (stored.version ?? -1);
 
 /** Rows of one table: each replaces the stored one only if it is not older. One read and one write for the whole page. */
 async function mergeRows<Row extends { version: number }, Key extends number | [number, number]>(
@@ -52,14 +66,22 @@ async function mergeRows<Row extends { version: number }, Key extends number | [
 /** One merge per row type; each runs inside the page's transaction. */
 export function createMerges(db: HunchDb) {
   return {
-    mergeGroups: (groups: readonly MirrorGroup[]) => mergeRows(db.groups as Table<object, number>, groups, (group) => group.id),
+    mergeGroups: (groups: readonly MirrorGroup[]) =>
+      mergeRows(db.groups as Table<object, number>, groups, (group) => group.id),
     mergeMemberships: (memberships: readonly MirrorMembership[]) =>
-      mergeRows(db.memberships as Table<object, [number, number]>, memberships, (membership) => [membership.groupId, membership.userId]),
-    mergeBets: (bets: readonly MirrorBet[]) => mergeRows(db.bets as Table<object, number>, bets, (bet) => bet.id),
-    mergeWagers: (wagers: readonly MirrorWager[]) => mergeRows(db.wagers as Table<object, number>, wagers, (wager) => wager.id),
-    mergeStatistics: (rows: readonly MirrorStatistics[]) => mergeRows(db.betStatistics as Table<object, number>, rows, (row) => row.betId),
+      mergeRows(db.memberships as Table<object, [number, number]>, memberships, (membership) => [
+        membership.groupId,
+        membership.userId,
+      ]),
+    mergeBets: (bets: readonly MirrorBet[]) =>
+      mergeRows(db.bets as Table<object, number>, bets, (bet) => bet.id),
+    mergeWagers: (wagers: readonly MirrorWager[]) =>
+      mergeRows(db.wagers as Table<object, number>, wagers, (wager) => wager.id),
+    mergeStatistics: (rows: readonly MirrorStatistics[]) =>
+      mergeRows(db.betStatistics as Table<object, number>, rows, (row) => row.betId),
     /** A deleted comment arrives as a tombstone and is kept as one (db.ts CommentRow): a late older copy never revives it. */
-    mergeComments: (comments: readonly VersionedComment[]) => mergeRows(db.comments as Table<object, number>, comments, (comment) => comment.id),
+    mergeComments: (comments: readonly VersionedComment[]) =>
+      mergeRows(db.comments as Table<object, number>, comments, (comment) => comment.id),
     /** A group that left the player's view, with everything in it. */
     async removeGroup(groupId: number) {
       const betIds = await db.bets.where('groupId').equals(groupId).primaryKeys();
@@ -86,7 +108,13 @@ export function createMerges(db: HunchDb) {
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
-export function createSyncEngine({ db = defaultDb, api = defaultApi, session = sessionStore, activeGroup = activeGroupStore, rebaser }: SyncEngineOptions) {
+export function createSyncEngine({
+  db = defaultDb,
+  api = defaultApi,
+  session = sessionStore,
+  activeGroup = activeGroupStore,
+  rebaser,
+}: SyncEngineOptions) {
   const merges = createMerges(db);
   /** Bumped at sign-out: an answer for the previous session is dropped. */
   let epoch = 0;
@@ -112,11 +140,19 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
   };
 
   /** One page into the mirror; on the last page the answered writes it holds stop being drawn. */
-  const writePage = async (userId: number, page: MirrorPullResponse, answeredBefore: readonly string[]) => {
+  const writePage = async (
+    userId: number,
+    page: MirrorPullResponse,
+    answeredBefore: readonly string[],
+  ) => {
     await rebaser.serverWrite(userId, async () => {
       if (page.reset) await merges.clearServerRows();
       for (const groupId of page.removedGroupIds) await merges.removeGroup(groupId);
-      await db.memberships.bulkDelete(page.removedMemberships.map(({ groupId, userId: memberId }) => [groupId, memberId] as [number, number]));
+      await db.memberships.bulkDelete(
+        page.removedMemberships.map(
+          ({ groupId, userId: memberId }) => [groupId, memberId] as [number, number],
+        ),
+      );
       await merges.mergeGroups(page.groups);
       await merges.mergeMemberships(page.memberships);
       await merges.mergeBets(page.bets);
@@ -124,7 +160,10 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
       await merges.mergeStatistics(page.statistics);
       // An older server answers without comments.
       await merges.mergeComments(page.comments ?? []);
-      await db.meta.put({ key: CURSOR_KEY, value: { userId, cursor: page.cursor } satisfies StoredCursor });
+      await db.meta.put({
+        key: CURSOR_KEY,
+        value: { userId, cursor: page.cursor } satisfies StoredCursor,
+      });
       if (!page.hasMore) {
         // A write answered before this pull began is in its rows now.
         await db.outbox.bulkDelete([...answeredBefore]);
@@ -139,7 +178,11 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
     const memberships = await db.memberships.where('userId').equals(userId).toArray();
     const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
     return memberships
-      .map((membership, index) => ({ id: membership.groupId, name: groups[index]?.name ?? '', availablePoints: membership.availablePoints }))
+      .map((membership, index) => ({
+        id: membership.groupId,
+        name: groups[index]?.name ?? '',
+        availablePoints: membership.availablePoints,
+      }))
       .sort((a, b) => a.id - b.id);
   };
 
@@ -163,17 +206,22 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
     const startEpoch = epoch;
     await clearing;
     await claimFor(userId);
-    const answeredBefore = (await db.outbox.where('userId').equals(userId).toArray()).filter((entry) => entry.status === 'answered').map((entry) => entry.id);
+    const answeredBefore = (await db.outbox.where('userId').equals(userId).toArray())
+      .filter((entry) => entry.status === 'answered')
+      .map((entry) => entry.id);
     let cursor = await storedCursor(userId);
     for (;;) {
-      const page = await api.get<MirrorPullResponse>(`${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`);
+      const page = await api.get<MirrorPullResponse>(
+        `${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`,
+      );
       if (epoch !== startEpoch || currentUserId() !== userId) return;
       await writePage(userId, page, answeredBefore);
       cursor = page.cursor;
       if (!page.hasMore) break;
       await yieldToMain();
     }
-    if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(MIRROR_SYNCED_MARK);
+    if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
+      performance.mark(MIRROR_SYNCED_MARK);
     if (epoch === startEpoch) await reconcileActiveGroup();
   };
 
@@ -191,7 +239,8 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
         } catch (error) {
           // Spec 02 §8: "User-state load failure: only logged" (by the caller). Offline with
           // nothing stored, the active group is chosen from what this device knows.
-          if (activeGroup.getSnapshot() === undefined) await reconcileActiveGroup().catch(() => undefined);
+          if (activeGroup.getSnapshot() === undefined)
+            await reconcileActiveGroup().catch(() => undefined);
           throw error;
         }
       } while (again);
@@ -208,7 +257,9 @@ export function createSyncEngine({ db = defaultDb, api = defaultApi, session = s
     signOut() {
       epoch += 1;
       activeGroup.clear();
-      clearing = clearLocalData(db).catch((error: unknown) => console.warn('Clearing local data failed', error));
+      clearing = clearLocalData(db).catch((error: unknown) =>
+        console.warn('Clearing local data failed', error),
+      );
       return clearing;
     },
     claimFor,

@@ -3,5 +3,9 @@ import { activeGroupStore, type ActiveGroupState } from './active-group-store';
 
 /** The active group: undefined while not chosen yet, null when there is none (spec 02 §3). */
 export function useActiveGroup(): ActiveGroupState {
-  return useSyncExternalStore(activeGroupStore.subscribe, activeGroupStore.getSnapshot, activeGroupStore.getSnapshot);
+  return useSyncExternalStore(
+    activeGroupStore.subscribe,
+    activeGroupStore.getSnapshot,
+    activeGroupStore.getSnapshot,
+  );
 }

@@ -1,7 +1,7 @@
 import { API_BASE } from '../../domain/constants';
 import type { CreateGroupInput, Group, PublicGroupSummary } from '../../domain/groups';
 import { activeGroupStore } from '../data/active-group-store';
-import { ApiError } from '../data/api-client';
+import { ApiError, signedOutError } from '../data/api-client';
 import { db } from '../data/db';
 import { localData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
@@ -21,8 +21,7 @@ import {
 
 function currentUser() {
   const user = sessionStore.user;
-  if (!user)
-    throw new ApiError(401, { message: 'Please sign in again.', code: 'authentication_required' });
+  if (!user) throw signedOutError();
   return user;
 }
 

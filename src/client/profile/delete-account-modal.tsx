@@ -17,7 +17,7 @@ import { PasswordField } from '../ui/password-field';
 import formStyles from '../auth/auth-form.module.css';
 import styles from './your-data.module.css';
 
-// The delete confirmation (issue 17 §4): what goes, what stays, the current password of a
+// The delete confirmation: what goes, what stays, the current password of a
 // full account, one clear destructive button. On success the device signs out (the local data
 // is cleared) and lands on the landing page with a toast.
 const TEXT = {

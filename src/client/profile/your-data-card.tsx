@@ -10,7 +10,7 @@ import { DeleteAccountModal } from './delete-account-modal';
 import { saveJsonFile } from './save-json-file';
 import styles from './your-data.module.css';
 
-// Profile "Your data" (issue 17 §4): download everything Hunch holds about you, or delete
+// Profile "Your data": download everything Hunch holds about you, or delete
 // your account (a confirmation in the modal host).
 const TEXT = {
   title: 'Your data',

@@ -10,7 +10,7 @@ import { rateLimitHook } from '../rate-limits';
 import type { AccountDataService } from './account-data.service';
 import { currentUser } from './authenticate';
 
-// The player's own data under /auth/users/me (issue 17 §4): the export download and the
+// The player's own data under /auth/users/me: the export download and the
 // account deletion. Registered with the /auth prefix next to auth.routes.ts.
 
 /** Per user and minute: an export reads every row of the player; a deletion checks a password. */

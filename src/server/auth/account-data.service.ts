@@ -19,7 +19,7 @@ import { isoTime } from '../iso-time';
 import { deletePushDataOf, readPushSubscriptionsOf } from '../push/subscription-data';
 import { type AuthUser, verifyPassword } from './tokens';
 
-// A player's own data (issue 17 §4): the export of everything Hunch holds about them, and the
+// A player's own data: the export of everything Hunch holds about them, and the
 // deletion of their account. Deletion keeps the user row as a nameless tombstone: their
 // memberships, wagers, ledger rows and bets stay exactly as they are, so every group's ledger
 // still adds up and nobody else's payout changes; only what says who they were goes, at once.

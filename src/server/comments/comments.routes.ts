@@ -12,7 +12,7 @@ import type { RateLimits } from '../config';
 import { rateLimitHook } from '../rate-limits';
 import type { CommentsService } from './comments.service';
 
-// The comment calls of issue 16 §2 under /api. Every route is for signed-in users (401 before
+// The comment calls under /api. Every route is for signed-in users (401 before
 // the body is parsed); each declares its schemas from src/domain and calls one service
 // function. Posting is limited per user (RATE_LIMIT_COMMENTS_PER_USER) on top of the writes limit.
 

@@ -1,29 +1,18 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Comment, CreateCommentRequest } from '../../domain/comments';
 import type { AuthUser } from '../auth/tokens';
-import { findBet } from '../bets/bets.service';
+import { findBet } from '../bets/bet-queries';
 import type { Database, Executor } from '../db/connect';
-import { betComments, users, type MembershipRow } from '../db/schema';
-import { cannotDeleteComment, commentNotFound } from '../errors';
+import { betComments, users } from '../db/schema';
+import { commentNotFound } from '../errors';
 import type { EventBus } from '../events';
-import { requireActiveMembership } from '../groups/membership.service';
+import { requireGroupAccess } from '../groups/group-access';
 import { presentComment, type CommentWithAuthor } from './comment.presenter';
 
-// Comments on a bet (issue 16 §2): only active members of the bet's group read and write them;
-// the author or a group admin deletes one, softly (a tombstone the mirror carries). A comment
+// Comments on a bet: only active members of the bet's group read and write them (who may do
+// what is groups/group-access.ts's); the author or a group admin deletes one, softly (a tombstone the mirror carries). A comment
 // holds its author and text only: no prediction or wager is ever attached (ARCHITECTURE.md §5).
 // Events go out after the commit, to the group's room only, with the row's version.
-
-// ---- the one permission check (switch to groups/group-access.ts's requireGroupAccess at merge) ----
-
-/** The caller's active membership in the group; 403 not_member otherwise. */
-async function requireCommentAccess(
-  tx: Executor,
-  groupId: number,
-  userId: number,
-): Promise<MembershipRow> {
-  return requireActiveMembership(tx, groupId, userId);
-}
 
 export interface CommentsServiceDeps {
   db: Database;
@@ -51,7 +40,7 @@ export function createCommentsService({ db, events, now = () => new Date() }: Co
     /** GET /bets/{id}/comments: the bet's comments, oldest first (deleted ones left out). */
     async listComments(caller: AuthUser, betId: number): Promise<Comment[]> {
       const bet = await findBet(db, betId);
-      await requireCommentAccess(db, bet.groupId, caller.id);
+      await requireGroupAccess(db, { userId: caller.id, bet, permission: 'comment' });
       const rows = await db
         .select(withAuthor)
         .from(betComments)
@@ -69,7 +58,7 @@ export function createCommentsService({ db, events, now = () => new Date() }: Co
     ): Promise<Comment> {
       const row = await db.transaction(async (tx) => {
         const bet = await findBet(tx, betId);
-        await requireCommentAccess(tx, bet.groupId, caller.id);
+        await requireGroupAccess(tx, { userId: caller.id, bet, permission: 'comment' });
         const [inserted] = await tx
           .insert(betComments)
           .values({
@@ -95,9 +84,11 @@ export function createCommentsService({ db, events, now = () => new Date() }: Co
     async deleteComment(caller: AuthUser, commentId: number): Promise<Comment> {
       const { row, changed } = await db.transaction(async (tx) => {
         const found = await findComment(tx, commentId);
-        const membership = await requireCommentAccess(tx, found.comment.groupId, caller.id);
-        if (found.comment.userId !== caller.id && membership.role !== 'admin')
-          throw cannotDeleteComment();
+        await requireGroupAccess(tx, {
+          userId: caller.id,
+          comment: found.comment,
+          permission: 'deleteComment',
+        });
         if (found.comment.deletedAt !== null) return { row: found, changed: false };
         await tx
           .update(betComments)

@@ -282,7 +282,7 @@ export const wagers = pgTable(
 );
 export type WagerRow = typeof wagers.$inferSelect;
 
-// ---- comments on a bet (issue 16 §2) ----
+// ---- comments on a bet ----
 
 // A thread per bet. `group_id` is the bet's, kept here so the mirror reads a group's comments
 // by its change index like the other mirrored tables. A delete is soft (`deleted_at`, text

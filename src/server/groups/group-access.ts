@@ -1,9 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/connect';
-import { groups, type BetRow, type GroupRow, type MembershipRow } from '../db/schema';
+import {
+  groups,
+  type BetCommentRow,
+  type BetRow,
+  type GroupRow,
+  type MembershipRow,
+} from '../db/schema';
 import {
   cannotCancelBet,
+  cannotDeleteComment,
   creatorCannotLeave,
   notBetCreator,
   notFound,
@@ -40,7 +47,14 @@ export type BetPermission =
   /** The creator while a member; a current admin once the creator has left or been removed. */
   | 'resolveBet'
   /** The creator while a member, or a current admin. */
-  | 'cancelBet';
+  | 'cancelBet'
+  /** Reading and writing the bet's comments: current members. */
+  | 'comment';
+
+/** What a caller asks of a comment they already loaded. */
+export type CommentPermission =
+  /** Its author while a member, or a current admin of its group. */
+  'deleteComment';
 
 export interface GroupAccessRequest {
   userId: number;
@@ -56,6 +70,12 @@ export interface BetAccessRequest {
   bet: Pick<BetRow, 'groupId' | 'createdBy'>;
 }
 
+export interface CommentAccessRequest {
+  userId: number;
+  permission: CommentPermission;
+  comment: Pick<BetCommentRow, 'groupId' | 'userId'>;
+}
+
 /** Answers the group row when the caller may act, or throws the refusal (404, 403 or 422) every client knows. */
 export async function requireGroupAccess(
   tx: Executor,
@@ -63,11 +83,17 @@ export async function requireGroupAccess(
 ): Promise<GroupRow>;
 /** Returns when the caller may act on the bet, or throws the refusal (403). */
 export async function requireGroupAccess(tx: Executor, request: BetAccessRequest): Promise<void>;
+/** Returns when the caller may act on the comment, or throws the refusal (403). */
 export async function requireGroupAccess(
   tx: Executor,
-  request: GroupAccessRequest | BetAccessRequest,
+  request: CommentAccessRequest,
+): Promise<void>;
+export async function requireGroupAccess(
+  tx: Executor,
+  request: GroupAccessRequest | BetAccessRequest | CommentAccessRequest,
 ): Promise<GroupRow | void> {
   if ('bet' in request) return requireBetAccess(tx, request);
+  if ('comment' in request) return requireCommentAccess(tx, request);
   const { userId, permission } = request;
   const group = await findGroup(tx, request.groupId);
   switch (permission) {
@@ -99,7 +125,7 @@ export async function requireGroupAccess(
 async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
   const { userId, permission, bet } = request;
   const membership = await findActiveMembership(tx, bet.groupId, userId);
-  if (permission === 'wager' || bet.createdBy === userId) {
+  if (permission === 'wager' || permission === 'comment' || bet.createdBy === userId) {
     if (!membership) throw notMember();
     return;
   }
@@ -111,6 +137,12 @@ async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promis
   // Resolving: an admin steps in only for a departed creator, so their bets need not wait for the expiry job.
   if (isAdmin && !(await findActiveMembership(tx, bet.groupId, bet.createdBy))) return;
   throw notBetCreator();
+}
+
+async function requireCommentAccess(tx: Executor, request: CommentAccessRequest): Promise<void> {
+  const membership = await requireMember(tx, request.comment.groupId, request.userId);
+  if (request.comment.userId !== request.userId && membership.role !== 'admin')
+    throw cannotDeleteComment();
 }
 
 async function findGroup(tx: Executor, groupId: number): Promise<GroupRow> {

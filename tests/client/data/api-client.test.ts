@@ -57,16 +57,34 @@ beforeAll(async () => {
     if (req.url === '/auth/refresh-token') {
       await new Promise((r) => setTimeout(r, refreshDelayMs));
       if (body.refreshToken === 'good-refresh') {
-        return json(res, 200, { accessToken: 'fresh-access', refreshToken: 'rotated-refresh', user });
+        return json(res, 200, {
+          accessToken: 'fresh-access',
+          refreshToken: 'rotated-refresh',
+          user,
+        });
       }
       return json(res, 401, { message: 'Invalid refresh token', code: 'invalid_refresh_token' });
     }
-    if (req.url === '/auth/logout') return json(res, 401, { message: 'Your session has expired. Please sign in again.', code: 'invalid_access_token' });
+    if (req.url === '/auth/logout')
+      return json(res, 401, {
+        message: 'Your session has expired. Please sign in again.',
+        code: 'invalid_access_token',
+      });
     if (req.url === '/auth/revoke-token') return json(res, 200, { message: 'ok' });
-    if (req.url === '/api/proxy') return json(res, 502, { message: 'Bad gateway', code: 'upstream_down' });
-    if (req.url === '/api/broken') return json(res, 422, { message: 'Not enough points', code: 'insufficient_points', fieldErrors: { points: 'Too many' } });
-    if (req.headers.authorization === `Bearer ${acceptedAccessToken}`) return json(res, 200, { ok: true, url: req.url });
-    return json(res, 401, { message: 'Your session has expired. Please sign in again.', code: 'invalid_access_token' });
+    if (req.url === '/api/proxy')
+      return json(res, 502, { message: 'Bad gateway', code: 'upstream_down' });
+    if (req.url === '/api/broken')
+      return json(res, 422, {
+        message: 'Not enough points',
+        code: 'insufficient_points',
+        fieldErrors: { points: 'Too many' },
+      });
+    if (req.headers.authorization === `Bearer ${acceptedAccessToken}`)
+      return json(res, 200, { ok: true, url: req.url });
+    return json(res, 401, {
+      message: 'Your session has expired. Please sign in again.',
+      code: 'invalid_access_token',
+    });
   });
   baseUrl = standIn.baseUrl;
 });
@@ -85,12 +103,24 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-function setup({ refreshToken = 'good-refresh', refreshWaitMs = 30_000, origin = 'http://elsewhere.example' } = {}) {
-  const session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
+function setup({
+  refreshToken = 'good-refresh',
+  refreshWaitMs = 30_000,
+  origin = 'http://elsewhere.example',
+} = {}) {
+  const session = createSessionStore({
+    storages: { persistent: localStorage, temporary: sessionStorage },
+  });
   session.signIn({ accessToken: 'stale-access', refreshToken, user }, false);
   let logouts = 0;
   session.events.on('logout', () => logouts++);
-  const api = createApiClient({ session, baseUrl, refreshWaitMs, origin: () => origin, readCsrfToken: () => 'csrf-123' });
+  const api = createApiClient({
+    session,
+    baseUrl,
+    refreshWaitMs,
+    origin: () => origin,
+    readCsrfToken: () => 'csrf-123',
+  });
   return { session, api, logouts: () => logouts };
 }
 
@@ -106,12 +136,18 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
 
   it('answers five concurrent 401s with one refresh and five retries', async () => {
     const { api, session } = setup();
-    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => api.get<{ ok: boolean }>(`/api/thing/${n}`)));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => api.get<{ ok: boolean }>(`/api/thing/${n}`)),
+    );
 
     expect(results.every((r) => r.ok)).toBe(true);
     expect(count((s) => s.url === '/auth/refresh-token')).toBe(1);
-    expect(count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer stale-access')).toBe(5);
-    expect(count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer fresh-access')).toBe(5);
+    expect(
+      count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer stale-access'),
+    ).toBe(5);
+    expect(
+      count((s) => s.url.startsWith('/api/thing') && s.authorization === 'Bearer fresh-access'),
+    ).toBe(5);
     // the refresh keeps the storage in use (no remember-me: sessionStorage)
     expect(sessionStorage.getItem('access_token')).toBe('fresh-access');
     expect(sessionStorage.getItem('refresh_token')).toBe('rotated-refresh');
@@ -120,9 +156,17 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
 
   it('logs out when the refresh fails', async () => {
     const { api, session, logouts } = setup({ refreshToken: 'revoked-refresh' });
-    const results = await Promise.allSettled([api.get('/api/a'), api.get('/api/b'), api.get('/api/c')]);
+    const results = await Promise.allSettled([
+      api.get('/api/a'),
+      api.get('/api/b'),
+      api.get('/api/c'),
+    ]);
 
-    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401)).toBe(true);
+    expect(
+      results.every(
+        (r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.status === 401,
+      ),
+    ).toBe(true);
     expect(count((s) => s.url === '/auth/refresh-token')).toBe(1);
     expect(logouts()).toBe(1);
     expect(session.getSnapshot()).toEqual({ user: null, signedOutBy: 'expired' });
@@ -139,7 +183,9 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
   it('never starts a refresh for a 401 from the refresh or logout call itself', async () => {
     const { api, session, logouts } = setup();
     await expect(api.post('/auth/logout')).rejects.toMatchObject({ status: 401 });
-    await expect(api.post('/auth/refresh-token', { refreshToken: 'nope' })).rejects.toMatchObject({ status: 401 });
+    await expect(api.post('/auth/refresh-token', { refreshToken: 'nope' })).rejects.toMatchObject({
+      status: 401,
+    });
 
     expect(count((s) => s.url === '/auth/refresh-token')).toBe(1); // only the explicit call
     expect(logouts()).toBe(0);
@@ -156,7 +202,12 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
     const { api } = setup();
     const error = await api.get('/api/broken').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: 'insufficient_points', message: 'Not enough points', fieldErrors: { points: 'Too many' } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'insufficient_points',
+      message: 'Not enough points',
+      fieldErrors: { points: 'Too many' },
+    });
   });
 
   it('keeps only the codes our server sends: a code from a proxy reads as http_error', async () => {

@@ -11,7 +11,7 @@ import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.
 import { startTestServer, type TestServer } from '../../server/harness';
 import { openDevice, type Device } from './device.fixture';
 
-// Comments in the mirror and the outbox (issue 16 §2, ARCHITECTURE.md §8) against the real
+// Comments in the mirror and the outbox (ARCHITECTURE.md §8) against the real
 // server: a thread is readable from the mirror; a comment written offline shows at once, marked
 // pending, survives pulls, and arrives exactly once; a refusal takes it back with the server's
 // message; deletions travel as tombstones, by pull or by event, and never come back.
@@ -38,15 +38,23 @@ async function setUp({ withSocket = false } = {}) {
   devices.push(phone);
   if (withSocket) {
     phone.local.start();
-    await vi.waitFor(() => expect(phone.socket!.getSnapshot().status).toBe('connected'), { timeout: 5000 });
+    await vi.waitFor(() => expect(phone.socket!.getSnapshot().status).toBe('connected'), {
+      timeout: 5000,
+    });
   }
   await phone.local.sync();
   await phone.local.whenIdle();
-  const actions = createCommentActions({ db: phone.db, session: phone.session, local: phone.local, toasts: { info: (message) => phone.toasts.infos.push(message) } });
+  const actions = createCommentActions({
+    db: phone.db,
+    session: phone.session,
+    local: phone.local,
+    toasts: { info: (message) => phone.toasts.infos.push(message) },
+  });
   return { me, friend, group, bet, phone, actions };
 }
 
-const texts = async (device: Device, betId: number) => (await readBetComments(device.db, betId)).map((comment) => comment.text);
+const texts = async (device: Device, betId: number) =>
+  (await readBetComments(device.db, betId)).map((comment) => comment.text);
 
 describe('reading', () => {
   it('holds every comment of the player’s groups after one sync, readable offline', async () => {
@@ -65,9 +73,16 @@ describe('a comment written offline', () => {
     phone.setOffline(true);
 
     expect(await actions.postComment(bet.id, '  Called it  ')).toBe('queued');
-    expect(phone.toasts.infos).toEqual(["You're offline. Your comment will be sent when you're back."]);
+    expect(phone.toasts.infos).toEqual([
+      "You're offline. Your comment will be sent when you're back.",
+    ]);
     const [pending] = await readBetComments(phone.db, bet.id);
-    expect(pending).toMatchObject({ text: 'Called it', userId: me.user.id, userName: me.user.displayName, pendingWriteId: expect.any(String) });
+    expect(pending).toMatchObject({
+      text: 'Called it',
+      userId: me.user.id,
+      userName: me.user.displayName,
+      pendingWriteId: expect.any(String),
+    });
     expect(pending!.id).toBeLessThan(0);
 
     // A friend talks meanwhile; the device pulls before it sends: the pending comment stays, last.
@@ -75,16 +90,22 @@ describe('a comment written offline', () => {
     phone.setOffline(false);
     await phone.local.syncEngine.pull();
     expect(await texts(phone, bet.id)).toEqual(['No way', 'Called it']);
-    expect((await readBetComments(phone.db, bet.id))[1]?.pendingWriteId).toBe(pending!.pendingWriteId);
+    expect((await readBetComments(phone.db, bet.id))[1]?.pendingWriteId).toBe(
+      pending!.pendingWriteId,
+    );
 
     // Two flushes at once, then a full sync: one request, one comment.
     await Promise.all([phone.local.outbox.flush(), phone.local.outbox.flush(), phone.local.sync()]);
     await phone.local.whenIdle();
     const onServer = (await listComments(server, friend, bet)).body;
     expect(onServer.map((comment: Comment) => comment.text)).toEqual(['No way', 'Called it']);
-    expect(phone.requests.filter((request) => request === `POST /api/bets/${bet.id}/comments`)).toHaveLength(1);
+    expect(
+      phone.requests.filter((request) => request === `POST /api/bets/${bet.id}/comments`),
+    ).toHaveLength(1);
     const mine = await readBetComments(phone.db, bet.id);
-    expect(mine.map((comment) => [comment.id, comment.text, comment.pendingWriteId])).toEqual(onServer.map((comment: Comment) => [comment.id, comment.text, undefined]));
+    expect(mine.map((comment) => [comment.id, comment.text, comment.pendingWriteId])).toEqual(
+      onServer.map((comment: Comment) => [comment.id, comment.text, undefined]),
+    );
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await phone.db.shadow.count()).toBe(0);
   });
@@ -109,12 +130,19 @@ describe('a refused comment', () => {
   it('disappears with the server’s message', async () => {
     const { group, bet, phone, actions, me } = await setUp();
     // The player left on another device: the server refuses, this device still shows the bet.
-    expect((await server.request('POST', `/api/groups/${group.id}/leave`, { token: me.accessToken })).status).toBe(200);
+    expect(
+      (await server.request('POST', `/api/groups/${group.id}/leave`, { token: me.accessToken }))
+        .status,
+    ).toBe(200);
 
     const refusal = actions.postComment(bet.id, 'Still here?');
 
     await expect(refusal).rejects.toBeInstanceOf(ApiError);
-    await expect(refusal).rejects.toMatchObject({ status: 403, code: 'not_member', message: "You're not a member of this group" });
+    await expect(refusal).rejects.toMatchObject({
+      status: 403,
+      code: 'not_member',
+      message: "You're not a member of this group",
+    });
     expect(await phone.db.comments.count()).toBe(0);
     expect(await phone.db.outbox.count()).toBe(0);
   });
@@ -136,7 +164,11 @@ describe('deleting', () => {
     phone.setOffline(false);
     await phone.local.sync();
     await phone.local.whenIdle();
-    expect(await phone.db.comments.get(posted!.id)).toMatchObject({ text: '', deletedAt: expect.any(String), version: expect.any(Number) });
+    expect(await phone.db.comments.get(posted!.id)).toMatchObject({
+      text: '',
+      deletedAt: expect.any(String),
+      version: expect.any(Number),
+    });
     expect(await phone.db.outbox.count()).toBe(0);
   });
 
@@ -146,7 +178,9 @@ describe('deleting', () => {
     await phone.local.sync();
     const [theirs] = await readBetComments(phone.db, bet.id);
 
-    await expect(actions.deleteComment(theirs!)).rejects.toMatchObject({ code: 'cannot_delete_comment' });
+    await expect(actions.deleteComment(theirs!)).rejects.toMatchObject({
+      code: 'cannot_delete_comment',
+    });
 
     expect(await texts(phone, bet.id)).toEqual(['Mine, not yours']);
   });
@@ -155,10 +189,14 @@ describe('deleting', () => {
 describe('live', () => {
   it('a friend’s comment and its deletion arrive by event, without a pull, and an older copy never revives it', async () => {
     const { friend, bet, phone } = await setUp({ withSocket: true });
-    const pullsBefore = phone.requests.filter((request) => request.startsWith('GET /api/member/state')).length;
+    const pullsBefore = phone.requests.filter((request) =>
+      request.startsWith('GET /api/member/state'),
+    ).length;
 
     const comment = await addComment(server, friend, bet, 'Live banter');
-    await vi.waitFor(async () => expect(await texts(phone, bet.id)).toEqual(['Live banter']), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await texts(phone, bet.id)).toEqual(['Live banter']), {
+      timeout: 5000,
+    });
     const stored = await phone.db.comments.get(comment.id);
     expect((await deleteComment(server, friend, comment)).status).toBe(200);
     await vi.waitFor(async () => expect(await texts(phone, bet.id)).toEqual([]), { timeout: 5000 });
@@ -167,6 +205,8 @@ describe('live', () => {
     await phone.local.realtime!.apply('commentPosted', { ...comment, version: stored!.version! });
     expect(await texts(phone, bet.id)).toEqual([]);
     await phone.local.whenIdle();
-    expect(phone.requests.filter((request) => request.startsWith('GET /api/member/state')).length).toBe(pullsBefore);
+    expect(
+      phone.requests.filter((request) => request.startsWith('GET /api/member/state')).length,
+    ).toBe(pullsBefore);
   });
 });

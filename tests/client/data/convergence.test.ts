@@ -2,11 +2,22 @@
 import '../node-browser';
 import { expect, it, vi } from 'vitest';
 import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
-import { cancelBetMutator, createBetMutator, placeWagerMutator, resolveBetMutator } from '../../../src/client/data/bet-mutators';
+import {
+  cancelBetMutator,
+  createBetMutator,
+  placeWagerMutator,
+  resolveBetMutator,
+} from '../../../src/client/data/bet-mutators';
 import type { BetRow } from '../../../src/client/data/db';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
-import { DAY, expireDueBets, expiresIn, HOUR, NO_EXPIRY_TIMER } from '../../server/bets/bet.factories';
+import {
+  DAY,
+  expireDueBets,
+  expiresIn,
+  HOUR,
+  NO_EXPIRY_TIMER,
+} from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useTestServer } from '../../server/harness';
 import { random } from '../../perf/lib/http';
@@ -32,18 +43,33 @@ const devicesOffline = new Set<Device>();
 it('every device ends with the server’s view of its player, each accepted write once', async () => {
   const seed = Number(process.env.HUNCH_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const next = random(seed);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const devices: Device[] = [];
   try {
-    const players: AuthResponse[] = [await createPlayer(server, 'Ann'), await createPlayer(server, 'Ben'), await createPlayer(server, 'Cat')];
-    const groups: Group[] = [await createGroup(server, players[0]!), await createGroup(server, players[1]!)];
-    for (const player of players) for (const group of groups) if (group.createdByUserId !== player.user.id) await joinGroup(server, player, group);
+    const players: AuthResponse[] = [
+      await createPlayer(server, 'Ann'),
+      await createPlayer(server, 'Ben'),
+      await createPlayer(server, 'Cat'),
+    ];
+    const groups: Group[] = [
+      await createGroup(server, players[0]!),
+      await createGroup(server, players[1]!),
+    ];
+    for (const player of players)
+      for (const group of groups)
+        if (group.createdByUserId !== player.user.id) await joinGroup(server, player, group);
     for (const player of players) {
       const device = await openDevice(server, player, { withSocket: true });
       devices.push(device);
       device.local.start();
     }
-    await Promise.all(devices.map((device) => vi.waitFor(() => expect(device.socket!.getSnapshot().status).toBe('connected'), { timeout: 5000 })));
+    await Promise.all(
+      devices.map((device) =>
+        vi.waitFor(() => expect(device.socket!.getSnapshot().status).toBe('connected'), {
+          timeout: 5000,
+        }),
+      ),
+    );
     const titles = new Set<string>();
 
     for (let step = 0; step < STEPS; step += 1) {
@@ -64,35 +90,67 @@ it('every device ends with the server’s view of its player, each accepted writ
         const groupId = pick(groups).id;
         // Some close within the hour, so the expiry job below can take them.
         const expiresAt = expiresIn(server, pick([HOUR, DAY]));
-        await device.local.run(createBetMutator, { tempId: device.local.outbox.tempId(), request: { title, betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt, groupId } }).catch(() => undefined);
+        await device.local
+          .run(createBetMutator, {
+            tempId: device.local.outbox.tempId(),
+            request: {
+              title,
+              betType: 'yes_no',
+              betTypeConfig: {},
+              baseWagerAmount: 1,
+              expiresAt,
+              groupId,
+            },
+          })
+          .catch(() => undefined);
       } else if (roll < 0.72 && active.length > 0) {
         const bet = pick(active);
-        const mine = await device.db.wagers.where('[betId+userId]').equals([bet.id, userId]).first();
+        const mine = await device.db.wagers
+          .where('[betId+userId]')
+          .equals([bet.id, userId])
+          .first();
         const points = pick([1, 2, 3]);
-        const args = mine ? { betId: bet.id, prediction: pick(['yes', 'no']), points, wagerId: mine.id } : { betId: bet.id, prediction: pick(['yes', 'no']), points, tempId: device.local.outbox.tempId() };
+        const args = mine
+          ? { betId: bet.id, prediction: pick(['yes', 'no']), points, wagerId: mine.id }
+          : {
+              betId: bet.id,
+              prediction: pick(['yes', 'no']),
+              points,
+              tempId: device.local.outbox.tempId(),
+            };
         await device.local.run(placeWagerMutator, args).catch(() => undefined);
       } else if (roll < 0.78) {
         // Leave a group, or join it again (points restored by the server).
         const group = pick(groups);
         const isMember = (await device.db.memberships.get([group.id, userId])) !== undefined;
         if (group.createdByUserId !== userId) {
-          await (isMember ? device.local.run(leaveGroupMutator, { groupId: group.id }) : device.local.run(joinGroupMutator, { privacy: 'public', groupName: group.name })).catch(() => undefined);
+          await (
+            isMember
+              ? device.local.run(leaveGroupMutator, { groupId: group.id })
+              : device.local.run(joinGroupMutator, { privacy: 'public', groupName: group.name })
+          ).catch(() => undefined);
         }
       } else if (roll < 0.81) {
         // The group's creator removes a member, on the server (no device of theirs is told but by events and pulls).
         const group = pick(groups);
         const member = pick(players.filter((player) => player.user.id !== group.createdByUserId));
         const creator = players.find((player) => player.user.id === group.createdByUserId)!;
-        await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, { token: creator.accessToken });
+        await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, {
+          token: creator.accessToken,
+        });
       } else if (roll < 0.83) {
         // The expiry job, as if a week and more had passed for the bets closing within the hour.
         await expireDueBets(server, new Date(Date.now() + 7 * DAY + 2 * HOUR));
       } else if (roll < 0.9) {
         const own = active.filter((bet) => bet.createdBy === userId);
-        if (own.length > 0) await device.local.run(resolveBetMutator, { betId: pick(own).id, correctAnswer: pick(['yes', 'no']) }).catch(() => undefined);
+        if (own.length > 0)
+          await device.local
+            .run(resolveBetMutator, { betId: pick(own).id, correctAnswer: pick(['yes', 'no']) })
+            .catch(() => undefined);
       } else {
         const own = active.filter((bet) => bet.createdBy === userId);
-        if (own.length > 0) await device.local.run(cancelBetMutator, { betId: pick(own).id }).catch(() => undefined);
+        if (own.length > 0)
+          await device.local.run(cancelBetMutator, { betId: pick(own).id }).catch(() => undefined);
       }
       if (next() < 0.2) {
         // A socket drop: events sent meanwhile are missed; the reconnection pulls.
@@ -104,7 +162,13 @@ it('every device ends with the server’s view of its player, each accepted writ
     for (const device of devices) device.setOffline(false);
     devicesOffline.clear();
     // Every socket found its way back, across the restart too.
-    await Promise.all(devices.map((device) => vi.waitFor(() => expect(device.socket!.getSnapshot().status).toBe('connected'), { timeout: 40_000 })));
+    await Promise.all(
+      devices.map((device) =>
+        vi.waitFor(() => expect(device.socket!.getSnapshot().status).toBe('connected'), {
+          timeout: 40_000,
+        }),
+      ),
+    );
     for (let round = 0; round < 2; round += 1) {
       for (const device of devices) await device.local.sync();
       await Promise.all(devices.map((device) => device.local.whenIdle()));
@@ -113,24 +177,43 @@ it('every device ends with the server’s view of its player, each accepted writ
     for (const device of devices) {
       // Writes the server refused are reported, not drawn; nothing else may be left.
       const left = await device.db.outbox.toArray();
-      expect(left.filter((entry) => entry.status !== 'failed'), `seed ${seed}`).toEqual([]);
+      expect(
+        left.filter((entry) => entry.status !== 'failed'),
+        `seed ${seed}`,
+      ).toEqual([]);
       for (const entry of left) await device.local.outbox.discard(entry.id);
       expect(await device.db.shadow.count(), `seed ${seed}`).toBe(0);
 
       const fresh = await openDevice(server, device.session.user! as never);
-      fresh.session.signIn({ accessToken: device.session.getAccessToken()!, refreshToken: 'unused', user: device.session.user! } as never, true);
+      fresh.session.signIn(
+        {
+          accessToken: device.session.getAccessToken()!,
+          refreshToken: 'unused',
+          user: device.session.user!,
+        } as never,
+        true,
+      );
       await fresh.local.sync();
-      expect(await snapshotOf(device.db), `seed ${seed}: device of ${device.session.user!.displayName}`).toEqual(await snapshotOf(fresh.db));
+      expect(
+        await snapshotOf(device.db),
+        `seed ${seed}: device of ${device.session.user!.displayName}`,
+      ).toEqual(await snapshotOf(fresh.db));
       await fresh.close();
     }
 
     // Each bet created and accepted exists once on the server.
     const created = new Map<string, number>();
     for (const group of groups) {
-      const response = await server.request('GET', `/api/groups/${group.id}/bets`, { token: players[0]!.accessToken });
-      for (const bet of response.body as Array<{ title: string }>) if (titles.has(bet.title)) created.set(bet.title, (created.get(bet.title) ?? 0) + 1);
+      const response = await server.request('GET', `/api/groups/${group.id}/bets`, {
+        token: players[0]!.accessToken,
+      });
+      for (const bet of response.body as Array<{ title: string }>)
+        if (titles.has(bet.title)) created.set(bet.title, (created.get(bet.title) ?? 0) + 1);
     }
-    expect([...created.values()].every((count) => count === 1), `seed ${seed}`).toBe(true);
+    expect(
+      [...created.values()].every((count) => count === 1),
+      `seed ${seed}`,
+    ).toBe(true);
   } catch (error) {
     console.warn(`Convergence failed with HUNCH_SEED=${seed}`);
     throw error;
@@ -138,4 +221,3 @@ it('every device ends with the server’s view of its player, each accepted writ
     await Promise.all(devices.map((device) => device.close()));
   }
 }, 120_000);
-

@@ -1,12 +1,20 @@
 import { afterEach } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { createActiveGroupStore, type ActiveGroupStore } from '../../../src/client/data/active-group-store';
+import {
+  createActiveGroupStore,
+  type ActiveGroupStore,
+} from '../../../src/client/data/active-group-store';
 import { createApiClient, type ApiClient } from '../../../src/client/data/api-client';
 import { MIRROR_TABLES, openHunchDb, type HunchDb } from '../../../src/client/data/db';
 import { createLocalData, type LocalData } from '../../../src/client/data/local-data';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
-import { useTestServer, type SharedTestServer, type TestServer, type TestServerOptions } from '../../server/harness';
+import {
+  useTestServer,
+  type SharedTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../../server/harness';
 import { MemoryStorage } from '../node-browser';
 
 // One simulated device of a player against the REAL server (tests/server/harness.ts): its own
@@ -39,11 +47,17 @@ export interface DeviceOptions {
  * `server` is read at every request, so a test may point the devices at a restarted server
  * (`{ url }` of the new one): their requests and socket reconnections follow.
  */
-export async function openDevice(server: Pick<TestServer, 'url'>, user: AuthResponse, { withSocket = false }: DeviceOptions = {}): Promise<Device> {
+export async function openDevice(
+  server: Pick<TestServer, 'url'>,
+  user: AuthResponse,
+  { withSocket = false }: DeviceOptions = {},
+): Promise<Device> {
   devices += 1;
   const db = openHunchDb(`hunch-device-${process.pid}-${devices}`);
   const storage = new MemoryStorage();
-  const session = createSessionStore({ storages: { persistent: storage, temporary: new MemoryStorage() } });
+  const session = createSessionStore({
+    storages: { persistent: storage, temporary: new MemoryStorage() },
+  });
   session.signIn(user, true);
   let isOffline = false;
   const requests: string[] = [];
@@ -59,9 +73,18 @@ export async function openDevice(server: Pick<TestServer, 'url'>, user: AuthResp
   });
   const activeGroup = createActiveGroupStore(storage);
   const toasts = { infos: [] as string[], errors: [] as string[] };
-  const toastStore = { info: (message: string) => void toasts.infos.push(message), error: (message: string) => void toasts.errors.push(message) };
+  const toastStore = {
+    info: (message: string) => void toasts.infos.push(message),
+    error: (message: string) => void toasts.errors.push(message),
+  };
   const socket = withSocket
-    ? createSocketService({ session, refreshToken: () => api.refreshTokens(), url: () => server.url, onlineEvents: null, toasts: { show: () => 0, update: () => true, dismiss: () => true } })
+    ? createSocketService({
+        session,
+        refreshToken: () => api.refreshTokens(),
+        url: () => server.url,
+        onlineEvents: null,
+        toasts: { show: () => 0, update: () => true, dismiss: () => true },
+      })
     : null;
   let keys = 0;
   let temp = 0;

@@ -4,9 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { ApiError } from '../../../src/client/data/api-client';
-import { createGroupMutator, joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
+import {
+  createGroupMutator,
+  joinGroupMutator,
+  leaveGroupMutator,
+} from '../../../src/client/data/group-mutators';
 import { createBetMutator } from '../../../src/client/data/bet-mutators';
-import { cancel, createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from '../../server/bets/bet.factories';
+import {
+  cancel,
+  createBet,
+  DAY,
+  expiresIn,
+  NO_EXPIRY_TIMER,
+  placeWager,
+} from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer } from './device.fixture';
 
@@ -23,7 +34,12 @@ async function setUp() {
   const bet = await createBet(server, friend, group, { title: 'Rain?', baseWagerAmount: 2 });
   const phone = await openDevice(me);
   await phone.local.sync();
-  const actions = createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local });
+  const actions = createBetActions({
+    db: phone.db,
+    api: phone.api,
+    session: phone.session,
+    local: phone.local,
+  });
   return { me, friend, group, bet, phone, actions };
 }
 
@@ -43,10 +59,19 @@ describe('a write sent at once', () => {
     await phone.local.whenIdle();
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await phone.db.shadow.count()).toBe(0);
-    expect(await phone.db.wagers.get(wager.id)).toMatchObject({ points: 4, version: expect.any(Number) });
+    expect(await phone.db.wagers.get(wager.id)).toMatchObject({
+      points: 4,
+      version: expect.any(Number),
+    });
     expect((await phone.db.wagers.get(wager.id))?.pendingWriteId).toBeUndefined();
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4 }, wagerCount: 1 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 96,
+      totalPoints: 100,
+    });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      answerTotals: { yes: 4 },
+      wagerCount: 1,
+    });
   });
 });
 
@@ -56,7 +81,9 @@ describe('a write made offline', () => {
     phone.setOffline(true);
     const queued = await actions.placeWager(bet.id, 'yes', 4);
     expect(queued.pendingWriteId).toBeDefined();
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 96,
+    });
 
     // Meanwhile a friend wagers; the device pulls before it sends.
     await placeWager(server, friend, bet, 'no', 2);
@@ -65,8 +92,13 @@ describe('a write made offline', () => {
 
     const mine = await phone.db.wagers.where('[betId+userId]').equals([bet.id, me.user.id]).first();
     expect(mine).toMatchObject({ points: 4, pendingWriteId: queued.pendingWriteId });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96 });
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4, no: 2 }, wagerCount: 2 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 96,
+    });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      answerTotals: { yes: 4, no: 2 },
+      wagerCount: 2,
+    });
 
     // Then it is sent, once; the server's rows replace the drawn ones.
     await phone.local.sync();
@@ -74,8 +106,14 @@ describe('a write made offline', () => {
     expect(await serverWagerCount(bet.id, me.accessToken)).toBe(2);
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await phone.db.shadow.count()).toBe(0);
-    expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { yes: 4, no: 2 }, wagerCount: 2 });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 96, totalPoints: 100 });
+    expect(await phone.db.bets.get(bet.id)).toMatchObject({
+      answerTotals: { yes: 4, no: 2 },
+      wagerCount: 2,
+    });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 96,
+      totalPoints: 100,
+    });
   });
 
   it('is sent once even when its first answer was lost (the same Idempotency-Key)', async () => {
@@ -84,7 +122,11 @@ describe('a write made offline', () => {
     await actions.placeWager(bet.id, 'yes', 2);
     const [entry] = await phone.db.outbox.toArray();
     // The request reaches the server but its answer never comes back (as if the network dropped).
-    await server.request('POST', '/api/bets/wagers', { token: me.accessToken, body: { betId: bet.id, prediction: 'yes', points: 2 }, headers: { 'Idempotency-Key': entry!.id } });
+    await server.request('POST', '/api/bets/wagers', {
+      token: me.accessToken,
+      body: { betId: bet.id, prediction: 'yes', points: 2 },
+      headers: { 'Idempotency-Key': entry!.id },
+    });
 
     phone.setOffline(false);
     await phone.local.sync();
@@ -101,17 +143,38 @@ describe('a write made offline', () => {
     const groupTemp = phone.local.outbox.tempId();
     // As the create action does: the new group is the active group at once.
     phone.activeGroup.set({ id: groupTemp, name: 'Offline', availablePoints: 50 });
-    await phone.local.run(createGroupMutator, { tempId: groupTemp, input: { name: `Offline ${Date.now()}`, privacy: 'public', defaultPoints: 50 } });
+    await phone.local.run(createGroupMutator, {
+      tempId: groupTemp,
+      input: { name: `Offline ${Date.now()}`, privacy: 'public', defaultPoints: 50 },
+    });
     const betTemp = phone.local.outbox.tempId();
     await phone.local.run(createBetMutator, {
       tempId: betTemp,
-      request: { title: 'Made offline', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: expiresIn(server, DAY), groupId: groupTemp },
+      request: {
+        title: 'Made offline',
+        betType: 'yes_no',
+        betTypeConfig: {},
+        baseWagerAmount: 1,
+        expiresAt: expiresIn(server, DAY),
+        groupId: groupTemp,
+      },
     });
     const wagerTemp = phone.local.outbox.tempId();
-    await phone.local.run(placeWagerMutator, { betId: betTemp, prediction: 'yes', points: 2, tempId: wagerTemp });
+    await phone.local.run(placeWagerMutator, {
+      betId: betTemp,
+      prediction: 'yes',
+      points: 2,
+      tempId: wagerTemp,
+    });
     // All three show at once, under temporary ids.
-    expect(await phone.db.bets.get(betTemp)).toMatchObject({ title: 'Made offline', answerTotals: { yes: 2 }, pendingWriteId: expect.any(String) });
-    expect(await phone.db.memberships.get([groupTemp, me.user.id])).toMatchObject({ availablePoints: 48 });
+    expect(await phone.db.bets.get(betTemp)).toMatchObject({
+      title: 'Made offline',
+      answerTotals: { yes: 2 },
+      pendingWriteId: expect.any(String),
+    });
+    expect(await phone.db.memberships.get([groupTemp, me.user.id])).toMatchObject({
+      availablePoints: 48,
+    });
 
     phone.setOffline(false);
     await phone.local.sync();
@@ -119,19 +182,30 @@ describe('a write made offline', () => {
 
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await phone.db.shadow.count()).toBe(0);
-    const groups = (await phone.db.groups.toArray()).filter((group) => group.name.startsWith('Offline'));
+    const groups = (await phone.db.groups.toArray()).filter((group) =>
+      group.name.startsWith('Offline'),
+    );
     expect(groups).toHaveLength(1);
     const realGroup = groups[0]!;
     expect(realGroup.id).toBeGreaterThan(0);
     const bets = await phone.db.bets.where('groupId').equals(realGroup.id).toArray();
     expect(bets).toHaveLength(1);
-    expect(bets[0]).toMatchObject({ title: 'Made offline', answerTotals: { yes: 2 }, wagerCount: 1 });
+    expect(bets[0]).toMatchObject({
+      title: 'Made offline',
+      answerTotals: { yes: 2 },
+      wagerCount: 1,
+    });
     expect(bets[0]!.id).toBeGreaterThan(0);
     expect(await phone.db.bets.get(betTemp)).toBeUndefined();
     expect(await phone.db.wagers.where('betId').equals(bets[0]!.id).toArray()).toHaveLength(1);
-    expect(await phone.db.memberships.get([realGroup.id, me.user.id])).toMatchObject({ availablePoints: 48, totalPoints: 50 });
+    expect(await phone.db.memberships.get([realGroup.id, me.user.id])).toMatchObject({
+      availablePoints: 48,
+      totalPoints: 50,
+    });
     // The server holds each exactly once.
-    const serverBets = await server.request('GET', `/api/groups/${realGroup.id}/bets`, { token: me.accessToken });
+    const serverBets = await server.request('GET', `/api/groups/${realGroup.id}/bets`, {
+      token: me.accessToken,
+    });
     expect(serverBets.body).toHaveLength(1);
     expect(serverBets.body[0].wagerCount).toBe(1);
     expect(phone.activeGroup.getSnapshot()?.id).toBe(realGroup.id);
@@ -144,10 +218,17 @@ describe('joining a group', () => {
     const secret = await createGroup(server, friend, { privacy: 'private' });
     const inside = await createBet(server, friend, secret, { title: 'Inside' });
 
-    await phone.local.run(joinGroupMutator, { privacy: 'private', groupId: secret.id, inviteCode: secret.inviteCode! });
+    await phone.local.run(joinGroupMutator, {
+      privacy: 'private',
+      groupId: secret.id,
+      inviteCode: secret.inviteCode!,
+    });
     await phone.local.whenIdle();
 
-    expect(await phone.db.groups.get(secret.id)).toMatchObject({ name: secret.name, version: expect.any(Number) });
+    expect(await phone.db.groups.get(secret.id)).toMatchObject({
+      name: secret.name,
+      version: expect.any(Number),
+    });
     expect(await phone.db.bets.get(inside.id)).toMatchObject({ title: 'Inside' });
     expect(await phone.db.memberships.where('groupId').equals(secret.id).count()).toBe(2);
     expect(phone.activeGroup.getSnapshot()).toMatchObject({ id: secret.id, availablePoints: 100 });
@@ -194,20 +275,26 @@ describe('an expired access token', () => {
 
     expect(phone.requests).toContain('POST /auth/refresh-token');
     expect(await phone.db.outbox.count()).toBe(0);
-    expect(await serverWagerCount(bet.id, phone.session.getAccessToken() ?? me.accessToken)).toBe(1);
+    expect(await serverWagerCount(bet.id, phone.session.getAccessToken() ?? me.accessToken)).toBe(
+      1,
+    );
   });
 });
 
 describe('a write with nobody signed in', () => {
   it('is refused before it is queued, with the code the server gives a call without a token', async () => {
     const { bet, phone, actions } = await setUp();
-    const anonymous = await server.request('POST', '/api/bets/wagers', { body: { betId: bet.id, prediction: 'yes', points: 2 } });
+    const anonymous = await server.request('POST', '/api/bets/wagers', {
+      body: { betId: bet.id, prediction: 'yes', points: 2 },
+    });
     expect(anonymous).toMatchObject({ status: 401, body: { code: 'authentication_required' } });
     // Expired rather than signed out, so the device keeps its data to look at.
     await phone.session.logout('expired');
 
     const viaAction = await actions.placeWager(bet.id, 'yes', 2).catch((error: unknown) => error);
-    const viaOutbox = await phone.local.run(placeWagerMutator, { betId: bet.id, prediction: 'yes', points: 2, tempId: -1 }).catch((error: unknown) => error);
+    const viaOutbox = await phone.local
+      .run(placeWagerMutator, { betId: bet.id, prediction: 'yes', points: 2, tempId: -1 })
+      .catch((error: unknown) => error);
 
     for (const refusal of [viaAction, viaOutbox]) {
       expect(refusal).toBeInstanceOf(ApiError);
@@ -228,7 +315,9 @@ describe('a refused write', () => {
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await phone.db.shadow.count()).toBe(0);
     expect(await phone.db.wagers.count()).toBe(0);
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 100,
+    });
     expect((await phone.db.bets.get(bet.id))?.pendingWriteId).toBeUndefined();
   });
 
@@ -247,7 +336,9 @@ describe('a refused write', () => {
     expect(phone.toasts.errors).toEqual([entry!.error]);
     expect(await phone.db.wagers.count()).toBe(0);
     expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' });
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 100,
+    });
 
     await phone.local.outbox.discard(entry!.id);
     expect(await phone.db.outbox.count()).toBe(0);
@@ -260,7 +351,14 @@ describe('a refused write', () => {
     const betTemp = phone.local.outbox.tempId();
     await phone.local.run(createBetMutator, {
       tempId: betTemp,
-      request: { title: 'Too late', betType: 'yes_no', betTypeConfig: {}, baseWagerAmount: 1, expiresAt: new Date(Date.now() - 1000).toISOString(), groupId: group.id },
+      request: {
+        title: 'Too late',
+        betType: 'yes_no',
+        betTypeConfig: {},
+        baseWagerAmount: 1,
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+        groupId: group.id,
+      },
     });
     phone.setOffline(false);
     await phone.local.sync();

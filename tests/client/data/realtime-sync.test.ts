@@ -2,7 +2,13 @@
 import '../node-browser';
 import { describe, expect, it, vi } from 'vitest';
 import { refundMessage } from '../../../src/client/data/realtime-sync';
-import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../../server/bets/bet.factories';
+import {
+  cancel,
+  createBet,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  resolve,
+} from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer, type Device } from './device.fixture';
 
@@ -19,13 +25,16 @@ async function connectedDevice() {
   const bet = await createBet(server, friend, group, { title: 'Known' });
   const phone = await openDevice(me, { withSocket: true });
   phone.local.start();
-  await vi.waitFor(() => expect(phone.socket!.getSnapshot().status).toBe('connected'), { timeout: 5000 });
+  await vi.waitFor(() => expect(phone.socket!.getSnapshot().status).toBe('connected'), {
+    timeout: 5000,
+  });
   await phone.local.whenIdle();
   expect(await phone.db.bets.get(bet.id)).toBeDefined();
   return { me, friend, group, bet, phone };
 }
 
-const pulls = (device: Device) => device.requests.filter((request) => request.startsWith('GET /api/member/state')).length;
+const pulls = (device: Device) =>
+  device.requests.filter((request) => request.startsWith('GET /api/member/state')).length;
 
 describe('events', () => {
   it('a friend’s new bet arrives through one pull', async () => {
@@ -34,7 +43,14 @@ describe('events', () => {
 
     const fresh = await createBet(server, friend, group, { title: 'Fresh' });
 
-    await vi.waitFor(async () => expect(await phone.db.bets.get(fresh.id)).toMatchObject({ title: 'Fresh', version: expect.any(Number) }), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await phone.db.bets.get(fresh.id)).toMatchObject({
+          title: 'Fresh',
+          version: expect.any(Number),
+        }),
+      { timeout: 5000 },
+    );
     await phone.local.whenIdle();
     expect(pulls(phone) - before).toBe(1);
   });
@@ -45,7 +61,14 @@ describe('events', () => {
 
     await placeWager(server, friend, bet, 'no', 2);
 
-    await vi.waitFor(async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ answerTotals: { no: 2 }, wagerCount: 1 }), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await phone.db.bets.get(bet.id)).toMatchObject({
+          answerTotals: { no: 2 },
+          wagerCount: 1,
+        }),
+      { timeout: 5000 },
+    );
     await phone.local.whenIdle();
     expect(pulls(phone)).toBe(before);
   });
@@ -53,10 +76,22 @@ describe('events', () => {
   it('an older event never overwrites a newer row', async () => {
     const { me, friend, group, bet, phone } = await connectedDevice();
     await placeWager(server, friend, bet, 'no', 2);
-    await vi.waitFor(async () => expect((await phone.db.bets.get(bet.id))?.wagerCount).toBe(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await phone.db.bets.get(bet.id))?.wagerCount).toBe(1), {
+      timeout: 5000,
+    });
     const stored = (await phone.db.bets.get(bet.id))!;
 
-    await phone.local.realtime!.apply('wagerPlaced', { groupId: group.id, userId: friend.user.id, betId: bet.id, points: 1, previousPoints: 0, answerTotals: { yes: 1 }, pool: 1, wagerCount: 0, version: stored.version! - 1 });
+    await phone.local.realtime!.apply('wagerPlaced', {
+      groupId: group.id,
+      userId: friend.user.id,
+      betId: bet.id,
+      points: 1,
+      previousPoints: 0,
+      answerTotals: { yes: 1 },
+      pool: 1,
+      wagerCount: 0,
+      version: stored.version! - 1,
+    });
 
     expect(await phone.db.bets.get(bet.id)).toEqual(stored);
     expect(me.user.id).not.toBe(friend.user.id);
@@ -66,15 +101,29 @@ describe('events', () => {
     const { me, friend, group, bet, phone } = await connectedDevice();
     await placeWager(server, me, bet, 'yes', 1);
     await placeWager(server, friend, bet, 'no', 1);
-    await vi.waitFor(async () => expect((await phone.db.bets.get(bet.id))?.wagerCount).toBe(2), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await phone.db.bets.get(bet.id))?.wagerCount).toBe(2), {
+      timeout: 5000,
+    });
 
     expect((await resolve(server, friend, bet, 'yes')).status).toBe(200);
 
-    await vi.waitFor(async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'resolved', correctAnswer: 'yes' }), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await phone.db.bets.get(bet.id)).toMatchObject({
+          state: 'resolved',
+          correctAnswer: 'yes',
+        }),
+      { timeout: 5000 },
+    );
     await phone.local.whenIdle();
     expect(await phone.db.betStatistics.get(bet.id)).toBeDefined();
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ totalPoints: 101, availablePoints: 101 });
-    expect(await phone.db.memberships.get([group.id, friend.user.id])).toMatchObject({ totalPoints: 99 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      totalPoints: 101,
+      availablePoints: 101,
+    });
+    expect(await phone.db.memberships.get([group.id, friend.user.id])).toMatchObject({
+      totalPoints: 99,
+    });
   });
 
   it('a cancellation refunds the stake and says so to a player who wagered', async () => {
@@ -84,9 +133,14 @@ describe('events', () => {
 
     expect((await cancel(server, friend, bet)).status).toBe(200);
 
-    await vi.waitFor(async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' }), { timeout: 5000 });
+    await vi.waitFor(
+      async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' }),
+      { timeout: 5000 },
+    );
     await phone.local.whenIdle();
-    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({ availablePoints: 100 });
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 100,
+    });
     expect(phone.toasts.infos).toContain(refundMessage(2, 1));
   });
 
@@ -96,7 +150,13 @@ describe('events', () => {
 
     await joinGroup(server, newcomer, group);
 
-    await vi.waitFor(async () => expect(await phone.db.memberships.get([group.id, newcomer.user.id])).toMatchObject({ totalPoints: 100 }), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await phone.db.memberships.get([group.id, newcomer.user.id])).toMatchObject({
+          totalPoints: 100,
+        }),
+      { timeout: 5000 },
+    );
   });
 });
 
@@ -110,6 +170,9 @@ describe('a reconnection', () => {
 
     phone.socket!.start();
 
-    await vi.waitFor(async () => expect(await phone.db.bets.get(missed.id)).toMatchObject({ title: 'Missed' }), { timeout: 5000 });
+    await vi.waitFor(
+      async () => expect(await phone.db.bets.get(missed.id)).toMatchObject({ title: 'Missed' }),
+      { timeout: 5000 },
+    );
   });
 });

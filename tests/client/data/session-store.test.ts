@@ -14,10 +14,17 @@ const user = {
   roles: ['user'],
   profilePictureUrl: null,
 };
-const auth = (accessToken = 'access-1', refreshToken = 'refresh-1'): AuthResponse => ({ accessToken, refreshToken, user });
+const auth = (accessToken = 'access-1', refreshToken = 'refresh-1'): AuthResponse => ({
+  accessToken,
+  refreshToken,
+  user,
+});
 
 function makeStore(revokeRefreshToken = vi.fn(async () => undefined)) {
-  const store = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage }, revokeRefreshToken });
+  const store = createSessionStore({
+    storages: { persistent: localStorage, temporary: sessionStorage },
+    revokeRefreshToken,
+  });
   return { store, revokeRefreshToken };
 }
 
@@ -91,7 +98,8 @@ describe('session token storage (spec 01 §4)', () => {
   it('emits login, register and refresh events', () => {
     const { store } = makeStore();
     const seen: string[] = [];
-    for (const event of ['login', 'register', 'refresh'] as const) store.events.on(event, () => seen.push(event));
+    for (const event of ['login', 'register', 'refresh'] as const)
+      store.events.on(event, () => seen.push(event));
     store.signIn(auth(), true);
     store.register(auth());
     store.applyRefresh(auth());

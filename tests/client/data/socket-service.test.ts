@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { TOKEN_EXPIRED_MESSAGE, type ClientToServerEvents, type ServerToClientEvents } from '../../../src/domain/realtime-events';
+import {
+  TOKEN_EXPIRED_MESSAGE,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '../../../src/domain/realtime-events';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
 import { createToastStore, type ToastStore } from '../../../src/client/shell/toast-store';
@@ -13,8 +17,23 @@ import { createToastStore, type ToastStore } from '../../../src/client/shell/toa
 // clearTimeout are faked, so the spec's waits (1, 2, 4, 8, 16 s) pass at once while the
 // sockets themselves talk over the loopback for real.
 
-const user = { id: 7, appName: 'hunch', email: 'me@example.com', username: 'me', firstName: 'Me', lastName: 'Myself', displayName: 'Me Myself', isTemporary: false, roles: [] as string[], profilePictureUrl: null };
-const auth = (accessToken: string): AuthResponse => ({ accessToken, refreshToken: 'refresh-1', user });
+const user = {
+  id: 7,
+  appName: 'hunch',
+  email: 'me@example.com',
+  username: 'me',
+  firstName: 'Me',
+  lastName: 'Myself',
+  displayName: 'Me Myself',
+  isTemporary: false,
+  roles: [] as string[],
+  profilePictureUrl: null,
+};
+const auth = (accessToken: string): AuthResponse => ({
+  accessToken,
+  refreshToken: 'refresh-1',
+  user,
+});
 
 type Verdict = 'accept' | 'refuse' | 'auth';
 let verdicts: Verdict[] = [];
@@ -32,9 +51,17 @@ beforeAll(async () => {
     // An empty list accepts only the current token; a scenario queues what comes first.
     const verdict = verdicts.shift() ?? (token === 'good' ? 'accept' : 'auth');
     if (verdict === 'accept') return next();
-    next(new Error(verdict === 'auth' ? 'Authentication failed: the access token is invalid or expired' : 'Connection failed: please try again'));
+    next(
+      new Error(
+        verdict === 'auth'
+          ? 'Authentication failed: the access token is invalid or expired'
+          : 'Connection failed: please try again',
+      ),
+    );
   });
-  io.on('connection', (socket) => socket.emit('connectionAuthenticated', { userId: user.id, groupIds: [] }));
+  io.on('connection', (socket) =>
+    socket.emit('connectionAuthenticated', { userId: user.id, groupIds: [] }),
+  );
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
 });
@@ -63,7 +90,13 @@ let service: SocketService;
 let refreshToken: ReturnType<typeof vi.fn<() => Promise<string>>>;
 
 function makeService() {
-  service = createSocketService({ session, refreshToken, toasts, url: () => url, onlineEvents: null });
+  service = createSocketService({
+    session,
+    refreshToken,
+    toasts,
+    url: () => url,
+    onlineEvents: null,
+  });
   return service;
 }
 
@@ -76,7 +109,9 @@ beforeEach(() => {
   sessionStorage.clear();
   verdicts = [];
   handshakes = [];
-  session = createSessionStore({ storages: { persistent: localStorage, temporary: sessionStorage } });
+  session = createSessionStore({
+    storages: { persistent: localStorage, temporary: sessionStorage },
+  });
   toasts = createToastStore();
   refreshToken = vi.fn(async () => {
     session.applyRefresh(auth('good'));
@@ -125,7 +160,10 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
     session.signIn(auth('good'), true);
     makeService().start();
     await until(() => handshakes.length === 1 && status() === 'reconnecting', 'the first refusal');
-    expect(service.getSnapshot()).toMatchObject({ attempt: 1, error: { type: 'connection', message: 'Connection failed: please try again' } });
+    expect(service.getSnapshot()).toMatchObject({
+      attempt: 1,
+      error: { type: 'connection', message: 'Connection failed: please try again' },
+    });
 
     for (const [index, delay] of [1000, 2000, 4000, 8000, 16_000].entries()) {
       const attempt = index + 1;
@@ -134,10 +172,16 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
       expect(handshakes).toHaveLength(attempt);
       await vi.advanceTimersByTimeAsync(1);
       await until(() => handshakes.length === attempt + 1, `attempt ${attempt}`);
-      await until(() => service.getSnapshot().attempt !== attempt || status() === 'error', `attempt ${attempt} to fail`);
+      await until(
+        () => service.getSnapshot().attempt !== attempt || status() === 'error',
+        `attempt ${attempt} to fail`,
+      );
     }
 
-    expect(service.getSnapshot()).toMatchObject({ status: 'error', error: { type: 'network', message: 'Failed to reconnect after maximum attempts' } });
+    expect(service.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: { type: 'network', message: 'Failed to reconnect after maximum attempts' },
+    });
     expect(visibleToasts()).toEqual([]);
     await vi.advanceTimersByTimeAsync(120_000);
     expect(handshakes).toHaveLength(6);
@@ -149,11 +193,18 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
     makeService().start();
     await until(() => status() === 'reconnecting', 'reconnecting');
     const [first] = visibleToasts();
-    expect(first).toMatchObject({ message: 'Reconnecting... (1/5)', type: 'warning', dismissible: false, duration: 0 });
+    expect(first).toMatchObject({
+      message: 'Reconnecting... (1/5)',
+      type: 'warning',
+      dismissible: false,
+      duration: 0,
+    });
 
     await vi.advanceTimersByTimeAsync(1000);
     await until(() => service.getSnapshot().attempt === 2, 'the second attempt to be scheduled');
-    expect(visibleToasts()).toEqual([expect.objectContaining({ id: first!.id, message: 'Reconnecting... (2/5)' })]);
+    expect(visibleToasts()).toEqual([
+      expect.objectContaining({ id: first!.id, message: 'Reconnecting... (2/5)' }),
+    ]);
 
     await vi.advanceTimersByTimeAsync(2000);
     await until(() => status() === 'connected', 'connected');
@@ -267,7 +318,10 @@ describe('an authentication refusal (spec 02 §8)', () => {
     session.signIn(auth('stale'), true);
     makeService().start();
     await until(() => status() === 'reconnecting', 'reconnecting');
-    expect(service.getSnapshot().error).toEqual({ type: 'authentication', message: 'Authentication failed: the access token is invalid or expired' });
+    expect(service.getSnapshot().error).toEqual({
+      type: 'authentication',
+      message: 'Authentication failed: the access token is invalid or expired',
+    });
     expect(session.user).not.toBeNull();
   });
 });

@@ -2,7 +2,13 @@
 import '../node-browser';
 import { describe, expect, it } from 'vitest';
 import { CURSOR_KEY, LAST_SYNCED_KEY, MIRROR_TABLES } from '../../../src/client/data/db';
-import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../../server/bets/bet.factories';
+import {
+  cancel,
+  createBet,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  resolve,
+} from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer, type Device } from './device.fixture';
 
@@ -14,7 +20,10 @@ const { server, openDevice: device } = useDeviceServer(NO_EXPIRY_TIMER);
 /** Two groups of the player, each with bets in every state and the player's wagers on some. */
 async function playerWithTwoGroups() {
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
-  const groups = [await createGroup(server, friend, { privacy: 'private' }), await createGroup(server, me)];
+  const groups = [
+    await createGroup(server, friend, { privacy: 'private' }),
+    await createGroup(server, me),
+  ];
   await joinGroup(server, me, groups[0]!);
   await joinGroup(server, friend, groups[1]!);
   const bets = [];
@@ -52,15 +61,26 @@ describe('the first sync', () => {
     const phone = await device(me);
     await phone.local.sync();
 
-    expect((await phone.db.groups.toArray()).map((group) => group.id).sort()).toEqual(groups.map((group) => group.id).sort());
+    expect((await phone.db.groups.toArray()).map((group) => group.id).sort()).toEqual(
+      groups.map((group) => group.id).sort(),
+    );
     for (const group of groups) {
       // Every member, with their points: the leaderboard needs no other call.
       const members = await phone.db.memberships.where('groupId').equals(group.id).toArray();
-      expect(members.map((member) => member.userId).sort()).toEqual([me.user.id, friend.user.id].sort());
-      expect(members.every((member) => typeof member.version === 'number' && member.userName !== '')).toBe(true);
+      expect(members.map((member) => member.userId).sort()).toEqual(
+        [me.user.id, friend.user.id].sort(),
+      );
+      expect(
+        members.every((member) => typeof member.version === 'number' && member.userName !== ''),
+      ).toBe(true);
       // Every bet in every state, with live totals.
       const stored = await phone.db.bets.where('groupId').equals(group.id).toArray();
-      expect(stored.map((bet) => bet.state).sort()).toEqual(['active', 'active', 'cancelled', 'resolved']);
+      expect(stored.map((bet) => bet.state).sort()).toEqual([
+        'active',
+        'active',
+        'cancelled',
+        'resolved',
+      ]);
     }
     const wagered = await phone.db.bets.get(bets[0]!.wagered.id);
     expect(wagered).toMatchObject({ answerTotals: { yes: 2, no: 1 }, wagerCount: 2 });
@@ -68,7 +88,9 @@ describe('the first sync', () => {
     const wagers = await phone.db.wagers.toArray();
     expect(wagers.every((wager) => wager.userId === me.user.id)).toBe(true);
     expect(wagers).toHaveLength(4);
-    expect((await phone.db.betStatistics.toArray()).map((row) => row.betId).sort()).toEqual(bets.map((set) => set.settled.id).sort());
+    expect((await phone.db.betStatistics.toArray()).map((row) => row.betId).sort()).toEqual(
+      bets.map((set) => set.settled.id).sort(),
+    );
     // The cursor and the freshness are stored; the active group is one of the player's.
     expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: me.user.id });
     expect(typeof (await phone.db.meta.get(LAST_SYNCED_KEY))?.value).toBe('number');
@@ -104,12 +126,20 @@ describe('later pulls', () => {
     await phone.local.sync();
 
     expect(await phone.db.bets.get(fresh.id)).toMatchObject({ title: 'Fresh', state: 'active' });
-    expect(await phone.db.bets.get(bets[1]!.wagered.id)).toMatchObject({ state: 'resolved', correctAnswer: 'yes' });
+    expect(await phone.db.bets.get(bets[1]!.wagered.id)).toMatchObject({
+      state: 'resolved',
+      correctAnswer: 'yes',
+    });
     expect(await phone.db.betStatistics.get(bets[1]!.wagered.id)).toBeDefined();
     // The winner took the pool of 3 for a stake of 2.
     const mine = await phone.db.memberships.get([groups[1]!.id, me.user.id]);
-    const server_ = await server.request('GET', `/api/groups/${groups[1]!.id}/membership`, { token: me.accessToken });
-    expect(mine).toMatchObject({ totalPoints: server_.body.totalPoints, availablePoints: server_.body.availablePoints });
+    const server_ = await server.request('GET', `/api/groups/${groups[1]!.id}/membership`, {
+      token: me.accessToken,
+    });
+    expect(mine).toMatchObject({
+      totalPoints: server_.body.totalPoints,
+      availablePoints: server_.body.availablePoints,
+    });
     expect(writes()).toBeLessThan(15);
   });
 
@@ -118,7 +148,10 @@ describe('later pulls', () => {
     const phone = await device(me);
     await phone.local.sync();
     const left = groups[0]!;
-    expect((await server.request('POST', `/api/groups/${left.id}/leave`, { token: me.accessToken })).status).toBeLessThan(300);
+    expect(
+      (await server.request('POST', `/api/groups/${left.id}/leave`, { token: me.accessToken }))
+        .status,
+    ).toBeLessThan(300);
 
     await phone.local.sync();
 
@@ -127,7 +160,9 @@ describe('later pulls', () => {
     expect(await phone.db.bets.where('groupId').equals(left.id).count()).toBe(0);
     const betIds = new Set((await phone.db.bets.toArray()).map((bet) => bet.id));
     expect((await phone.db.wagers.toArray()).every((wager) => betIds.has(wager.betId))).toBe(true);
-    expect((await phone.db.betStatistics.toArray()).every((row) => betIds.has(row.betId))).toBe(true);
+    expect((await phone.db.betStatistics.toArray()).every((row) => betIds.has(row.betId))).toBe(
+      true,
+    );
     expect(phone.activeGroup.getSnapshot()?.id).toBe(groups[1]!.id);
   });
 
@@ -135,7 +170,13 @@ describe('later pulls', () => {
     const { me, friend, groups } = await playerWithTwoGroups();
     const phone = await device(me);
     await phone.local.sync();
-    expect((await server.request('POST', `/api/groups/${groups[1]!.id}/leave`, { token: friend.accessToken })).status).toBeLessThan(300);
+    expect(
+      (
+        await server.request('POST', `/api/groups/${groups[1]!.id}/leave`, {
+          token: friend.accessToken,
+        })
+      ).status,
+    ).toBeLessThan(300);
 
     await phone.local.sync();
 
@@ -175,7 +216,9 @@ describe('the owner of the mirror', () => {
     await phone.local.sync();
 
     for (const name of MIRROR_TABLES) expect(await phone.db.table(name).count()).toBe(0);
-    expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: stranger.user.id });
+    expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({
+      userId: stranger.user.id,
+    });
   });
 
   it('forgets everything, cursor and outbox included, at sign-out', async () => {
@@ -185,7 +228,12 @@ describe('the owner of the mirror', () => {
     await phone.local.whenIdle();
     phone.setOffline(true);
     const { createBetActions } = await import('../../../src/client/bets/bet-actions');
-    await createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local }).placeWager(bets[0]!.open.id, 'yes', 1);
+    await createBetActions({
+      db: phone.db,
+      api: phone.api,
+      session: phone.session,
+      local: phone.local,
+    }).placeWager(bets[0]!.open.id, 'yes', 1);
     expect(await phone.db.outbox.count()).toBe(1);
 
     await phone.session.logout();
@@ -202,7 +250,12 @@ describe('the owner of the mirror', () => {
     await phone.local.whenIdle();
     phone.setOffline(true);
     const { createBetActions } = await import('../../../src/client/bets/bet-actions');
-    await createBetActions({ db: phone.db, api: phone.api, session: phone.session, local: phone.local }).placeWager(bets[0]!.open.id, 'yes', 1);
+    await createBetActions({
+      db: phone.db,
+      api: phone.api,
+      session: phone.session,
+      local: phone.local,
+    }).placeWager(bets[0]!.open.id, 'yes', 1);
 
     await phone.session.logout('expired');
     await phone.local.whenIdle();
@@ -213,7 +266,9 @@ describe('the owner of the mirror', () => {
     await phone.local.whenIdle();
     expect(await phone.db.outbox.count()).toBe(0);
     const wagers = await server.request('GET', `/api/bets/user/wagers`, { token: me.accessToken });
-    expect(wagers.body.filter((wager: { betId: number }) => wager.betId === bets[0]!.open.id)).toHaveLength(1);
+    expect(
+      wagers.body.filter((wager: { betId: number }) => wager.betId === bets[0]!.open.id),
+    ).toHaveLength(1);
   });
 });
 
@@ -224,18 +279,63 @@ describe('a paged first sync', () => {
     const { createSyncEngine } = await import('../../../src/client/data/sync-engine');
     const { createActiveGroupStore } = await import('../../../src/client/data/active-group-store');
     const db = openHunchDb('hunch-paged-test');
-    const group = (id: number) => ({ id, name: `G${id}`, description: null, privacy: 'public' as const, defaultPoints: 100, createdByUserId: 7, admins: [7], memberUserIds: [7], createdAt: '', updatedAt: '', version: id });
-    const member = (groupId: number) => ({ groupId, userId: 7, userName: 'Me', totalPoints: 100, availablePoints: 100, version: groupId });
-    const empty = { bets: [], wagers: [], statistics: [], removedGroupIds: [], removedMemberships: [] };
+    const group = (id: number) => ({
+      id,
+      name: `G${id}`,
+      description: null,
+      privacy: 'public' as const,
+      defaultPoints: 100,
+      createdByUserId: 7,
+      admins: [7],
+      memberUserIds: [7],
+      createdAt: '',
+      updatedAt: '',
+      version: id,
+    });
+    const member = (groupId: number) => ({
+      groupId,
+      userId: 7,
+      userName: 'Me',
+      totalPoints: 100,
+      availablePoints: 100,
+      version: groupId,
+    });
+    const empty = {
+      bets: [],
+      wagers: [],
+      statistics: [],
+      removedGroupIds: [],
+      removedMemberships: [],
+    };
     const pages = [
-      { cursor: 'c1', reset: true, hasMore: true, groups: [group(1)], memberships: [member(1)], ...empty },
-      { cursor: 'c2', reset: false, hasMore: false, groups: [group(2)], memberships: [member(2)], ...empty },
+      {
+        cursor: 'c1',
+        reset: true,
+        hasMore: true,
+        groups: [group(1)],
+        memberships: [member(1)],
+        ...empty,
+      },
+      {
+        cursor: 'c2',
+        reset: false,
+        hasMore: false,
+        groups: [group(2)],
+        memberships: [member(2)],
+        ...empty,
+      },
     ];
     const asked: string[] = [];
     const api = { get: async (path: string) => (asked.push(path), pages.shift()) } as never;
     const session = { user: { id: 7, displayName: 'Me' } } as never;
     const rebaser = createRebaser({ db, mutators: {}, userName: () => 'Me' });
-    const engine = createSyncEngine({ db, api, session, activeGroup: createActiveGroupStore(null), rebaser });
+    const engine = createSyncEngine({
+      db,
+      api,
+      session,
+      activeGroup: createActiveGroupStore(null),
+      rebaser,
+    });
 
     await engine.pull();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatLastUpdated } from '../../../src/client/pwa/format-last-updated';
 
-describe('when data was last brought up to date (issue 7)', () => {
+describe('when data was last brought up to date', () => {
   const now = Date.parse('2025-06-01T12:00:00Z');
   it.each([
     [10_000, 'Last updated just now'],

@@ -5,7 +5,7 @@ import { sessionStore } from '../../../src/client/data/session';
 import { SessionContext } from '../../../src/client/data/use-session';
 import { SyncStatusSheet, SYNC_TEXT } from '../../../src/client/pwa/sync-status-sheet';
 
-// The sync status sheet (issue 13 §6): each write waiting or refused, with its reason, Retry
+// The sync status sheet: each write waiting or refused, with its reason, Retry
 // and Discard, and when the data was last updated.
 
 const me = {

@@ -25,7 +25,7 @@ import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { connectionError, connectSocket } from '../realtime/test-socket';
 import { deleteAccount, subscribeToPush } from './account-data.factories';
 
-// DELETE /auth/users/me (issue 17 §4): personal data goes at once, in one transaction; the
+// DELETE /auth/users/me: personal data goes at once, in one transaction; the
 // user row stays as a "Deleted player" tombstone so every group's ledger, wagers and bets stay
 // exactly as they were and nobody else's payout changes.
 

@@ -9,7 +9,7 @@ import { createUser, login, startTestServer, type TestServer } from '../harness'
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { subscribeToPush } from './account-data.factories';
 
-// GET /auth/users/me/export (issue 17 §4): everything Hunch holds about the caller as one JSON
+// GET /auth/users/me/export: everything Hunch holds about the caller as one JSON
 // download, and nothing secret (no password hash, no token or its hash, no push keys).
 
 let server: TestServer;

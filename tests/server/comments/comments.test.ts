@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../harness';
 import { connectSocket, syncSockets } from '../realtime/test-socket';
 import { addComment, deleteComment, listComments, postComment } from './comment.factories';
 
-// Comments on a bet (issue 16 §2): active members of the bet's group read and write them; the
+// Comments on a bet: active members of the bet's group read and write them; the
 // author or a group admin deletes one (a tombstone); every payload names the author and the
 // text only, never a pick; the group's room hears them live and the mirror carries them.
 
