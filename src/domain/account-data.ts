@@ -82,6 +82,17 @@ export const accountExportSchema = z.object({
       updatedAt: isoTime,
     }),
   ),
+  /** The comments the player wrote on bets (deleted ones are gone). */
+  comments: z.array(
+    z.object({
+      id: z.number().int(),
+      betId: z.number().int(),
+      betTitle: z.string(),
+      groupId: z.number().int(),
+      text: z.string(),
+      createdAt: isoTime,
+    }),
+  ),
   betsCreated: z.array(
     z.object({
       id: z.number().int(),

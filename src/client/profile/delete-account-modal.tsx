@@ -26,11 +26,13 @@ const TEXT = {
   goes: [
     'Your name, email and username',
     'Your password and every sign-in, on every device',
+    'Your comments on bets',
     'Your notification settings',
   ],
   goesForGuest: [
     'Your display name',
     'This sign-in, and any other device you play on',
+    'Your comments on bets',
     'Your notification settings',
   ],
   staysTitle: 'What stays, as “Deleted player”',

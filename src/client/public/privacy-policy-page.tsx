@@ -149,6 +149,7 @@ export default function PrivacyPolicyPage() {
           <li>your first and last name, display name, username, email address and password;</li>
           <li>every sign-in session, on every device, and any password reset link;</li>
           <li>your notification subscriptions;</li>
+          <li>the comments you wrote on bets;</li>
           <li>the short-lived records that let the app safely retry a request.</li>
         </ul>
         <p>

@@ -9,6 +9,7 @@ import {
 import type { MessageResponse } from '../../domain/auth';
 import type { z } from '../../domain/zod';
 import { readBetsCreatedBy, readWagersOf } from '../bets/bet-data';
+import { deleteCommentsOf, readCommentsOf } from '../comments/comment-data';
 import type { Database, Executor } from '../db/connect';
 import { passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
 import { invalidAccessToken, invalidCurrentPassword } from '../errors';
@@ -80,6 +81,7 @@ export function createAccountDataService({
           // One after the other: a transaction is one connection.
           const memberships = await readMembershipsOf(tx, user.id);
           const wagers = await readWagersOf(tx, user.id);
+          const comments = await readCommentsOf(tx, user.id);
           const betsCreated = await readBetsCreatedBy(tx, user.id);
           const ledger = await readLedgerOf(tx, user.id);
           const pushSubscriptions = await readPushSubscriptionsOf(tx, user.id);
@@ -120,6 +122,14 @@ export function createAccountDataService({
               points: wager.points,
               createdAt: isoTime(wager.createdAt),
               updatedAt: isoTime(wager.updatedAt),
+            })),
+            comments: comments.map(({ comment, betTitle }) => ({
+              id: comment.id,
+              betId: comment.betId,
+              betTitle,
+              groupId: comment.groupId,
+              text: comment.text,
+              createdAt: isoTime(comment.createdAt),
             })),
             betsCreated: betsCreated.map((bet) => ({
               id: bet.id,
@@ -169,8 +179,8 @@ export function createAccountDataService({
     /**
      * Deletes the caller's account at once, in one transaction: the user row becomes a
      * tombstone ("Deleted player", no email, username, names, password or picture, marked
-     * deleted), and their push subscriptions, sessions, reset links and stored idempotent
-     * answers are deleted. Memberships, wagers, ledger rows and bets stay as they are. A group
+     * deleted), their comments become tombstones, and their push subscriptions, sessions,
+     * reset links and stored idempotent answers are deleted. Memberships, wagers, ledger rows and bets stay as they are. A group
      * left without a live admin gets its longest-standing member as admin. After the commit
      * their open sockets are dropped, as at sign-out everywhere.
      */
@@ -209,6 +219,7 @@ export function createAccountDataService({
         await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
         await deletePushDataOf(tx, user.id);
         await deleteIdempotencyKeysOf(tx, user.id);
+        await deleteCommentsOf(tx, user.id, at);
         await handOverAdminRoles(tx, user.id, at);
       });
       events?.publish('sessionsRevoked', { userId: auth.id }, { userId: auth.id });

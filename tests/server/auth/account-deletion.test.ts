@@ -130,7 +130,7 @@ async function adminsOf(viewer: AuthResponse, group: Group): Promise<number[]> {
 }
 
 describe('DELETE /auth/users/me', () => {
-  it('leaves the email, names and username in no table, and every point where it was', async () => {
+  it('leaves the email, names, username and comments in no table, and every point where it was', async () => {
     const maya = await createMaya();
     const [bo, cy] = [await createPlayer(server, 'Bo'), await createPlayer(server, 'Cy')];
     const group = await createGroup(server, maya);
@@ -156,6 +156,16 @@ describe('DELETE /auth/users/me', () => {
         })
       ).status,
     ).toBe(200);
+    // Her words on a bet go with her account.
+    const said = 'Maya says the bus is always late';
+    expect(
+      (
+        await server.request('POST', `/api/bets/${open.id}/comments`, {
+          token: maya.accessToken,
+          body: { text: said },
+        })
+      ).status,
+    ).toBe(201);
     await subscribeToPush(server, maya);
     // An idempotent answer that carries her email, and a reset link.
     expect(
@@ -174,6 +184,7 @@ describe('DELETE /auth/users/me', () => {
       maya.user.displayName,
       maya.user.firstName,
       maya.user.lastName,
+      said,
     ];
     for (const needle of personal) expect(await columnsHolding(needle)).not.toEqual([]);
     const pointsBefore = await pointsTable();

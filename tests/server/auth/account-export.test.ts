@@ -23,7 +23,7 @@ const exportOf = (user: AuthResponse) =>
   server.request<AccountExport>('GET', '/auth/users/me/export', { token: user.accessToken });
 
 describe('GET /auth/users/me/export', () => {
-  it("holds the player's profile, groups, wagers, bets, ledger, devices and sessions", async () => {
+  it("holds the player's profile, groups, wagers, comments, bets, ledger, devices and sessions", async () => {
     const maya = await createUser(server, { displayName: 'Maya Export' });
     const bo = await createPlayer(server, 'Bo');
     const group = await createGroup(server, bo);
@@ -32,6 +32,15 @@ describe('GET /auth/users/me/export', () => {
     const hers = await createBet(server, maya, group, { title: 'Cake at the party?' });
     const wager = await placeWager(server, maya, theirs, 'yes', 2);
     await placeWager(server, bo, hers, 'no', 1);
+    const comment = await server.request<{ id: number }>(
+      'POST',
+      `/api/bets/${theirs.id}/comments`,
+      {
+        token: maya.accessToken,
+        body: { text: 'Bring an umbrella.' },
+      },
+    );
+    expect(comment.status, comment.text).toBe(201);
     const push = await subscribeToPush(server, maya);
     await login(server, maya.email, maya.password);
 
@@ -71,6 +80,15 @@ describe('GET /auth/users/me/export', () => {
         groupId: group.id,
         prediction: 'yes',
         points: 2,
+      }),
+    ]);
+    expect(document.comments).toEqual([
+      expect.objectContaining({
+        id: comment.body.id,
+        betId: theirs.id,
+        betTitle: 'Rain on Sunday?',
+        groupId: group.id,
+        text: 'Bring an umbrella.',
       }),
     ]);
     expect(document.betsCreated.map((bet) => [bet.id, bet.title, bet.state])).toEqual([
