@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet, Wager } from '../../../src/domain/bets';
 import type { Group, GroupPrivacy } from '../../../src/domain/groups';
-import { startTestServer, type TestServer } from '../harness';
-import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { useTestServer } from '../harness';
 import { createBet, DAY, expiresIn, placeWager } from '../bets/bet.factories';
 import {
   befriend,
@@ -15,7 +14,7 @@ import {
 } from './group.factories';
 
 // Who may call what (spec 02 §6, and our decisions where it is silent), the table that holds
-// src/server/groups/group-access.ts to its rules: every groups and bets endpoint × visitor (no
+// src/server/groups/group-access.ts to its rules: every groups, bets and comments endpoint × visitor (no
 // token), signed-in non-member, member who left, member, admin, group creator, bet creator and
 // a bet creator who left. A refusal names its code too.
 
@@ -58,6 +57,8 @@ interface Scenario {
   leftMemberWager: Wager;
   /** An active bet whose creator has left, nobody's wager on it yet. */
   orphanBet: Bet;
+  /** `member`'s comment on `bet`. */
+  memberComment: { id: number };
 }
 
 interface Call {
@@ -493,9 +494,39 @@ const ENDPOINTS: Endpoint[] = [
       departedBetCreator: '403 not_member',
     },
   },
+  {
+    name: 'GET /bets/{id}/comments, even in a public group',
+    privacy: 'public',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/bets/${s.bet.id}/comments` }),
+    expected: readable,
+  },
+  {
+    name: 'POST /bets/{id}/comments',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({
+      method: 'POST',
+      path: `/api/bets/${s.bet.id}/comments`,
+      body: { text: 'Who brings the snacks?' },
+    }),
+    expected: membersOnly(201),
+  },
+  {
+    name: "DELETE /comments/{id}, a member's comment",
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({ method: 'DELETE', path: `/api/comments/${s.memberComment.id}` }),
+    expected: {
+      ...membersOnly('403 cannot_delete_comment'),
+      member: 200,
+      admin: 200,
+      creator: 200,
+    },
+  },
 ];
 
-let server: TestServer;
+const server = useTestServer();
 const shared = new Map<GroupPrivacy, Scenario>();
 
 async function leave(user: AuthResponse, group: Group): Promise<void> {
@@ -533,6 +564,11 @@ async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
     placeWager(server, leftMember, bet, 'no', 1),
   ]);
   await Promise.all([leave(leftMember, roles.group), leave(departedBetCreator, roles.group)]);
+  const comment = await server.request<{ id: number }>('POST', `/api/bets/${bet.id}/comments`, {
+    token: roles.member.accessToken,
+    body: { text: 'I say yes.' },
+  });
+  if (comment.status !== 201) throw new Error(`comment failed: ${comment.status} ${comment.text}`);
   return {
     ...roles,
     leftMember,
@@ -545,6 +581,7 @@ async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
     memberWager,
     leftMemberWager,
     orphanBet,
+    memberComment: comment.body,
   };
 }
 
@@ -553,12 +590,9 @@ function callerOf(scenario: Scenario, role: Role): AuthResponse | undefined {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
   shared.set('public', await createScenario('public'));
   shared.set('private', await createScenario('private'));
 });
-afterAll(() => server.close());
-afterEach(() => assertLedgerMatchesMemberships(server.database));
 
 const cases = ENDPOINTS.flatMap((endpoint) =>
   ROLES.map((role) => ({ endpoint, role, outcome: endpoint.expected[role] })),
