@@ -13,7 +13,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 // shell: the API, the auth calls and socket.io must reach the network (or fail) as they are.
 
 /** Paths the server owns; a navigation there is not an app screen. */
-export const SERVER_PATHS = [/^\/api(\/|$)/, /^\/auth(\/|$)/, /^\/socket\.io(\/|$)/, /^\/healthz$/];
+const SERVER_PATHS = [/^\/api(\/|$)/, /^\/auth(\/|$)/, /^\/socket\.io(\/|$)/, /^\/healthz$/];
 
 export function routeAppShell(manifest: Array<PrecacheEntry | string>): void {
   precacheAndRoute(manifest);

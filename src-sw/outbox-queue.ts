@@ -17,7 +17,7 @@ import { registerRoute } from 'workbox-routing';
 
 declare const self: ServiceWorkerGlobalScope;
 
-export const OUTBOX_QUEUE = 'hunch-outbox';
+const OUTBOX_QUEUE = 'hunch-outbox';
 const MAX_RETENTION_MINUTES = 12 * 60;
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

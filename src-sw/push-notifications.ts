@@ -2,7 +2,7 @@
 import type { PushNotification } from '../src/domain/push';
 
 // Each push is shown as a notification, and a click opens or focuses its URL. The
-// payload is {title, body, url, tag?} (src/domain/push.ts, pushNotificationSchema). It is
+// payload is {title, body, url, tag?} (src/domain/push.ts, PushNotification). It is
 // checked by hand rather than with the zod schema: zod would triple this worker's size for
 // four fields, and a malformed push still has to show something (a push that shows no
 // notification is penalised by the browser).
@@ -16,7 +16,7 @@ const FALLBACK: PushNotification = {
 };
 
 /** The payload of a push, or a generic notification when it is missing or malformed. */
-export function readPushPayload(data: { json(): unknown } | null): PushNotification {
+function readPushPayload(data: { json(): unknown } | null): PushNotification {
   let raw: unknown;
   try {
     raw = data?.json();

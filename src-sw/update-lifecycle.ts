@@ -5,7 +5,7 @@
 // (src/client/pwa/register-service-worker.ts) posts SKIP_WAITING, then reloads once on
 // controllerchange.
 
-export const SKIP_WAITING = 'SKIP_WAITING';
+const SKIP_WAITING = 'SKIP_WAITING';
 
 export function listenForUpdateRequests(scope: ServiceWorkerGlobalScope): void {
   scope.addEventListener('message', (event: ExtendableMessageEvent) => {

@@ -148,8 +148,7 @@ export type AccountExport = z.infer<typeof accountExportSchema>;
 
 // ---- the profile's delete confirmation ----
 
-export const DELETE_ACCOUNT_PASSWORD_REQUIRED =
-  'Enter your current password to delete your account.';
+const DELETE_ACCOUNT_PASSWORD_REQUIRED = 'Enter your current password to delete your account.';
 
 /** A full account's confirmation: its current password. */
 export const deleteFullAccountFormSchema = z.object({

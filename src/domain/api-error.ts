@@ -1,5 +1,3 @@
-import { z } from './zod';
-
 // The one error body every endpoint answers with (ARCHITECTURE.md §6): the client shows
 // `message` and branches on the stable snake_case `code`. These are all the codes the server
 // sends: its AppError takes nothing else, so the client's checks on `code` are checked too.
@@ -73,9 +71,9 @@ export function isApiErrorCode(value: unknown): value is ApiErrorCode {
   return (API_ERROR_CODES as readonly unknown[]).includes(value);
 }
 
-export const apiErrorSchema = z.object({
-  message: z.string(),
-  code: z.enum(API_ERROR_CODES),
-  fieldErrors: z.record(z.string(), z.string()).optional(),
-});
-export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+/** The body of every refusal (ARCHITECTURE.md §6). */
+export interface ApiErrorBody {
+  message: string;
+  code: ApiErrorCode;
+  fieldErrors?: Record<string, string>;
+}

@@ -9,7 +9,7 @@ const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** The standard address pattern with the length limits of spec 01 §5 (254 overall, 64 local part). */
-export function isValidEmail(value: string): boolean {
+function isValidEmail(value: string): boolean {
   if (value.length > LIMITS.emailMax || !EMAIL_PATTERN.test(value)) return false;
   return value.indexOf('@') <= LIMITS.emailLocalMax;
 }
@@ -116,13 +116,11 @@ export const loginRequestSchema = z.strictObject({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
   appName: appName.default(DEFAULT_APP_NAME),
 });
-export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const registerGuestRequestSchema = z.strictObject({
   displayName,
   appName: appName.default(DEFAULT_APP_NAME),
 });
-export type RegisterGuestRequest = z.input<typeof registerGuestRequestSchema>;
 
 export const refreshTokenRequestSchema = z.strictObject({
   refreshToken: z
@@ -136,7 +134,6 @@ export const forgotPasswordRequestSchema = z.strictObject({
   email,
   appName: appName.default(DEFAULT_APP_NAME),
 });
-export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
 
 export const resetPasswordRequestSchema = z
   .strictObject({
@@ -226,7 +223,7 @@ export const loginFormSchema = z.object({
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** The password-strength pattern of spec 01 §5: a digit or non-word character, an uppercase and a lowercase letter. */
-export const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*(\d|\W)).*$/;
+const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*(\d|\W)).*$/;
 
 const strongPassword = z
   .string()

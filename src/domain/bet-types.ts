@@ -37,7 +37,7 @@ export type Winners = {
 };
 
 /** What a prediction or a correct answer may be, and how the screens ask for it. */
-export type AnswerRule = {
+type AnswerRule = {
   /** A button per choice (`answerChoices`), or a number field. */
   input: 'choices' | 'number';
   /** Why a trimmed, non-empty text does not fit, or null; `choices` are the bet's. */

@@ -9,7 +9,6 @@ import { idSchema } from './ids';
 // table in bet-types.ts. Pure: the clock is always an argument.
 
 export const BET_STATES = ['draft', 'active', 'expired', 'resolved', 'cancelled'] as const;
-export type BetState = (typeof BET_STATES)[number];
 
 // ---- the stored config (each type's request schema is its entry in bet-types.ts) ----
 
@@ -17,7 +16,7 @@ export type BetState = (typeof BET_STATES)[number];
  * The config as it travels in responses and is stored: spec 02 §3 calls it a free record, so
  * every key is optional and unknown keys survive; the request schema is the strict one.
  */
-export const betTypeConfigSchema = z.looseObject({
+const betTypeConfigSchema = z.looseObject({
   yesLabel: z.string().optional(),
   noLabel: z.string().optional(),
   options: z.array(z.string()).optional(),
@@ -44,7 +43,7 @@ const description = z
  * An ISO 8601 date-time with a zone (Z or an offset), normalised to UTC `toISOString()` form.
  * Whether it lies in the future needs the clock: see `isExpiryInFuture`.
  */
-export const expiresAtSchema = z
+const expiresAtSchema = z
   .string({ error: BET_MESSAGES.expiryRequired })
   .trim()
   .min(1, { error: BET_MESSAGES.expiryRequired, abort: true })
@@ -55,7 +54,7 @@ export const expiresAtSchema = z
   .pipe(z.iso.datetime({ offset: true, error: BET_MESSAGES.expiryInvalid }))
   .transform((value) => new Date(value).toISOString());
 
-export const baseWagerAmountSchema = z
+const baseWagerAmountSchema = z
   .number({ error: BET_MESSAGES.baseWagerRequired })
   .min(1, { error: BET_MESSAGES.baseWagerMin, abort: true })
   .refine(
@@ -63,14 +62,14 @@ export const baseWagerAmountSchema = z
     BET_MESSAGES.baseWagerTier,
   );
 
-export const betTypeSchema = z.enum(BET_TYPES, {
+const betTypeSchema = z.enum(BET_TYPES, {
   error: (issue) =>
     issue.input === undefined || issue.input === null || issue.input === ''
       ? BET_MESSAGES.betTypeRequired
       : BET_MESSAGES.betTypeUnknown,
 });
 
-export const betStateSchema = z.enum(BET_STATES);
+const betStateSchema = z.enum(BET_STATES);
 
 const betRequestFields = {
   title,
@@ -156,11 +155,9 @@ export const placeWagerRequestSchema = z.strictObject({
   prediction,
   points,
 });
-export type PlaceWagerRequest = z.input<typeof placeWagerRequestSchema>;
 
 /** PUT /bets/wagers/{wagerId}. */
 export const updateWagerRequestSchema = z.strictObject({ prediction, points });
-export type UpdateWagerRequest = z.input<typeof updateWagerRequestSchema>;
 
 /** PUT /bets/{id}/resolve: a non-empty answer (spec 02 §5); its fit to the bet is `validateCorrectAnswer`. */
 export const resolveRequestSchema = z.strictObject({
@@ -170,7 +167,6 @@ export const resolveRequestSchema = z.strictObject({
     .min(1, { error: BET_MESSAGES.answerRequired, abort: true })
     .max(BET_LIMITS.predictionMax, BET_MESSAGES.answerMax),
 });
-export type ResolveRequest = z.input<typeof resolveRequestSchema>;
 
 /** GET /bets/user/wagers?group= */
 export const userWagersQuerySchema = z.object({
@@ -194,8 +190,6 @@ export function wagerMultiplier(base: number, points: number): 1 | 2 | 3 | null 
 export function isValidWagerPoints(base: number, points: number): boolean {
   return wagerMultiplier(base, points) !== null;
 }
-
-export const WAGER_POINTS_MESSAGE = 'Points must be 1, 2 or 3 times the base wager amount';
 
 // ---- responses (spec 02 §3) ----
 

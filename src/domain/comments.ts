@@ -17,7 +17,7 @@ export const COMMENT_MESSAGES = {
 } as const;
 
 /** The text as stored: trimmed, 1–500 characters (line breaks allowed). */
-export const commentTextSchema = z
+const commentTextSchema = z
   .string({ error: COMMENT_MESSAGES.textRequired })
   .trim()
   .min(1, COMMENT_MESSAGES.textRequired)

@@ -3,7 +3,7 @@
 // rounding can never decide who wins.
 
 /** A plain decimal (no exponent, no hex): the only numeric form, so numeric answers compare exactly. */
-export const DECIMAL_PATTERN = /^-?(\d{1,15})(\.\d{1,15})?$/;
+const DECIMAL_PATTERN = /^-?(\d{1,15})(\.\d{1,15})?$/;
 
 /** Whether a string is a number a numeric bet accepts ("12", "-3.5"). */
 export function isDecimalString(value: string): boolean {

@@ -20,7 +20,7 @@ export const GROUP_LIMITS = {
   searchMax: 100,
 } as const;
 
-export const GROUP_PRIVACIES = ['public', 'private'] as const;
+const GROUP_PRIVACIES = ['public', 'private'] as const;
 export type GroupPrivacy = (typeof GROUP_PRIVACIES)[number];
 
 export const GROUP_MESSAGES = {
@@ -74,7 +74,7 @@ const inviteCode = z
   );
 
 /** Starting points: a whole number from 1 to 1,000,000, default 100 (spec 02 §5, §9). */
-export const defaultPointsSchema = z
+const defaultPointsSchema = z
   .number({ error: GROUP_MESSAGES.pointsRequired })
   .int(GROUP_MESSAGES.pointsWhole)
   .min(GROUP_LIMITS.pointsMin, GROUP_MESSAGES.pointsMin)
@@ -119,7 +119,6 @@ export const joinPublicRequestSchema = z.strictObject({
     .min(1, GROUP_MESSAGES.publicGroupRequired)
     .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.publicGroupRequired),
 });
-export type JoinPublicRequest = z.input<typeof joinPublicRequestSchema>;
 
 /** POST /groups/join-private: group id and invite code, both required (spec 02 §5); an id from a link is a string. */
 export const joinPrivateRequestSchema = z.strictObject({
@@ -130,14 +129,12 @@ export const joinPrivateRequestSchema = z.strictObject({
     .min(1, GROUP_MESSAGES.inviteCodeRequired)
     .max(GROUP_LIMITS.inviteCodeMax, GROUP_MESSAGES.inviteCodeLength),
 });
-export type JoinPrivateRequest = z.input<typeof joinPrivateRequestSchema>;
 
 /** POST /groups/{id}/members and POST /groups/{id}/admins. */
 export const groupMemberRequestSchema = z.strictObject({
   userId: idSchema(GROUP_MESSAGES.userRequired),
 });
 export const groupAdminRequestSchema = groupMemberRequestSchema;
-export type GroupMemberRequest = z.input<typeof groupMemberRequestSchema>;
 
 /** Route params `{id}` and `{id}/…/{userId}` of the group calls. */
 export const groupIdParamsSchema = z.object({ id: idSchema(GROUP_MESSAGES.groupIdRequired) });
@@ -148,7 +145,7 @@ export const groupUserParamsSchema = z.object({
 
 /** GET /groups?membership=mine&managed_by=mine&privacy= (unknown query keys are ignored). */
 /** GET /groups answers a page of at most this many groups (the public list reached megabytes). */
-export const GROUP_LIST_PAGE_MAX = 100;
+const GROUP_LIST_PAGE_MAX = 100;
 
 export const listGroupsQuerySchema = z.object({
   membership: z.literal('mine').optional(),
@@ -158,7 +155,6 @@ export const listGroupsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(GROUP_LIST_PAGE_MAX).default(GROUP_LIST_PAGE_MAX),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
-export type ListGroupsQuery = z.input<typeof listGroupsQuerySchema>;
 
 /** GET /groups/public?search= */
 export const publicGroupsQuerySchema = z.object({
@@ -200,8 +196,7 @@ export const publicGroupSummarySchema = z.object({
 });
 export type PublicGroupSummary = z.infer<typeof publicGroupSummarySchema>;
 
-export const MEMBERSHIP_ROLES = ['member', 'admin', 'creator'] as const;
-export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+const MEMBERSHIP_ROLES = ['member', 'admin', 'creator'] as const;
 
 /** A user's points in a group; `0 <= availablePoints <= totalPoints` (ARCHITECTURE.md §4). */
 export const membershipSchema = z.object({
@@ -214,7 +209,7 @@ export const membershipSchema = z.object({
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
-export const leaderboardEntrySchema = z.object({
+const leaderboardEntrySchema = z.object({
   id: z.number().int(),
   name: z.string(),
   points: z.number().int(),

@@ -10,7 +10,6 @@ export const LEDGER_KINDS = [
   'payout',
   'refund',
 ] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export type LedgerEvent =
   /** Joining a group grants its defaultPoints, once per membership. */

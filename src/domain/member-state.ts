@@ -8,7 +8,7 @@ import { membershipSchema } from './groups';
 // Its own file because it joins groups and bets, and bets.ts already imports groups.ts.
 
 /** A group in the user state: its id and name (spec 02 §3 says the name may be missing). */
-export const memberStateGroupSchema = z.object({
+const memberStateGroupSchema = z.object({
   id: z.number().int(),
   name: z.string().optional(),
 });

@@ -24,15 +24,15 @@ export const MIRROR_PAGE_ROWS = 1000;
 export const mirrorQuerySchema = z.object({ cursor: z.string().min(1).max(4096).optional() });
 
 /** Every member of the group, with their points and role: the leaderboard and the members list are queries over these. */
-export const mirrorMembershipSchema = membershipSchema.extend({ version: z.number().int() });
+const mirrorMembershipSchema = membershipSchema.extend({ version: z.number().int() });
 export type MirrorMembership = z.infer<typeof mirrorMembershipSchema>;
 
 /** The group as GET /groups/{id} shows it to a member, plus its version. */
-export const mirrorGroupSchema = groupSchema.extend({ version: z.number().int() });
+const mirrorGroupSchema = groupSchema.extend({ version: z.number().int() });
 export type MirrorGroup = z.infer<typeof mirrorGroupSchema>;
 
 /** A bet in any state with its live answer totals and wager count. */
-export const mirrorBetSchema = betSchema.extend({
+const mirrorBetSchema = betSchema.extend({
   answerTotals: answerTotalsSchema,
   wagerCount: z.number().int(),
   version: z.number().int(),
@@ -40,11 +40,11 @@ export const mirrorBetSchema = betSchema.extend({
 export type MirrorBet = z.infer<typeof mirrorBetSchema>;
 
 /** The caller's own wager. */
-export const mirrorWagerSchema = wagerSchema.extend({ version: z.number().int() });
+const mirrorWagerSchema = wagerSchema.extend({ version: z.number().int() });
 export type MirrorWager = z.infer<typeof mirrorWagerSchema>;
 
 /** A resolved bet's statistics as the caller sees them (GET /bets/{id}/statistics), sent whenever the bet changes. */
-export const mirrorStatisticsSchema = z.object({
+const mirrorStatisticsSchema = z.object({
   betId: z.number().int(),
   version: z.number().int(),
   statistics: betStatisticsSchema,

@@ -31,7 +31,7 @@ export type Resolution = {
 };
 
 /** The order in which leftover points are handed out among equal remainders: earliest wager first (createdAt, then id). */
-export function compareWagerAge(
+function compareWagerAge(
   a: Pick<PayoutWager, 'id' | 'createdAt'>,
   b: Pick<PayoutWager, 'id' | 'createdAt'>,
 ): number {

@@ -3,7 +3,7 @@ import { z } from './zod';
 // Push: the request and response schemas of spec 02 §7 (Push) for a subscription of spec 02
 // §3, and the notification payload the service worker shows (ARCHITECTURE.md §7).
 
-export const PUSH_LIMITS = {
+const PUSH_LIMITS = {
   appNameMax: 50,
   deviceIdMax: 128,
   endpointMax: 2048,
@@ -78,7 +78,6 @@ export type RegisterPushSubscriptionRequest = z.infer<typeof registerPushSubscri
 
 /** GET /push-subscriptions/status?deviceId&appName. */
 export const pushStatusQuerySchema = z.object({ deviceId, appName });
-export type PushStatusQuery = z.infer<typeof pushStatusQuerySchema>;
 
 /** DELETE /push-subscriptions/user/{deviceId}?appName and PATCH …/deactivate?appName. */
 export const pushDeviceParamsSchema = z.object({ deviceId });
@@ -109,11 +108,10 @@ export type PushSubscription = z.infer<typeof pushSubscriptionSchema>;
  * The JSON of every push message: the service worker shows `title` and `body`, replaces an
  * earlier notification with the same `tag`, and opens or focuses `url` when it is clicked.
  */
-export const pushNotificationSchema = z.object({
-  title: z.string(),
-  body: z.string(),
+export interface PushNotification {
+  title: string;
+  body: string;
   /** An app path such as /bets/12 or /group/3. */
-  url: z.string().startsWith('/'),
-  tag: z.string().optional(),
-});
-export type PushNotification = z.infer<typeof pushNotificationSchema>;
+  url: string;
+  tag?: string;
+}

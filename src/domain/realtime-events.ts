@@ -62,14 +62,14 @@ export interface BetResolvedPayload {
   version: number;
 }
 
-export interface BetCancelledPayload {
+interface BetCancelledPayload {
   betId: number;
   groupId: number;
   totalPointsRefunded: number;
   version: number;
 }
 
-export interface BetExpiredPayload {
+interface BetExpiredPayload {
   betId: number;
   groupId: number;
   version: number;
@@ -91,7 +91,7 @@ export interface UserJoinedGroupPayload {
   version: number;
 }
 
-export interface GroupCreatedPayload {
+interface GroupCreatedPayload {
   groupId: number;
   name: string;
 }
@@ -107,12 +107,12 @@ export type CommentEventPayload = VersionedComment;
 export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
 
 /** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (spec 02 §8). */
-export interface AuthErrorPayload {
+interface AuthErrorPayload {
   message: string;
 }
 
 /** Sent once the handshake's token is accepted and the socket has joined its rooms. */
-export interface ConnectionAuthenticatedPayload {
+interface ConnectionAuthenticatedPayload {
   userId: number;
   groupIds: number[];
 }

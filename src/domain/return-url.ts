@@ -14,7 +14,7 @@ export interface ReturnUrlParams {
  * Only a path inside this app counts as a returnUrl: "https://evil.example" or
  * "//evil.example" would turn the login page into an open redirect, so they are ignored.
  */
-export function isInternalPath(value: string): boolean {
+function isInternalPath(value: string): boolean {
   return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\');
 }
 

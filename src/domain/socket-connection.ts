@@ -12,15 +12,8 @@ export const SOCKET_LIMITS = {
 } as const;
 
 /** Spec 02 §4: the connection statuses a view may show. */
-export const SOCKET_STATUSES = [
-  'disconnected',
-  'connecting',
-  'reconnecting',
-  'connected',
-  'error',
-  'signed-out',
-] as const;
-export type SocketStatus = (typeof SOCKET_STATUSES)[number];
+export type SocketStatus =
+  'disconnected' | 'connecting' | 'reconnecting' | 'connected' | 'error' | 'signed-out';
 
 /**
  * The wait before reconnection attempt `attempt` (1-based): the base delay doubling per
@@ -51,14 +44,14 @@ export function reconnectingMessage(
   return `Reconnecting... (${attempt}/${maxAttempts})`;
 }
 
-export type SocketErrorType = 'authentication' | 'connection' | 'network' | 'timeout';
+type SocketErrorType = 'authentication' | 'connection' | 'network' | 'timeout';
 
 export interface SocketError {
   type: SocketErrorType;
   message: string;
 }
 
-export const SOCKET_ERROR_MESSAGES = {
+const SOCKET_ERROR_MESSAGES = {
   default: 'Connection failed',
   maxAttempts: 'Failed to reconnect after maximum attempts',
   timeout: 'Connection timed out',

@@ -49,7 +49,7 @@ import { registerSecurityHeaders } from './security-headers';
 // main.ts and the tests start the very same thing.
 
 /** Bodies are small JSON documents; anything bigger is refused with 413 before parsing. */
-export const BODY_LIMIT_BYTES = 100 * 1024;
+const BODY_LIMIT_BYTES = 100 * 1024;
 
 export interface AppDeps {
   config: Config;

@@ -9,14 +9,10 @@ import { validationFailed } from './errors';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-export const CONTROL_CHARACTER_MESSAGE = 'Must not contain control characters';
+const CONTROL_CHARACTER_MESSAGE = 'Must not contain control characters';
 
 /** The dotted path of the first string (or key) holding a control character, or undefined. */
-export function findControlCharacter(
-  value: unknown,
-  path: string[] = [],
-  depth = 0,
-): string | undefined {
+function findControlCharacter(value: unknown, path: string[] = [], depth = 0): string | undefined {
   if (typeof value === 'string')
     return CONTROL_CHARACTER.test(value) ? path.join('.') || 'body' : undefined;
   if (!value || typeof value !== 'object' || depth > 20) return undefined;

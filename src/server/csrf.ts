@@ -10,8 +10,8 @@ import { csrfMismatch } from './errors';
 // cookie but cannot read it. Requests without the cookie (curl, API clients with Bearer
 // tokens, a browser's very first call) pass: Bearer tokens are not ambient credentials.
 
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'x-xsrf-token';
+const CSRF_COOKIE = 'XSRF-TOKEN';
+const CSRF_HEADER = 'x-xsrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function sameToken(a: string, b: string): boolean {

@@ -139,7 +139,7 @@ export const pushSubscriptionNotFound = () =>
 // ---- 409 ----
 export const emailOrUsernameTaken = () =>
   new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
-export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
+const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
 /** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
 export const groupNameTaken = () =>
   new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
@@ -214,7 +214,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 // ---- 503 ----
 /** The database connection dropped mid-request (a failover, a restart): nothing was applied by halves; retry. */
-export const databaseUnavailable = () =>
+const databaseUnavailable = () =>
   new AppError(
     503,
     'database_unavailable',
@@ -229,7 +229,7 @@ export const internalError = () =>
  * The constraint named by PostgreSQL's unique_violation (23505), whether raised by pg or PGlite
  * or wrapped by Drizzle; undefined when the error is something else.
  */
-export function uniqueViolation(error: unknown): { constraint: string } | undefined {
+function uniqueViolation(error: unknown): { constraint: string } | undefined {
   for (
     let e: unknown = error, depth = 0;
     e && depth < 5;
@@ -260,7 +260,7 @@ const CONNECTION_LOST_CODES = new Set([
 ]);
 
 /** Whether the error (or one it wraps) says the database connection was lost or could not be made. */
-export function isConnectionLost(error: unknown): boolean {
+function isConnectionLost(error: unknown): boolean {
   for (
     let e: unknown = error, depth = 0;
     e && depth < 5;

@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** A membership ended: the member left, or an admin removed them. */
-export interface MembershipEndedPayload {
+interface MembershipEndedPayload {
   groupId: number;
   userId: number;
 }
@@ -23,7 +23,7 @@ export interface MembershipEndedPayload {
  * Events only the server's own modules hear; the realtime gateway never sends them to a
  * client (it uses them to keep socket rooms in step with memberships).
  */
-export interface InternalEvents {
+interface InternalEvents {
   membershipEnded(payload: MembershipEndedPayload): void;
   /** Sessions of the user ended (sign-out, sign-out everywhere, a password change or reset): the gateway drops their sockets, which must then prove a live session again. */
   sessionsRevoked(payload: { userId: number }): void;
@@ -35,9 +35,9 @@ export interface InternalEvents {
 export type WagerSavedPayload = Required<WagerPlacedPayload>;
 
 /** Everything the bus carries: the client-facing events of spec 02 §3 and the internal ones. */
-export type BusEvents = ServerToClientEvents & InternalEvents;
+type BusEvents = ServerToClientEvents & InternalEvents;
 export type BusEventName = keyof BusEvents;
-export type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
+type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
 
 /** Who may receive an event: everyone in a group's room, or one user's sockets (ARCHITECTURE.md §7). */
 export type Audience = { groupId: number } | { userId: number };
@@ -46,7 +46,7 @@ export type PublishedEvent = {
   [E in BusEventName]: { event: E; payload: BusEventPayload<E>; audience: Audience };
 }[BusEventName];
 
-export type EventListener = (published: PublishedEvent) => void | Promise<void>;
+type EventListener = (published: PublishedEvent) => void | Promise<void>;
 
 export interface EventBus {
   /** Call only after the change's transaction committed. Listeners run now, in order; their failures are logged, never thrown at the publisher. */

@@ -9,7 +9,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 type HeaderValue = string | number | readonly string[];
 
 /** The headers helmet sets for `options`, computed once. */
-export function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, HeaderValue> {
+function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, HeaderValue> {
   const headers: Record<string, HeaderValue> = {};
   const recorder = {
     setHeader(name: string, value: HeaderValue) {
@@ -39,7 +39,7 @@ const API_PREFIXES = ['/api/', '/auth/'];
  * in a Referer or read cross-origin is kept, with a CSP that allows nothing at all. Fewer
  * headers is less to write and for Node to validate on every signed-in call.
  */
-export function apiHeaders(
+function apiHeaders(
   documentHeaders: Readonly<Record<string, HeaderValue>>,
 ): Record<string, HeaderValue> {
   const kept = [

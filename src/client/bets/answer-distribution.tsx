@@ -9,7 +9,7 @@ import styles from './results-panel.module.css';
 // answer its participants, percentage and points; the correct one in the success colour
 // with a check (and the word "Correct", so colour is not the only signal).
 
-export const DISTRIBUTION_TEXT = {
+const DISTRIBUTION_TEXT = {
   heading: 'Answer Distribution',
   correct: 'Correct',
   participants: (n: number) => `${n} ${n === 1 ? 'participant' : 'participants'}`,

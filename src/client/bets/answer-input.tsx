@@ -20,7 +20,7 @@ export const ANSWER_TEXT = {
 };
 
 /** The numeric input's message (spec 02 §5), or null when the text is a number. */
-export function numericAnswerError(text: string): string | null {
+function numericAnswerError(text: string): string | null {
   const value = text.trim();
   if (value === '') return BET_MESSAGES.numberRequired;
   if (value.length > BET_LIMITS.predictionMax) return BET_MESSAGES.configInvalid;

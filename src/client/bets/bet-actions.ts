@@ -42,8 +42,6 @@ export interface CancelResult {
   isQueued: boolean;
 }
 
-export type BetActions = ReturnType<typeof createBetActions>;
-
 const poolOf = (bet: Pick<BetRow, 'answerTotals'> | undefined) =>
   Object.values(bet?.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
 

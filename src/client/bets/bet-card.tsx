@@ -17,7 +17,7 @@ import styles from './bet-card.module.css';
 // showing the wager, until the player chooses "Change"; we keep it locked so a stray tap
 // never moves points).
 
-export const BET_CARD_TEXT = {
+const BET_CARD_TEXT = {
   yourWager: 'Your wager',
   change: 'Change',
   /** A bet created offline has no server id yet: nobody can wager on it until it has one. */

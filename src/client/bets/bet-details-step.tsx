@@ -8,7 +8,7 @@ import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-mode
 // Step 1 "Details" of the bet-creation stepper (spec 02 §2, §5): title, optional
 // description, expiry (default now + 24 h), base wager $ / $$ / $$$ (1, 2, 3), group.
 
-export const DETAILS_TEXT = {
+const DETAILS_TEXT = {
   title: 'Title',
   titlePlaceholder: 'Will it rain on Saturday?',
   description: 'Description (optional)',

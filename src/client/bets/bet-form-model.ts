@@ -47,7 +47,7 @@ export const DETAILS_FIELDS: BetFormField[] = [
 export const TYPE_FIELDS: BetFormField[] = ['betType', 'yesLabel', 'noLabel', 'options', 'line'];
 
 /** A Date as a datetime-local value in the device's zone. */
-export function toDateTimeLocal(time: number): string {
+function toDateTimeLocal(time: number): string {
   const date = new Date(time);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;

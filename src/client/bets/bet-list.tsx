@@ -17,7 +17,7 @@ import styles from './bet-list.module.css';
 // per tab in the group view (`limit`), all of them on /group/{id}/bets; "No Bets". Drawn from
 // the mirror, which holds every bet of the player's groups (readable offline, kept fresh by pulls).
 
-export const BET_LIST_TEXT = {
+const BET_LIST_TEXT = {
   active: 'Active',
   resolved: 'Resolved',
   search: 'Search bets by title...',

@@ -13,7 +13,7 @@ import styles from './bet-summary-card.module.css';
 // Bet link; a resolved one "Answer:" (a dash if none) and View Results; with a wager,
 // "Yours:" and "Wagered:".
 
-export const SUMMARY_CARD_TEXT = {
+const SUMMARY_CARD_TEXT = {
   placeBet: 'Place Bet',
   viewResults: 'View Results',
   viewBet: 'View Bet',

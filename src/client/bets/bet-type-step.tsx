@@ -12,7 +12,7 @@ import styles from './create-bet-form.module.css';
 // yes/no labels; 2–10 options with add and remove (remove only while more than 2 remain,
 // blanks dropped on submit); the over/under line.
 
-export const TYPE_TEXT = {
+const TYPE_TEXT = {
   betType: 'Bet type',
   yesLabel: 'Yes label (optional)',
   noLabel: 'No label (optional)',

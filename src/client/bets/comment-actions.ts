@@ -22,8 +22,6 @@ export interface CommentActionsDeps {
 /** How a write ended for the thread: sent, or queued until the network returns. */
 export type CommentWriteStatus = 'sent' | 'queued';
 
-export type CommentActions = ReturnType<typeof createCommentActions>;
-
 export function createCommentActions({
   db = defaultDb,
   session = sessionStore,

@@ -5,8 +5,7 @@ import styles from './comment-thread.module.css';
 // A bet's comment count on its cards: an icon and the number; screen readers
 // hear "3 comments". `hideZero` keeps lists quiet for bets nobody has talked about yet.
 
-export const commentCountLabel = (count: number) =>
-  `${count} ${count === 1 ? 'comment' : 'comments'}`;
+const commentCountLabel = (count: number) => `${count} ${count === 1 ? 'comment' : 'comments'}`;
 
 export function CommentCount({ betId, hideZero = false }: { betId: number; hideZero?: boolean }) {
   const count = useCommentCount(betId);

@@ -16,7 +16,7 @@ import styles from './comment-thread.module.css';
 // marked pending (offline it waits in the outbox). A refusal puts the text back with the
 // server's message. Ctrl/⌘ + Enter sends.
 
-export const COMMENT_FORM_TEXT = {
+const COMMENT_FORM_TEXT = {
   label: 'Add a comment',
   placeholder: 'Say something about this bet',
   send: 'Send',

@@ -15,7 +15,7 @@ import styles from './comment-thread.module.css';
 // author (avatar initials and name), when, and a pending mark until the server has it. Drawn
 // from the mirror, so it reads offline and moves live. The author or a group admin may delete.
 
-export const THREAD_TEXT = {
+const THREAD_TEXT = {
   heading: 'Comments',
   empty: 'No comments yet. Start the banter.',
   you: 'You',

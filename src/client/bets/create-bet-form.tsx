@@ -24,7 +24,7 @@ import styles from './create-bet-form.module.css';
 // The bet-creation modal's body (spec 02 §2 "Bet creation: two-step stepper (Details,
 // Type)"): the group defaults to the active one; "Bet Created!" then the new bet's page.
 
-export const CREATE_BET_TEXT = {
+const CREATE_BET_TEXT = {
   details: 'Details',
   type: 'Type',
   submit: 'Create Bet',

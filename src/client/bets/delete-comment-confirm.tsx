@@ -11,7 +11,7 @@ import styles from './comment-thread.module.css';
 // Deleting a comment (its author or a group admin) behind a confirmation. It leaves the thread
 // at once, for everyone; a refusal brings it back and says why.
 
-export const DELETE_COMMENT_TEXT = {
+const DELETE_COMMENT_TEXT = {
   title: 'Delete this comment?',
   body: 'It disappears for everyone in the group. This cannot be undone.',
   keep: 'Keep it',

@@ -20,7 +20,7 @@ import styles from './resolve-card.module.css';
 // "Resolving..."); "Bet resolved!"; a failure is a toast. The parent keys it by bet id, so
 // a different bet starts again at selection with no answer.
 
-export const RESOLVE_TEXT = {
+const RESOLVE_TEXT = {
   heading: 'Resolve this bet',
   /** A bet created offline has no server id yet. */
   notSent: "This bet can be resolved once it's sent.",

@@ -17,7 +17,7 @@ import styles from './results-panel.module.css';
 // offline). A resolve still waiting in the outbox (`isPending`) has no results on the server
 // yet: they come with the pull once it is confirmed.
 
-export const RESULTS_TEXT = {
+const RESULTS_TEXT = {
   loading: 'Loading Results...',
   failedTitle: 'Failed to Load Results',
   failed: 'Failed to load bet statistics. Please try again.',

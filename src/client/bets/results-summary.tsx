@@ -7,7 +7,7 @@ import styles from './results-panel.module.css';
 // Spec 02 §2: "Participation Overview" (participants / members, rate, total and average
 // points) and "Results Breakdown" (winners and losers: counts, percentages, points).
 
-export const SUMMARY_TEXT = {
+const SUMMARY_TEXT = {
   overview: 'Participation Overview',
   participants: 'Total Participants',
   rate: 'Participation Rate',

@@ -68,7 +68,7 @@ async function myPointsByGroup(database: HunchDb, userId: number) {
  * The unwagered bets (spec 02 §4), derived from the mirror: active bets of the player's groups
  * whose wagering is open and that carry no wager of theirs.
  */
-export async function readUnwageredBets(
+async function readUnwageredBets(
   database: HunchDb,
   userId: number,
   now: number,

@@ -18,7 +18,7 @@ import styles from './bet-card.module.css';
 // Submit Prediction / Update Wager. An existing wager prefills the prediction and the
 // multiplier (points / base when that is 1–3).
 
-export const WAGER_TEXT = {
+const WAGER_TEXT = {
   answers: 'Your prediction',
   submit: 'Submit Prediction',
   update: 'Update Wager',

@@ -17,7 +17,7 @@ import styles from './dashboard-page.module.css';
 // the full bet card so the wager is placed right here; else the spec's empty text with what
 // to do next (DESIGN.md: "Create a bet", "Join a group").
 
-export const BET_QUEUE_TEXT = {
+const BET_QUEUE_TEXT = {
   heading: 'Your Bet Queue',
   empty: 'No active bets in your groups',
   emptyHint: 'Start one and see who agrees with you.',

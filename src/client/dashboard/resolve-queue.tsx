@@ -9,7 +9,7 @@ import styles from './dashboard-page.module.css';
 // "Your Resolve Queue" (spec 02 §2, §4): nextBetToResolve among the bets the player created,
 // with the resolve card inline; keyed by bet so the next bet starts at selection.
 
-export const RESOLVE_QUEUE_TEXT = {
+const RESOLVE_QUEUE_TEXT = {
   heading: 'Your Resolve Queue',
   empty: 'No more bets to resolve for your groups.',
   emptyHint: 'Bets you create land here when it is time to call the answer.',

@@ -8,7 +8,6 @@ import type {
   UpdateProfileRequest,
   UpdateProfileResponse,
   User,
-  UserBubble,
 } from '../../domain/auth';
 import { AUTH_BASE, DEFAULT_APP_NAME } from '../../domain/constants';
 import { api, sessionStore } from './session';
@@ -73,10 +72,6 @@ export async function updateProfile(changes: UpdateProfileRequest): Promise<User
   );
   sessionStore.replaceUser(user, { accessToken, refreshToken });
   return user;
-}
-
-export function fetchUsersByIds(ids: number[]) {
-  return api.get<UserBubble[]>(`${AUTH_BASE}/users/ids?ids=${ids.join(',')}`);
 }
 
 export function logout() {

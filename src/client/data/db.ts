@@ -19,13 +19,13 @@ export const CURSOR_KEY = 'mirrorCursor';
 /** The meta row mapping a temporary id (a group or bet created offline) to the server's: `{ [tempId]: realId }`. */
 export const TEMP_IDS_KEY = 'tempIds';
 
-export interface MetaRow {
+interface MetaRow {
   key: string;
   value: unknown;
 }
 
 /** A row changed by a write the server has not confirmed yet: the views show it as pending. */
-export interface PendingMark {
+interface PendingMark {
   pendingWriteId?: string;
 }
 
@@ -54,7 +54,7 @@ export type BetRow = Bet & Versioned & PendingMark;
 export type WagerRow = Wager & Versioned & PendingMark;
 
 /** A resolved bet's statistics as the player sees them. */
-export interface BetStatisticsRow extends Versioned {
+interface BetStatisticsRow extends Versioned {
   betId: number;
   statistics: BetStatistics;
 }

@@ -20,7 +20,7 @@ import {
 // writes the server rows, and re-applies the mutators still pending, oldest first. So a pull
 // never erases a pending change, and a refused write vanishes without a trace.
 
-export interface MutatorRequest {
+interface MutatorRequest {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
@@ -84,7 +84,7 @@ const KEY_OF: Record<MirrorTable, (row: Record<string, unknown>) => MirrorKey> =
   comments: (row) => row.id as number,
 };
 
-export const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;
+const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;
 
 /** A row without its pending mark. */
 export function withoutMark<T extends object>(row: T): Omit<T, 'pendingWriteId'> {

@@ -4,9 +4,9 @@
 // factory's `toasts` option take them. Until connected (a test building its own parts) a notice
 // goes nowhere.
 
-export type NoticeType = 'success' | 'error' | 'warning' | 'info';
+type NoticeType = 'success' | 'error' | 'warning' | 'info';
 
-export interface NoticeOptions {
+interface NoticeOptions {
   dismissible?: boolean;
   /** In ms; 0 keeps it until dismissed. */
   duration?: number;

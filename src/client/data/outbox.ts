@@ -105,8 +105,6 @@ function isRetryable(error: ApiError) {
   );
 }
 
-export type Outbox = ReturnType<typeof createOutbox>;
-
 export function createOutbox({
   db,
   api,

@@ -51,8 +51,6 @@ const COMMENT_EVENTS = [
   'commentDeleted',
 ] as const satisfies readonly RealtimeEventName[];
 
-export type RealtimeSync = ReturnType<typeof createRealtimeSync>;
-
 export function createRealtimeSync({
   db,
   session,

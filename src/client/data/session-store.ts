@@ -27,7 +27,7 @@ export interface SessionEvents {
   logout: { user: SessionUser | null; reason: SignOutReason };
 }
 
-export interface SessionStorages {
+interface SessionStorages {
   persistent: Storage;
   temporary: Storage;
 }

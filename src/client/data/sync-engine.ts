@@ -64,7 +64,7 @@ async function mergeRows<Row extends { version: number }, Key extends number | [
 }
 
 /** One merge per row type; each runs inside the page's transaction. */
-export function createMerges(db: HunchDb) {
+function createMerges(db: HunchDb) {
   return {
     mergeGroups: (groups: readonly MirrorGroup[]) =>
       mergeRows(db.groups as Table<object, number>, groups, (group) => group.id),
@@ -105,8 +105,6 @@ export function createMerges(db: HunchDb) {
     },
   };
 }
-
-export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
 export function createSyncEngine({
   db = defaultDb,

@@ -6,7 +6,7 @@ import type { SessionSnapshot, SessionStore } from './session-store';
 
 export const SessionContext = createContext<SessionStore | null>(null);
 
-export function useSessionStore(): SessionStore {
+function useSessionStore(): SessionStore {
   const store = useContext(SessionContext);
   if (!store) throw new Error('useSession must be used inside <SessionContext value={store}>');
   return store;

@@ -7,7 +7,7 @@ import { toast } from '../shell/toast-store';
 // "Enable group updates" prompt instead of closing; a failed check simply completes the join
 // (src/client/push/push-prompt.tsx). The push code is a lazy chunk.
 
-export const JOINED_TEXT = 'Group joined successfully!';
+const JOINED_TEXT = 'Group joined successfully!';
 
 interface AfterGroupJoinedOptions {
   /** Closes the join modal; absent when the join happened on the page (an invite link). */

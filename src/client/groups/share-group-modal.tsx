@@ -15,7 +15,7 @@ const TEXT = {
   copied: 'Copied!',
   copyFailed: 'Select the link and copy it',
 };
-export const COPY_CONFIRMATION_MS = 2000;
+const COPY_CONFIRMATION_MS = 2000;
 
 export function ShareGroupModal({ link }: { link: string }) {
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');

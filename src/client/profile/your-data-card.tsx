@@ -24,7 +24,7 @@ const TEXT = {
   modalTitle: 'Delete your account?',
 };
 
-export function openDeleteAccountModal() {
+function openDeleteAccountModal() {
   openModal({
     title: TEXT.modalTitle,
     size: 'narrow',

@@ -13,7 +13,7 @@ import styles from './push-prompt.module.css';
 // when notifications are enabled (or that failed, with its message) or declined. Below it:
 // the rule that decides whether to offer it, and offerPushPrompt(), which the join flow calls.
 
-export const PUSH_PROMPT_TITLE = 'Enable group updates';
+const PUSH_PROMPT_TITLE = 'Enable group updates';
 
 const TEXT = {
   body: 'You’re in! Turn on notifications to hear when a friend creates a bet, the odds move on your wager or your bet is resolved.',
@@ -22,7 +22,7 @@ const TEXT = {
   notNow: 'Not now',
 };
 
-export function PushPrompt({ onDone }: { onDone: () => void }) {
+function PushPrompt({ onDone }: { onDone: () => void }) {
   const [isEnabling, setIsEnabling] = useState(false);
   const enable = async () => {
     setIsEnabling(true);

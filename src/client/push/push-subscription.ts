@@ -15,12 +15,12 @@ import { SERVICE_WORKER_URL } from '../pwa/register-service-worker';
 // kept in localStorage (it must outlive a logout, so a later login finds the same
 // subscription row), and a readable device name derived from the user agent.
 
-export const PUSH_APP_NAME = DEFAULT_APP_NAME;
+const PUSH_APP_NAME = DEFAULT_APP_NAME;
 
 export const deviceIdStorageKey = (appName: string) => `push_device_id_${appName}`;
 
 /** A random id of letters, digits and dashes (the server's deviceId pattern). */
-export function randomDeviceId(): string {
+function randomDeviceId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // randomUUID needs a secure context; an http:// address on a LAN has getRandomValues only.
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -119,7 +119,7 @@ export interface PushBrowser {
   deviceName(): string;
 }
 
-export const browserPush: PushBrowser = {
+const browserPush: PushBrowser = {
   isSupported: () =>
     typeof window !== 'undefined' &&
     'serviceWorker' in navigator &&

@@ -12,7 +12,7 @@ import { SyncStatusButton } from './sync-status-sheet';
 const TICK_MS = 30_000;
 
 /** "1 change waiting to be sent" / "N changes …": the outbox, when it holds any. */
-export function pendingChangesText(count: number): string | null {
+function pendingChangesText(count: number): string | null {
   if (count <= 0) return null;
   return count === 1 ? '1 change waiting to be sent.' : `${count} changes waiting to be sent.`;
 }

@@ -9,7 +9,7 @@ import styles from './offline-banner.module.css';
 
 const LastSynced = lazy(() => import('./last-synced').then((m) => ({ default: m.LastSynced })));
 
-export const OFFLINE_TEXT = "You're offline.";
+const OFFLINE_TEXT = "You're offline.";
 
 export function OfflineBanner() {
   const { user } = useSession();

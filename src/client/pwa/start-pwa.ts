@@ -8,7 +8,7 @@ import { toast } from '../shell/toast-store';
 // landing page's first load does not carry them; push loads only once someone is signed in
 // (a visitor never needs it), then follows the session itself.
 /** Shown once a new version waits for the next start. */
-export const UPDATE_TEXT = {
+const UPDATE_TEXT = {
   waiting: 'A new version of Hunch is ready. It opens the next time you start the app.',
   apply: 'Update now',
 };

@@ -34,7 +34,7 @@ export const SYNC_TEXT = {
 const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]));
 
 /** "Wager · 4 points on yes": what the write is, in the player's words. */
-export function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): string {
+function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): string {
   const mutator = MUTATORS.get(entry.mutator);
   if (!mutator) return 'Change';
   const label = OUTBOX_TEXT.label[mutator.kind(entry.args as never)];
@@ -129,7 +129,7 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
   );
 }
 
-export function openSyncStatusSheet() {
+function openSyncStatusSheet() {
   openModal({ title: SYNC_TEXT.title, render: () => <SyncStatusSheet /> });
 }
 

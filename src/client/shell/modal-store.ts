@@ -82,5 +82,4 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
 
 export const modalStore = createModalStore();
 export const openModal = modalStore.open;
-export const closeModal = modalStore.close;
 export const replaceModal = modalStore.replace;

@@ -16,7 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
 ];
 
 /** The header is hidden on these (spec 01 §2). */
-export const AUTH_PATHS = ['/login', '/register', '/forgot-password', '/reset-password'];
+const AUTH_PATHS = ['/login', '/register', '/forgot-password', '/reset-password'];
 
 export const isAuthPath = (pathname: string) =>
   AUTH_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));

@@ -6,7 +6,7 @@ import { TIMING } from '../../domain/constants';
 
 export type ToastType = 'success' | 'error' | 'warning' | 'info';
 
-export interface ToastAction {
+interface ToastAction {
   label: string;
   onClick: () => void;
 }

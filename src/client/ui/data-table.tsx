@@ -5,7 +5,7 @@ import styles from './data-table.module.css';
 // The generic data table of spec 02 §2: a "Search..." box, sortable columns whose header
 // cycles ascending → descending → none, and "No data to show" when no row is left.
 
-export type SortDirection = 'ascending' | 'descending';
+type SortDirection = 'ascending' | 'descending';
 export interface SortState {
   key: string;
   direction: SortDirection;

@@ -4,7 +4,7 @@ import styles from './pending-badge.module.css';
 // The outbox's mark: a row carrying `pendingWriteId` was changed on this device and
 // the server has not confirmed it yet. `<PendingBadge row={wager} />` renders nothing otherwise.
 
-export const PENDING_TEXT = 'Pending';
+const PENDING_TEXT = 'Pending';
 
 export function PendingBadge({ row }: { row: object | null | undefined }) {
   if (!(row as { pendingWriteId?: string } | null | undefined)?.pendingWriteId) return null;

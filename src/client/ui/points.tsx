@@ -32,7 +32,7 @@ export function Points({ value, word = 'always', size = 'medium', className }: P
   );
 }
 
-export function CoinMark({ size = 14 }: { size?: number }) {
+function CoinMark({ size = 14 }: { size?: number }) {
   return (
     <svg
       width={size}

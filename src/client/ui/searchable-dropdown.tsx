@@ -8,7 +8,7 @@ import styles from './listbox.module.css';
 // button, no options at all leaves it read-only with "No options", and once open a search box
 // filters the list ("No results" when nothing matches). The list is at most 15rem tall.
 
-export const DROPDOWN_TEXT = {
+const DROPDOWN_TEXT = {
   loading: 'Loading...',
   noOptions: 'No options',
   noResults: 'No results',

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { FieldError } from './field-error';
 import styles from './segmented-field.module.css';
 
-export interface SegmentedOption<T extends string | number> {
+interface SegmentedOption<T extends string | number> {
   value: T;
   label: string;
   /** Read to screen readers instead of the label ("$$" → "2 points"). */

@@ -7,7 +7,7 @@ import styles from './stepper.module.css';
 // current step is invalid. The form owns the values and marks fields touched when a
 // disabled-looking Next is pressed (it stays focusable through aria-disabled for that).
 
-export const STEPPER_TEXT = { back: 'Back', next: 'Next', submit: 'Submit' };
+const STEPPER_TEXT = { back: 'Back', next: 'Next', submit: 'Submit' };
 
 export interface StepperStep {
   id: string;

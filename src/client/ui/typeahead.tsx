@@ -8,7 +8,7 @@ import styles from './listbox.module.css';
 // typing has paused for 300 ms; the list shows "Loading...", "No results" or "Error loading
 // options". An ARIA combobox: arrows move, Enter chooses, Escape closes.
 
-export const TYPEAHEAD_TEXT = {
+const TYPEAHEAD_TEXT = {
   loading: 'Loading...',
   noResults: 'No results',
   error: 'Error loading options',

@@ -7,7 +7,7 @@ import styles from './value-selector.module.css';
 // default ("Value must be at least 1"), an optional required check with its own message; the
 // smallest preset is the default selection (the caller passes it as the initial value).
 
-export const VALUE_SELECTOR_TEXT = {
+const VALUE_SELECTOR_TEXT = {
   label: 'Wager Amount:',
   custom: '?',
   customLabel: 'Custom amount',

@@ -14,7 +14,7 @@ import { currentUser } from './authenticate';
 // account deletion. Registered with the /auth prefix next to auth.routes.ts.
 
 /** Per user and minute: an export reads every row of the player; a deletion checks a password. */
-export const ACCOUNT_DATA_LIMITS = { exportsPerUser: 5, deletionsPerUser: 5 };
+const ACCOUNT_DATA_LIMITS = { exportsPerUser: 5, deletionsPerUser: 5 };
 
 export interface AccountDataRoutesOptions {
   accountData: AccountDataService;

@@ -25,7 +25,7 @@ import { type AuthUser, verifyPassword } from './tokens';
 // memberships, wagers, ledger rows and bets stay exactly as they are, so every group's ledger
 // still adds up and nobody else's payout changes; only what says who they were goes, at once.
 
-export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted.';
+const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted.';
 
 export interface AccountDataServiceDeps {
   db: Database;

@@ -49,10 +49,10 @@ import { presentUser, presentUserBubble } from './user.presenter';
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Executor = Database | Transaction;
 
-export const FORGOT_PASSWORD_MESSAGE = 'Password reset link has been sent to your email.';
-export const RESET_PASSWORD_MESSAGE = 'Your password has been reset successfully.';
-export const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
-export const REVOKE_ALL_MESSAGE = 'Signed out everywhere.';
+const FORGOT_PASSWORD_MESSAGE = 'Password reset link has been sent to your email.';
+const RESET_PASSWORD_MESSAGE = 'Your password has been reset successfully.';
+const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
+const REVOKE_ALL_MESSAGE = 'Signed out everywhere.';
 
 /** The roles of a full account; guests have none (spec 01 §3). */
 const FULL_ACCOUNT_ROLES = ['user'];

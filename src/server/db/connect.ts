@@ -15,7 +15,7 @@ import * as schema from './schema';
 /** The Drizzle database both drivers satisfy; services take this (or a transaction of it). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction of that database; functions meant to run inside a caller's transaction take an Executor. */
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Transaction;
 
 export interface DatabaseConnection {
@@ -33,7 +33,7 @@ export interface DatabaseConnection {
  * dist/server/migrations next to the esbuild bundle, where scripts/build-server.mjs copies
  * it. In both cases it sits beside the module that contains this code.
  */
-export function migrationsFolder(): string {
+function migrationsFolder(): string {
   const candidates = [
     fileURLToPath(new URL('./migrations', import.meta.url)),
     path.resolve('src/server/db/migrations'),

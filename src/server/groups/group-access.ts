@@ -26,7 +26,7 @@ import { findActiveMembership } from './membership.service';
 // member acts in a group; a member who left keeps their points and open wagers, nothing more.
 
 /** What a caller asks of a group, by id; each first loads the group (404 "Group not found"). */
-export type GroupPermission =
+type GroupPermission =
   /** The group, its leaderboard, another's membership, its bets: anyone signed in when public, current members when private. */
   | 'read'
   /** One's own membership: the group exists (not being a member is that call's own 404). */
@@ -41,7 +41,7 @@ export type GroupPermission =
   | 'createBet';
 
 /** What a caller asks of a bet they already loaded (and locked): its group exists (foreign key), so it is not read again. */
-export type BetPermission =
+type BetPermission =
   /** Placing or changing a wager: current members (one query, the wager's hot path). */
   | 'wager'
   /** The creator while a member; a current admin once the creator has left or been removed. */
@@ -52,7 +52,7 @@ export type BetPermission =
   | 'comment';
 
 /** What a caller asks of a comment they already loaded. */
-export type CommentPermission =
+type CommentPermission =
   /** Its author while a member, or a current admin of its group. */
   'deleteComment';
 

@@ -42,7 +42,7 @@ export interface GroupsRoutesOptions {
   rateLimits: RateLimits;
 }
 
-export const LEFT_GROUP_MESSAGE = 'You left the group.';
+const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,

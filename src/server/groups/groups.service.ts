@@ -26,7 +26,7 @@ import { joinMembership } from './membership.service';
 // function here and send what it returns.
 
 /** How many public groups the join typeahead gets at most. */
-export const PUBLIC_SEARCH_LIMIT = 20;
+const PUBLIC_SEARCH_LIMIT = 20;
 
 export interface GroupsServiceDeps {
   db: Database;

@@ -33,8 +33,8 @@ import {
 // (one wager per user per bet, one membership per user per group, a bet resolved once) refuse
 // most second applications.
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Answers that say "not now" rather than "no": a retry with the same key must run again.
@@ -82,7 +82,7 @@ const TOKEN_FIELDS = ['accessToken', 'refreshToken'];
  * a credential and a replay neither mints nor reveals one (PUT /auth/users/me answers the new
  * session's tokens once; a client that lost that answer signs in again).
  */
-export function withoutTokens(body: string | null, contentType: string | undefined): string | null {
+function withoutTokens(body: string | null, contentType: string | undefined): string | null {
   if (
     body === null ||
     !contentType?.includes('json') ||

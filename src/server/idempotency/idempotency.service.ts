@@ -12,13 +12,13 @@ import { idempotencyInProgress, idempotencyKeyReused } from '../errors';
 // route's transaction has committed.
 
 /** How long a key is remembered (ARCHITECTURE.md §4: kept 24 h). */
-export const KEY_LIFETIME = sql`interval '24 hours'`;
+const KEY_LIFETIME = sql`interval '24 hours'`;
 /**
  * A pending row older than this belongs to a request that died with its process (a crash or
  * a kill between claiming and answering); a retry takes it over rather than waiting 24 h.
  * Far above any real request's duration, and above the twins' wait.
  */
-export const PENDING_LEASE = sql`interval '60 seconds'`;
+const PENDING_LEASE = sql`interval '60 seconds'`;
 
 export interface IdempotencyRequest {
   userId: number;

@@ -12,9 +12,9 @@ import { announceSettlement, settleByRefund, type Settlement } from '../bets/set
 // PGlite (one connection) transactions run one at a time, which gives the same guarantee.
 
 /** How long after expiresAt a bet waits for its resolver before the job refunds it. */
-export const BET_EXPIRY_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+const BET_EXPIRY_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Bets settled per transaction: a long backlog is worked through in short transactions. */
-export const BET_EXPIRY_BATCH_SIZE = 50;
+const BET_EXPIRY_BATCH_SIZE = 50;
 
 export interface BetExpiryDeps {
   db: Database;

@@ -18,7 +18,7 @@ export interface VapidIdentity {
   subject: string;
 }
 
-export const DEFAULT_VAPID_SUBJECT = 'mailto:hello@hunch.app';
+const DEFAULT_VAPID_SUBJECT = 'mailto:hello@hunch.app';
 
 /** A push service that has not answered by then is given up on (logged; the subscription is kept). */
 export const PUSH_SEND_TIMEOUT_MS = 10_000;
@@ -58,7 +58,7 @@ export function resolveVapidIdentity(
 }
 
 /** sent: the push service took it; gone: it answered 404/410, the subscription is dead; failed: anything else (logged, kept). */
-export type SendOutcome =
+type SendOutcome =
   | { outcome: 'sent' }
   | { outcome: 'gone'; status: number }
   | { outcome: 'failed'; status?: number; error?: unknown };

@@ -19,10 +19,10 @@ import { roomOf, type EventBus, type PublishedEvent } from '../events';
 // nothing of a private group reaches a non-member. Rooms follow memberships live through
 // the bus. With Redis, the adapter carries emits and room changes to every instance.
 
-export const SOCKET_PATH = '/socket.io';
+const SOCKET_PATH = '/socket.io';
 
 /** The adapter's key (channel prefix) when none is given; tests give one per server pair so parallel runs never hear each other. */
-export const DEFAULT_REDIS_KEY = 'hunch-socket.io';
+const DEFAULT_REDIS_KEY = 'hunch-socket.io';
 
 interface SocketData {
   user: AuthUser;
