@@ -1,11 +1,7 @@
-import { useState } from 'react';
-import { errorMessage } from '../data/api-client';
+import { ConfirmDialog } from '../shell/confirm-dialog';
 import { openModal } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
-import { Button } from '../ui/button';
-import { FormAlert } from '../ui/form-alert';
 import { cancelBet } from './bet-actions';
-import styles from './resolve-card.module.css';
 
 // Cancelling a bet (its creator or a group admin) behind a confirmation; spec 02 §8's
 // "Bet cancelled. N points refunded." or "Bet cancelled." when nothing was staked.
@@ -23,39 +19,20 @@ export const CANCEL_TEXT = {
 };
 
 function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void }) {
-  const [isBusy, setIsBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const confirm = async () => {
-    setIsBusy(true);
-    setFailure(null);
-    try {
-      const { refundedPoints, isQueued } = await cancelBet(betId);
-      // Queued offline: the outbox has told the player it goes out when they're back.
-      if (!isQueued) toast.success(CANCEL_TEXT.done(refundedPoints));
-      onDone();
-    } catch (error) {
-      setFailure(errorMessage(error, CANCEL_TEXT.failed));
-      setIsBusy(false);
-    }
-  };
   return (
-    <div className={styles.confirm}>
-      {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <p>{CANCEL_TEXT.body}</p>
-      <div className={styles.actions}>
-        <Button variant="secondary" onClick={onDone} disabled={isBusy} data-autofocus>
-          {CANCEL_TEXT.keep}
-        </Button>
-        <Button
-          variant="danger"
-          onClick={() => void confirm()}
-          isLoading={isBusy}
-          loadingText={CANCEL_TEXT.busy}
-        >
-          {CANCEL_TEXT.confirm}
-        </Button>
-      </div>
-    </div>
+    <ConfirmDialog
+      body={CANCEL_TEXT.body}
+      keepLabel={CANCEL_TEXT.keep}
+      confirmLabel={CANCEL_TEXT.confirm}
+      busyLabel={CANCEL_TEXT.busy}
+      failedMessage={CANCEL_TEXT.failed}
+      onConfirm={async () => {
+        const { refundedPoints, isQueued } = await cancelBet(betId);
+        // Queued offline: the outbox has told the player it goes out when they're back.
+        if (!isQueued) toast.success(CANCEL_TEXT.done(refundedPoints));
+      }}
+      onDone={onDone}
+    />
   );
 }
 

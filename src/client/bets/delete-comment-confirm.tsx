@@ -1,10 +1,7 @@
-import { useState } from 'react';
-import { errorMessage } from '../data/api-client';
 import type { CommentRow } from '../data/db';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { openModal } from '../shell/modal-store';
-import { Button } from '../ui/button';
-import { FormAlert } from '../ui/form-alert';
+import { ConfirmDialog } from '../shell/confirm-dialog';
 import { deleteComment } from './comment-actions';
 import styles from './comment-thread.module.css';
 
@@ -20,38 +17,20 @@ const DELETE_COMMENT_TEXT = {
 };
 
 function DeleteCommentConfirm({ comment, onDone }: { comment: CommentRow; onDone: () => void }) {
-  const [isBusy, setIsBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const confirm = async () => {
-    setIsBusy(true);
-    setFailure(null);
-    try {
-      await deleteComment(comment);
-      onDone();
-    } catch (error) {
-      setFailure(errorMessage(error, OUTBOX_TEXT.failed.deleteComment));
-      setIsBusy(false);
-    }
-  };
   return (
-    <div className={styles.confirm}>
-      {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <p>{DELETE_COMMENT_TEXT.body}</p>
+    <ConfirmDialog
+      body={DELETE_COMMENT_TEXT.body}
+      keepLabel={DELETE_COMMENT_TEXT.keep}
+      confirmLabel={DELETE_COMMENT_TEXT.confirm}
+      busyLabel={DELETE_COMMENT_TEXT.busy}
+      failedMessage={OUTBOX_TEXT.failed.deleteComment}
+      onConfirm={async () => {
+        await deleteComment(comment);
+      }}
+      onDone={onDone}
+    >
       {comment.text && <blockquote className={styles.quote}>{comment.text}</blockquote>}
-      <div className={styles.confirmActions}>
-        <Button variant="secondary" onClick={onDone} disabled={isBusy} data-autofocus>
-          {DELETE_COMMENT_TEXT.keep}
-        </Button>
-        <Button
-          variant="danger"
-          onClick={() => void confirm()}
-          isLoading={isBusy}
-          loadingText={DELETE_COMMENT_TEXT.busy}
-        >
-          {DELETE_COMMENT_TEXT.confirm}
-        </Button>
-      </div>
-    </div>
+    </ConfirmDialog>
   );
 }
 

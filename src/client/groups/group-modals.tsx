@@ -62,16 +62,6 @@ export function openLeaveGroupModal(group: { id: number; name: string }, onLeft:
   openModal({
     title: `Leave ${group.name}?`,
     size: 'narrow',
-    render: (close) =>
-      lazyBody(
-        <LeaveGroupConfirm
-          group={group}
-          onCancel={close}
-          onLeft={() => {
-            close();
-            onLeft();
-          }}
-        />,
-      ),
+    render: (close) => lazyBody(<LeaveGroupConfirm group={group} onLeft={onLeft} onDone={close} />),
   });
 }
