@@ -40,6 +40,10 @@ const FEATURES = [
   'bets',
   'pwa',
   'push',
+  'inbox',
+  'stats',
+  'share',
+  'seasons',
 ];
 
 // The seams: one folder using another feature's public part, each with why. Keep them few;
@@ -54,6 +58,11 @@ const SEAMS = [
     folder: 'profile',
     imports: ['push/push-settings-card.tsx'],
     why: 'the profile page shows the push toggle',
+  },
+  {
+    folder: 'profile',
+    imports: ['pwa/install-card.tsx'],
+    why: 'the profile page shows how to install Hunch',
   },
   {
     folder: 'groups',
@@ -114,6 +123,46 @@ const SEAMS = [
     folder: 'shell',
     imports: ['pwa/offline-indicator.tsx'],
     why: 'the frame shows the offline banner',
+  },
+  {
+    folder: 'profile',
+    imports: ['inbox/notification-choices-card.tsx'],
+    why: 'the profile page shows which kinds reach push and what is muted, next to the push toggle',
+  },
+  {
+    folder: 'groups',
+    imports: ['inbox/mute-button.tsx'],
+    why: "a group's page mutes its notifications",
+  },
+  {
+    folder: 'bets',
+    imports: ['inbox/mute-button.tsx'],
+    why: "a bet's page mutes its notifications",
+  },
+  {
+    folder: 'bets',
+    imports: ['share/share-button.tsx'],
+    why: "a resolved bet's page shares its card (drawn in a lazy chunk)",
+  },
+  {
+    folder: 'seasons',
+    imports: ['groups/use-groups.ts'],
+    why: 'the seasons page reads its group and whether the player is its admin',
+  },
+  {
+    folder: 'groups',
+    imports: ['seasons/season-banner.tsx'],
+    why: "a group's page shows its running season (a lazy import)",
+  },
+  {
+    folder: 'leaderboard',
+    imports: ['seasons/season-banner.tsx'],
+    why: 'the leaderboard shows the running season (a lazy import)',
+  },
+  {
+    folder: 'seasons',
+    imports: ['share/share-button.tsx'],
+    why: "a past season's podium is shared as a card (drawn in a lazy chunk)",
   },
   {
     folder: 'shell',

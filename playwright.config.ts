@@ -14,7 +14,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '*.spec.ts',
   // Screenshots are for looking at, not for passing: `HUNCH_SCREENSHOTS=1 npx playwright test screens`.
-  testIgnore: process.env.HUNCH_SCREENSHOTS ? [] : ['screens.spec.ts'],
+  testIgnore: process.env.HUNCH_SCREENSHOTS ? [] : ['screens.spec.ts', 'screens-*.spec.ts'],
   globalSetup: './tests/e2e/global-setup.ts',
   timeout: 45_000,
   expect: { timeout: 10_000 },

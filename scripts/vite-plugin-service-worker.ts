@@ -13,7 +13,7 @@ import type { Plugin } from 'vite';
 const SW_ENTRY = 'src-sw/sw.ts';
 const SW_FILE = 'sw.js';
 /** Not precached: source maps, the worker itself, files for crawlers. */
-const SKIPPED = [/\.map$/, /^sw\.js$/, /^robots\.txt$/, /\.(gz|br)$/];
+const SKIPPED = [/\.map$/, /^sw\.js$/, /^robots\.txt$/, /^og-image\.png$/, /\.(gz|br)$/];
 
 export interface PrecacheEntry {
   url: string;

@@ -24,6 +24,7 @@ const RegisterPage = named(() => import('./auth/register-page'), 'RegisterPage')
 const GuestPage = named(() => import('./auth/guest-page'), 'GuestPage');
 const ForgotPasswordPage = named(() => import('./auth/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = named(() => import('./auth/reset-password-page'), 'ResetPasswordPage');
+const MoveDevicePage = named(() => import('./auth/move-device-page'), 'MoveDevicePage');
 const ProfilePage = named(() => import('./profile/profile-page'), 'ProfilePage');
 
 const DashboardPage = named(() => import('./dashboard/dashboard-page'), 'DashboardPage');
@@ -37,6 +38,9 @@ const GroupInviteRedirect = named(
 );
 const GroupBetsPage = named(() => import('./groups/group-bets-page'), 'GroupBetsPage');
 const BetDetailsPage = named(() => import('./bets/bet-details-page'), 'BetDetailsPage');
+const MemberStatsPage = named(() => import('./stats/member-stats-page'), 'MemberStatsPage');
+const InboxPage = named(() => import('./inbox/inbox-page'), 'InboxPage');
+const SeasonsPage = named(() => import('./seasons/seasons-page'), 'SeasonsPage');
 
 /** The public pages are written without knowing the shell; the route gives them their title. */
 function Titled({
@@ -78,6 +82,8 @@ export function App() {
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/reset-password" element={<ResetPasswordPage />} />
           <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+          {/* DEVICE_TRANSFER_PATH of src/domain/device-transfer.ts, kept out of this chunk. */}
+          <Route path="/move" element={<MoveDevicePage />} />
 
           <Route element={<RequireSession />}>
             <Route path="/dashboard" element={<DashboardPage />} />
@@ -88,7 +94,10 @@ export function App() {
             <Route path="/group/:id" element={<GroupDetailsPage />} />
             <Route path="/group/:id/invite" element={<GroupInviteRedirect />} />
             <Route path="/group/:id/bets" element={<GroupBetsPage />} />
+            <Route path="/group/:id/members/:userId" element={<MemberStatsPage />} />
+            <Route path="/group/:id/seasons" element={<SeasonsPage />} />
             <Route path="/bets/:id" element={<BetDetailsPage />} />
+            <Route path="/inbox" element={<InboxPage />} />
           </Route>
 
           <Route path="*" element={<Navigate to="/dashboard" replace />} />

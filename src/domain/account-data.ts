@@ -3,6 +3,7 @@ import { LIMITS } from './constants';
 import { BET_TYPES } from './bet-types';
 import { BET_STATES } from './bets';
 import { LEDGER_KINDS } from './ledger';
+import { NOTIFICATION_KINDS, notificationPayloadSchema, PUSH_KINDS } from './notifications';
 
 // A player's own data: GET /auth/users/me/export answers
 // the export document below as a JSON download; DELETE /auth/users/me deletes the account.
@@ -143,6 +144,26 @@ export const accountExportSchema = z.object({
       isActive: z.boolean(),
     }),
   ),
+  /** The player's inbox, newest activity first: each entry as it was sent. */
+  notifications: z.array(
+    z.object({
+      id: z.number().int(),
+      kind: z.enum(NOTIFICATION_KINDS),
+      groupId: z.number().int(),
+      betId: z.number().int().nullable(),
+      count: z.number().int(),
+      payload: notificationPayloadSchema,
+      createdAt: isoTime,
+      updatedAt: isoTime,
+      readAt: isoTime.nullable(),
+    }),
+  ),
+  /** Which kinds the player keeps off push, and the groups and bets they muted. */
+  notificationSettings: z.object({
+    pushOff: z.array(z.enum(PUSH_KINDS)),
+    mutedGroupIds: z.array(z.number().int()),
+    mutedBetIds: z.array(z.number().int()),
+  }),
 });
 export type AccountExport = z.infer<typeof accountExportSchema>;
 

@@ -47,7 +47,8 @@ const personName = z
   .min(LIMITS.nameMin, 'Required')
   .max(LIMITS.nameMax, 'Max 50 chars');
 
-const appName = z
+/** The app a session is for (spec 01 §3); other features' sign-ins take it too. */
+export const appName = z
   .string({ error: 'App name is required' })
   .trim()
   .min(1, 'App name is required')

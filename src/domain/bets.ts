@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { BET_LIMITS, BET_MESSAGES } from './bet-limits';
 import { BET_TYPE_RULES, BET_TYPES, type BetType, type BetTypeConfigOf } from './bet-types';
+import { betDisputeSchema, revealedPickSchema } from './fair-resolution';
 import { membershipSchema } from './groups';
 import { idSchema } from './ids';
 
@@ -231,6 +232,10 @@ export const betSchema = z.object({
   updatedAt: isoDateTime,
   answerTotals: answerTotalsSchema.optional(),
   wagerCount: z.number().int().optional(),
+  /** Who picked what, once betting has closed; absent or null while it is open. */
+  picks: z.array(revealedPickSchema).nullable().optional(),
+  /** The dispute of its current resolution, if any. */
+  dispute: betDisputeSchema.nullable().optional(),
 });
 export type Bet = z.infer<typeof betSchema>;
 

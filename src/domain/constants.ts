@@ -43,6 +43,8 @@ export const TOKEN_LIFETIME = {
   accessSeconds: 15 * 60,
   refreshSeconds: 30 * 24 * 60 * 60,
   passwordResetSeconds: 60 * 60,
+  /** A move-to-another-device code: single use, 10 minutes. */
+  deviceTransferSeconds: 10 * 60,
 } as const;
 
 export const DEFAULT_RETURN_URL = '/dashboard';

@@ -179,6 +179,8 @@ export const groupSchema = z.object({
   privacy: z.enum(GROUP_PRIVACIES),
   inviteCode: z.string().optional(),
   defaultPoints: z.number().int(),
+  /** For its members: the weekly floor top-up is on (admins switch it in the group's settings). */
+  floorTopUp: z.boolean().optional(),
   createdByUserId: z.number().int(),
   admins: z.array(z.number().int()),
   memberUserIds: z.array(z.number().int()),
@@ -186,6 +188,16 @@ export const groupSchema = z.object({
   updatedAt: z.string(),
 });
 export type Group = z.infer<typeof groupSchema>;
+
+/** A group's settings an admin may change (the weekly floor top-up, on by default). */
+export const groupSettingsSchema = z.object({
+  floorTopUp: z.boolean(),
+});
+export type GroupSettings = z.infer<typeof groupSettingsSchema>;
+
+/** Changing settings: only the fields sent change. */
+export const updateGroupSettingsRequestSchema = groupSettingsSchema.partial().strict();
+export type UpdateGroupSettingsInput = z.infer<typeof updateGroupSettingsRequestSchema>;
 
 /** A public group in search results and the join typeahead. */
 export const publicGroupSummarySchema = z.object({

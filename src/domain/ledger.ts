@@ -9,6 +9,10 @@ export const LEDGER_KINDS = [
   'wager_changed',
   'payout',
   'refund',
+  'payout_reversed',
+  'refund_reversed',
+  'floor_top_up',
+  'season_reset',
 ] as const;
 
 export type LedgerEvent =
@@ -21,7 +25,23 @@ export type LedgerEvent =
   /** A resolution entry (spec 02 §3 distribution): total by winnings − wagerAmount, available by winnings. */
   | { kind: 'payout'; winnings: number; wagerAmount: number }
   /** Cancel, expiry, no winner or an over/under push: the stake comes back, total unchanged. */
-  | { kind: 'refund'; wagerAmount: number };
+  | { kind: 'refund'; wagerAmount: number }
+  /** Undoing a resolution: the payout's exact opposite, so points are back where they were. */
+  | { kind: 'payout_reversed'; winnings: number; wagerAmount: number }
+  /** Undoing a resolution that refunded: the stake is set aside again, as it was while the bet was open. */
+  | { kind: 'refund_reversed'; wagerAmount: number }
+  /**
+   * "Nobody is out of the game": the weekly job tops a member's available points
+   * up to the group's floor. New points, so total and available both grow (the one kind besides
+   * join_grant that adds points to a group: src/server/jobs/floor-top-up.job.ts).
+   */
+  | { kind: 'floor_top_up'; points: number }
+  /**
+   * A season that chose the reset ended: available points are set back to the group's starting
+   * points, `points` being the difference (negative for a leader). Points held in open wagers stay
+   * held, so total moves with available (src/server/seasons/season-end.ts).
+   */
+  | { kind: 'season_reset'; points: number };
 
 export type PointsDelta = { totalDelta: number; availableDelta: number };
 
@@ -37,6 +57,13 @@ export function ledgerDelta(event: LedgerEvent): PointsDelta {
       return { totalDelta: event.winnings - event.wagerAmount, availableDelta: event.winnings };
     case 'refund':
       return { totalDelta: 0, availableDelta: event.wagerAmount };
+    case 'payout_reversed':
+      return { totalDelta: event.wagerAmount - event.winnings, availableDelta: -event.winnings };
+    case 'refund_reversed':
+      return { totalDelta: 0, availableDelta: -event.wagerAmount };
+    case 'floor_top_up':
+    case 'season_reset':
+      return { totalDelta: event.points, availableDelta: event.points };
   }
 }
 
@@ -48,6 +75,20 @@ export function distributionEvent(
   return refunded
     ? { kind: 'refund', wagerAmount: distribution.wagerAmount }
     : { kind: 'payout', winnings: distribution.winnings, wagerAmount: distribution.wagerAmount };
+}
+
+/** The ledger event undoing one distribution of a resolution: distributionEvent's exact opposite. */
+export function reversalEvent(
+  distribution: { winnings: number; wagerAmount: number },
+  refunded: boolean,
+): LedgerEvent {
+  return refunded
+    ? { kind: 'refund_reversed', wagerAmount: distribution.wagerAmount }
+    : {
+        kind: 'payout_reversed',
+        winnings: distribution.winnings,
+        wagerAmount: distribution.wagerAmount,
+      };
 }
 
 export type Points = { totalPoints: number; availablePoints: number };

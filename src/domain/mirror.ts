@@ -1,7 +1,10 @@
 import { z } from './zod';
 import { answerTotalsSchema, betSchema, betStatisticsSchema, wagerSchema } from './bets';
 import { versionedCommentSchema } from './comments';
+import { versionedBetHistoryEntrySchema } from './fair-resolution';
 import { groupSchema, membershipSchema } from './groups';
+import { versionedSeasonSchema } from './seasons';
+import { notificationSchema, notificationSettingsSchema } from './notifications';
 
 // The local mirror's pull (ARCHITECTURE.md §8): GET /member/state?cursor=… answers what changed
 // in the caller's view since the cursor, and the cursor to send next time. Without `cursor` the
@@ -12,11 +15,9 @@ import { groupSchema, membershipSchema } from './groups';
 // the version of the row it describes; the client keeps whichever copy is newer. The cursor is
 // opaque to the client (the server's snapshot and the groups already sent).
 
-/** What `cursor` takes to start a mirror from nothing. */
-export const MIRROR_START_CURSOR = '0';
-
-/** The performance mark the client sets once a sync's last page is written (the sync benchmark waits for it). */
-export const MIRROR_SYNCED_MARK = 'hunch:mirror-synced';
+// The client's sync engine takes these from mirror-marks.ts, so the response schemas below stay
+// off the dashboard's first load.
+export { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from './mirror-marks';
 
 /** A pull answers at most about this many rows; a first sync of a large player takes several pages. */
 export const MIRROR_PAGE_ROWS = 1000;
@@ -65,6 +66,14 @@ export const mirrorPullResponseSchema = z.object({
   statistics: z.array(mirrorStatisticsSchema),
   /** Comments on the groups' bets: live ones of a group sent whole; changed ones, tombstones included (`deletedAt` set), of a held group. */
   comments: z.array(versionedCommentSchema),
+  /** Each bet's history: a group's whole when sent whole, new lines of a held group. */
+  betHistory: z.array(versionedBetHistoryEntrySchema),
+  /** The groups' seasons, each with its final standings once ended: a group's all when sent whole, changed ones of a held group. */
+  seasons: z.array(versionedSeasonSchema),
+  /** The player's inbox entries: the last 30 days' on a sync from nothing, else those changed (read, gathered, new). */
+  notifications: z.array(notificationSchema),
+  /** The player's push choices and mutes: on a sync from nothing, and whenever they changed; null otherwise (none made yet: the defaults). */
+  notificationSettings: notificationSettingsSchema.nullable(),
   /** Groups that left the player's view (left, removed): drop them with everything in them. */
   removedGroupIds: z.array(z.number().int()),
   /** Other members who left or were removed from a group still in view. */

@@ -30,22 +30,24 @@ export type Resolution = {
   distributions: Distribution[];
 };
 
+/** A wager's time for ordering: NaN (an unreadable date) sorts after every readable one. */
+const timeOf = (wager: Pick<PayoutWager, 'createdAt'>) => Date.parse(wager.createdAt);
+
 /** The order in which leftover points are handed out among equal remainders: earliest wager first (createdAt, then id). */
-function compareWagerAge(
-  a: Pick<PayoutWager, 'id' | 'createdAt'>,
-  b: Pick<PayoutWager, 'id' | 'createdAt'>,
-): number {
-  const timeA = Date.parse(a.createdAt);
-  const timeB = Date.parse(b.createdAt);
-  const validA = Number.isFinite(timeA);
-  const validB = Number.isFinite(timeB);
-  if (validA && validB && timeA !== timeB) return timeA - timeB;
+function compareWagerAge(a: { id: number; time: number }, b: { id: number; time: number }): number {
+  const validA = Number.isFinite(a.time);
+  const validB = Number.isFinite(b.time);
+  if (validA && validB && a.time !== b.time) return a.time - b.time;
   if (validA !== validB) return validA ? -1 : 1;
   return a.id - b.id;
 }
 
+/** Each date is read once, not once per comparison: a large bet has hundreds of wagers. */
 function inWagerOrder<T extends PayoutWager>(wagers: readonly T[]): T[] {
-  return [...wagers].sort(compareWagerAge);
+  return wagers
+    .map((wager) => ({ wager, id: wager.id, time: timeOf(wager) }))
+    .sort(compareWagerAge)
+    .map((entry) => entry.wager);
 }
 
 /** The pool P: the sum of all wager points. */

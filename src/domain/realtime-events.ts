@@ -1,6 +1,8 @@
 import type { BetType } from './bet-types';
 import type { BetTypeConfig } from './bets';
 import type { VersionedComment } from './comments';
+import type { RevealedPick } from './fair-resolution';
+import type { Notification } from './notifications';
 import type { Distribution } from './payout';
 
 // The realtime events of spec 02 §3 with their payloads, in ONE interface: the socket.io
@@ -103,6 +105,84 @@ interface GroupCreatedPayload {
  */
 export type CommentEventPayload = VersionedComment;
 
+/**
+ * A resolution was undone (by whoever resolved it, within the undo window). Every
+ * distribution it had paid was taken back exactly: total by −(winnings − wagerAmount), available
+ * by −winnings. The bet is active again (open or closed by its expiry).
+ */
+export interface ResolutionUndonePayload {
+  betId: number;
+  groupId: number;
+  undoneBy: number;
+  previousAnswer: string;
+  /** The distributions taken back, as they had been paid. */
+  distributions: Distribution[];
+  /** The bet history line of this step (the inbox writes one entry per line). */
+  historyId: number;
+  version: number;
+}
+
+/** A participant flagged the resolution as wrong: the creator and the group's admins review it. */
+export interface ResolutionDisputedPayload {
+  betId: number;
+  groupId: number;
+  disputedBy: number;
+  reason: string;
+  /** The bet history line of this step (the inbox writes one entry per line). */
+  historyId: number;
+  version: number;
+}
+
+/** An admin dismissed the dispute: the resolution stands, final. */
+export interface DisputeDismissedPayload {
+  betId: number;
+  groupId: number;
+  dismissedBy: number;
+  /** The bet history line of this step (the inbox writes one entry per line). */
+  historyId: number;
+  version: number;
+}
+
+/** An admin re-resolved a disputed bet: the old payout taken back exactly, the new one paid. */
+export interface BetReResolvedPayload {
+  betId: number;
+  groupId: number;
+  reResolvedBy: number;
+  previousAnswer: string;
+  correctAnswer: string;
+  /** The old resolution's distributions, taken back. */
+  reversed: Distribution[];
+  /** The new resolution's distributions, paid. */
+  distributions: Distribution[];
+  /** The bet history line of this step (the inbox writes one entry per line). */
+  historyId: number;
+  version: number;
+}
+
+/** Betting closed: every member may now see who picked what. */
+export interface PicksRevealedPayload {
+  betId: number;
+  groupId: number;
+  picks: RevealedPick[];
+  version: number;
+}
+
+/**
+ * A move-to-another-device code of the recipient was used: another device is now signed in
+ * to their account. To their user room only, so an open "Move to another device" sheet can say so.
+ */
+export interface DeviceTransferRedeemedPayload {
+  redeemedAt: string;
+}
+
+/** A season started or ended in the group (its standings and any reset come with the pull). */
+export interface SeasonEventPayload {
+  groupId: number;
+  seasonId: number;
+  name: string;
+  version: number;
+}
+
 /** authError's message when the server closes a socket whose access token expired: the client refreshes and reconnects at once. */
 export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
 
@@ -129,6 +209,16 @@ export interface ServerToClientEvents {
   groupCreated(payload: GroupCreatedPayload): void;
   commentPosted(payload: CommentEventPayload): void;
   commentDeleted(payload: CommentEventPayload): void;
+  resolutionUndone(payload: ResolutionUndonePayload): void;
+  resolutionDisputed(payload: ResolutionDisputedPayload): void;
+  disputeDismissed(payload: DisputeDismissedPayload): void;
+  betReResolved(payload: BetReResolvedPayload): void;
+  picksRevealed(payload: PicksRevealedPayload): void;
+  seasonStarted(payload: SeasonEventPayload): void;
+  seasonEnded(payload: SeasonEventPayload): void;
+  /** An entry of the recipient's inbox was written (new, or a burst gathered into it); to their user room only. */
+  notificationSaved(payload: Notification): void;
+  deviceTransferRedeemed(payload: DeviceTransferRedeemedPayload): void;
   authError(payload: AuthErrorPayload): void;
   connectionAuthenticated(payload: ConnectionAuthenticatedPayload): void;
 }

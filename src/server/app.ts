@@ -8,7 +8,9 @@ import { accountDataRoutes } from './auth/account-data.routes';
 import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
+import { findPublicBetPreview } from './bets/bet-preview.service';
 import { createBetsService } from './bets/bets.service';
+import { createFairResolutionService } from './bets/fair-resolution.service';
 import { createMemberStateBetsReader } from './bets/member-state-bets.service';
 import { commentsRoutes } from './comments/comments.routes';
 import { createCommentsService } from './comments/comments.service';
@@ -17,6 +19,8 @@ import { createWagersService } from './bets/wagers.service';
 import { createAuthService, isSessionLive } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { AccessTokens } from './auth/tokens';
+import { deviceTransferRoutes } from './auth/device-transfer.routes';
+import { createDeviceTransferService } from './auth/device-transfer.service';
 import { registerClientApp } from './client-app';
 import type { Config } from './config';
 import { registerControlCharacterGuard } from './control-characters';
@@ -28,18 +32,29 @@ import { groupsRoutes } from './groups/groups.routes';
 import { createGroupMembersService } from './groups/group-members.service';
 import { createGroupsService } from './groups/groups.service';
 import { createLeaderboardService } from './groups/leaderboard.service';
+import { createMemberStatsService } from './groups/member-stats.service';
 import { createMemberStateService } from './groups/member-state.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { loggerOptions } from './logging';
 import { rateLimitHook, redisOrMemoryStore } from './rate-limits';
-import { startBetExpiryJob, type BetExpiryJob } from './jobs/bet-expiry.job';
+import { startBetExpiryJob } from './jobs/bet-expiry.job';
+import { startFloorTopUpJob } from './jobs/floor-top-up.job';
+import { startPicksRevealJob } from './jobs/picks-reveal.job';
+import { startSeasonsJob } from './jobs/seasons.job';
+import { startRemindersJob } from './jobs/reminders.job';
+import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
 import { createMailer } from './mail/mailer';
+import { startNotificationRecorder } from './notifications/notification.recorder';
+import { notificationsRoutes } from './notifications/notifications.routes';
+import { createNotificationsService } from './notifications/notifications.service';
 import { startPushNotifier } from './push/push.notifier';
 import { isAllowedPushEndpoint } from './push/push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createMirrorService } from './mirror/mirror.service';
+import { seasonsRoutes } from './seasons/seasons.routes';
+import { createSeasonsService } from './seasons/seasons.service';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
@@ -227,7 +242,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         logger: app.log,
       })
     : undefined;
-  app.decorate('push', { idle: async () => pushNotifier?.idle() });
+  // The inbox: every notification is an entry first; push sends the copies due.
+  const notificationRecorder = startNotificationRecorder({
+    db: database.db,
+    events,
+    now: deps.now,
+    logger: app.log,
+  });
+  app.decorate('notifications', { idle: async () => notificationRecorder.idle() });
+  app.addHook('onClose', async () => notificationRecorder.stop());
+  // Pushes start from inbox entries: waiting for push waits for the entries first.
+  app.decorate('push', {
+    idle: async () => {
+      await notificationRecorder.idle();
+      await pushNotifier?.idle();
+    },
+  });
   // Its last sends write to the database, which the caller closes after app.close().
   app.addHook('onClose', async () => pushNotifier?.stop());
 
@@ -252,43 +282,75 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accountData: createAccountDataService({ db: database.db, events, now: deps.now }),
     windowMs: config.rateLimits.windowMs,
   });
+  await app.register(deviceTransferRoutes, {
+    prefix: AUTH_BASE,
+    deviceTransfers: createDeviceTransferService({ db: database.db, auth, events, now: deps.now }),
+    rateLimits: config.rateLimits,
+  });
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,
     members: createGroupMembersService({ db: database.db, events, now: deps.now }),
     leaderboard: createLeaderboardService({ db: database.db }),
+    memberStats: createMemberStatsService({ db: database.db }),
     memberState: createMemberStateService({
       db: database.db,
       memberStateBets: createMemberStateBetsReader({ db: database.db, now: deps.now }),
     }),
-    mirror: createMirrorService({ db: database.db }),
+    mirror: createMirrorService({ db: database.db, now: deps.now }),
     rateLimits: config.rateLimits,
   });
-  await app.register(betsRoutes, { prefix: API_BASE, bets, wagers });
+  await app.register(betsRoutes, {
+    prefix: API_BASE,
+    bets,
+    wagers,
+    fair: createFairResolutionService({ db: database.db, events, now: deps.now }),
+  });
   await app.register(commentsRoutes, {
     prefix: API_BASE,
     comments: createCommentsService({ db: database.db, events, now: deps.now }),
     rateLimits: config.rateLimits,
   });
+  await app.register(seasonsRoutes, {
+    prefix: API_BASE,
+    seasons: createSeasonsService({ db: database.db, events, now: deps.now }),
+  });
+  await app.register(notificationsRoutes, {
+    prefix: API_BASE,
+    notifications: createNotificationsService({ db: database.db, now: deps.now }),
+  });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
-  registerClientApp(app, { clientDir: deps.clientDir });
+  registerClientApp(app, {
+    clientDir: deps.clientDir,
+    publicUrl: config.publicUrl,
+    findBetPreview: (betId) => findPublicBetPreview(database.db, betId),
+  });
 
-  // Unresolved bets expire 7 days after expiresAt (ARCHITECTURE.md §5); 0 turns the timer off.
-  let betExpiry: BetExpiryJob | undefined;
-  if (config.betExpiryIntervalMs > 0) {
-    app.addHook('onReady', async () => {
-      betExpiry = startBetExpiryJob({
-        db: database.db,
-        events,
-        intervalMs: config.betExpiryIntervalMs,
-        now: deps.now,
-        logger: app.log,
+  // The timed jobs (src/server/jobs), started once the app is ready; an interval of 0 leaves
+  // a job off in this instance.
+  const jobs: IntervalJob[] = [];
+  const startJob = (intervalMs: number, start: (options: IntervalJobOptions) => IntervalJob) => {
+    if (intervalMs > 0)
+      app.addHook('onReady', async () => {
+        jobs.push(start({ intervalMs, now: deps.now, logger: app.log }));
       });
-    });
-  }
+  };
+  const db = database.db;
+  // Unresolved bets expire 7 days after expiresAt (ARCHITECTURE.md §5).
+  startJob(config.betExpiryIntervalMs, (o) => startBetExpiryJob({ ...o, db, events }));
+  // Nobody is out of the game: the weekly floor top-up.
+  startJob(config.floorTopUpIntervalMs, (o) => startFloorTopUpJob({ ...o, db, events }));
+  // Picks show once betting closes: the job stamps those bets for the mirror.
+  startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
+  // Seasons whose end date passed end: standings archived, points reset if chosen.
+  startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
+  // Closes-soon and resolve reminders, and the inbox's pruning.
+  startJob(config.reminderIntervalMs, (o) =>
+    startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),
+  );
 
   app.addHook('onClose', async () => {
-    await betExpiry?.stop();
+    await Promise.all(jobs.map((job) => job.stop()));
     await mailer.close();
     redis?.disconnect();
   });

@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { betIdParamsSchema } from '../domain/bets';
+import type { PublicBetPreview } from './bets/bet-preview.service';
 import { notFound } from './errors';
+import { betLinkPreviewTags, withHeadTags } from './link-preview';
 
 // Serves the built PWA (dist/client) on the same port as the API. Client routes (/dashboard,
 // /group/3, …) get index.html so the React router can take over; unknown API paths get a
 // JSON 404. Hashed files under /assets are cached for a year, everything else (index.html,
-// the service worker, the manifest) is revalidated on every load so updates arrive.
+// the service worker, the manifest) is revalidated on every load so updates arrive. A bet's
+// page (/bets/:id) gets Open Graph tags in its head, for the preview chat apps show of a link.
 
 const API_PREFIXES = ['/auth', '/api', '/socket.io'];
 
@@ -36,8 +41,36 @@ function isClientRoute(request: FastifyRequest): boolean {
   return accept.includes('text/html') || !accept.includes('application/json');
 }
 
-export function registerClientApp(app: FastifyInstance, options: { clientDir: string }): void {
+/** The bet id of a bet page's path (/bets/12), or null for any other path. */
+function betIdOfPath(pathname: string): number | null {
+  const match = /^\/bets\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  const parsed = betIdParamsSchema.safeParse({ id: match[1] });
+  return parsed.success ? parsed.data.id : null;
+}
+
+export interface ClientAppOptions {
+  clientDir: string;
+  /** Origin of the absolute URLs in link previews (PUBLIC_URL). */
+  publicUrl: string;
+  /** A public group's bet, as a link preview may show it; null for anything else. */
+  findBetPreview: (betId: number) => Promise<PublicBetPreview | null>;
+}
+
+export function registerClientApp(app: FastifyInstance, options: ClientAppOptions): void {
   const hasBuild = existsSync(path.join(options.clientDir, 'index.html'));
+  const indexFile = path.join(options.clientDir, 'index.html');
+
+  /** index.html with the bet's preview tags; read each time, like sendFile, so a new build shows at once. */
+  async function betPage(request: FastifyRequest, betId: number): Promise<string> {
+    const bet = await options.findBetPreview(betId).catch((error: unknown) => {
+      // The page matters more than its preview: a failed look-up falls back to the generic one.
+      request.log.warn({ err: error, betId }, 'bet link preview failed');
+      return null;
+    });
+    const tags = betLinkPreviewTags({ publicUrl: options.publicUrl, betId, bet });
+    return withHeadTags(await readFile(indexFile, 'utf8'), tags);
+  }
 
   if (hasBuild) {
     app.register(fastifyStatic, {
@@ -65,13 +98,19 @@ export function registerClientApp(app: FastifyInstance, options: { clientDir: st
     );
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     if (!isClientRoute(request)) return reply.status(404).send(notFound('Route').toBody());
     if (!hasBuild)
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .send(FALLBACK_PAGE);
+    const betId = betIdOfPath(request.url.split('?')[0] ?? '/');
+    if (betId !== null)
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(await betPage(request, betId));
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

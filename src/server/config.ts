@@ -87,10 +87,48 @@ const envSchema = z
     RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
     RATE_LIMIT_WRITES_PER_USER: perMinute(120),
     RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
+    RATE_LIMIT_TRANSFER_PER_USER: perMinute(5),
+    RATE_LIMIT_TRANSFER_PER_IP: perMinute(20),
     /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
     BET_EXPIRY_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+    ),
+    /**
+     * How often the floor top-up job looks for members below the floor (once a week each, so an
+     * hourly look is plenty); 0 turns it off in this instance.
+     */
+    FLOOR_TOP_UP_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .int('must be a whole number')
+        .min(0, 'must be 0 or more')
+        .default(3_600_000),
+    ),
+    /** How often the picks reveal job stamps bets whose betting closed; 0 turns it off. */
+    PICKS_REVEAL_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(15_000),
+    ),
+    /** How often the seasons job ends seasons whose end date passed (standings archived, points reset if chosen); 0 turns it off. */
+    SEASONS_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+    ),
+    /** How often the reminders job sends what is due (closes soon, resolve reminders) and prunes the inbox; 0 turns it off. */
+    REMINDER_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+    ),
+    /** How long before a bet closes its "closes soon" reminder goes out. */
+    CLOSES_SOON_REMINDER_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .int('must be a whole number')
+        .min(60_000, 'must be at least 60000')
+        .default(2 * 60 * 60 * 1000),
     ),
     /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
     PUSH_ENABLED: booleanFlag('true'),
@@ -142,6 +180,10 @@ export interface RateLimits {
   writesPerUser: number;
   /** Comments posted on bets, per user (on top of writesPerUser). */
   commentsPerUser: number;
+  /** Move-to-another-device codes made, per user. */
+  transferCodesPerUser: number;
+  /** Move-to-another-device codes looked up or redeemed, per IP (each code is 256 bits anyway). */
+  transferTriesPerIp: number;
   windowMs: number;
 }
 
@@ -166,6 +208,16 @@ export interface Config {
   rateLimits: RateLimits;
   /** Milliseconds between runs of the bet expiry job (src/server/jobs); 0: never. */
   betExpiryIntervalMs: number;
+  /** Milliseconds between runs of the floor top-up job (src/server/jobs); 0: never. */
+  floorTopUpIntervalMs: number;
+  /** Milliseconds between runs of the picks reveal job (src/server/jobs); 0: never. */
+  picksRevealIntervalMs: number;
+  /** Milliseconds between runs of the seasons job (src/server/jobs); 0: never. */
+  seasonsIntervalMs: number;
+  /** Milliseconds between runs of the reminders job (src/server/jobs); 0: never. */
+  reminderIntervalMs: number;
+  /** How long before a bet closes members who have not picked are reminded. */
+  closesSoonReminderMs: number;
   /** Whether web push notifications are sent (src/server/push). */
   pushEnabled: boolean;
   /** The only push endpoints accepted and requested (PUSH_ENDPOINT_HOSTS). */
@@ -216,9 +268,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       joinPrivatePerIp: e.RATE_LIMIT_JOIN_PRIVATE_PER_IP,
       writesPerUser: e.RATE_LIMIT_WRITES_PER_USER,
       commentsPerUser: e.RATE_LIMIT_COMMENTS_PER_USER,
+      transferCodesPerUser: e.RATE_LIMIT_TRANSFER_PER_USER,
+      transferTriesPerIp: e.RATE_LIMIT_TRANSFER_PER_IP,
       windowMs: 60_000,
     },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
+    floorTopUpIntervalMs: e.FLOOR_TOP_UP_INTERVAL_MS,
+    picksRevealIntervalMs: e.PICKS_REVEAL_INTERVAL_MS,
+    seasonsIntervalMs: e.SEASONS_INTERVAL_MS,
+    reminderIntervalMs: e.REMINDER_INTERVAL_MS,
+    closesSoonReminderMs: e.CLOSES_SOON_REMINDER_MS,
     pushEnabled: e.PUSH_ENABLED,
     pushEndpointRules: parsePushEndpointHosts(e.PUSH_ENDPOINT_HOSTS),
   };

@@ -40,6 +40,13 @@ export const invalidResetToken = () =>
     'invalid_reset_token',
     'This password reset link is invalid or has expired. Please request a new one.',
   );
+/** A move-to-another-device code that is unknown, used, expired or revoked: all alike. */
+export const invalidTransferCode = () =>
+  new AppError(
+    400,
+    'invalid_transfer_code',
+    'This sign-in link has expired, was already used or was cancelled. Make a new one on your other device.',
+  );
 /** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
 export const upgradeIncomplete = (missing: string[]) =>
   new AppError(
@@ -111,6 +118,18 @@ export const cannotDeleteComment = () =>
     'cannot_delete_comment',
     'Only the author or a group admin can delete this comment.',
   );
+/** Undoing a resolution is for whoever resolved it, while still a member. */
+export const cannotUndoResolution = () =>
+  new AppError(403, 'cannot_undo_resolution', 'Only the person who resolved this bet can undo it.');
+/** Disputing is for the bet's participants: members who wagered on it. */
+export const cannotDispute = () =>
+  new AppError(403, 'cannot_dispute', 'Only players who wagered on this bet can dispute it.');
+/** Re-resolving or dismissing a dispute is for the group's admins. */
+export const cannotReviewDispute = () =>
+  new AppError(403, 'cannot_review_dispute', 'Only a group admin can review a dispute.');
+/** Others' picks stay hidden while betting is open (ARCHITECTURE.md §5). */
+export const picksHidden = () =>
+  new AppError(403, 'picks_hidden', 'Picks are revealed when betting closes.');
 export const notWagerOwner = () =>
   new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
 /** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
@@ -157,6 +176,9 @@ export const idempotencyInProgress = () =>
   );
 
 /** One wager per user per bet (ARCHITECTURE.md §4): a change is a PUT of the existing wager. */
+/** One dispute per resolution: an open one waits for an admin, a reviewed one is final. */
+export const disputeExists = () =>
+  new AppError(409, 'dispute_exists', 'This resolution has already been disputed.');
 export const wagerExists = (wagerId?: number) =>
   new AppError(
     409,
@@ -166,7 +188,13 @@ export const wagerExists = (wagerId?: number) =>
       : 'You already have a wager on this bet. Update it instead.',
   );
 
+/** At most one season runs in a group at a time. */
+export const seasonActive = () =>
+  new AppError(409, 'season_active', 'A season is already running in this group. End it first.');
+
 // ---- 422 (a rule) ----
+/** Ending needs a running season: one that ended already (on its date, or by another admin) stays as it was. */
+export const seasonOver = () => new AppError(422, 'season_over', 'This season has already ended.');
 /** Wagers are taken only while the bet is active and before its expiresAt (spec 02 §4). */
 export const betClosed = (reason: 'expired' | 'not_active') =>
   new AppError(
@@ -181,6 +209,25 @@ export const alreadyResolved = () =>
 /** Resolve and cancel need an active bet; a cancelled or expired one has been settled already. */
 export const betNotActive = (state: string) =>
   new AppError(422, 'bet_not_active', `This bet is ${state} and can no longer be changed.`);
+/** Undo and dispute act on a resolution: a bet that has none says so. */
+export const notResolved = () =>
+  new AppError(422, 'bet_not_active', 'This bet has not been resolved.');
+export const undoWindowOver = () =>
+  new AppError(422, 'undo_window_over', 'The 10 minutes to undo this resolution are over.');
+/** A reviewed dispute (re-resolved or dismissed) makes the result final: no undo either. */
+export const resolutionFinal = () =>
+  new AppError(422, 'undo_window_over', 'This result was reviewed by an admin and is final.');
+export const disputeWindowOver = () =>
+  new AppError(422, 'dispute_window_over', 'Resolutions can only be disputed within 24 hours.');
+export const noOpenDispute = () =>
+  new AppError(422, 'no_open_dispute', 'This bet has no open dispute.');
+/** Undoing would take back points that were wagered again meanwhile: nothing moves. */
+export const settlementSpent = () =>
+  new AppError(
+    422,
+    'settlement_spent',
+    "Someone has already wagered points from this bet, so it can't be undone.",
+  );
 export const cannotBecomeTemporary = () =>
   new AppError(422, 'cannot_become_temporary', 'A full account cannot become a guest account.');
 // The creator is always a member and an admin, so every group keeps someone who can manage it.

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Notification } from '../domain/notifications';
 import type { ServerToClientEvents, WagerPlacedPayload } from '../domain/realtime-events';
 
 // The in-process bus of domain events (CONVENTIONS.md, "Events after commit"). A service
@@ -29,6 +30,8 @@ interface InternalEvents {
   sessionsRevoked(payload: { userId: number }): void;
   /** A wager was placed or changed: push and the totals announcer hear who; clients never do (the gateway sends the owner their own copy). */
   wagerSaved(payload: WagerSavedPayload): void;
+  /** An inbox entry is due a push (src/server/notifications); push decides by the player's choices. */
+  notificationPushDue(payload: Notification): void;
 }
 
 /** Everything about a committed wager change except the pick. */
@@ -37,7 +40,7 @@ export type WagerSavedPayload = Required<WagerPlacedPayload>;
 /** Everything the bus carries: the client-facing events of spec 02 §3 and the internal ones. */
 type BusEvents = ServerToClientEvents & InternalEvents;
 export type BusEventName = keyof BusEvents;
-type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
+export type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
 
 /** Who may receive an event: everyone in a group's room, or one user's sockets (ARCHITECTURE.md §7). */
 export type Audience = { groupId: number } | { userId: number };

@@ -18,6 +18,7 @@ describe('ledgerDelta', () => {
     [{ kind: 'payout', winnings: 15, wagerAmount: 6 }, 9, 15],
     [{ kind: 'payout', winnings: 0, wagerAmount: 6 }, -6, 0],
     [{ kind: 'refund', wagerAmount: 6 }, 0, 6],
+    [{ kind: 'floor_top_up', points: 8 }, 8, 8],
   ])('turns %j into total %i and available %i', (event, totalDelta, availableDelta) => {
     expect(ledgerDelta(event)).toEqual({ totalDelta, availableDelta });
   });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
+import { expectNoViolations } from './axe.helpers';
 import { seedBetTable } from './bets.helpers';
 import {
   activeGroupButton,
@@ -12,17 +12,6 @@ import {
 import { walkPushAndOfflineStates } from './push.helpers';
 
 // axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
-
-async function expectNoViolations(page: Page, name: string) {
-  // Let the lazy page and its entry animations settle before judging contrast.
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on ${name}`).toEqual([]);
-}
 
 const PUBLIC_PAGES = [
   '/landing',

@@ -105,3 +105,18 @@ export async function seedBetTable(
   await resolveViaApi(request, me, resolved.id, '4');
   return { open, toResolve, resolved };
 }
+
+/** A step of fair resolution as `player`: undo their resolution, dispute one (with a reason), or dismiss a dispute (an admin). */
+export async function fairStepViaApi(
+  request: APIRequestContext,
+  player: Player,
+  betId: number,
+  step: 'undo-resolution' | 'dispute' | 'dispute/dismiss',
+  reason?: string,
+) {
+  const response = await request.post(`/api/bets/${betId}/${step}`, {
+    headers: await headers(request, player),
+    ...(reason ? { data: { reason } } : {}),
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}

@@ -103,6 +103,8 @@ async function createBet(page: Page, round: Round): Promise<number> {
   await modal.getByRole('button', { name: 'Create Bet' }).click();
   await expect(page.getByText('Bet Created!')).toBeVisible();
   await expect(page).toHaveURL(/\/bets\/\d+$/);
+  // The dashboard stays drawn until the bet page's chunk has loaded: wait for the page itself.
+  await expect(page.getByRole('heading', { name: 'Bet Details', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: round.title })).toBeVisible();
   return Number(page.url().split('/').pop());
 }
@@ -140,8 +142,11 @@ async function expectResults(page: Page, winner: RegExp) {
   await expect(page.getByText('2 / 2')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Results Breakdown' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
-  // The winning answer carries the "Correct" tag next to its bar.
-  const correct = page.getByRole('listitem').filter({ hasText: 'Correct' });
+  // The winning answer carries the "Correct" tag next to its bar ("Who picked what" tags it too).
+  const distribution = page
+    .locator('section')
+    .filter({ has: page.getByRole('heading', { name: 'Answer Distribution' }) });
+  const correct = distribution.getByRole('listitem').filter({ hasText: 'Correct' });
   await expect(correct).toHaveCount(1);
   await expect(correct).toContainText(winner);
 }

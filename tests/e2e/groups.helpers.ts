@@ -17,7 +17,7 @@ async function csrfHeader(request: APIRequestContext): Promise<Record<string, st
   return csrf ? { 'X-XSRF-TOKEN': decodeURIComponent(csrf) } : {};
 }
 
-async function authHeaders(request: APIRequestContext, player: Player) {
+export async function authHeaders(request: APIRequestContext, player: Player) {
   return { Authorization: `Bearer ${player.token}`, ...(await csrfHeader(request)) };
 }
 
@@ -48,6 +48,7 @@ export async function createGroupViaApi(
     privacy?: 'public' | 'private';
     inviteCode?: string;
     description?: string;
+    defaultPoints?: number;
   },
 ): Promise<CreatedGroup> {
   const response = await request.post('/api/groups', {

@@ -151,6 +151,8 @@ test('after one online visit, a reload with no network shows the dashboard, grou
   context,
   request,
 }) => {
+  // Ten page loads, five of them offline: more than the default 45 s on a busy machine.
+  test.setTimeout(90_000);
   const { me, friend, other, group, bets } = await groupWithBets(request);
   await signInAs(page, me);
   // One online visit of each screen stores what it shows.
@@ -246,7 +248,8 @@ test('an offline wager on a bet that expires before the network returns is rolle
 }) => {
   const { me, friend, group } = await groupWithBets(request);
   await signInAs(page, me);
-  const closesInMs = 8000;
+  // Long enough for a loaded machine to open the page and wager before the close.
+  const closesInMs = 15_000;
   const short = await createBetViaApi(request, friend, {
     groupId: group.id,
     title: 'Last-minute call?',

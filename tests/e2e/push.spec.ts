@@ -168,6 +168,7 @@ test('after a join the modal offers "Enable group updates"; enabling closes it',
   request,
   baseURL,
 }) => {
+  test.setTimeout(90_000);
   await context.grantPermissions(['notifications'], { origin: baseURL! });
   await replacePushSubscribe(context, pushServiceUrl);
   const owner = await registerPlayer(request);
@@ -190,7 +191,11 @@ test('after a join the modal offers "Enable group updates"; enabling closes it',
   const prompt = page.getByRole('dialog', { name: 'Enable group updates' });
   await expect(prompt).toBeVisible();
   await prompt.getByRole('button', { name: 'Enable' }).click();
-  await expect(page.getByText('Notifications enabled successfully')).toBeVisible();
+  // The first Enable waits for the service worker to install (it precaches the whole app):
+  // 20–40 s with two browsers on two cores.
+  await expect(page.getByText('Notifications enabled successfully')).toBeVisible({
+    timeout: 45_000,
+  });
   await expect(prompt).toHaveCount(0);
   expect(await serverStatus(request, player, page)).toBe(true);
 

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
 import {
   activeGroupButton,
@@ -12,28 +11,16 @@ import {
 import { createBetViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
 import { commentThread, commentViaApi } from './comments.helpers';
 import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
+import { SCREEN_SIZES, SCREENS_DIR, shoot } from './screens.helpers';
 
 // Screenshots for a person to look at (not compared): every account screen and a few public
 // ones at the phone reference (390×844) and a desktop (1280×800), light and dark, in
 // .tmp/screens/. Opt-in, as it is for looking, not for testing: HUNCH_SCREENSHOTS=1.
 
-const SIZES = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-];
-const OUT = '.tmp/screens';
-
-async function shoot(page: Page, name: string, fullPage = false) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(900);
-  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage });
-}
-
-for (const size of SIZES) {
+for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
       test.setTimeout(180_000); // twenty-odd screens, each settled before its shot
-      mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -95,11 +82,10 @@ for (const size of SIZES) {
   }
 }
 
-for (const size of SIZES) {
+for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`group screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
       test.setTimeout(120_000);
-      mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -153,11 +139,10 @@ for (const size of SIZES) {
 
 // Bets: the dashboard's queues, the creation steps, the bet card with odds, the
 // resolve confirmation, the results panel and the group's bet list.
-for (const size of SIZES) {
+for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`bet screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
       test.setTimeout(120_000);
-      mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -252,7 +237,7 @@ for (const size of SIZES) {
 
 // Push and offline: the join prompt, the profile's push card off, on and
 // blocked, and the offline indicator.
-for (const size of SIZES) {
+for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`push and offline screens at ${size.name} ${colorScheme}`, async ({
       browser,
@@ -260,7 +245,6 @@ for (const size of SIZES) {
       request,
     }) => {
       test.setTimeout(120_000);
-      mkdirSync(OUT, { recursive: true });
       const tag = `${size.name}-${colorScheme}`;
       const names: Record<PushScreenState, [string, boolean]> = {
         'push prompt': ['push-prompt', false],
@@ -277,7 +261,7 @@ for (const size of SIZES) {
           const [name, fullPage] = names[state];
           if (state === 'offline indicator') {
             await page.waitForTimeout(500);
-            await page.screenshot({ path: `${OUT}/${tag}-${name}.png` });
+            await page.screenshot({ path: `${SCREENS_DIR}/${tag}-${name}.png` });
           } else await shoot(page, `${tag}-${name}`, fullPage);
         },
       );
@@ -287,11 +271,10 @@ for (const size of SIZES) {
 
 // Comments: the thread on a bet's page (empty, then a conversation with a pending
 // comment written offline), the delete confirmation, and the count on the bet cards.
-for (const size of SIZES) {
+for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`comment screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
       test.setTimeout(120_000);
-      mkdirSync(OUT, { recursive: true });
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;

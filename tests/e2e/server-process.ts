@@ -89,6 +89,13 @@ export async function startServerProcess({
     RATE_LIMIT_JOIN_PRIVATE_PER_USER: '10000',
     RATE_LIMIT_JOIN_PRIVATE_PER_IP: '10000',
     RATE_LIMIT_WRITES_PER_USER: '10000',
+    // Picks show within seconds of a bet's close (the fair-resolution spec waits for them).
+    PICKS_REVEAL_INTERVAL_MS: '2000',
+    // The inbox spec waits for a "closes soon" reminder: the job looks every second.
+    REMINDER_INTERVAL_MS: '1000',
+    // The inbox-fair spec waits for a weekly top-up: the job looks every 2 seconds (no other
+    // spec leaves a member below the base wager, so none of their points change).
+    FLOOR_TOP_UP_INTERVAL_MS: '2000',
     // The push spec's stand-in push service listens on loopback over http.
     PUSH_ENDPOINT_HOSTS:
       'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',

@@ -91,7 +91,9 @@ export async function run(): Promise<Section> {
     log(
       `landing JS: ${landing.files.map((f) => `${f.path} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`,
     );
-    log(`dashboard JS: ${dashboard.files.length} files, ended on ${finalPath}`);
+    log(
+      `dashboard JS: ${dashboard.files.length} files, ended on ${finalPath}: ${dashboard.files.map((f) => `${f.path} ${(f.gzip / 1024).toFixed(1)}`).join(', ')}`,
+    );
     const forbiddenModules = new Set(forbidden.map((entry) => entry.split(': ')[1]!.split('/')[0]));
     return {
       id: 'bundle',

@@ -1,15 +1,9 @@
 import pg from 'pg';
 import { createPostgresDatabase, POOL_SIZE, seedWorld, type WorldSpec } from './lib/data';
-import {
-  cannon,
-  mean,
-  tokenFor,
-  BENCH_JWT_SECRET,
-  type CannonFigures,
-  type CannonSettings,
-} from './lib/load';
+import { tokenFor, BENCH_JWT_SECRET, type CannonSettings } from './lib/load';
 import { startChild } from './lib/processes';
-import { atLeast, log, percentile, reported, sortNumbers, type Section } from './lib/report';
+import { log, type Section } from './lib/report';
+import { versusQueries } from './lib/versus-queries';
 
 // Benchmark 4: one member's GET /api/member/state (10 groups of 20 members, 50 open bets in
 // each; the member created 5 and already wagered on 10 of each group's bets, so 400 bets come
@@ -37,29 +31,14 @@ const UNWAGERED_SQL = `select * from bets b where b.group_id = any($1) and b.sta
 const TO_RESOLVE_SQL = `select * from bets where created_by = $1 and state = 'active' order by expires_at asc, id asc`;
 
 /** The member-state queries of GroupsService.getMemberState and BetsService.memberStateBets, in the same order. */
-async function referenceLoop(
-  pool: pg.Pool,
-  userId: number,
-  ms: number,
-): Promise<{ requests: number; seconds: number; latencies: number[] }> {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const deadline = t0 + ms;
-  const loop = async () => {
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      const groups = await pool.query(GROUPS_SQL, [userId]);
-      await pool.query(UNWAGERED_SQL, [
-        groups.rows.map((row: { id: number }) => row.id),
-        new Date(),
-        userId,
-      ]);
-      await pool.query(TO_RESOLVE_SQL, [userId]);
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: SETTINGS.connections }, loop));
-  return { requests: latencies.length, seconds: (performance.now() - t0) / 1000, latencies };
+async function referenceRequest(pool: pg.Pool, userId: number) {
+  const groups = await pool.query(GROUPS_SQL, [userId]);
+  await pool.query(UNWAGERED_SQL, [
+    groups.rows.map((row: { id: number }) => row.id),
+    new Date(),
+    userId,
+  ]);
+  await pool.query(TO_RESOLVE_SQL, [userId]);
 }
 
 export async function run(): Promise<Section> {
@@ -86,25 +65,16 @@ export async function run(): Promise<Section> {
       };
       const shape = `${Object.keys(body.groups).length} groups, ${Object.keys(body.unwageredBets).length} unwagered bets, ${Object.keys(body.betsToResolve).length} to resolve, ${(JSON.stringify(body).length / 1024).toFixed(0)} KiB`;
       log(`member-state answer: ${probe.status}, ${shape}`);
-      await cannon(url, { ...SETTINGS, durationSeconds: 2 }, headers);
-      await referenceLoop(pool, viewerId, 2000);
-      const subject: CannonFigures[] = [];
-      const reference: { rps: number; p99: number; p50: number }[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const ref = await referenceLoop(pool, viewerId, SETTINGS.durationSeconds * 1000);
-        const sorted = sortNumbers(ref.latencies);
-        reference.push({
-          rps: ref.requests / ref.seconds,
-          p99: percentile(sorted, 99),
-          p50: percentile(sorted, 50),
-        });
-        subject.push(await cannon(url, SETTINGS, headers));
-        log(
-          `member-state round ${round + 1}: hunch ${subject.at(-1)!.requestsPerSecond.toFixed(0)} req/s, pg ${reference.at(-1)!.rps.toFixed(0)} req/s`,
-        );
-      }
-      const name = '4 member state';
-      const bad = subject.reduce((sum, figures) => sum + figures.non2xx + figures.errors, 0);
+      const { rows, notes } = await versusQueries({
+        name: '4 member state',
+        label: 'member-state',
+        url,
+        headers,
+        settings: SETTINGS,
+        rounds: ROUNDS,
+        goal: 0.5,
+        request: () => referenceRequest(pool, viewerId),
+      });
       return {
         id: 'member-state',
         title:
@@ -118,31 +88,8 @@ export async function run(): Promise<Section> {
           rounds: ROUNDS,
           note: 'alternated rounds, figures are their means',
         },
-        rows: [
-          atLeast(
-            name,
-            'throughput',
-            'req/s',
-            mean(subject.map((f) => f.requestsPerSecond)),
-            mean(reference.map((r) => r.rps)),
-            0.5,
-          ),
-          reported(
-            name,
-            'p99 latency',
-            'ms',
-            mean(subject.map((f) => f.p99)),
-            mean(reference.map((r) => r.p99)),
-          ),
-          reported(
-            name,
-            'p50 latency',
-            'ms',
-            mean(subject.map((f) => f.p50)),
-            mean(reference.map((r) => r.p50)),
-          ),
-        ],
-        notes: bad ? [`${bad} non-2xx responses or errors`] : [],
+        rows,
+        notes,
       };
     } finally {
       await pool.end();

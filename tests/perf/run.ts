@@ -24,6 +24,7 @@ const BENCHMARKS: Benchmark[] = [
   },
   { id: 'member-state', load: () => import('./member-state.bench') },
   { id: 'sync', load: () => import('./sync.bench') },
+  { id: 'member-stats', load: () => import('./member-stats.bench') },
   { id: 'fanout', load: () => import('./fanout.bench') },
   { id: 'bundle', load: () => import('./bundle.bench') },
   { id: 'lighthouse', load: () => import('./lighthouse.bench') },

@@ -119,6 +119,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PUBLIC_URL: 'http://hunch.test',
     // The browsers' push services and the tests' stand-in on loopback (push-service-stand-in.ts).
     PUSH_ENDPOINT_HOSTS: `${DEFAULT_PUSH_ENDPOINT_HOSTS},http://127.0.0.1`,
+    // Top-ups change points by themselves: off unless a test turns them on (their own tests call
+    // runFloorTopUp directly).
+    FLOOR_TOP_UP_INTERVAL_MS: '0',
     ...options.env,
   });
   const config: Config = {
@@ -135,6 +138,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       joinPrivatePerIp: GENEROUS,
       writesPerUser: GENEROUS,
       commentsPerUser: GENEROUS,
+      transferCodesPerUser: GENEROUS,
+      transferTriesPerIp: GENEROUS,
       windowMs: 60_000,
       ...options.rateLimits,
     },

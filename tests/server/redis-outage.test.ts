@@ -1,6 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { handleAdapterCommands } from '../../src/server/realtime/realtime.gateway';
 import { login, useTestServer } from './harness';
 
 // An unreachable Redis stopped start-up (audit item 13). Now the app starts degraded: limits
@@ -61,4 +63,26 @@ describe('Redis unreachable at start', () => {
     },
     20_000,
   );
+});
+
+describe('shutting down while Redis is unreachable', () => {
+  it('handles the adapter commands that the shutdown rejects (no unhandled rejection)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const client = new Redis(`redis://127.0.0.1:${await freePort()}`, { lazyConnect: true });
+    client.on('error', () => {});
+    const warnings: unknown[] = [];
+    handleAdapterCommands(client, { warn: (details: unknown) => warnings.push(details) });
+    await client.connect().catch(() => {});
+    // What the adapter does at start: subscribe without awaiting; the command waits offline.
+    void client.psubscribe('hunch#*');
+    // A shutdown during a reconnect attempt rejects everything that waits.
+    await new Promise((resolve) => client.once('connecting', resolve));
+    client.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    expect(warnings).toEqual([expect.objectContaining({ command: 'psubscribe' })]);
+  });
 });

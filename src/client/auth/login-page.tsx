@@ -30,6 +30,8 @@ const TEXT = {
   guest: 'Continue as Guest',
   noAccount: "Don't have an account?",
   signUp: 'Sign up',
+  moving: 'Playing on another device?',
+  useLink: 'Use a sign-in link',
   failed: 'Invalid email or password',
 };
 
@@ -69,9 +71,14 @@ export function LoginPage() {
       title={TEXT.title}
       subtitle={TEXT.subtitle}
       footer={
-        <p>
-          {TEXT.noAccount} <Link to="/register">{TEXT.signUp}</Link>
-        </p>
+        <>
+          <p>
+            {TEXT.noAccount} <Link to="/register">{TEXT.signUp}</Link>
+          </p>
+          <p>
+            {TEXT.moving} <Link to="/move">{TEXT.useLink}</Link>
+          </p>
+        </>
       }
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate>

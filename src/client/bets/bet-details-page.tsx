@@ -1,24 +1,32 @@
 import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isAbandoned, isBettingClosed } from '../../domain/fair-resolution';
 import { isGroupAdmin } from '../../domain/groups';
+import { resolvedBetCardOf } from '../../domain/share-cards';
 import { ApiError, isNetworkError } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { useGroup, useMyMembership } from '../groups/use-groups';
+import { MuteButton } from '../inbox/mute-button';
+import { ShareButton } from '../share/share-button';
 import { AppPage } from '../shell/app-page';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
+import { useNow } from '../ui/use-now';
 import { loadBetContext, serverIdOf } from './bet-actions';
 import { BetCard } from './bet-card';
 import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
 import { CommentThread } from './comment-thread';
+import { BetHistoryList } from './bet-history-list';
+import { ResolutionReview } from './resolution-review';
 import { ResolveCard } from './resolve-card';
 import { ResultsPanel } from './results-panel';
 import { useBet, useMyWager } from './use-bets';
+import { WhoPickedWhat } from './who-picked-what';
 import styles from './bet-details-page.module.css';
 
 // Spec 02 §2 "/bets/{id}" with the guard and resolver of §8: a bad id, 403, 404 or another
@@ -60,6 +68,7 @@ function BetDetails({ betId }: { betId: number }) {
   const membership = useMyMembership(bet?.groupId, user?.id);
   const group = useGroup(bet?.groupId);
   const [isUnreachable, setIsUnreachable] = useState(false);
+  const now = useNow(5000);
 
   // The mirror holds every bet of the player's groups. One it lacks (a link opened before the
   // first sync, or another group's bet) is asked for, which also tells a 403/404 apart.
@@ -101,6 +110,11 @@ function BetDetails({ betId }: { betId: number }) {
     bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
   const canCancel =
     bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
+  // Closed 24 h without a result, a bet may be settled by the group's admins too.
+  const canResolve =
+    bet &&
+    (bet.state === 'active' || bet.state === 'expired') &&
+    (isCreator || (isAdmin && isAbandoned(bet, now)));
 
   return (
     <AppPage
@@ -131,20 +145,42 @@ function BetDetails({ betId }: { betId: number }) {
               {bet.title} <BetPendingBadge bet={bet} />
             </h2>
             {bet.description && <p className={styles.description}>{bet.description}</p>}
-            {group?.name && <p className={styles.group}>{group.name}</p>}
+            <div className={styles.groupRow}>
+              {group?.name && <p className={styles.group}>{group.name}</p>}
+              {bet.id > 0 && membership && <MuteButton target="bet" id={bet.id} />}
+            </div>
           </header>
+          {/* First under the title: the undo window is short, and a dispute waits for an answer. */}
+          <ResolutionReview
+            bet={bet}
+            viewerId={user?.id}
+            isAdmin={isAdmin}
+            hasWagered={Boolean(wager)}
+          />
           {bet.state === 'active' ? (
             <BetCard bet={bet} wager={wager ?? null} membership={membership ?? null} />
           ) : bet.state === 'resolved' ? (
-            <ResultsPanel betId={bet.id} bet={bet} isPending={Boolean(bet.pendingWriteId)} />
+            <>
+              <ResultsPanel betId={bet.id} bet={bet} isPending={Boolean(bet.pendingWriteId)} />
+              {bet.id > 0 && !bet.pendingWriteId && (
+                <div className={styles.share}>
+                  <ShareButton
+                    share={(cards) =>
+                      cards.shareResolvedBet(
+                        resolvedBetCardOf(bet, group?.name ?? ''),
+                        `${window.location.origin}/bets/${bet.id}`,
+                      )
+                    }
+                  />
+                </div>
+              )}
+            </>
           ) : (
             <Card>
               <p>{BET_PAGE_TEXT.otherState(bet.state)}</p>
             </Card>
           )}
-          {isCreator && (bet.state === 'active' || bet.state === 'expired') && (
-            <ResolveCard key={bet.id} bet={bet} />
-          )}
+          {canResolve && <ResolveCard key={bet.id} bet={bet} />}
           {canCancel && (
             <div className={styles.cancel}>
               <Button
@@ -157,7 +193,11 @@ function BetDetails({ betId }: { betId: number }) {
               </Button>
             </div>
           )}
+          {bet.state !== 'draft' && (
+            <WhoPickedWhat bet={bet} isClosed={isBettingClosed(bet, now)} viewerId={user?.id} />
+          )}
           {membership && <CommentThread bet={bet} isAdmin={isAdmin} />}
+          <BetHistoryList bet={bet} viewerId={user?.id} />
         </div>
       )}
     </AppPage>

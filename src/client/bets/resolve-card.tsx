@@ -27,7 +27,8 @@ const RESOLVE_TEXT = {
   pick: 'The correct answer',
   resolve: 'Resolve Bet',
   confirmQuestion: 'Are you sure you want to resolve this bet?',
-  cannotUndo: 'This action cannot be undone.',
+  // The spec's sentence, kept whole and made true: a result can be undone for UNDO_WINDOW_MS.
+  cannotUndo: 'You can undo a result for 10 minutes; after that, this action cannot be undone.',
   answer: 'Answer:',
   back: 'Back',
   confirm: 'Confirm',

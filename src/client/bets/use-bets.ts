@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { BetStatistics } from '../../domain/bets';
 import { isWageringOpen, nextActionableBet, nextBetToResolve } from '../../domain/bet-lists';
+import { isAbandoned } from '../../domain/fair-resolution';
 import { db, type BetRow, type HunchDb, type WagerRow } from '../data/db';
 
 // The bet views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync, an
@@ -96,18 +97,35 @@ export async function readNextActionableBet(
   );
 }
 
-/** The resolve queue's head (spec 02 §4): the player's own bet still active that expires first; null when none. */
+/**
+ * The resolve queue's head (spec 02 §4): the player's own bet still active that expires first,
+ * or, in a group the player administers, a bet abandoned by its creator (closed a day without
+ * a result: admins may resolve it too); null when none.
+ */
 export async function readNextBetToResolve(
   database: HunchDb,
   userId: number,
+  now: number = Date.now(),
 ): Promise<BetRow | null> {
-  return nextBetToResolve(
-    await database.bets
+  const adminOf = (await database.memberships.where('userId').equals(userId).toArray())
+    .filter((membership) => membership.role === 'admin' || membership.role === 'creator')
+    .map((membership) => membership.groupId);
+  const abandoned =
+    adminOf.length === 0
+      ? []
+      : await database.bets
+          .where('groupId')
+          .anyOf(adminOf)
+          .filter((bet) => bet.createdBy !== userId && isAbandoned(bet, now))
+          .toArray();
+  return nextBetToResolve([
+    ...(await database.bets
       .where('createdBy')
       .equals(userId)
       .filter((bet) => bet.state === 'active')
-      .toArray(),
-  );
+      .toArray()),
+    ...abandoned,
+  ]);
 }
 
 /** "Your Bet Queue" (spec 02 §4) across the player's groups. */
@@ -124,11 +142,16 @@ export function useNextActionableBet(
   );
 }
 
-/** "Your Resolve Queue" (spec 02 §4). */
-export function useNextBetToResolve(userId: number | undefined): BetRow | null | undefined {
+/** "Your Resolve Queue" (spec 02 §4), with the abandoned bets of the groups the player administers. */
+export function useNextBetToResolve(
+  userId: number | undefined,
+  now: number,
+): BetRow | null | undefined {
+  // A bet becomes abandoned as time passes: the minute moves the answer, not every render.
+  const minute = Math.floor(now / 60_000);
   return useLiveQuery(
-    async () => (userId === undefined ? null : readNextBetToResolve(db, userId)),
-    [userId],
+    async () => (userId === undefined ? null : readNextBetToResolve(db, userId, minute * 60_000)),
+    [userId, minute],
   );
 }
 

@@ -3,20 +3,23 @@ import { ResolveCard } from '../bets/resolve-card';
 import { useNextBetToResolve } from '../bets/use-bets';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
+import { useNow } from '../ui/use-now';
 import { QueueSkeleton } from './queue-skeleton';
 import styles from './dashboard-page.module.css';
 
-// "Your Resolve Queue" (spec 02 §2, §4): nextBetToResolve among the bets the player created,
-// with the resolve card inline; keyed by bet so the next bet starts at selection.
+// "Your Resolve Queue" (spec 02 §2, §4): nextBetToResolve among the bets the player created
+// and, for a group's admins, the group's abandoned bets (closed a day without a result), with
+// the resolve card inline; keyed by bet so the next bet starts at selection.
 
 const RESOLVE_QUEUE_TEXT = {
   heading: 'Your Resolve Queue',
   empty: 'No more bets to resolve for your groups.',
-  emptyHint: 'Bets you create land here when it is time to call the answer.',
+  emptyHint:
+    'Bets you create land here when it is time to call the answer, and as an admin, bets left unresolved a day after closing.',
 };
 
 export function ResolveQueue({ userId }: { userId: number | undefined }) {
-  const bet = useNextBetToResolve(userId);
+  const bet = useNextBetToResolve(userId, useNow(60_000));
   return (
     <section className={styles.section} aria-labelledby="resolve-queue">
       <h2 id="resolve-queue" className={styles.sectionTitle}>

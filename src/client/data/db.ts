@@ -1,13 +1,20 @@
 import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 import type { Bet, BetStatistics, Wager } from '../../domain/bets';
 import type { Comment } from '../../domain/comments';
+import type { BetHistoryEntry } from '../../domain/fair-resolution';
 import type { Group, Membership } from '../../domain/groups';
+import type { MemberStats } from '../../domain/member-stats';
+import type { Notification, NotificationSettings } from '../../domain/notifications';
+import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
+import type { Season } from '../../domain/seasons';
 
 // The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror;
-// version 6 the comments on bets.
+// version 6 the comments on bets; version 7 each bet's history; version 8 the inbox and its
+// settings; version 9 the period leaderboards last seen; version 10 the member stats last seen;
+// version 12 the groups' seasons with their standings.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -65,9 +72,42 @@ interface BetStatisticsRow extends Versioned {
  */
 export type CommentRow = Comment & Versioned & PendingMark;
 
+/** A line of a bet's history: only ever added, by the server. */
+export type BetHistoryRow = BetHistoryEntry & Versioned;
+
+/** An entry of the player's inbox (kept 30 days after its last activity). */
+export type NotificationRow = Notification & PendingMark;
+
+/** The one row of the player's notification settings (push kinds, mutes). */
+export const SETTINGS_ROW_ID = 1;
+export type NotificationSettingsRow = NotificationSettings & { id: number } & PendingMark;
+
+/**
+ * A period leaderboard as the server last answered it: not part of the mirror's
+ * pull (sums over others' wagers are the server's to make), kept so a view already seen reads
+ * offline. `from` says which week or month it is.
+ */
+export type PeriodLeaderboardRow = PeriodLeaderboard & {
+  period: LeaderboardPeriod;
+  /** When it was fetched (ms since the epoch). */
+  fetchedAt: number;
+};
+
+/** A season of one of the player's groups, its final standings inside once it ended (read offline). */
+export type SeasonRow = Season & Versioned & PendingMark;
+
 /** The tables a pull writes and a mutator may touch. */
 export type MirrorTable =
-  'groups' | 'memberships' | 'bets' | 'wagers' | 'betStatistics' | 'comments';
+  | 'groups'
+  | 'memberships'
+  | 'bets'
+  | 'wagers'
+  | 'betStatistics'
+  | 'comments'
+  | 'betHistory'
+  | 'notifications'
+  | 'notificationSettings'
+  | 'seasons';
 export const MIRROR_TABLES: readonly MirrorTable[] = [
   'groups',
   'memberships',
@@ -75,6 +115,10 @@ export const MIRROR_TABLES: readonly MirrorTable[] = [
   'wagers',
   'betStatistics',
   'comments',
+  'betHistory',
+  'notifications',
+  'notificationSettings',
+  'seasons',
 ];
 export type MirrorKey = number | [number, number];
 
@@ -98,9 +142,15 @@ export type HunchDb = Dexie & {
   wagers: EntityTable<WagerRow, 'id'>;
   betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
   comments: EntityTable<CommentRow, 'id'>;
+  betHistory: EntityTable<BetHistoryRow, 'id'>;
+  notifications: EntityTable<NotificationRow, 'id'>;
+  notificationSettings: EntityTable<NotificationSettingsRow, 'id'>;
+  memberStats: EntityTable<MemberStatsRow, 'key'>;
+  seasons: EntityTable<SeasonRow, 'id'>;
   /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
   outbox: EntityTable<OutboxEntry, 'id'>;
   shadow: EntityTable<ShadowRow, 'id'>;
+  periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
 };
 
 /** What a write is, for its texts (OUTBOX_TEXT) and the sync status sheet. */
@@ -108,13 +158,24 @@ export type OutboxKind =
   | 'createGroup'
   | 'joinGroup'
   | 'leaveGroup'
+  | 'setFloorTopUp'
   | 'createBet'
   | 'placeWager'
   | 'updateWager'
   | 'resolveBet'
   | 'cancelBet'
   | 'addComment'
-  | 'deleteComment';
+  | 'deleteComment'
+  | 'undoResolution'
+  | 'disputeResolution'
+  | 'dismissDispute'
+  | 'reResolveBet'
+  | 'readNotifications'
+  | 'setPushKinds'
+  | 'muteGroup'
+  | 'muteBet'
+  | 'startSeason'
+  | 'endSeason';
 
 /**
  * A named mutator waiting for (or refused by) the server. `id` is its Idempotency-Key.
@@ -159,6 +220,26 @@ const SCHEMA_V4 = { ...SCHEMA_V3, outbox: 'id, createdAt, status, userId' };
 const SCHEMA_V5 = { ...SCHEMA_V4, leaderboard: null, userBubbles: null, shadow: '&id' };
 // Comments on bets: a thread is a query by bet; a group leaving the view drops its own.
 const SCHEMA_V6 = { ...SCHEMA_V5, comments: 'id, betId, groupId' };
+// Each bet's history: read by bet, dropped with its group.
+const SCHEMA_V7 = { ...SCHEMA_V6, betHistory: 'id, betId, groupId' };
+// The inbox, newest activity first, and the player's one settings row.
+const SCHEMA_V8 = { ...SCHEMA_V7, notifications: 'id, updatedAt', notificationSettings: '&id' };
+// Period leaderboards last seen, one per group and period.
+const SCHEMA_V9 = { ...SCHEMA_V8, periodLeaderboards: '&[groupId+period]' };
+
+// The last answer of each member-stats call seen, so a profile read once reads offline
+// (data/member-stats.ts). Not part of the mirror: the server computes them.
+const SCHEMA_V10 = { ...SCHEMA_V9, memberStats: '&key' };
+
+// The groups' seasons (mirrored): read by group, dropped with it.
+const SCHEMA_V12 = { ...SCHEMA_V10, seasons: 'id, groupId' };
+
+/** A member's stats as last fetched: `key` is `${groupId}:${userId}:${vs ?? ''}`. */
+export interface MemberStatsRow {
+  key: string;
+  stats: MemberStats;
+  fetchedAt: string;
+}
 
 export function openHunchDb(name = 'hunch'): HunchDb {
   const db = new Dexie(name) as HunchDb;
@@ -169,6 +250,16 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(5).stores(SCHEMA_V5).upgrade(upgradeToMirror);
   // A new table only: the next pull from the stored cursor brings no old comments, so it starts over.
   db.version(6).stores(SCHEMA_V6).upgrade(forgetCursor);
+  // The same again: a new table, and bets now carry their picks once closed; start over.
+  db.version(7).stores(SCHEMA_V7).upgrade(forgetCursor);
+  // New tables only: as for 6, the next pull starts over to bring the inbox whole.
+  db.version(8).stores(SCHEMA_V8).upgrade(forgetCursor);
+  // A table outside the pull: the cursor stays.
+  db.version(9).stores(SCHEMA_V9);
+  // A cache table only, as for 9.
+  db.version(10).stores(SCHEMA_V10);
+  // A new mirrored table: as for 6, the next pull starts over to bring every season.
+  db.version(12).stores(SCHEMA_V12).upgrade(forgetCursor);
   return db;
 }
 

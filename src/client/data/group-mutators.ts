@@ -20,6 +20,11 @@ export interface LeaveGroupArgs {
   groupId: number;
 }
 
+export interface SetFloorTopUpArgs {
+  groupId: number;
+  floorTopUp: boolean;
+}
+
 /** The joined or created group becomes the active group (spec 02 §4), with the points the mirror knows. */
 async function activate(group: Group, context: AnswerContext) {
   const membership = await context.db.memberships.get([group.id, context.userId]);
@@ -130,4 +135,24 @@ export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
   },
 };
 
-export const GROUP_MUTATORS = [createGroupMutator, joinGroupMutator, leaveGroupMutator] as const;
+/** An admin turns the group's weekly top-up on or off: the flag on the group row changes at once. */
+export const setFloorTopUpMutator: Mutator<SetFloorTopUpArgs, unknown> = {
+  name: 'setFloorTopUp',
+  kind: () => 'setFloorTopUp',
+  request: ({ groupId, floorTopUp }) => ({
+    method: 'PATCH',
+    path: `${API_BASE}/groups/${groupId}/settings`,
+    body: { floorTopUp },
+  }),
+  async apply({ groupId, floorTopUp }, context) {
+    const group = await context.db.groups.get(context.idFor(groupId));
+    if (group) await context.put('groups', { ...group, floorTopUp });
+  },
+};
+
+export const GROUP_MUTATORS = [
+  createGroupMutator,
+  joinGroupMutator,
+  leaveGroupMutator,
+  setFloorTopUpMutator,
+] as const;

@@ -1,9 +1,12 @@
 import { BET_MUTATORS } from './bet-mutators';
 import { COMMENT_MUTATORS } from './comment-mutators';
+import { FAIR_RESOLUTION_MUTATORS } from './fair-resolution-mutators';
+import { NOTIFICATION_MUTATORS } from './notification-mutators';
 import { GROUP_MUTATORS } from './group-mutators';
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb } from './db';
+import { SEASON_MUTATORS } from './season-mutators';
 import { createRebaser, legacyRequest, type AnyMutator, type MutatorRegistry } from './mutators';
 import { connectNotices, notices, type Notices } from './notices';
 import { createOutbox, type WriteResult } from './outbox';
@@ -49,6 +52,9 @@ export const APP_MUTATORS: readonly AnyMutator[] = [
   ...GROUP_MUTATORS,
   ...BET_MUTATORS,
   ...COMMENT_MUTATORS,
+  ...FAIR_RESOLUTION_MUTATORS,
+  ...NOTIFICATION_MUTATORS,
+  ...SEASON_MUTATORS,
   legacyRequest,
 ];
 

@@ -82,6 +82,10 @@ const KEY_OF: Record<MirrorTable, (row: Record<string, unknown>) => MirrorKey> =
   wagers: (row) => row.id as number,
   betStatistics: (row) => row.betId as number,
   comments: (row) => row.id as number,
+  betHistory: (row) => row.id as number,
+  notifications: (row) => row.id as number,
+  notificationSettings: (row) => row.id as number,
+  seasons: (row) => row.id as number,
 };
 
 const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;

@@ -1,5 +1,9 @@
+import type { Notification } from '../../domain/notifications';
 import type {
+  BetReResolvedPayload,
   CommentEventPayload,
+  ResolutionDisputedPayload,
+  ResolutionUndonePayload,
   PointsRefundedPayload,
   RealtimeEventName,
   RealtimeEventPayload,
@@ -34,6 +38,14 @@ export function refundMessage(totalRefunded: number, participants: number): stri
   return `${totalRefunded} points refunded to ${participants} participant(s)`;
 }
 
+/** What a participant hears when a result they had a stake in changed. */
+export const RESULT_CHANGED_TEXT = {
+  undone: (title: string) =>
+    `The result of “${title}” was undone. Your points are back as they were.`,
+  reResolved: (title: string) => `The result of “${title}” was corrected by an admin.`,
+  disputed: (title: string) => `Someone thinks the result of “${title}” is wrong. Take a look.`,
+};
+
 /** The events that only tell the client to pull (all but wagerPlaced, which carries its totals). */
 const PULL_EVENTS = [
   'betCreated',
@@ -43,6 +55,15 @@ const PULL_EVENTS = [
   'pointsRefunded',
   'userJoinedGroup',
   'groupCreated',
+  // Fair resolution: the picks, the undone or re-resolved payout and the history come with the pull.
+  'picksRevealed',
+  'resolutionUndone',
+  'resolutionDisputed',
+  'disputeDismissed',
+  'betReResolved',
+  // A season's row, its standings and a reset's points come with the pull.
+  'seasonStarted',
+  'seasonEnded',
 ] as const satisfies readonly RealtimeEventName[];
 
 /** The events that carry a whole comment. */
@@ -138,6 +159,16 @@ export function createRealtimeSync({
     });
   };
 
+  /** A new or gathered inbox entry: stored if newer (a read still waiting is drawn again on top). */
+  const applyNotification = async (payload: Notification) => {
+    const userId = me();
+    if (userId === null) return;
+    await rebaser.serverWrite(userId, async () => {
+      const stored = await db.notifications.get(payload.id);
+      if ((stored?.version ?? -1) < payload.version) await db.notifications.put(payload);
+    });
+  };
+
   /** Whether the stored row already holds the event's change (then there is nothing to pull). */
   const isHeld = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (typeof payload.version !== 'number') return false;
@@ -169,10 +200,56 @@ export function createRealtimeSync({
       toasts.info(refundMessage(payload.totalRefunded, payload.refundedParticipants));
   };
 
+  /**
+   * A result the player had a stake in was undone or corrected by someone else: they are told
+   * (whoever did it already knows). The bet's title is read before the pull changes anything.
+   */
+  const announceResultChange = async (
+    payload: { betId: number; distributions: Array<{ userId: number }> },
+    actorId: number,
+    text: (title: string) => string,
+  ) => {
+    const userId = me();
+    if (userId === null || actorId === userId) return;
+    if (!payload.distributions.some((entry) => entry.userId === userId)) return;
+    const bet = await db.bets.get(payload.betId);
+    if (bet) toasts.info(text(bet.title));
+  };
+
+  /** A dispute reaches those who review it: the bet's creator and the group's admins. */
+  const announceDispute = async (payload: ResolutionDisputedPayload) => {
+    const userId = me();
+    if (userId === null || payload.disputedBy === userId) return;
+    const [bet, group] = await Promise.all([
+      db.bets.get(payload.betId),
+      db.groups.get(payload.groupId),
+    ]);
+    if (!bet) return;
+    const isAdmin = group?.admins?.includes(userId) ?? false;
+    if (bet.createdBy === userId || isAdmin) toasts.info(RESULT_CHANGED_TEXT.disputed(bet.title));
+  };
+
   const onEvent = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (me() === null) return;
     if (event === 'pointsRefunded')
       await announceRefund(payload as unknown as PointsRefundedPayload);
+    if (event === 'resolutionUndone') {
+      const undone = payload as unknown as ResolutionUndonePayload;
+      await announceResultChange(undone, undone.undoneBy, RESULT_CHANGED_TEXT.undone);
+    }
+    if (event === 'resolutionDisputed')
+      await announceDispute(payload as unknown as ResolutionDisputedPayload);
+    if (event === 'betReResolved') {
+      const corrected = payload as unknown as BetReResolvedPayload;
+      await announceResultChange(
+        {
+          betId: corrected.betId,
+          distributions: [...corrected.reversed, ...corrected.distributions],
+        },
+        corrected.reResolvedBy,
+        RESULT_CHANGED_TEXT.reResolved,
+      );
+    }
     if (await isHeld(event, payload)) return;
     await schedulePull();
   };
@@ -213,6 +290,15 @@ export function createRealtimeSync({
               ),
           ),
         ),
+        socket.on(
+          'notificationSaved',
+          (payload) =>
+            void track(
+              applyNotification(payload).catch((error: unknown) =>
+                console.warn('Applying notificationSaved failed', error),
+              ),
+            ),
+        ),
         // Whatever happened while the socket was down was not heard: pull.
         socket.onConnected(() => void schedulePull()),
       );
@@ -227,6 +313,7 @@ export function createRealtimeSync({
     /** Applies one event as if the socket had delivered it (the tests' entry point). */
     apply<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>): Promise<void> {
       if (event === 'wagerPlaced') return track(applyWagerPlaced(payload as WagerPlacedPayload));
+      if (event === 'notificationSaved') return track(applyNotification(payload as Notification));
       if ((COMMENT_EVENTS as readonly string[]).includes(event))
         return track(applyComment(payload as CommentEventPayload));
       if ((PULL_EVENTS as readonly string[]).includes(event))

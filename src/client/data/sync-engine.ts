@@ -1,15 +1,21 @@
 import { API_BASE } from '../../domain/constants';
 import type { VersionedComment } from '../../domain/comments';
-import {
-  MIRROR_START_CURSOR,
-  MIRROR_SYNCED_MARK,
-  type MirrorBet,
-  type MirrorGroup,
-  type MirrorMembership,
-  type MirrorPullResponse,
-  type MirrorStatistics,
-  type MirrorWager,
+import type { VersionedBetHistoryEntry } from '../../domain/fair-resolution';
+import type { VersionedSeason } from '../../domain/seasons';
+import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from '../../domain/mirror-marks';
+import type {
+  MirrorBet,
+  MirrorGroup,
+  MirrorMembership,
+  MirrorPullResponse,
+  MirrorStatistics,
+  MirrorWager,
 } from '../../domain/mirror';
+import {
+  NOTIFICATION_RETENTION_MS,
+  type Notification,
+  type NotificationSettings,
+} from '../../domain/notifications';
 import type { Table } from 'dexie';
 import {
   activeGroupStore,
@@ -17,7 +23,14 @@ import {
   type ActiveGroupStore,
 } from './active-group-store';
 import type { ApiClient } from './api-client';
-import { clearLocalData, CURSOR_KEY, db as defaultDb, LAST_SYNCED_KEY, type HunchDb } from './db';
+import {
+  clearLocalData,
+  CURSOR_KEY,
+  db as defaultDb,
+  LAST_SYNCED_KEY,
+  SETTINGS_ROW_ID,
+  type HunchDb,
+} from './db';
 import type { Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
@@ -82,12 +95,32 @@ function createMerges(db: HunchDb) {
     /** A deleted comment arrives as a tombstone and is kept as one (db.ts CommentRow): a late older copy never revives it. */
     mergeComments: (comments: readonly VersionedComment[]) =>
       mergeRows(db.comments as Table<object, number>, comments, (comment) => comment.id),
+    mergeHistory: (entries: readonly VersionedBetHistoryEntry[]) =>
+      mergeRows(db.betHistory as Table<object, number>, entries, (entry) => entry.id),
+    mergeSeasons: (seasons: readonly VersionedSeason[]) =>
+      mergeRows(db.seasons as Table<object, number>, seasons, (season) => season.id),
+    /** Inbox entries; those past 30 days go (the server prunes without tombstones). */
+    async mergeNotifications(notifications: readonly Notification[]) {
+      await mergeRows(db.notifications as Table<object, number>, notifications, (n) => n.id);
+      const cutoff = new Date(Date.now() - NOTIFICATION_RETENTION_MS).toISOString();
+      await db.notifications.where('updatedAt').below(cutoff).delete();
+    },
+    async mergeNotificationSettings(settings: NotificationSettings | null) {
+      if (!settings) return;
+      await mergeRows(
+        db.notificationSettings as Table<object, number>,
+        [{ ...settings, id: SETTINGS_ROW_ID }],
+        (row) => row.id,
+      );
+    },
     /** A group that left the player's view, with everything in it. */
     async removeGroup(groupId: number) {
       const betIds = await db.bets.where('groupId').equals(groupId).primaryKeys();
       await db.wagers.where('betId').anyOf(betIds).delete();
       await db.betStatistics.bulkDelete(betIds);
       await db.comments.where('groupId').equals(groupId).delete();
+      await db.betHistory.where('groupId').equals(groupId).delete();
+      await db.seasons.where('groupId').equals(groupId).delete();
       await db.bets.bulkDelete(betIds);
       await db.memberships.where('groupId').equals(groupId).delete();
       await db.groups.delete(groupId);
@@ -101,6 +134,10 @@ function createMerges(db: HunchDb) {
         db.wagers.clear(),
         db.betStatistics.clear(),
         db.comments.clear(),
+        db.betHistory.clear(),
+        db.seasons.clear(),
+        db.notifications.clear(),
+        db.notificationSettings.clear(),
       ]);
     },
   };
@@ -158,6 +195,11 @@ export function createSyncEngine({
       await merges.mergeStatistics(page.statistics);
       // An older server answers without comments.
       await merges.mergeComments(page.comments ?? []);
+      await merges.mergeHistory(page.betHistory ?? []);
+      await merges.mergeSeasons(page.seasons ?? []);
+      // An older server answers without the inbox.
+      await merges.mergeNotifications(page.notifications ?? []);
+      await merges.mergeNotificationSettings(page.notificationSettings ?? null);
       await db.meta.put({
         key: CURSOR_KEY,
         value: { userId, cursor: page.cursor } satisfies StoredCursor,

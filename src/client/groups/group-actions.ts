@@ -11,6 +11,7 @@ import {
   createGroupMutator,
   joinGroupMutator,
   leaveGroupMutator,
+  setFloorTopUpMutator,
   type JoinGroupArgs,
 } from '../data/group-mutators';
 
@@ -86,6 +87,13 @@ export async function leaveGroup(groupId: number): Promise<void> {
   const result = await localData.run(leaveGroupMutator, { groupId });
   if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.leaveGroup);
   await localData.syncEngine.reconcileActiveGroup();
+}
+
+/** PATCH /groups/{id}/settings: an admin turns the weekly top-up on or off (shown at once, sent now or when back online). */
+export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promise<void> {
+  currentUser();
+  const result = await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
+  if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.setFloorTopUp);
 }
 
 /** What GET /groups/{id} said, for the group page to choose what to show. */

@@ -1,8 +1,10 @@
 import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
+import { MuteButton } from '../inbox/mute-button';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -10,9 +12,15 @@ import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
+import { GroupSettings } from './group-settings';
 import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
 import { useMyMembership } from './use-groups';
 import styles from './group-details.module.css';
+
+// The running season's banner (a lazy chunk of src/client/seasons).
+const SeasonBanner = lazy(() =>
+  import('../seasons/season-banner').then((module) => ({ default: module.SeasonBanner })),
+);
 
 // The group details view of spec 02 §2: the name as heading, its description, Share (only
 // when a shareable link exists), the bet list (3 per tab), the Members list
@@ -83,8 +91,18 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
               <Points value={membership.availablePoints} size="small" />
             </span>
           )}
+          {membership && group.id > 0 && (
+            <span className={styles.mute}>
+              <MuteButton target="group" id={group.id} />
+            </span>
+          )}
         </div>
       </div>
+      {membership && group.id > 0 && (
+        <Suspense fallback={null}>
+          <SeasonBanner groupId={group.id} />
+        </Suspense>
+      )}
 
       <section className={styles.section} aria-labelledby="group-bets">
         <div className={styles.sectionHead}>
@@ -101,6 +119,8 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
       </section>
 
       <GroupMembers group={group} userId={userId} />
+
+      {role && <GroupSettings group={group} />}
 
       <div className={styles.leave}>
         <Button

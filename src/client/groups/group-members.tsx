@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import type { MembershipRow } from '../data/db';
 import type { GroupRow } from '../data/db';
 import { Avatar } from '../ui/avatar';
@@ -18,7 +19,7 @@ function memberPerson(member: MembershipRow) {
   return { firstName, lastName, displayName: member.userName };
 }
 
-/** The Members list of spec 02 §2: one bubble (avatar and display name) per member, from the mirror's memberships. */
+/** The Members list of spec 02 §2: one bubble (avatar and display name) per member, from the mirror's memberships; a name opens the member's stats, as on the leaderboard. */
 export function GroupMembers({ group, userId }: { group: GroupRow; userId: number }) {
   const members = useGroupMembers(group.id, userId);
   const admins = new Set(group.admins ?? []);
@@ -39,7 +40,12 @@ export function GroupMembers({ group, userId }: { group: GroupRow; userId: numbe
             {members.map((member) => (
               <li key={member.userId} className={styles.member}>
                 <Avatar user={memberPerson(member)} size="medium" />
-                <span className={styles.memberName}>{member.userName}</span>
+                <Link
+                  to={`/group/${group.id}/members/${member.userId}`}
+                  className={styles.memberName}
+                >
+                  {member.userName}
+                </Link>
                 {member.userId === userId && <span className={styles.tag}>{TEXT.you}</span>}
                 {admins.has(member.userId) && <span className={styles.tagMuted}>{TEXT.admin}</span>}
               </li>

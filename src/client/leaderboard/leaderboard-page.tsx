@@ -1,4 +1,6 @@
 import { Trophy, UserPlus } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useActiveGroup } from '../data/use-active-group';
 import { useSession } from '../data/use-session';
 import { openJoinGroupModal } from '../groups/group-modals';
@@ -9,6 +11,7 @@ import { DataTable, type DataTableColumn } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { Points } from '../ui/points';
 import { Spinner } from '../ui/spinner';
+import { PeriodTabs, type LeaderboardView } from './period-tabs';
 import { useLeaderboard, type RankedRow } from './use-leaderboard';
 import styles from './leaderboard-page.module.css';
 
@@ -16,11 +19,21 @@ import styles from './leaderboard-page.module.css';
 // 1..n, in the data table (Rank and Points sortable, "Search...", "No data to show"). The
 // player's own row is highlighted, and says "You" so colour is not the only sign. A query
 // over the mirror's memberships: every group's standings render offline, kept fresh by pulls.
+// This week and This month are a lazy chunk of their own.
+
+const SeasonBanner = lazy(() =>
+  import('../seasons/season-banner').then((module) => ({ default: module.SeasonBanner })),
+);
+
+const PeriodTable = lazy(() =>
+  import('./period-table').then((module) => ({ default: module.PeriodTable })),
+);
 
 export function LeaderboardPage() {
   const active = useActiveGroup();
   const { user } = useSession();
   const rows = useLeaderboard(active?.id);
+  const [view, setView] = useState<LeaderboardView>('all');
 
   if (active === null) {
     return (
@@ -45,6 +58,12 @@ export function LeaderboardPage() {
     );
   }
 
+  const spinner = (
+    <div className={styles.loading}>
+      <Spinner size="large" label="Loading the leaderboard" />
+    </div>
+  );
+
   const columns: DataTableColumn<RankedRow>[] = [
     {
       key: 'rank',
@@ -59,7 +78,9 @@ export function LeaderboardPage() {
       searchText: (row) => row.name,
       render: (row) => (
         <span className={styles.user}>
-          <span className={styles.name}>{row.name}</span>
+          <Link to={`/group/${active?.id}/members/${row.id}`} className={styles.name}>
+            {row.name}
+          </Link>
           {row.id === user?.id && <span className={styles.you}>You</span>}
         </span>
       ),
@@ -74,12 +95,35 @@ export function LeaderboardPage() {
   ];
 
   return (
-    <AppPage title="Leaderboard">
+    <AppPage
+      title="Leaderboard"
+      actions={
+        user &&
+        active && (
+          <Link to={`/group/${active.id}/members/${user.id}`} className={styles.yourStats}>
+            Your stats
+          </Link>
+        )
+      }
+    >
       {active && <p className={styles.group}>{active.name}</p>}
-      {!active || !rows ? (
-        <div className={styles.loading}>
-          <Spinner size="large" label="Loading the leaderboard" />
-        </div>
+      {active && (
+        <Suspense fallback={null}>
+          <SeasonBanner groupId={active.id} />
+        </Suspense>
+      )}
+      <PeriodTabs view={view} onChange={setView} />
+      {active && view !== 'all' ? (
+        <Suspense fallback={spinner}>
+          <PeriodTable
+            groupId={active.id}
+            groupName={active.name}
+            period={view}
+            userId={user?.id}
+          />
+        </Suspense>
+      ) : !active || !rows ? (
+        spinner
       ) : (
         <DataTable
           caption={`${active.name} standings`}

@@ -2,12 +2,15 @@ import { LogOut, ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { fetchCurrentUser, logout } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
+import { NotificationChoicesCard } from '../inbox/notification-choices-card';
 import { PushSettingsCard } from '../push/push-settings-card';
+import { InstallCard } from '../pwa/install-card';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Spinner } from '../ui/spinner';
 import { AccountCard } from './account-card';
+import { MoveDeviceCard } from './move-device-card';
 import { openEditAccountModal, openUpgradeModal } from './account-modals';
 import { YourDataCard } from './your-data-card';
 import styles from './profile-page.module.css';
@@ -71,7 +74,10 @@ export function ProfilePage() {
             </Card>
           )}
           <AccountCard user={user} onEdit={user.isTemporary ? undefined : openEditAccountModal} />
+          <InstallCard />
+          <MoveDeviceCard />
           <PushSettingsCard />
+          <NotificationChoicesCard />
           <YourDataCard />
         </>
       )}

@@ -1,4 +1,4 @@
-import { Brain, Briefcase, Cake, Plane, Trophy, Tv } from 'lucide-react';
+import { Brain, Briefcase, Cake, EyeOff, Flag, Plane, Trophy, Tv, Undo2 } from 'lucide-react';
 import { CtaBand } from './cta-band';
 import { FeatureCard, FeatureGrid } from './feature-card';
 import { PageIntro, PageSection, PublicPage } from './public-page';
@@ -46,6 +46,33 @@ export default function HowItWorksPage() {
             wagered 20 of them. If 6 of those 20 were yours, you get 18 points back.
           </p>
         </div>
+      </PageSection>
+
+      <PageSection
+        title="Fair play, built in"
+        intro="Friendly games stay friendly when everyone trusts the result."
+      >
+        <FeatureGrid>
+          <FeatureCard icon={EyeOff} title="Picks stay secret until time's up">
+            <p>
+              While a bet is open, nobody sees what anyone else picked, only the odds. Once betting
+              closes, everyone in the group sees who picked what and how much.
+            </p>
+          </FeatureCard>
+          <FeatureCard icon={Undo2} title="Ten minutes to fix a slip">
+            <p>
+              Tapped the wrong answer? Whoever resolved a bet can undo it for 10 minutes. Every
+              point goes back exactly where it was, and the bet waits for its result again.
+            </p>
+          </FeatureCard>
+          <FeatureCard icon={Flag} title="Think a result is wrong? Say so">
+            <p>
+              Anyone who wagered can dispute a result within 24 hours. A group admin corrects it or
+              lets it stand, and each bet keeps its history. If a creator never settles a bet, the
+              admins can, a day after it closes.
+            </p>
+          </FeatureCard>
+        </FeatureGrid>
       </PageSection>
 
       <PageSection

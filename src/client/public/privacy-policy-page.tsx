@@ -154,12 +154,12 @@ export default function PrivacyPolicyPage() {
         </ul>
         <p>
           What stays, under the name “Deleted player”: your membership and points in each group,
-          your wagers, the bets you created and the history of your points. That keeps every group's
-          leaderboard, and every other player's points and payouts, exactly as they were. If you
-          were a group's only admin, the member who has been in it longest becomes its admin. Your
-          open bets can still be cancelled by a group admin; otherwise they end 7 days after they
-          close and everyone's points on them are refunded. Security records such as IP addresses
-          expire as above.
+          your wagers, the bets you created, your places in past seasons and the history of your
+          points. That keeps every group's leaderboard, and every other player's points and payouts,
+          exactly as they were. If you were a group's only admin, the member who has been in it
+          longest becomes its admin. Your open bets can still be cancelled by a group admin;
+          otherwise they end 7 days after they close and everyone's points on them are refunded.
+          Security records such as IP addresses expire as above.
         </p>
       </LegalSection>
 

@@ -157,11 +157,17 @@ function sameBytes(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
   return view.every((byte, i) => byte === b[i]);
 }
 
+/** Whether the push service has said when this subscription ends, and that time has come. */
+function isExpired(subscription: PushSubscription, at: number): boolean {
+  return subscription.expirationTime !== null && subscription.expirationTime <= at;
+}
+
 export interface PushServiceOptions {
   pushApi: PushApi;
   browser?: PushBrowser;
   appName?: string;
   deviceId?: () => string;
+  now?: () => number;
 }
 
 export type PushService = ReturnType<typeof createPushService>;
@@ -171,6 +177,7 @@ export function createPushService({
   browser = browserPush,
   appName = PUSH_APP_NAME,
   deviceId = () => getPushDeviceId(),
+  now = Date.now,
 }: PushServiceOptions) {
   const toRequest = (subscription: PushSubscription): RegisterPushSubscriptionRequest => {
     const json = subscription.toJSON();
@@ -239,7 +246,13 @@ export function createPushService({
       const existingRegistration = await browser.existingRegistration();
       if (!existingRegistration) return;
       const existing = await existingRegistration.pushManager.getSubscription();
-      if (!existing && !(await pushApi.getStatus(deviceId(), appName))) return;
+      // Unknown (offline, a server error): keep what the browser holds, as before.
+      const isActive = await pushApi.getStatus(deviceId(), appName).catch(() => existing !== null);
+      if (!existing && !isActive) return;
+      // Renewed on every open: a subscription past its expiry, or one the server
+      // stopped sending to (its push service answered 404/410, or a logout detached it), is
+      // dropped from the browser and replaced by a fresh one, so a dead endpoint never comes back.
+      if (existing && (!isActive || isExpired(existing, now()))) await existing.unsubscribe();
       const registration = await browser.registration();
       await pushApi.register(toRequest(await browserSubscription(registration)));
     },

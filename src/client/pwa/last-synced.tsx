@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { db } from '../data/db';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { formatLastUpdated } from './format-last-updated';
-import { SyncStatusButton } from './sync-status-sheet';
+import { SyncStatusButton } from './sync-status-button';
 
 // "Last updated 5 minutes ago": the time the sync engine last wrote a pull's last page
 // (Dexie meta `lastSyncedAt`, a millisecond timestamp), the writes still waiting, and the

@@ -12,7 +12,7 @@ const OfflineBanner = lazy(() =>
 );
 // Online, a signed-in player hears of writes the server refused; Dexie stays lazy.
 const RefusedWritesStrip = lazy(() =>
-  import('./sync-status-sheet').then((m) => ({ default: m.RefusedWritesStrip })),
+  import('./sync-status-button').then((m) => ({ default: m.RefusedWritesStrip })),
 );
 
 // Sticky here, not on the banner: a sticky box only sticks within its parent. Inline so the

@@ -1,6 +1,7 @@
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
 import { toast } from '../shell/toast-store';
+import { captureInstallPrompt } from './install-prompt';
 
 // What the installed app needs at start (spec 01 §4 "App lifecycle"): the service worker,
 // registered once the page is stable (a production build only: the dev server has no
@@ -21,6 +22,8 @@ function announceUpdate(apply: () => void) {
 }
 
 export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessionStore): void {
+  // Chromium's install prompt fires once, early: kept for the profile's install card.
+  if (typeof window !== 'undefined') captureInstallPrompt();
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     import('./register-service-worker').then(
       ({ registerServiceWorker, whenPageIsStable }) =>

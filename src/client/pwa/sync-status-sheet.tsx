@@ -1,35 +1,20 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { AlertTriangle, RotateCw, Trash2 } from 'lucide-react';
+import { RotateCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { db, type OutboxEntry } from '../data/db';
 import { APP_MUTATORS, localData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
-import { openModal } from '../shell/modal-store';
 import { Button } from '../ui/button';
 import { formatLastUpdated } from './format-last-updated';
-import banner from './offline-banner.module.css';
 import styles from './sync-status-sheet.module.css';
+import { SYNC_TEXT } from './sync-text';
 
 // The sync status sheet, opened from the offline strip or the "couldn't be sent"
-// strip: each write this device is still sending, or the server refused, with its reason; a
+// strip (sync-status-button.tsx loads it on the first tap): each write this device is still sending, or the server refused, with its reason; a
 // refused one can be retried or discarded, a waiting one discarded. And when the data was last
 // brought up to date.
-
-export const SYNC_TEXT = {
-  title: 'Sync status',
-  open: 'Details',
-  review: 'Review',
-  waiting: 'Waiting to be sent',
-  sending: 'Sending…',
-  retry: 'Retry',
-  discard: 'Discard',
-  upToDate: 'Everything on this device has reached the server.',
-  neverSynced: 'Not updated from the server yet.',
-  refused: (count: number) =>
-    count === 1 ? "1 change couldn't be sent." : `${count} changes couldn't be sent.`,
-};
 
 const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]));
 
@@ -126,42 +111,5 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
         )}
       </span>
     </li>
-  );
-}
-
-function openSyncStatusSheet() {
-  openModal({ title: SYNC_TEXT.title, render: () => <SyncStatusSheet /> });
-}
-
-/** The strip's button that opens the sheet. */
-export function SyncStatusButton({ children = SYNC_TEXT.open }: { children?: string }) {
-  return (
-    <button type="button" className={styles.open} onClick={openSyncStatusSheet}>
-      {children}
-    </button>
-  );
-}
-
-/** Online: a strip only while the server has refused a write nobody was waiting on. */
-export function RefusedWritesStrip() {
-  const { user } = useSession();
-  const userId = user?.id;
-  const count = useLiveQuery(
-    async () =>
-      userId === undefined
-        ? 0
-        : (await db.outbox.where('userId').equals(userId).toArray()).filter(
-            (entry) => entry.status === 'failed',
-          ).length,
-    [userId],
-  );
-  if (!count) return null;
-  return (
-    <div className={banner.indicator}>
-      <AlertTriangle size={16} aria-hidden="true" className={banner.icon} />
-      <span className={banner.text}>
-        {SYNC_TEXT.refused(count)} <SyncStatusButton>{SYNC_TEXT.review}</SyncStatusButton>
-      </span>
-    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Plus, TriangleAlert } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { avatarInitials } from '../../domain/avatar';
 import { useSession } from '../data/use-session';
@@ -8,6 +9,9 @@ import { HeaderGroupSlot } from './header-group-slot';
 import { NAV_ITEMS } from './nav-items';
 import { useStartBet } from './use-start-bet';
 import styles from './app-header.module.css';
+
+// The bell reads Dexie: a lazy chunk, rendered only for a signed-in player.
+const InboxBell = lazy(() => import('./inbox-bell').then((m) => ({ default: m.InboxBell })));
 
 export function AppHeader() {
   const { user } = useSession();
@@ -30,6 +34,10 @@ export function AppHeader() {
             <>
               {user.isTemporary && <TemporaryAccountWarning />}
               <HeaderGroupSlot />
+              {/* The fallback keeps the bell's room (its icon stays off the landing page's path). */}
+              <Suspense fallback={<span className={styles.bell} aria-hidden="true" />}>
+                <InboxBell />
+              </Suspense>
               {/* WCAG 2.5.3 (axe label-content-name-mismatch): the name holds what is seen, the initials and the name, in order. */}
               <Link
                 to="/profile"

@@ -4,6 +4,12 @@ import styles from './points.module.css';
 // and with the word "points" where space allows (DESIGN.md "Components"). Screen readers
 // always hear the word.
 
+/** A gain or loss as players read it: "+1,240", "−35" (a true minus sign) or "0". */
+export function signedPoints(value: number): string {
+  const digits = Math.abs(value).toLocaleString('en-US');
+  return value > 0 ? `+${digits}` : value < 0 ? `−${digits}` : '0';
+}
+
 interface PointsProps {
   value: number;
   /** 'always' shows the word; 'wide' only from 480 px up; 'never' keeps it for screen readers only. */

@@ -10,8 +10,16 @@ import type { MessageResponse } from '../../domain/auth';
 import type { z } from '../../domain/zod';
 import { readBetsCreatedBy, readWagersOf } from '../bets/bet-data';
 import { deleteCommentsOf, readCommentsOf } from '../comments/comment-data';
+import {
+  findNotificationSettings,
+  forgetNotificationsOf,
+  presentNotification,
+  presentNotificationSettings,
+  readNotificationsOf,
+} from '../notifications/notification-store';
 import type { Database, Executor } from '../db/connect';
-import { passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
+import { unnameInStandings } from '../seasons/season-data';
+import { deviceTransfers, passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
 import { invalidAccessToken, invalidCurrentPassword } from '../errors';
 import type { EventBus } from '../events';
 import { handOverAdminRoles, readLedgerOf, readMembershipsOf } from '../groups/member-data';
@@ -86,6 +94,8 @@ export function createAccountDataService({
           const ledger = await readLedgerOf(tx, user.id);
           const pushSubscriptions = await readPushSubscriptionsOf(tx, user.id);
           const sessions = await readSessionsOf(tx, user.id, at);
+          const inbox = await readNotificationsOf(tx, user.id);
+          const settings = presentNotificationSettings(await findNotificationSettings(tx, user.id));
           return {
             format: ACCOUNT_EXPORT_FORMAT,
             version: ACCOUNT_EXPORT_VERSION,
@@ -170,6 +180,15 @@ export function createAccountDataService({
               expiresAt: isoTime(session.expiresAt),
               isActive: Boolean(session.isActive),
             })),
+            notifications: inbox.map((row) => {
+              const { version: _version, ...entry } = presentNotification(row);
+              return entry;
+            }),
+            notificationSettings: {
+              pushOff: settings.pushOff,
+              mutedGroupIds: settings.mutedGroupIds,
+              mutedBetIds: settings.mutedBetIds,
+            },
           };
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -179,7 +198,8 @@ export function createAccountDataService({
     /**
      * Deletes the caller's account at once, in one transaction: the user row becomes a
      * tombstone ("Deleted player", no email, username, names, password or picture, marked
-     * deleted), their comments become tombstones, and their push subscriptions, sessions,
+     * deleted), their comments become tombstones, the inbox entries they caused no longer name them, and
+     * their own inbox, push subscriptions, sessions,
      * reset links and stored idempotent answers are deleted. Memberships, wagers, ledger rows and bets stay as they are. A group
      * left without a live admin gets its longest-standing member as admin. After the commit
      * their open sockets are dropped, as at sign-out everywhere.
@@ -217,9 +237,12 @@ export function createAccountDataService({
           .where(eq(users.id, user.id));
         await tx.delete(refreshTokens).where(eq(refreshTokens.userId, user.id));
         await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
+        await tx.delete(deviceTransfers).where(eq(deviceTransfers.userId, user.id));
         await deletePushDataOf(tx, user.id);
         await deleteIdempotencyKeysOf(tx, user.id);
         await deleteCommentsOf(tx, user.id, at);
+        await forgetNotificationsOf(tx, user.id);
+        await unnameInStandings(tx, user.id);
         await handOverAdminRoles(tx, user.id, at);
       });
       events?.publish('sessionsRevoked', { userId: auth.id }, { userId: auth.id });

@@ -15,7 +15,7 @@ import type {
 } from '../../domain/auth';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 import type { Database } from '../db/connect';
-import { passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
+import { deviceTransfers, passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
 import {
   cannotBecomeTemporary,
   emailOrUsernameTaken,
@@ -136,11 +136,27 @@ export function createAuthService({
     if (clash) throw emailOrUsernameTaken();
   }
 
+  /** The user's move-to-another-device codes not yet used stop working. */
+  async function revokeTransfers(tx: Executor, userId: number) {
+    await tx
+      .update(deviceTransfers)
+      .set({ revokedAt: now() })
+      .where(
+        and(
+          eq(deviceTransfers.userId, userId),
+          isNull(deviceTransfers.usedAt),
+          isNull(deviceTransfers.revokedAt),
+        ),
+      );
+  }
+
+  /** Every session ends, and no sign-in code may start a new one. */
   async function revokeAllSessions(tx: Executor, userId: number) {
     await tx
       .update(refreshTokens)
       .set({ revokedAt: now() })
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+    await revokeTransfers(tx, userId);
   }
 
   async function findUser(tx: Executor, id: number): Promise<UserRow> {
@@ -151,6 +167,9 @@ export function createAuthService({
   }
 
   return {
+    startSession,
+    revokeTransfers,
+
     async register(input: z.output<typeof registerRequestSchema>): Promise<AuthResponse> {
       if (input.isTemporary) {
         throw validationFailed('Use the guest registration for a temporary account', {

@@ -6,12 +6,14 @@ import { bets, wagers } from '../db/schema';
 import type { MirrorScope } from '../groups/group-mirror';
 import { countActiveMembers } from '../groups/group-mirror';
 import { presentBet, presentWager } from './bet.presenter';
-import { loadWagers, statisticsOf } from './bet-queries';
+import { loadPicks, loadWagers, statisticsOf } from './bet-queries';
 
 // The bets feature's part of a mirror pull (src/server/mirror): every bet of the scope's groups
 // in every state with its live totals, the viewer's own wagers, and resolved bets' statistics as
-// the viewer sees them (never another member's pick: ARCHITECTURE.md §5). A wager stamps its bet
-// (wagers.service.ts), so a bet whose totals moved counts as changed.
+// the viewer sees them (never another member's pick while betting is open: ARCHITECTURE.md §5).
+// A wager stamps its bet (wagers.service.ts), so a bet whose totals moved counts as changed.
+// Once betting has closed the bet carries who picked what; jobs/picks-reveal.job.ts
+// stamps a bet when its expiry passes, so a device that pulled before the close gets them too.
 
 export interface BetMirrorRows {
   bets: MirrorBet[];
@@ -39,7 +41,11 @@ export async function countBets(
   return new Map(rows.map((row) => [row.groupId, row.count]));
 }
 
-export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<BetMirrorRows> {
+export async function readBetMirror(
+  tx: Executor,
+  scope: MirrorScope,
+  now: Date = new Date(),
+): Promise<BetMirrorRows> {
   const { viewerId, fullIds, deltaIds, snapshot } = scope;
   const whole = fullIds.length > 0 ? inArray(bets.groupId, [...fullIds]) : undefined;
   const changedBets =
@@ -69,6 +75,7 @@ export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<B
     tx,
     betRows.map((row) => row.id),
   );
+  const picksByBet = await loadPicks(tx, betRows, now);
   const resolved = betRows.filter((row) => row.state === 'resolved');
   // Only bets resolved before their member count was kept need today's (none since migration 0006).
   const membersByGroup = await countActiveMembers(tx, [
@@ -80,7 +87,7 @@ export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<B
   return {
     bets: betRows.map((row) => {
       const betWagers = wagersByBet.get(row.id) ?? [];
-      const bet = presentBet(row, betWagers);
+      const bet = presentBet(row, betWagers, picksByBet.get(row.id));
       return {
         ...bet,
         answerTotals: bet.answerTotals ?? {},

@@ -1,9 +1,10 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { BetStatistics } from '../../domain/bets';
+import { isBettingClosed, type RevealedPick } from '../../domain/fair-resolution';
 import { computeBetStatistics } from '../../domain/bet-statistics';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
-import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
+import { bets, users, wagers, type BetRow, type WagerRow } from '../db/schema';
 import { betNotFound } from '../errors';
 import { toPayoutWager } from './bet.presenter';
 
@@ -89,4 +90,32 @@ export function statisticsOf(
     totalMembers,
     viewerId,
   });
+}
+
+/**
+ * Who picked what on each of `betRows` whose betting has closed at `now`, with the
+ * wagerers' names, in wager order. A bet still open is absent: its picks stay hidden.
+ */
+export async function loadPicks(
+  tx: Executor,
+  betRows: readonly BetRow[],
+  now: Date,
+): Promise<Map<number, RevealedPick[]>> {
+  const closed = betRows.filter((row) => isBettingClosed(row, now.getTime())).map((row) => row.id);
+  const byBet = new Map<number, RevealedPick[]>(closed.map((id) => [id, []]));
+  if (closed.length === 0) return byBet;
+  const rows = await tx
+    .select({
+      betId: wagers.betId,
+      userId: wagers.userId,
+      userName: users.displayName,
+      prediction: wagers.prediction,
+      points: wagers.points,
+    })
+    .from(wagers)
+    .innerJoin(users, eq(users.id, wagers.userId))
+    .where(inArray(wagers.betId, closed))
+    .orderBy(asc(wagers.createdAt), asc(wagers.id));
+  for (const { betId, ...pick } of rows) byBet.get(betId)?.push(pick);
+  return byBet;
 }

@@ -1,4 +1,5 @@
 import type { Bet, BetTypeConfig, Wager } from '../../domain/bets';
+import type { BetDispute, RevealedPick } from '../../domain/fair-resolution';
 import { totalsByAnswer } from '../../domain/odds';
 import type { PayoutWager } from '../../domain/payout';
 import type { BetRow, WagerRow } from '../db/schema';
@@ -14,6 +15,8 @@ import { isoTime } from '../iso-time';
 export function presentBet(
   row: BetRow,
   wagers?: readonly Pick<WagerRow, 'prediction' | 'points'>[],
+  /** Who picked what: only for a bet whose betting has closed (bet-queries.ts loadPicks). */
+  picks?: RevealedPick[] | null,
 ): Bet {
   return {
     id: row.id,
@@ -32,6 +35,17 @@ export function presentBet(
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
     ...(wagers ? { answerTotals: totalsByAnswer(row, wagers), wagerCount: wagers.length } : {}),
+    ...(picks ? { picks } : {}),
+    ...(row.disputeState ? { dispute: presentDispute(row) } : {}),
+  };
+}
+
+function presentDispute(row: BetRow): BetDispute {
+  return {
+    state: row.disputeState!,
+    userId: row.disputedBy ?? 0,
+    reason: row.disputeReason ?? '',
+    at: isoTime(row.disputedAt ?? row.updatedAt),
   };
 }
 

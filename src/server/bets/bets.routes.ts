@@ -16,10 +16,16 @@ import {
   wagerIdParamsSchema,
   wagerSchema,
 } from '../../domain/bets';
+import {
+  betHistoryEntrySchema,
+  disputeRequestSchema,
+  picksResponseSchema,
+} from '../../domain/fair-resolution';
 import { groupIdParamsSchema } from '../../domain/groups';
 import { idSchema } from '../../domain/ids';
 import { currentUser } from '../auth/authenticate';
 import type { BetsService } from './bets.service';
+import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
 
 // The bets calls of spec 02 §7 under /api, and GET /api/groups/{id}/bets. Every route is for
@@ -29,11 +35,15 @@ import type { WagersService } from './wagers.service';
 export interface BetsRoutesOptions {
   bets: BetsService;
   wagers: WagersService;
+  fair: FairResolutionService;
 }
 
 const betGroupParamsSchema = z.object({ groupId: idSchema(BET_MESSAGES.groupRequired) });
 
-export async function betsRoutes(instance: FastifyInstance, { bets, wagers }: BetsRoutesOptions) {
+export async function betsRoutes(
+  instance: FastifyInstance,
+  { bets, wagers, fair }: BetsRoutesOptions,
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
 
@@ -118,5 +128,57 @@ export async function betsRoutes(instance: FastifyInstance, { bets, wagers }: Be
     '/bets/:id/cancel',
     { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
     async (request) => bets.cancelBet(currentUser(request), request.params.id),
+  );
+
+  // Who picked what, once betting has closed.
+  app.get(
+    '/bets/:id/picks',
+    { schema: { params: betIdParamsSchema, response: { 200: picksResponseSchema } } },
+    async (request) => fair.getPicks(currentUser(request), request.params.id),
+  );
+
+  // The bet's history, the undo window, disputes and their review.
+  app.get(
+    '/bets/:id/history',
+    { schema: { params: betIdParamsSchema, response: { 200: z.array(betHistoryEntrySchema) } } },
+    async (request) => fair.getHistory(currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/bets/:id/undo-resolution',
+    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
+    async (request) => fair.undoResolution(currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/bets/:id/dispute',
+    {
+      schema: {
+        params: betIdParamsSchema,
+        body: disputeRequestSchema,
+        response: { 200: betSchema },
+      },
+    },
+    async (request) =>
+      fair.disputeResolution(currentUser(request), request.params.id, request.body.reason),
+  );
+
+  app.post(
+    '/bets/:id/dispute/dismiss',
+    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
+    async (request) => fair.dismissDispute(currentUser(request), request.params.id),
+  );
+
+  app.put(
+    '/bets/:id/re-resolve',
+    {
+      schema: {
+        params: betIdParamsSchema,
+        body: resolveRequestSchema,
+        response: { 200: betSchema },
+      },
+    },
+    async (request) =>
+      fair.reResolve(currentUser(request), request.params.id, request.body.correctAnswer),
   );
 }

@@ -17,7 +17,8 @@ import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
 import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
 import { presentBet, presentWager } from './bet.presenter';
-import { findBet, loadWagers, statisticsOf } from './bet-queries';
+import { recordBetHistory } from './bet-history';
+import { findBet, loadPicks, loadWagers, statisticsOf } from './bet-queries';
 import { announceSettlement, settleByRefund, settleByResolution } from './settlement.service';
 
 // The rules of bets (spec 02 §3–§7, ARCHITECTURE.md §5): creating, reading, resolving and
@@ -79,6 +80,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
             updatedAt: at,
           })
           .returning();
+        await recordBetHistory(tx, row!, { kind: 'created', actorId: caller.id, at });
         return row!;
       });
       events.publish(
@@ -99,10 +101,11 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       return presentBet(bet, []);
     },
 
-    /** GET /bets/{id}, with per-answer totals (never individual predictions). */
+    /** GET /bets/{id}, with per-answer totals; who picked what only once betting has closed. */
     async getBet(caller: AuthUser, betId: number): Promise<Bet> {
       const bet = await readableBet(db, caller, betId);
-      return presentBet(bet, (await loadWagers(db, [bet.id])).get(bet.id));
+      const picks = (await loadPicks(db, [bet], now())).get(bet.id);
+      return presentBet(bet, (await loadWagers(db, [bet.id])).get(bet.id), picks);
     },
 
     /** GET /bets/{id}/user-context: the bet, the caller's membership (null for a non-member) and their wager. */
@@ -111,8 +114,9 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const betWagers = (await loadWagers(db, [bet.id])).get(bet.id) ?? [];
       const member = await findActiveMembershipWithName(db, bet.groupId, caller.id);
       const own = betWagers.find((wager) => wager.userId === caller.id);
+      const picks = (await loadPicks(db, [bet], now())).get(bet.id);
       return {
-        bet: presentBet(bet, betWagers),
+        bet: presentBet(bet, betWagers, picks),
         membership: member ? presentMembership(member.membership, member.userName) : null,
         userWager: own ? presentWager(own) : null,
       };
@@ -167,7 +171,12 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const settlement = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, { userId: caller.id, bet: locked, permission: 'resolveBet' });
+        await requireGroupAccess(tx, {
+          userId: caller.id,
+          bet: locked,
+          permission: 'resolveBet',
+          now: at,
+        });
         assertActive(locked);
         const problem = validateCorrectAnswer(locked, correctAnswer);
         if (problem) throw invalidAnswer(problem);
@@ -185,7 +194,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         const locked = await findBet(tx, betId, 'update');
         await requireGroupAccess(tx, { userId: caller.id, bet: locked, permission: 'cancelBet' });
         assertActive(locked);
-        return settleByRefund(tx, locked, 'cancelled', at);
+        return settleByRefund(tx, locked, 'cancelled', at, caller.id);
       });
       announceSettlement(events, settlement);
       return presentBet(settlement.bet, settlement.betWagers);

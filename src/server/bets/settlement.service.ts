@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { distributionEvent } from '../../domain/ledger';
+import { distributionEvent, reversalEvent } from '../../domain/ledger';
 import { computeResolution, refunds, type Distribution } from '../../domain/payout';
 import type { Executor } from '../db/connect';
 import { bets, type BetRow, type WagerRow } from '../db/schema';
 import type { EventBus } from '../events';
 import { applyLedgerEvent, listActiveMemberIds } from '../groups/membership.service';
+import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';
 
@@ -12,6 +13,9 @@ import { toPayoutWager } from './bet.presenter';
 // cancelling and expiring refund every wager. Each runs in the caller's transaction on a bet
 // it has locked FOR UPDATE and checked to be active, moves points only through
 // applyLedgerEvent in the one payout loop below, and is announced after the commit.
+// Undoing a resolution (the undo window, an admin's re-resolution) runs the same
+// loop with each distribution's exact opposite, so points are back where they were and the
+// ledger shows both moves. Each settlement writes its line of the bet's history.
 
 /** A settled bet, for its events after the commit and its answer. */
 export interface Settlement {
@@ -22,6 +26,8 @@ export interface Settlement {
   distributions: Distribution[];
   /** Every stake came back as it was: cancel, expiry, or a resolution nobody won (or a push). */
   isRefund: boolean;
+  /** The history line this change wrote. */
+  historyId: number;
 }
 
 /** The one payout loop: a ledger event per distribution, tied to the wager it settles. */
@@ -32,13 +38,15 @@ async function payOut(
   distributions: readonly Distribution[],
   isRefund: boolean,
   at: Date,
+  direction: 'pay' | 'reverse' = 'pay',
 ): Promise<void> {
   const wagerIdByUser = new Map(betWagers.map((wager) => [wager.userId, wager.id]));
+  const eventOf = direction === 'pay' ? distributionEvent : reversalEvent;
   for (const distribution of distributions) {
     await applyLedgerEvent(tx, {
       groupId: bet.groupId,
       userId: distribution.userId,
-      event: distributionEvent(distribution, isRefund),
+      event: eventOf(distribution, isRefund),
       betId: bet.id,
       wagerId: wagerIdByUser.get(distribution.userId) ?? null,
       now: at,
@@ -57,6 +65,7 @@ export async function settleByResolution(
   correctAnswer: string,
   resolvedBy: number,
   at: Date,
+  kind: 'resolved' | 're_resolved' = 'resolved',
 ): Promise<Settlement> {
   const betWagers = await wagersOf(tx, bet);
   const resolution = computeResolution(bet, betWagers.map(toPayoutWager), correctAnswer);
@@ -75,7 +84,64 @@ export async function settleByResolution(
     })
     .where(eq(bets.id, bet.id))
     .returning();
-  return { bet: updated!, betWagers, distributions, isRefund };
+  const historyId = await recordBetHistory(tx, bet, {
+    kind,
+    actorId: resolvedBy,
+    at,
+    correctAnswer,
+  });
+  return { bet: updated!, betWagers, distributions, isRefund, historyId };
+}
+
+/** What undoing a resolution took back: the distributions it had paid, and the bet as it is now. */
+export interface Reversal {
+  bet: BetRow;
+  /** The resolution's distributions, as they were paid (each was reversed exactly). */
+  distributions: Distribution[];
+  previousAnswer: string;
+  /** The history line the undo wrote (null: the caller writes its own). */
+  historyId: number | null;
+}
+
+/**
+ * Takes back every distribution of a locked, resolved bet (its wagers cannot change once
+ * resolved, so the rule pays back exactly what it paid) and makes it active again: open if its
+ * expiry lies ahead, closed and waiting for a resolver if not. When a winner has wagered those
+ * points again, nothing moves (422 settlement_spent). `history` null: the caller writes its own
+ * line (a re-resolution is one line, not an undo and a resolve).
+ */
+export async function reverseResolution(
+  tx: Executor,
+  bet: BetRow,
+  at: Date,
+  history: { actorId: number } | null,
+): Promise<Reversal> {
+  const betWagers = await wagersOf(tx, bet);
+  const previousAnswer = bet.correctAnswer ?? '';
+  const resolution = computeResolution(bet, betWagers.map(toPayoutWager), previousAnswer);
+  const isRefund = resolution.outcome === 'refunded';
+  const distributions = resolution.distributions as Distribution[];
+  await payOut(tx, bet, betWagers, distributions, isRefund, at, 'reverse');
+  const [updated] = await tx
+    .update(bets)
+    .set({
+      state: 'active',
+      correctAnswer: null,
+      resolvedAt: null,
+      resolvedBy: null,
+      membersAtResolution: null,
+      disputeState: null,
+      disputedBy: null,
+      disputeReason: null,
+      disputedAt: null,
+      updatedAt: at,
+    })
+    .where(eq(bets.id, bet.id))
+    .returning();
+  const historyId = history
+    ? await recordBetHistory(tx, bet, { kind: 'undone', actorId: history.actorId, at })
+    : null;
+  return { bet: updated!, distributions, previousAnswer, historyId };
 }
 
 /** Refunds every wager of a locked, active bet in full and moves it to `state` (cancel and expiry). */
@@ -84,6 +150,8 @@ export async function settleByRefund(
   bet: BetRow,
   state: 'cancelled' | 'expired',
   at: Date,
+  /** Who cancelled; null for the expiry job. */
+  actorId: number | null = null,
 ): Promise<Settlement> {
   const betWagers = await wagersOf(tx, bet);
   const distributions = refunds(betWagers.map(toPayoutWager));
@@ -93,7 +161,8 @@ export async function settleByRefund(
     .set({ state, updatedAt: at })
     .where(eq(bets.id, bet.id))
     .returning();
-  return { bet: updated!, betWagers, distributions, isRefund: true };
+  const historyId = await recordBetHistory(tx, bet, { kind: state, actorId, at });
+  return { bet: updated!, betWagers, distributions, isRefund: true, historyId };
 }
 
 /**

@@ -19,7 +19,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import { BET_TYPES } from '../../domain/bet-types';
 import { BET_STATES, type BetTypeConfig } from '../../domain/bets';
+import { BET_HISTORY_KINDS, DISPUTE_STATES } from '../../domain/fair-resolution';
 import { LEDGER_KINDS } from '../../domain/ledger';
+import { NOTIFICATION_KINDS, type NotificationPayload } from '../../domain/notifications';
+import { SEASON_STATES } from '../../domain/seasons';
 
 // One schema for PGlite and PostgreSQL (ARCHITECTURE.md §3, §4). Ids are integers.
 // Later features add their tables here and a new migration with `npm run db:generate`.
@@ -104,6 +107,25 @@ export const passwordResets = pgTable(
   (table) => [index('password_resets_user_idx').on(table.userId)],
 );
 
+// Move to another device: a one-time sign-in code, `<id>.<secret>`, of which only
+// the secret's SHA-256 is kept; valid 10 minutes, single use, revocable. A new code revokes the
+// user's earlier ones.
+export const deviceTransfers = pgTable(
+  'device_transfers',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    secretHash: text('secret_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('device_transfers_user_idx').on(table.userId)],
+);
+
 // ---- groups (spec 02 §3, ARCHITECTURE.md §4) ----
 
 export const groups = pgTable(
@@ -116,6 +138,8 @@ export const groups = pgTable(
     // Private groups only: joining one by id needs this code (spec 02 §3, §4).
     inviteCode: text('invite_code'),
     defaultPoints: integer('default_points').notNull(),
+    // "Nobody is out of the game": on by default, an admin can turn it off.
+    floorTopUp: boolean('floor_top_up').notNull().default(true),
     createdByUserId: integer('created_by_user_id')
       .notNull()
       .references(() => users.id),
@@ -207,6 +231,92 @@ export const ledger = pgTable(
 );
 export type LedgerRow = typeof ledger.$inferSelect;
 
+// One row per member and ISO week they were topped up (src/server/jobs/floor-top-up.job.ts):
+// the primary key makes the weekly top-up happen at most once, whichever instance runs it.
+export const floorTopUps = pgTable(
+  'floor_top_ups',
+  {
+    groupId: integer('group_id').notNull(),
+    userId: integer('user_id').notNull(),
+    /** ISO week of the run, e.g. "2026-W48". */
+    week: text('week').notNull(),
+    points: integer('points').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.groupId, table.userId, table.week] }),
+    foreignKey({
+      name: 'floor_top_ups_membership_fk',
+      columns: [table.groupId, table.userId],
+      foreignColumns: [memberships.groupId, memberships.userId],
+    }).onDelete('cascade'),
+    check('floor_top_ups_points_check', sql`${table.points} > 0`),
+  ],
+);
+
+// ---- seasons (src/domain/seasons.ts) ----
+
+// A group's seasons: at most one active per group (a partial unique index). Ending one writes
+// its standings and sets state, ended_at in one transaction (src/server/seasons). Mirrored like
+// the comments: the stamp trigger of the seasons migration versions each row, and a season's
+// standings travel with it (they are written once, when the season ends).
+export const seasons = pgTable(
+  'seasons',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    resetPoints: boolean('reset_points').notNull().default(false),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    state: text('state', { enum: SEASON_STATES }).notNull().default('active'),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    ...changeColumns(),
+  },
+  (table) => [
+    uniqueIndex('seasons_one_active_per_group')
+      .on(table.groupId)
+      .where(sql`${table.state} = 'active'`),
+    // The seasons job finds due seasons by their end.
+    index('seasons_active_ends_idx')
+      .on(table.endsAt)
+      .where(sql`${table.state} = 'active'`),
+    index('seasons_group_change_idx').on(table.groupId, table.changeTxid),
+    check('seasons_name_check', sql`char_length(${table.name}) between 1 and 40`),
+    check('seasons_state_check', sql`${table.state} in ('active', 'ended')`),
+    check('seasons_ended_check', sql`(${table.state} = 'ended') = (${table.endedAt} is not null)`),
+    check('seasons_span_check', sql`${table.startsAt} < ${table.endsAt}`),
+  ],
+);
+export type SeasonRow = typeof seasons.$inferSelect;
+
+// A finished season's final standings, written once when it ends: the ranks, what each member
+// won or lost during the season (from the ledger), their name and total points as they were.
+export const seasonStandings = pgTable(
+  'season_standings',
+  {
+    seasonId: integer('season_id')
+      .notNull()
+      .references(() => seasons.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rank: integer('rank').notNull(),
+    points: integer('points').notNull(),
+    userName: text('user_name').notNull(),
+    totalPoints: integer('total_points').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.seasonId, table.userId] }),
+    check('season_standings_rank_check', sql`${table.rank} >= 1`),
+  ],
+);
+export type SeasonStandingRow = typeof seasonStandings.$inferSelect;
+
 // ---- bets (spec 02 §3, ARCHITECTURE.md §5) ----
 
 export const bets = pgTable(
@@ -230,6 +340,15 @@ export const bets = pgTable(
     // How many members the group had when the bet was resolved: its statistics' totalMembers,
     // fixed then, so they read the same on every device and never drift as people come and go.
     membersAtResolution: integer('members_at_resolution'),
+    // Set by jobs/picks-reveal.job.ts once expiresAt passed: the stamp makes the delta pull carry
+    // the bet again, now with everyone's picks.
+    picksRevealedAt: timestamp('picks_revealed_at', { withTimezone: true }),
+    // The dispute of the current resolution: open until an admin re-resolves or
+    // dismisses it (closed: final); an undo clears it with the resolution it disputed.
+    disputeState: text('dispute_state', { enum: DISPUTE_STATES }),
+    disputedBy: integer('disputed_by').references(() => users.id, { onDelete: 'set null' }),
+    disputeReason: text('dispute_reason'),
+    disputedAt: timestamp('disputed_at', { withTimezone: true }),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
@@ -251,6 +370,10 @@ export const bets = pgTable(
       sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`,
     ),
     check('bets_base_wager_check', sql`${table.baseWagerAmount} > 0`),
+    check(
+      'bets_dispute_state_check',
+      sql`${table.disputeState} is null or ${table.disputeState} in ('open', 'closed')`,
+    ),
   ],
 );
 export type BetRow = typeof bets.$inferSelect;
@@ -281,6 +404,40 @@ export const wagers = pgTable(
   ],
 );
 export type WagerRow = typeof wagers.$inferSelect;
+
+// ---- a bet's history ----
+
+// What happened to a bet, by whom and when: created, resolved, undone, disputed, re-resolved,
+// dismissed, cancelled, expired. Only ever inserted. Mirrored like the comments (`group_id`
+// for the change index; the fair_resolution migration stamps its rows).
+export const betHistory = pgTable(
+  'bet_history',
+  {
+    id: serial('id').primaryKey(),
+    betId: integer('bet_id')
+      .notNull()
+      .references(() => bets.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: BET_HISTORY_KINDS }).notNull(),
+    // Null: the bet did it by itself (the expiry job), or the actor deleted their account.
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    correctAnswer: text('correct_answer'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+    ...changeColumns(),
+  },
+  (table) => [
+    index('bet_history_bet_idx').on(table.betId, table.id),
+    index('bet_history_group_change_idx').on(table.groupId, table.changeTxid),
+    check(
+      'bet_history_kind_check',
+      sql`${table.kind} in (${sql.raw(BET_HISTORY_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
+    ),
+  ],
+);
+export type BetHistoryRow = typeof betHistory.$inferSelect;
 
 // ---- comments on a bet ----
 
@@ -387,9 +544,9 @@ export const pushSubscriptions = pgTable(
 );
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
-// When each person was last told the odds moved on a bet: at most one such push per bet per
-// 10 minutes (ARCHITECTURE.md §7). Kept in the database so every instance agrees; a claim is
-// one conditional upsert, so two instances never both send.
+// When each person was last told the odds moved on a bet (an inbox entry, and its push): at
+// most once per bet per 10 minutes (ARCHITECTURE.md §7). Kept in the database so every
+// instance agrees; a claim is one conditional upsert, so two instances never both tell.
 export const pushOddsNotices = pgTable(
   'push_odds_notices',
   {
@@ -403,3 +560,74 @@ export const pushOddsNotices = pgTable(
   },
   (table) => [primaryKey({ name: 'push_odds_notices_pk', columns: [table.userId, table.betId] })],
 );
+
+// ---- the inbox (src/server/notifications) ----
+
+// One row per entry of a player's inbox. `key` names what the entry is about
+// ("closes-soon:bet:12", "bet-created:group:3"): an entry of a kind sent once is unique per
+// (user, key) for good, so two instances or a restart never send it twice; a gathering entry
+// is unique per (user, key) while unread, so a burst lands in one row ("3 new bets").
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    betId: integer('bet_id').references(() => bets.id, { onDelete: 'cascade' }),
+    // Who caused it (the latest, for a gathered entry): a deleted account's name leaves the payload.
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    key: text('key').notNull(),
+    coalesces: boolean('coalesces').notNull(),
+    count: integer('count').notNull().default(1),
+    payload: jsonb('payload').$type<NotificationPayload>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    // The last push of this entry: at most one per bet per kind, a burst pushed once per window.
+    pushedAt: timestamp('pushed_at', { withTimezone: true }),
+    ...changeColumns(),
+  },
+  (table) => [
+    uniqueIndex('notifications_once_key')
+      .on(table.userId, table.key)
+      .where(sql`not ${table.coalesces}`),
+    uniqueIndex('notifications_unread_key')
+      .on(table.userId, table.key)
+      .where(sql`${table.coalesces} and ${table.readAt} is null`),
+    index('notifications_user_change_idx').on(table.userId, table.changeTxid),
+    index('notifications_updated_idx').on(table.updatedAt),
+    index('notifications_actor_idx').on(table.actorId),
+    check(
+      'notifications_kind_check',
+      sql`${table.kind} in (${sql.raw(NOTIFICATION_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
+    ),
+  ],
+);
+export type NotificationRow = typeof notifications.$inferSelect;
+
+// A player's choices: which kinds reach push (those turned off are listed) and what is muted.
+// One row per player, made on their first change; no row means the defaults.
+export const notificationSettings = pgTable('notification_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  pushOff: text('push_off')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  mutedGroupIds: integer('muted_group_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
+  mutedBetIds: integer('muted_bet_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
+  ...changeColumns(),
+});
+export type NotificationSettingsRow = typeof notificationSettings.$inferSelect;

@@ -8,9 +8,13 @@ import {
   type GroupRow,
   type MembershipRow,
 } from '../db/schema';
+import { isAbandoned } from '../../domain/fair-resolution';
 import {
   cannotCancelBet,
   cannotDeleteComment,
+  cannotDispute,
+  cannotReviewDispute,
+  cannotUndoResolution,
   creatorCannotLeave,
   notBetCreator,
   notFound,
@@ -37,19 +41,33 @@ type GroupPermission =
   | 'leave'
   /** Adding and removing members and admins: current admins (a non-member hears not_member first). */
   | 'manageMembers'
+  /** Reading and changing the group's settings (the weekly floor top-up): current admins. */
+  | 'manageSettings'
+  /** Starting a season and ending it early: current admins. */
+  | 'manageSeasons'
   /** Creating a bet: current members. */
-  | 'createBet';
+  | 'createBet'
+  /** Muting (or unmuting) the group's notifications for oneself: current members. */
+  | 'muteGroup';
 
 /** What a caller asks of a bet they already loaded (and locked): its group exists (foreign key), so it is not read again. */
 type BetPermission =
   /** Placing or changing a wager: current members (one query, the wager's hot path). */
   | 'wager'
-  /** The creator while a member; a current admin once the creator has left or been removed. */
+  /** The creator while a member; a current admin once the creator has left or been removed, or once the bet is abandoned (closed 24 h, unresolved). */
   | 'resolveBet'
+  /** Whoever resolved the bet, while a member (the 10-minute window is the service's rule). */
+  | 'undoResolution'
+  /** A current member who wagered on the bet (`hasWagered`). */
+  | 'disputeResolution'
+  /** Re-resolving or dismissing a dispute: current admins. */
+  | 'reviewDispute'
   /** The creator while a member, or a current admin. */
   | 'cancelBet'
   /** Reading and writing the bet's comments: current members. */
-  | 'comment';
+  | 'comment'
+  /** Muting (or unmuting) the bet's notifications for oneself: current members. */
+  | 'muteBet';
 
 /** What a caller asks of a comment they already loaded. */
 type CommentPermission =
@@ -67,7 +85,12 @@ export interface GroupAccessRequest {
 export interface BetAccessRequest {
   userId: number;
   permission: BetPermission;
-  bet: Pick<BetRow, 'groupId' | 'createdBy'>;
+  bet: Pick<BetRow, 'groupId' | 'createdBy'> &
+    Partial<Pick<BetRow, 'state' | 'expiresAt' | 'resolvedBy'>>;
+  /** For `resolveBet`: the time an abandoned bet is judged at. */
+  now?: Date;
+  /** For `disputeResolution`: whether the caller has a wager on the bet. */
+  hasWagered?: boolean;
 }
 
 export interface CommentAccessRequest {
@@ -111,12 +134,15 @@ export async function requireGroupAccess(
       if (userId === group.createdByUserId) throw creatorCannotLeave();
       await requireMember(tx, group.id, userId);
       return group;
-    case 'manageMembers': {
+    case 'manageMembers':
+    case 'manageSettings':
+    case 'manageSeasons': {
       const membership = await requireMember(tx, group.id, userId);
       if (membership.role !== 'admin') throw notGroupAdmin();
       return group;
     }
     case 'createBet':
+    case 'muteGroup':
       await requireMember(tx, group.id, userId);
       return group;
   }
@@ -125,16 +151,41 @@ export async function requireGroupAccess(
 async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
   const { userId, permission, bet } = request;
   const membership = await findActiveMembership(tx, bet.groupId, userId);
-  if (permission === 'wager' || permission === 'comment' || bet.createdBy === userId) {
+  const isAdmin = membership?.role === 'admin';
+  switch (permission) {
+    case 'undoResolution':
+      if (!membership) throw notMember();
+      if (bet.resolvedBy !== userId) throw cannotUndoResolution();
+      return;
+    case 'disputeResolution':
+      if (!membership) throw notMember();
+      if (!request.hasWagered) throw cannotDispute();
+      return;
+    case 'reviewDispute':
+      if (!membership) throw notMember();
+      if (!isAdmin) throw cannotReviewDispute();
+      return;
+    default:
+      break;
+  }
+  if (
+    permission === 'wager' ||
+    permission === 'comment' ||
+    permission === 'muteBet' ||
+    bet.createdBy === userId
+  ) {
     if (!membership) throw notMember();
     return;
   }
-  const isAdmin = membership?.role === 'admin';
   if (permission === 'cancelBet') {
     if (!isAdmin) throw cannotCancelBet();
     return;
   }
   // Resolving: an admin steps in only for a departed creator, so their bets need not wait for the expiry job.
+  if (isAdmin && bet.state && bet.expiresAt && request.now) {
+    const abandoned = { state: bet.state, expiresAt: bet.expiresAt };
+    if (isAbandoned(abandoned, request.now.getTime())) return;
+  }
   if (isAdmin && !(await findActiveMembership(tx, bet.groupId, bet.createdBy))) return;
   throw notBetCreator();
 }

@@ -44,6 +44,7 @@ export function presentGroup(
       ? { inviteCode: row.inviteCode }
       : {}),
     defaultPoints: row.defaultPoints,
+    ...(isViewerMember ? { floorTopUp: row.floorTopUp } : {}),
     createdByUserId: row.createdByUserId,
     admins,
     memberUserIds,

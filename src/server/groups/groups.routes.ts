@@ -8,6 +8,7 @@ import {
   groupIdParamsSchema,
   groupMemberRequestSchema,
   groupSchema,
+  groupSettingsSchema,
   groupUserParamsSchema,
   joinPrivateRequestSchema,
   joinPublicRequestSchema,
@@ -17,8 +18,14 @@ import {
   membershipSchema,
   publicGroupSummarySchema,
   publicGroupsQuerySchema,
+  updateGroupSettingsRequestSchema,
 } from '../../domain/groups';
+import {
+  periodLeaderboardQuerySchema,
+  periodLeaderboardSchema,
+} from '../../domain/leaderboard-periods';
 import { memberStateResponseSchema } from '../../domain/member-state';
+import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/member-stats';
 import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/mirror';
 import { currentUser } from '../auth/authenticate';
 import type { RateLimits } from '../config';
@@ -27,6 +34,7 @@ import { byIp, rateLimitHook } from '../rate-limits';
 import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
+import type { MemberStatsService } from './member-stats.service';
 import type { MemberStateService } from './member-state.service';
 
 // The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
@@ -37,6 +45,7 @@ export interface GroupsRoutesOptions {
   groups: GroupsService;
   members: GroupMembersService;
   leaderboard: LeaderboardService;
+  memberStats: MemberStatsService;
   memberState: MemberStateService;
   mirror: MirrorService;
   rateLimits: RateLimits;
@@ -46,7 +55,15 @@ const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,
-  { groups, members, leaderboard, memberState, mirror, rateLimits }: GroupsRoutesOptions,
+  {
+    groups,
+    members,
+    leaderboard,
+    memberStats,
+    memberState,
+    mirror,
+    rateLimits,
+  }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
@@ -117,6 +134,25 @@ export async function groupsRoutes(
     async (request) => groups.getGroup(currentUser(request), request.params.id),
   );
 
+  // A group's settings (the weekly floor top-up), for its admins.
+  app.get(
+    '/groups/:id/settings',
+    { schema: { params: groupIdParamsSchema, response: { 200: groupSettingsSchema } } },
+    async (request) => groups.getSettings(currentUser(request), request.params.id),
+  );
+
+  app.patch(
+    '/groups/:id/settings',
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        body: updateGroupSettingsRequestSchema,
+        response: { 200: groupSettingsSchema },
+      },
+    },
+    async (request) => groups.updateSettings(currentUser(request), request.params.id, request.body),
+  );
+
   app.get(
     '/groups/:id/membership',
     {
@@ -184,6 +220,38 @@ export async function groupsRoutes(
     '/groups/:id/leaderboard',
     { schema: { params: groupIdParamsSchema, response: { 200: leaderboardResponseSchema } } },
     async (request) => leaderboard.getLeaderboard(currentUser(request), request.params.id),
+  );
+
+  // Won or lost this week or month, and the period before, in the caller's calendar.
+  app.get(
+    '/groups/:id/leaderboard/period',
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        querystring: periodLeaderboardQuerySchema,
+        response: { 200: periodLeaderboardSchema },
+      },
+    },
+    async (request) =>
+      leaderboard.getPeriodLeaderboard(currentUser(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/groups/:id/members/:userId/stats',
+    {
+      schema: {
+        params: groupUserParamsSchema,
+        querystring: memberStatsQuerySchema,
+        response: { 200: memberStatsSchema },
+      },
+    },
+    async (request) =>
+      memberStats.getMemberStats(
+        currentUser(request),
+        request.params.id,
+        request.params.userId,
+        request.query.vs,
+      ),
   );
 
   // The largest answer of the API (every open bet of every group: hundreds of bets). Encoding

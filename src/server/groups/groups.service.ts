@@ -4,6 +4,8 @@ import {
   generateInviteCode,
   type CreateGroupInput,
   type Group,
+  type GroupSettings,
+  type UpdateGroupSettingsInput,
   type Membership,
   type PublicGroupSummary,
 } from '../../domain/groups';
@@ -138,6 +140,39 @@ export function createGroupsService({
     },
 
     /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
+    /** The group's settings, for its admins. */
+    async getSettings(caller: AuthUser, groupId: number): Promise<GroupSettings> {
+      const group = await requireGroupAccess(db, {
+        userId: caller.id,
+        groupId,
+        permission: 'manageSettings',
+      });
+      return { floorTopUp: group.floorTopUp };
+    },
+
+    /** An admin turns the weekly floor top-up on or off. */
+    async updateSettings(
+      caller: AuthUser,
+      groupId: number,
+      input: UpdateGroupSettingsInput,
+    ): Promise<GroupSettings> {
+      return db.transaction(async (tx) => {
+        const group = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageSettings',
+        });
+        if (input.floorTopUp === undefined || input.floorTopUp === group.floorTopUp)
+          return { floorTopUp: group.floorTopUp };
+        const [updated] = await tx
+          .update(groups)
+          .set({ floorTopUp: input.floorTopUp, updatedAt: now() })
+          .where(eq(groups.id, group.id))
+          .returning({ floorTopUp: groups.floorTopUp });
+        return { floorTopUp: updated?.floorTopUp ?? input.floorTopUp };
+      });
+    },
+
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {
       const group = await requireGroupAccess(db, {
         userId: caller.id,

@@ -4,7 +4,7 @@ import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
 import { groups, ledger, memberships, users, type MembershipRow } from '../db/schema';
-import { insufficientPoints, notMember } from '../errors';
+import { insufficientPoints, notMember, settlementSpent } from '../errors';
 
 // Memberships and their points: the only code that writes the memberships and ledger tables.
 // Other features (bets) call these functions inside their own transaction and never touch
@@ -61,6 +61,14 @@ const debitPoints = prepared<MembershipRow[], PointsMove & { debit: number }>('d
       ),
     )
     .returning(),
+);
+/** Undoing a settlement takes the points back from whoever got them, also a member who has left since. */
+const reversePoints = prepared<MembershipRow[], PointsMove & { debit: number }>(
+  'reversePoints',
+  (tx) =>
+    pointsChange(tx)
+      .where(and(samePair, sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`))
+      .returning(),
 );
 const addLedgerRow = prepared<unknown, Omit<typeof ledger.$inferInsert, 'id'>>(
   'addLedgerRow',
@@ -138,15 +146,20 @@ export async function listActiveMemberIds(tx: Executor, groupId: number): Promis
   return rows.map((row) => row.userId);
 }
 
-/**
- * The same ids as a subquery, not run: another feature's single statement can ask "which of
- * the group's members …" without knowing this table (push: who of them can be reached).
- */
-export function activeMemberIdsQuery(tx: Executor, groupId: number) {
-  return tx
+/** The user ids of a group's current admins, ascending (who reviews a dispute). */
+export async function listActiveAdminIds(tx: Executor, groupId: number): Promise<number[]> {
+  const rows = await tx
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.role, 'admin'),
+        isNull(memberships.leftAt),
+      ),
+    )
+    .orderBy(memberships.userId);
+  return rows.map((row) => row.userId);
 }
 
 /** The ids of the groups a user is in now, ascending (socket rooms, the member state). */
@@ -346,11 +359,16 @@ export async function applyLedgerEvent(
   const now = input.now ?? new Date();
   const { totalDelta, availableDelta } = ledgerDelta(event);
   const isDebit = availableDelta < 0;
+  const isReversal = event.kind === 'payout_reversed' || event.kind === 'refund_reversed';
   const move = { groupId, userId, totalDelta, availableDelta, now };
-  const [updated] = isDebit
-    ? await debitPoints(tx, { ...move, debit: -availableDelta })
-    : await creditPoints(tx, move);
+  const [updated] = isReversal
+    ? await reversePoints(tx, { ...move, debit: -availableDelta })
+    : isDebit
+      ? await debitPoints(tx, { ...move, debit: -availableDelta })
+      : await creditPoints(tx, move);
   if (!updated) {
+    // Its winnings were wagered again meanwhile: the reversal cannot be exact, so nothing moves.
+    if (isReversal) throw settlementSpent();
     const current = await findMembership(tx, groupId, userId);
     if (!current || (isDebit && current.leftAt !== null)) throw notMember();
     throw insufficientPoints(-availableDelta, current.availablePoints);

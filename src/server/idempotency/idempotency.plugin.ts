@@ -74,8 +74,9 @@ function payloadText(payload: unknown): string | null | undefined {
   return undefined; // a stream: not something the API sends, and not storable
 }
 
-// Fields that are credentials: an answer holding one is stored without them.
-const TOKEN_FIELDS = ['accessToken', 'refreshToken'];
+// Fields that are credentials (a session's tokens, a move-to-another-device code): an answer
+// holding one is stored without them.
+const TOKEN_FIELDS = ['accessToken', 'refreshToken', 'transferCode'];
 
 /**
  * The answer as it may be kept: a JSON object's token fields removed, so the table never holds

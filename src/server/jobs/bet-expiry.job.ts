@@ -1,15 +1,18 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { bets } from '../db/schema';
 import type { Database } from '../db/connect';
 import type { EventBus } from '../events';
 import { announceSettlement, settleByRefund, type Settlement } from '../bets/settlement.service';
+import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // ARCHITECTURE.md §5: a bet still unresolved 7 days after its expiresAt expires by itself and
 // every wager is refunded. Several instances run this job at once: each batch picks its due
-// bets with SELECT … FOR UPDATE SKIP LOCKED inside its transaction, so one bet is settled by
-// exactly one of them, and that locking read re-checks state = 'active' on the row it locks. On
-// PGlite (one connection) transactions run one at a time, which gives the same guarantee.
+// bets with SELECT … FOR NO KEY UPDATE SKIP LOCKED inside its transaction, so one bet is
+// settled by exactly one of them, and that locking read re-checks state = 'active' on the row
+// it locks. NO KEY UPDATE, because a row being inserted elsewhere that references the bet (a
+// comment, an inbox entry) holds KEY SHARE on it, which FOR UPDATE would clash with, and SKIP
+// LOCKED would pass the bet over. On PGlite (one connection) transactions run one at a time,
+// which gives the same guarantee.
 
 /** How long after expiresAt a bet waits for its resolver before the job refunds it. */
 const BET_EXPIRY_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -47,7 +50,7 @@ export async function runBetExpiry(
         .where(and(eq(bets.state, 'active'), lte(bets.expiresAt, cutoff)))
         .orderBy(asc(bets.expiresAt), asc(bets.id))
         .limit(batchSize)
-        .for('update', { skipLocked: true });
+        .for('no key update', { skipLocked: true });
       const results: Settlement[] = [];
       for (const bet of due) results.push(await settleByRefund(tx, bet, 'expired', now));
       return { results, picked: due.length };
@@ -61,38 +64,16 @@ export async function runBetExpiry(
   }
 }
 
-export interface BetExpiryJob {
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
-}
+export type BetExpiryJob = IntervalJob;
 
-/** Runs `runBetExpiry` every `intervalMs` (never two runs at once in this process); failures are logged and retried next tick. */
-export function startBetExpiryJob(
-  deps: BetExpiryDeps & {
-    intervalMs: number;
-    now?: () => Date;
-    logger?: Pick<FastifyBaseLogger, 'error' | 'info'>;
-  },
-): BetExpiryJob {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = runBetExpiry(deps, (deps.now ?? (() => new Date()))())
-      .then((ids) => {
-        if (ids.length > 0) deps.logger?.info({ betIds: ids }, 'expired unresolved bets');
-      })
-      .catch((error: unknown) => deps.logger?.error({ err: error }, 'bet expiry job failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, deps.intervalMs);
-  // The timer alone must not keep the process (or a test run) alive.
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+/** Runs `runBetExpiry` every `intervalMs` (interval-job.ts). */
+export function startBetExpiryJob(deps: BetExpiryDeps & IntervalJobOptions): BetExpiryJob {
+  return startIntervalJob({
+    ...deps,
+    name: 'bet expiry',
+    run: async (now) => {
+      const ids = await runBetExpiry(deps, now);
+      if (ids.length > 0) deps.logger?.info({ betIds: ids }, 'expired unresolved bets');
     },
-  };
+  });
 }

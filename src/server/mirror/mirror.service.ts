@@ -5,6 +5,7 @@ import {
   type MirrorPullResponse,
 } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
+import { readHistoryMirror } from '../bets/bet-history';
 import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
 import {
   commentChangesExistSql,
@@ -21,6 +22,11 @@ import {
   groupChangesExistSql,
   readGroupMirror,
 } from '../groups/group-mirror';
+import {
+  notificationChangesExistSql,
+  readNotificationMirror,
+} from '../notifications/notification-mirror';
+import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
 // The local mirror's pull (ARCHITECTURE.md §8; GET /member/state?cursor=…). One statement asks,
@@ -33,6 +39,8 @@ export interface MirrorServiceDeps {
   db: Database;
   /** Rows per page of a first sync (tests make it small). */
   pageRows?: number;
+  /** The clock that says which bets have closed (their picks are sent) and counts the inbox's 30 days. */
+  now?: () => Date;
 }
 
 export type MirrorService = ReturnType<typeof createMirrorService>;
@@ -55,7 +63,7 @@ const headStatement = prepared<Head[], { userId: number; known: number[]; snapsh
       .select({
         snapshot: sql<string>`pg_current_snapshot()::text`,
         groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
-        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)})`,
+        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)} or ${seasonChangesExistSql(known, since)} or ${notificationChangesExistSql(userId, since)})`,
       })
       .from(users)
       .where(eq(users.id, userId)),
@@ -87,12 +95,20 @@ function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
     wagers: [],
     statistics: [],
     comments: [],
+    betHistory: [],
+    seasons: [],
+    notifications: [],
+    notificationSettings: null,
     removedGroupIds: [],
     removedMemberships: [],
   };
 }
 
-export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorServiceDeps) {
+export function createMirrorService({
+  db,
+  pageRows = MIRROR_PAGE_ROWS,
+  now = () => new Date(),
+}: MirrorServiceDeps) {
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
     if (fresh.length === 0) return [];
@@ -146,8 +162,17 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
             snapshot: cursor?.snapshot ?? head.snapshot,
           };
           const groupRows = await readGroupMirror(tx, scope);
-          const betRows = await readBetMirror(tx, scope);
+          const betRows = await readBetMirror(tx, scope, now());
           const commentRows = await readCommentMirror(tx, scope);
+          // A history line is written with a change of its bet, so the head's bet check sees it.
+          const historyRows = await readHistoryMirror(tx, scope);
+          const seasonRows = await readSeasonMirror(tx, scope);
+          const notificationRows = await readNotificationMirror(tx, {
+            viewerId: caller.id,
+            snapshot: scope.snapshot,
+            isFull: reset,
+            now: now(),
+          });
           const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);
           return {
             cursor: encodeCursor({ userId: caller.id, snapshot: head.snapshot, groupIds: held }),
@@ -156,6 +181,9 @@ export function createMirrorService({ db, pageRows = MIRROR_PAGE_ROWS }: MirrorS
             ...groupRows,
             ...betRows,
             ...commentRows,
+            ...historyRows,
+            ...seasonRows,
+            ...notificationRows,
             removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
           };
         },

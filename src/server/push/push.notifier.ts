@@ -1,31 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
+import {
+  notificationLink,
+  notificationTag,
+  notificationText,
+} from '../../domain/notification-texts';
+import {
+  pushKindOf,
+  type Notification,
+  type NotificationKind,
+  type NotificationSettings,
+} from '../../domain/notifications';
 import type { PushNotification } from '../../domain/push';
-import type {
-  BetCreatedPayload,
-  BetResolvedPayload,
-  UserJoinedGroupPayload,
-} from '../../domain/realtime-events';
-import { findBet, loadWagers } from '../bets/bet-queries';
 import type { Database } from '../db/connect';
-import type { BusEventName, EventBus, PublishedEvent, WagerSavedPayload } from '../events';
+import type { BusEventName, EventBus, PublishedEvent } from '../events';
 import {
-  findActiveMembershipWithName,
-  findGroupName,
-  listActiveMemberIds,
-} from '../groups/membership.service';
-import {
-  betCreatedMessage,
-  betResolvedMessage,
-  memberJoinedMessage,
-  oddsChangedMessage,
-} from './push-messages';
+  findNotificationSettings,
+  presentNotificationSettings,
+} from '../notifications/notification-store';
 import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
+import { createBackgroundWork } from '../background-work';
 
-// Turns the bus's domain events into web push notifications (ARCHITECTURE.md §7): a bet
-// created, the odds moving on a bet you backed (at most once per bet per 10 minutes), your
-// bet resolved, a member joining. Only current members of the event's group hear of it, and
-// never the person who caused it.
+// Sends web push notifications (ARCHITECTURE.md §7): every push is the copy of an inbox entry
+// due one (src/server/notifications decides who gets an entry, the odds moving on a bet you
+// backed included; here the player's push choices and mutes decide whether it is pushed).
 //
 // Sending never slows down or fails the request that caused the event: the listener only
 // queues the work, which starts on a later turn of the event loop, after the response is on
@@ -44,21 +42,24 @@ const MAX_CONCURRENT_SENDS = 8;
 const MAX_WAITING_SENDS = 10_000;
 
 // How long a push service keeps a message for an offline device: news of a bet or a join
-// is stale after a day, odds after an hour; a result still matters a week later.
+// is stale after a day, odds after an hour; a result or a season's end still matters a week later.
 const TTL_SECONDS = {
   betCreated: 24 * 3600,
+  closesSoon: 2 * 3600,
+  resolveReminder: 24 * 3600,
+  betResult: 7 * 24 * 3600,
+  memberJoined: 24 * 3600,
+  comments: 24 * 3600,
+  resultUndone: 24 * 3600,
+  disputeOpened: 24 * 3600,
+  disputeClosed: 7 * 24 * 3600,
+  floorTopUp: 7 * 24 * 3600,
   oddsChanged: 3600,
-  betResolved: 7 * 24 * 3600,
-  userJoinedGroup: 24 * 3600,
-} as const;
+  seasonEnded: 7 * 24 * 3600,
+} as const satisfies Record<NotificationKind, number>;
 
 /** The events that become notifications; everything else on the bus is ignored at once. */
-const NOTIFYING_EVENTS = new Set<BusEventName>([
-  'betCreated',
-  'wagerSaved',
-  'betResolved',
-  'userJoinedGroup',
-]);
+const NOTIFYING_EVENTS = new Set<BusEventName>(['notificationPushDue']);
 
 interface Delivery {
   destination: Destination;
@@ -79,6 +80,17 @@ export interface PushNotifier {
   idle(): Promise<void>;
   /** Stops listening and waits for the work in flight (each send has its own deadline). */
   stop(): Promise<void>;
+}
+
+/** Whether the player muted the entry's group or bet. */
+function isMuted(
+  settings: NotificationSettings,
+  notification: Pick<Notification, 'groupId' | 'betId'>,
+): boolean {
+  return (
+    settings.mutedGroupIds.includes(notification.groupId) ||
+    (notification.betId !== null && settings.mutedBetIds.includes(notification.betId))
+  );
 }
 
 /** Runs at most `max` tasks at once; a finished task hands its slot straight to the next waiting one. */
@@ -111,128 +123,42 @@ export function startPushNotifier({
   logger,
 }: PushNotifierDeps): PushNotifier {
   const limiter = createLimiter(MAX_CONCURRENT_SENDS);
-  let inFlight = 0;
-  let idleWaiters: Array<() => void> = [];
+  const work = createBackgroundWork((error) =>
+    logger.error({ err: error }, 'push notification failed'),
+  );
   let stopped = false;
-
-  function track(work: Promise<void>): void {
-    inFlight += 1;
-    void work
-      .catch((error: unknown) => logger.error({ err: error }, 'push notification failed'))
-      .finally(() => {
-        inFlight -= 1;
-        if (inFlight === 0) {
-          const waiters = idleWaiters;
-          idleWaiters = [];
-          for (const resolve of waiters) resolve();
-        }
-      });
-  }
 
   // ---- who hears what ----
 
-  async function betCreated(event: BetCreatedPayload): Promise<Delivery[]> {
-    const destinations = await push.listGroupDestinations(event.groupId, event.createdBy);
-    if (destinations.length === 0) return [];
-    const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
-    const creator = await findActiveMembershipWithName(db, event.groupId, event.createdBy);
-    const notification = betCreatedMessage({
-      betId: event.betId,
-      betTitle: event.title,
-      groupName,
-      creatorName: creator?.userName ?? 'A member',
-    });
+  async function notificationPushDue(
+    userId: number,
+    notification: Notification,
+  ): Promise<Delivery[]> {
+    const kind = pushKindOf(notification.kind);
+    if (kind === null) return [];
+    const settings = presentNotificationSettings(await findNotificationSettings(db, userId));
+    if (settings.pushOff.includes(kind) || isMuted(settings, notification)) return [];
+    const destinations = await push.listDestinations([userId]);
+    const { title, body } = notificationText(notification);
+    const message: PushNotification = {
+      title,
+      body,
+      url: notificationLink(notification),
+      tag: notificationTag(notification),
+    };
     return destinations.map((destination) => ({
       destination,
-      notification,
-      ttlSeconds: TTL_SECONDS.betCreated,
-    }));
-  }
-
-  async function wagerSaved(event: WagerSavedPayload): Promise<Delivery[]> {
-    // Every wager lands here: the members who can be reached at all come first (one small
-    // statement), so a group without push subscriptions costs no bet or wager reads.
-    const reachable = await push.listGroupDestinations(event.groupId, event.userId);
-    if (reachable.length === 0) return [];
-    const bet = await findBet(db, event.betId);
-    // A wager racing the resolution: the result notice says all there is to say.
-    if (bet.state !== 'active') return [];
-    const memberSet = new Set(reachable.map((destination) => destination.userId));
-    const predictions = new Map<number, string>();
-    for (const wager of (await loadWagers(db, [bet.id])).get(bet.id) ?? []) {
-      if (memberSet.has(wager.userId)) predictions.set(wager.userId, wager.prediction);
-    }
-    const destinations = reachable.filter((destination) => predictions.has(destination.userId));
-    if (destinations.length === 0) return [];
-    // Claimed only for people who can be reached, so turning push on later is not met by a stale limit.
-    const claimed = new Set(
-      await push.claimOddsNotices(bet.id, [...new Set(destinations.map((d) => d.userId))]),
-    );
-    return destinations
-      .filter((destination) => claimed.has(destination.userId))
-      .map((destination) => ({
-        destination,
-        notification: oddsChangedMessage({
-          betId: bet.id,
-          betTitle: bet.title,
-          bet,
-          prediction: predictions.get(destination.userId)!,
-          answerTotals: event.answerTotals,
-          pool: event.pool,
-        }),
-        ttlSeconds: TTL_SECONDS.oddsChanged,
-      }));
-  }
-
-  async function betResolved(event: BetResolvedPayload): Promise<Delivery[]> {
-    const bet = await findBet(db, event.betId);
-    const resolver = bet.resolvedBy ?? bet.createdBy;
-    const members = new Set(await listActiveMemberIds(db, event.groupId));
-    const byUser = new Map(
-      event.distributions
-        .filter((d) => d.userId !== resolver && members.has(d.userId))
-        .map((d) => [d.userId, d]),
-    );
-    const destinations = await push.listDestinations([...byUser.keys()]);
-    return destinations.map((destination) => ({
-      destination,
-      notification: betResolvedMessage({
-        betId: bet.id,
-        betTitle: bet.title,
-        distribution: byUser.get(destination.userId)!,
-      }),
-      ttlSeconds: TTL_SECONDS.betResolved,
-    }));
-  }
-
-  async function userJoinedGroup(event: UserJoinedGroupPayload): Promise<Delivery[]> {
-    const destinations = await push.listGroupDestinations(event.groupId, event.userId);
-    if (destinations.length === 0) return [];
-    const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';
-    const memberCount = (await listActiveMemberIds(db, event.groupId)).length;
-    const notification = memberJoinedMessage({
-      groupId: event.groupId,
-      groupName,
-      userName: event.userName,
-      memberCount,
-    });
-    return destinations.map((destination) => ({
-      destination,
-      notification,
-      ttlSeconds: TTL_SECONDS.userJoinedGroup,
+      notification: message,
+      ttlSeconds: TTL_SECONDS[notification.kind],
     }));
   }
 
   function plan(published: PublishedEvent): Promise<Delivery[]> | undefined {
     switch (published.event) {
-      case 'betCreated':
-        return betCreated(published.payload);
-      case 'wagerSaved':
-        return wagerSaved(published.payload);
-      case 'betResolved':
-        return betResolved(published.payload);
-      case 'userJoinedGroup':
-        return userJoinedGroup(published.payload);
+      case 'notificationPushDue':
+        return 'userId' in published.audience
+          ? notificationPushDue(published.audience.userId, published.payload)
+          : undefined;
       default:
         return undefined;
     }
@@ -276,21 +202,15 @@ export function startPushNotifier({
 
   const unsubscribe = events.subscribe((published) => {
     if (stopped) return;
-    if (NOTIFYING_EVENTS.has(published.event)) track(handle(published));
+    if (NOTIFYING_EVENTS.has(published.event)) work.track(handle(published));
   });
 
-  function idle(): Promise<void> {
-    return inFlight === 0
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => idleWaiters.push(resolve));
-  }
-
   return {
-    idle,
+    idle: work.idle,
     async stop() {
       stopped = true;
       unsubscribe();
-      await idle();
+      await work.idle();
     },
   };
 }

@@ -1,19 +1,13 @@
-import { and, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
-import {
-  ODDS_PUSH_INTERVAL_MS,
-  type PushSubscription,
-  type RegisterPushSubscriptionRequest,
-} from '../../domain/push';
+import { and, eq, inArray, ne, or } from 'drizzle-orm';
+import type { PushSubscription, RegisterPushSubscriptionRequest } from '../../domain/push';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
-import { prepared, slot } from '../db/prepared';
-import { pushOddsNotices, pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
+import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
 import { pushEndpointTaken, pushSubscriptionNotFound, unknownPushService } from '../errors';
-import { activeMemberIdsQuery } from '../groups/membership.service';
 import { presentPushSubscription } from './push.presenter';
 
 // Push subscriptions of spec 02 §3 and §7: one per user, app and device, and the reads and
-// marks the notifier needs (who can be reached, gone endpoints, the odds limit). The only
+// marks the notifier needs (who can be reached, gone endpoints). The only
 // code that touches the push tables.
 
 export interface PushServiceDeps {
@@ -38,22 +32,6 @@ const destinationColumns = {
   p256dh: pushSubscriptions.p256dh,
   auth: pushSubscriptions.auth,
 };
-
-const groupDestinations = prepared<Destination[], { groupId: number; exceptUserId: number }>(
-  'groupPushDestinations',
-  (tx) =>
-    tx
-      .select(destinationColumns)
-      .from(pushSubscriptions)
-      .where(
-        and(
-          inArray(pushSubscriptions.userId, activeMemberIdsQuery(tx, slot<number>('groupId'))),
-          eq(pushSubscriptions.active, true),
-          ne(pushSubscriptions.userId, sql.placeholder('exceptUserId')),
-        ),
-      )
-      .orderBy(pushSubscriptions.id),
-);
 
 function deviceKey(userId: number, appName: string, deviceId: string) {
   return and(
@@ -189,14 +167,6 @@ export function createPushService({
         .orderBy(pushSubscriptions.id);
     },
 
-    /**
-     * The active subscriptions of a group's current members but `exceptUserId` (who caused the
-     * event): one statement, run on every wager, so a group nobody can be reached in costs no more.
-     */
-    listGroupDestinations(groupId: number, exceptUserId: number): Promise<Destination[]> {
-      return groupDestinations(db, { groupId, exceptUserId });
-    },
-
     /** The push service answered 404/410: the browser dropped this subscription, stop sending to it (ARCHITECTURE.md §7). */
     async markGone(destination: Destination): Promise<void> {
       // Matching the endpoint too: the device may have re-registered with a new one meanwhile.
@@ -216,26 +186,6 @@ export function createPushService({
         .update(pushSubscriptions)
         .set({ lastSuccessAt: now() })
         .where(eq(pushSubscriptions.id, destination.id));
-    },
-
-    /**
-     * Claims the "odds changed" notice on `betId` for whichever of these users was not told in
-     * the last 10 minutes, and returns them. One conditional upsert: concurrent wagers, on one
-     * instance or several, never both win the same person's claim.
-     */
-    async claimOddsNotices(betId: number, userIds: readonly number[]): Promise<number[]> {
-      if (userIds.length === 0) return [];
-      const at = now();
-      const rows = await db
-        .insert(pushOddsNotices)
-        .values(userIds.map((userId) => ({ userId, betId, lastSentAt: at })))
-        .onConflictDoUpdate({
-          target: [pushOddsNotices.userId, pushOddsNotices.betId],
-          set: { lastSentAt: sql`excluded.last_sent_at` },
-          setWhere: lte(pushOddsNotices.lastSentAt, new Date(at.getTime() - ODDS_PUSH_INTERVAL_MS)),
-        })
-        .returning({ userId: pushOddsNotices.userId });
-      return rows.map((row) => row.userId).sort((a, b) => a - b);
     },
   };
 }

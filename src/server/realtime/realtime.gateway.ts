@@ -95,6 +95,35 @@ function isSameOrigin(request: IncomingMessage, publicOrigin: string): boolean {
   }
 }
 
+/**
+ * The Redis adapter sends publish and (un)subscribe without awaiting them. While Redis is down
+ * they wait in ioredis's offline queue, and a shutdown rejects them all ("Connection is
+ * closed"): as unhandled rejections. Here each one's failure is handled, and logged.
+ */
+export function handleAdapterCommands(
+  client: Redis,
+  logger: Pick<FastifyBaseLogger, 'warn'>,
+): void {
+  for (const name of [
+    'publish',
+    'subscribe',
+    'psubscribe',
+    'unsubscribe',
+    'punsubscribe',
+  ] as const) {
+    const send = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(client, name, {
+      value: (...args: unknown[]) => {
+        const reply = send(...args);
+        reply.catch((error: unknown) =>
+          logger.warn({ err: error, command: name }, 'socket.io redis command failed'),
+        );
+        return reply;
+      },
+    });
+  }
+}
+
 export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
   const { events, accessTokens, logger } = deps;
   const publicOrigin = new URL(deps.publicUrl).origin;
@@ -110,8 +139,10 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   if (deps.redisUrl) {
     const pub = new Redis(deps.redisUrl, { lazyConnect: true });
     const sub = pub.duplicate();
-    for (const client of [pub, sub])
+    for (const client of [pub, sub]) {
       client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
+      handleAdapterCommands(client, logger);
+    }
     // Unreachable at start: serve anyway, live updates on this instance only, while ioredis
     // reconnects (the adapter subscribes once the connection is up).
     const isConnected = await Promise.all([pub.connect(), sub.connect()]).then(
@@ -216,6 +247,9 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         emitTo([roomOf(published.audience), userRoom(userId)], published.event, published.payload);
         return;
       }
+      case 'notificationPushDue':
+        // Internal, never emitted: push hears it; the owner's sockets had notificationSaved.
+        return;
       case 'wagerSaved': {
         // The owner's own copy at once (their other devices pull); the group hears only the
         // gathered totals, from wager-totals.announcer.ts.

@@ -196,3 +196,28 @@ describe('bet actions', () => {
     expect(await phone.db.bets.get(bet.id)).toMatchObject({ wagerCount: 0 });
   });
 });
+
+describe('the resolve queue of a group admin', () => {
+  it('holds a bet of the group abandoned by its creator (closed a day without a result), from the mirror', async () => {
+    const admin = await createPlayer(server, 'Admin');
+    const member = await createPlayer(server, 'Member');
+    const group = await createGroup(server, admin);
+    await joinGroup(server, member, group);
+    const bet = await createBet(server, member, group, {
+      title: 'Left behind?',
+      expiresAt: expiresIn(server, DAY),
+    });
+    const phone = await openDevice(admin);
+    await phone.local.sync();
+    const closedAt = Date.parse(bet.expiresAt);
+
+    expect(await readNextBetToResolve(phone.db, admin.user.id, closedAt + DAY - 60_000)).toBeNull();
+    expect((await readNextBetToResolve(phone.db, admin.user.id, closedAt + DAY))?.id).toBe(bet.id);
+    // Not for a member who is not an admin.
+    const other = await createPlayer(server, 'Other');
+    await joinGroup(server, other, group);
+    const otherPhone = await openDevice(other);
+    await otherPhone.local.sync();
+    expect(await readNextBetToResolve(otherPhone.db, other.user.id, closedAt + DAY)).toBeNull();
+  });
+});

@@ -69,13 +69,19 @@ it('keeps the pending writes of a version 4 outbox, as requests sent unchanged',
   });
   expect(await db.bets.get(3)).toEqual({ id: 3, groupId: 1, title: 'Rain?' });
   expect(db.tables.map((table) => table.name).sort()).toEqual([
+    'betHistory',
     'betStatistics',
     'bets',
     'comments',
     'groups',
+    'memberStats',
     'memberships',
     'meta',
+    'notificationSettings',
+    'notifications',
     'outbox',
+    'periodLeaderboards',
+    'seasons',
     'shadow',
     'wagers',
   ]);
@@ -115,6 +121,53 @@ it('adds the comments table to a version 5 mirror and forgets its cursor once, k
   expect(await db.meta.get(CURSOR_KEY)).toBeUndefined();
   expect(await db.outbox.count()).toBe(1);
   expect(await db.comments.count()).toBe(0);
+  db.close();
+  await db.delete();
+});
+
+it('adds the bet history, the inbox and the period leaderboards to a version 6 mirror and forgets its cursor, keeping waiting writes', async () => {
+  const name = 'hunch-upgrade-v9-test';
+  const v6 = new Dexie(name);
+  v6.version(6).stores({
+    meta: '&key',
+    groups: '&id, name',
+    memberships: '&[groupId+userId], groupId, userId',
+    bets: 'id, groupId, state, expiresAt, createdBy',
+    wagers: 'id, betId, userId, [betId+userId]',
+    betStatistics: '&betId',
+    outbox: 'id, createdAt, status, userId',
+    shadow: '&id',
+    comments: 'id, betId, groupId',
+  });
+  await v6.open();
+  await v6.table('meta').put({ key: CURSOR_KEY, value: { userId: 7, cursor: 'abc' } });
+  await v6.table('outbox').put({
+    id: 'key-3',
+    userId: 7,
+    mutator: 'resolveBet',
+    args: {},
+    createdAt: 1,
+    status: 'pending',
+    attempts: 0,
+  });
+  v6.close();
+
+  const db = openHunchDb(name);
+
+  // The next pull starts from nothing: it brings every history line and the picks of closed bets.
+  expect(await db.meta.get(CURSOR_KEY)).toBeUndefined();
+  expect(await db.outbox.count()).toBe(1);
+  expect(await db.betHistory.count()).toBe(0);
+  // The period leaderboards last seen are a table of their own, outside the pull.
+  await db.periodLeaderboards.put({
+    groupId: 1,
+    period: 'week',
+    from: '2026-11-23T00:00:00.000Z',
+    previousFrom: '2026-11-16T00:00:00.000Z',
+    members: [],
+    fetchedAt: 1,
+  });
+  expect(await db.periodLeaderboards.get([1, 'week'])).toMatchObject({ groupId: 1 });
   db.close();
   await db.delete();
 });

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import '../node-browser';
 import { describe, expect, it, vi } from 'vitest';
-import { refundMessage } from '../../../src/client/data/realtime-sync';
+import { refundMessage, RESULT_CHANGED_TEXT } from '../../../src/client/data/realtime-sync';
 import {
   cancel,
   createBet,
@@ -142,6 +142,38 @@ describe('events', () => {
       availablePoints: 100,
     });
     expect(phone.toasts.infos).toContain(refundMessage(2, 1));
+  });
+
+  it('an undone resolution takes the payout back and tells a player who wagered', async () => {
+    const { me, friend, group, bet, phone } = await connectedDevice();
+    await placeWager(server, me, bet, 'yes', 1);
+    await placeWager(server, friend, bet, 'no', 1);
+    expect((await resolve(server, friend, bet, 'yes')).status).toBe(200);
+    await vi.waitFor(
+      async () =>
+        expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+          totalPoints: 101,
+        }),
+      { timeout: 5000 },
+    );
+
+    const undone = await server.request('POST', `/api/bets/${bet.id}/undo-resolution`, {
+      token: friend.accessToken,
+    });
+    expect(undone.status).toBe(200);
+
+    await vi.waitFor(
+      async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'active' }),
+      { timeout: 5000 },
+    );
+    await phone.local.whenIdle();
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 99,
+    });
+    expect(phone.toasts.infos).toContain(RESULT_CHANGED_TEXT.undone('Known'));
+    const history = await phone.db.betHistory.where('betId').equals(bet.id).sortBy('id');
+    expect(history.map((entry) => entry.kind)).toEqual(['created', 'resolved', 'undone']);
   });
 
   it('a new member joins the leaderboard', async () => {

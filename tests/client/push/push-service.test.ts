@@ -14,9 +14,10 @@ const P256DH =
   'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
 const AUTH = 'tBHItJI5svbpez7KI4CCXg';
 
-function fakeSubscription(key = base64UrlToBytes(VAPID)) {
+function fakeSubscription(key = base64UrlToBytes(VAPID), expirationTime: number | null = null) {
   return {
     endpoint: 'http://127.0.0.1:9/push/abc',
+    expirationTime,
     options: { applicationServerKey: key.buffer, userVisibleOnly: true },
     toJSON: () => ({
       endpoint: 'http://127.0.0.1:9/push/abc',
@@ -26,12 +27,19 @@ function fakeSubscription(key = base64UrlToBytes(VAPID)) {
   };
 }
 
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+
 function setup({
   permission = 'granted' as NotificationPermission,
   existing = null as ReturnType<typeof fakeSubscription> | null,
   serverActive = false,
 } = {}) {
   let current = existing;
+  // Unsubscribing drops the browser's subscription, as the browser does.
+  existing?.unsubscribe.mockImplementation(async () => {
+    current = null;
+    return true;
+  });
   const pushManager = {
     getSubscription: vi.fn(async () => current),
     subscribe: vi.fn(async () => {
@@ -61,6 +69,7 @@ function setup({
     browser,
     appName: 'hunch',
     deviceId: () => 'device-1',
+    now: () => NOW,
   });
   return { service, pushApi, pushManager, browser };
 }
@@ -132,9 +141,38 @@ describe('unsubscribing (spec 02 §4 "Disable")', () => {
 });
 
 describe('following the session (spec 02 §4)', () => {
-  it('registers again, after a sign-in, the subscription this browser still holds', async () => {
-    const { service, pushApi } = setup({ existing: fakeSubscription() });
+  it('registers again, on every open, the subscription this browser still holds', async () => {
+    const subscription = fakeSubscription();
+    const { service, pushApi, pushManager } = setup({ existing: subscription, serverActive: true });
     await service.resume();
+    expect(subscription.unsubscribe).not.toHaveBeenCalled();
+    expect(pushManager.subscribe).not.toHaveBeenCalled();
+    expect(pushApi.register).toHaveBeenCalledOnce();
+  });
+
+  it('replaces a subscription the server stopped sending to (dead, or detached at logout)', async () => {
+    const dead = fakeSubscription();
+    const { service, pushApi, pushManager } = setup({ existing: dead, serverActive: false });
+    await service.resume();
+    expect(dead.unsubscribe).toHaveBeenCalledOnce();
+    expect(pushManager.subscribe).toHaveBeenCalledOnce();
+    expect(pushApi.register).toHaveBeenCalledOnce();
+  });
+
+  it('replaces a subscription past its expiry time', async () => {
+    const expired = fakeSubscription(base64UrlToBytes(VAPID), NOW - 1);
+    const { service, pushManager } = setup({ existing: expired, serverActive: true });
+    await service.resume();
+    expect(expired.unsubscribe).toHaveBeenCalledOnce();
+    expect(pushManager.subscribe).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the subscription it holds when the server cannot be asked', async () => {
+    const subscription = fakeSubscription();
+    const { service, pushApi } = setup({ existing: subscription });
+    pushApi.getStatus.mockRejectedValueOnce(new Error('offline'));
+    await service.resume();
+    expect(subscription.unsubscribe).not.toHaveBeenCalled();
     expect(pushApi.register).toHaveBeenCalledOnce();
   });
 

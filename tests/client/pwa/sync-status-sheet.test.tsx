@@ -3,7 +3,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { clearLocalData, db, LAST_SYNCED_KEY } from '../../../src/client/data/db';
 import { sessionStore } from '../../../src/client/data/session';
 import { SessionContext } from '../../../src/client/data/use-session';
-import { SyncStatusSheet, SYNC_TEXT } from '../../../src/client/pwa/sync-status-sheet';
+import { SyncStatusSheet } from '../../../src/client/pwa/sync-status-sheet';
+import { SYNC_TEXT } from '../../../src/client/pwa/sync-text';
 
 // The sync status sheet: each write waiting or refused, with its reason, Retry
 // and Discard, and when the data was last updated.

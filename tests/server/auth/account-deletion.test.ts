@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
+import { notificationText } from '../../../src/domain/notification-texts';
+import type { Season } from '../../../src/domain/seasons';
 import {
   mirrorPullResponseSchema,
   MIRROR_START_CURSOR,
@@ -18,10 +20,12 @@ import {
   NO_EXPIRY_TIMER,
   placeWager,
   pointsOf,
+  resolve,
 } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, makeAdmin } from '../groups/group.factories';
 import { createUser, login, startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { inboxOf } from '../notifications/notification.factories';
 import { connectionError, connectSocket } from '../realtime/test-socket';
 import { deleteAccount, subscribeToPush } from './account-data.factories';
 
@@ -235,6 +239,53 @@ describe('DELETE /auth/users/me', () => {
     expect(bubbles.body).toEqual([
       { id: maya.user.id, displayName: DELETED_PLAYER_NAME, username: '', email: '' },
     ]);
+  });
+
+  it('names her nowhere in a season she won: its standings and the others\' inbox say "Deleted player"', async () => {
+    const maya = await createMaya();
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, maya);
+    await joinGroup(server, bo, group);
+    const season = await server.request<Season>('POST', `/api/groups/${group.id}/seasons`, {
+      token: maya.accessToken,
+      body: {
+        name: 'Spring cup',
+        endsAt: new Date(server.clock.now().getTime() + DAY).toISOString(),
+      },
+    });
+    expect(season.status, season.text).toBe(201);
+    const bet = await createBet(server, bo, group, { baseWagerAmount: 2 });
+    await placeWager(server, maya, bet, 'yes', 2);
+    await placeWager(server, bo, bet, 'no', 2);
+    await resolve(server, bo, bet, 'yes');
+    const ended = await server.request(
+      'POST',
+      `/api/groups/${group.id}/seasons/${season.body.id}/end`,
+      { token: maya.accessToken },
+    );
+    expect(ended.status, ended.text).toBe(200);
+    const boText = async () => {
+      const entry = (await inboxOf(server, bo)).notifications.find((n) => n.kind === 'seasonEnded');
+      return notificationText(entry!).body;
+    };
+    expect(await boText()).toBe(
+      `You finished 2nd of 2, −2 points. ${maya.user.displayName} won it.`,
+    );
+    const first = await pull(bo);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    expect(await columnsHolding(maya.user.displayName)).toEqual([]);
+    expect(await boText()).toBe(`You finished 2nd of 2, −2 points. ${DELETED_PLAYER_NAME} won it.`);
+    const next = await pull(bo, first.cursor);
+    expect(next.seasons.find((s) => s.id === season.body.id)?.standings[0]).toMatchObject({
+      userId: maya.user.id,
+      userName: DELETED_PLAYER_NAME,
+      rank: 1,
+    });
+    expect(next.notifications.find((n) => n.kind === 'seasonEnded')?.payload.winnerName).toBe(
+      DELETED_PLAYER_NAME,
+    );
   });
 
   it('ends every way back in: login by the old email, refresh and the access token all fail', async () => {

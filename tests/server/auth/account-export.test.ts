@@ -7,6 +7,7 @@ import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { createUser, login, startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+import { inboxOf, mute } from '../notifications/notification.factories';
 import { subscribeToPush } from './account-data.factories';
 
 // GET /auth/users/me/export: everything Hunch holds about the caller as one JSON
@@ -42,6 +43,8 @@ describe('GET /auth/users/me/export', () => {
     );
     expect(comment.status, comment.text).toBe(201);
     const push = await subscribeToPush(server, maya);
+    expect((await mute(server, maya, { betId: hers.id })).status).toBe(200);
+    const inbox = await inboxOf(server, maya);
     await login(server, maya.email, maya.password);
 
     const response = await exportOf(maya);
@@ -105,6 +108,17 @@ describe('GET /auth/users/me/export', () => {
         isActive: true,
       }),
     ]);
+    expect(document.notifications).toEqual(
+      inbox.notifications.map(({ version: _version, ...entry }) => entry),
+    );
+    expect(document.notifications).toEqual([
+      expect.objectContaining({ kind: 'betCreated', groupId: group.id, betId: theirs.id }),
+    ]);
+    expect(document.notificationSettings).toEqual({
+      pushOff: [],
+      mutedGroupIds: [],
+      mutedBetIds: [hers.id],
+    });
     expect(document.sessions).toHaveLength(2);
     expect(document.sessions.every((session) => session.isActive)).toBe(true);
 

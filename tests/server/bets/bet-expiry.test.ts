@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startBetExpiryJob } from '../../../src/server/jobs/bet-expiry.job';
+import { betComments } from '../../../src/server/db/schema';
+import { runBetExpiry, startBetExpiryJob } from '../../../src/server/jobs/bet-expiry.job';
 import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import {
@@ -84,7 +85,6 @@ describe('runBetExpiry', () => {
     const due = new Date(server.clock.now().getTime() + HOUR + WEEK + 1000);
     const recorder = recordEvents(server);
     const deps = { db: server.database.db, events: server.app.events };
-    const { runBetExpiry } = await import('../../../src/server/jobs/bet-expiry.job');
     const runs = await Promise.all([
       runBetExpiry(deps, due, { batchSize: 1 }),
       runBetExpiry(deps, due, { batchSize: 2 }),
@@ -104,6 +104,26 @@ describe('runBetExpiry', () => {
         available: 100,
       });
   });
+
+  // A row written elsewhere that references the bet (a comment, an inbox entry, an odds notice)
+  // holds a KEY SHARE lock on it until its transaction commits. The job's lock must not clash
+  // with that, or SKIP LOCKED passes the bet over. PGlite has one connection, so only PostgreSQL
+  // can hold the two transactions at once.
+  it.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+    'expires a bet while another transaction is writing a row that references it',
+    async () => {
+      const { group, member, bet } = await betWithWagers();
+      const due = new Date(new Date(bet.expiresAt).getTime() + WEEK);
+      const deps = { db: server.database.db, events: server.app.events };
+      const expired = await server.database.db.transaction(async (tx) => {
+        await tx
+          .insert(betComments)
+          .values({ betId: bet.id, groupId: group.id, userId: member.user.id, text: 'Still here' });
+        return runBetExpiry(deps, due);
+      });
+      expect(expired).toContain(bet.id);
+    },
+  );
 
   it('runs on its interval when started, and stops', async () => {
     const { bet, creator } = await betWithWagers();

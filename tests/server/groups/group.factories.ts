@@ -102,11 +102,14 @@ export async function createGroupWithRoles(
   return { group: created, creator, admin, member, outsider };
 }
 
-/** Records every event published on the app's bus until stopped. */
-export function recordEvents(server: TestServer) {
+/** The inbox's per-user events (src/server/notifications), written on a later turn: only its own tests record them. */
+const INBOX_EVENTS = new Set(['notificationSaved', 'notificationPushDue']);
+
+/** Records every event published on the app's bus until stopped (the inbox's only with `withInbox`). */
+export function recordEvents(server: TestServer, { withInbox = false } = {}) {
   const events: PublishedEvent[] = [];
   const stop = server.app.events.subscribe((published) => {
-    events.push(published);
+    if (withInbox || !INBOX_EVENTS.has(published.event)) events.push(published);
   });
   return { events, stop };
 }

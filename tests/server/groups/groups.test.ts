@@ -36,6 +36,7 @@ describe('POST /api/groups', () => {
       description: 'Who knows most',
       privacy: 'public',
       defaultPoints: 250,
+      floorTopUp: true,
       createdByUserId: creator.user.id,
       admins: [creator.user.id],
       memberUserIds: [creator.user.id],

@@ -322,6 +322,49 @@ const ENDPOINTS: Endpoint[] = [
     expected: { ...membersOnly(200), creator: '422 creator_cannot_leave' },
   },
   {
+    name: 'GET /groups/{id}/settings (public)',
+    privacy: 'public',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/groups/${s.group.id}/settings` }),
+    expected: adminsOnly(200),
+  },
+  {
+    name: 'PATCH /groups/{id}/settings',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({
+      method: 'PATCH',
+      path: `/api/groups/${s.group.id}/settings`,
+      body: { floorTopUp: false },
+    }),
+    expected: adminsOnly(200),
+  },
+  {
+    name: 'POST /groups/{id}/seasons',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({
+      method: 'POST',
+      path: `/api/groups/${s.group.id}/seasons`,
+      body: { name: 'Autumn cup', endsAt: new Date(Date.now() + 7 * DAY).toISOString() },
+    }),
+    expected: adminsOnly(201),
+  },
+  {
+    name: 'GET /groups/{id}/seasons (private)',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/groups/${s.group.id}/seasons` }),
+    expected: readable,
+  },
+  {
+    name: 'GET /groups/{id}/seasons (public)',
+    privacy: 'public',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/groups/${s.group.id}/seasons` }),
+    expected: everyone(200),
+  },
+  {
     name: 'GET /groups/{id}/leaderboard (private)',
     privacy: 'private',
     mutates: false,
@@ -494,6 +537,50 @@ const ENDPOINTS: Endpoint[] = [
       departedBetCreator: '403 not_member',
     },
   },
+  // Fair resolution on `bet`, still open and unresolved: each refusal names its rule.
+  {
+    name: 'GET /bets/{id}/picks while betting is open',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/bets/${s.bet.id}/picks` }),
+    expected: membersOnly('403 picks_hidden'),
+  },
+  {
+    name: 'GET /bets/{id}/history',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({ method: 'GET', path: `/api/bets/${s.bet.id}/history` }),
+    expected: readable,
+  },
+  {
+    name: 'POST /bets/{id}/undo-resolution, nobody resolved it',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({ method: 'POST', path: `/api/bets/${s.bet.id}/undo-resolution` }),
+    expected: membersOnly('403 cannot_undo_resolution'),
+  },
+  {
+    name: 'POST /bets/{id}/dispute, not resolved',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({
+      method: 'POST',
+      path: `/api/bets/${s.bet.id}/dispute`,
+      body: { reason: 'Wrong' },
+    }),
+    expected: { ...membersOnly('403 cannot_dispute'), member: '422 bet_not_active' },
+  },
+  {
+    name: 'POST /bets/{id}/dispute/dismiss, no dispute',
+    privacy: 'private',
+    mutates: false,
+    call: (s) => ({ method: 'POST', path: `/api/bets/${s.bet.id}/dispute/dismiss` }),
+    expected: {
+      ...membersOnly('422 no_open_dispute'),
+      member: '403 cannot_review_dispute',
+      betCreator: '403 cannot_review_dispute',
+    },
+  },
   {
     name: 'GET /bets/{id}/comments, even in a public group',
     privacy: 'public',
@@ -523,6 +610,20 @@ const ENDPOINTS: Endpoint[] = [
       admin: 200,
       creator: 200,
     },
+  },
+  ...(['private', 'public'] as const).map((privacy): Endpoint => ({
+    name: `PUT /groups/{id}/mute (${privacy})`,
+    privacy,
+    mutates: false,
+    call: (s) => ({ method: 'PUT', path: `/api/groups/${s.group.id}/mute`, body: { muted: true } }),
+    expected: membersOnly(200),
+  })),
+  {
+    name: 'PUT /bets/{id}/mute, even in a public group',
+    privacy: 'public',
+    mutates: false,
+    call: (s) => ({ method: 'PUT', path: `/api/bets/${s.bet.id}/mute`, body: { muted: true } }),
+    expected: membersOnly(200),
   },
 ];
 

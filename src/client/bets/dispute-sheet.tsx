@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { DISPUTE_LIMITS, disputeRequestSchema } from '../../domain/fair-resolution';
+import { errorMessage } from '../data/api-client';
+import { OUTBOX_TEXT } from '../data/outbox';
+import { openModal } from '../shell/modal-store';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
+import { FormAlert } from '../ui/form-alert';
+import { TextAreaField } from '../ui/text-area-field';
+import { disputeResolution } from './fair-resolution-actions';
+import styles from './resolution-review.module.css';
+
+// A participant flags a resolution as wrong, with a short reason the creator and
+// the group's admins see. One dispute per result; an admin corrects it or lets it stand.
+
+export const DISPUTE_TEXT = {
+  title: 'Dispute this result',
+  body: "Think the result is wrong? Tell the group's admins why. They can correct it or let it stand.",
+  label: "What's wrong?",
+  placeholder: 'The final score was 2–1, so the answer is No.',
+  left: (count: number) => `${count} ${count === 1 ? 'character' : 'characters'} left`,
+  keep: 'Keep result',
+  send: 'Send dispute',
+  sending: 'Sending...',
+  sent: 'Dispute sent. An admin will take a look.',
+};
+
+function DisputeSheet({ betId, onDone }: { betId: number; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [isTouched, setIsTouched] = useState(false);
+  const [isBusy, setIsBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const parsed = disputeRequestSchema.safeParse({ reason });
+  const fieldError = isTouched && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+
+  const send = async () => {
+    setIsTouched(true);
+    if (!parsed.success) return;
+    setIsBusy(true);
+    setFailure(null);
+    try {
+      const status = await disputeResolution(betId, parsed.data.reason);
+      if (status === 'sent') toast.success(DISPUTE_TEXT.sent);
+      onDone();
+    } catch (error) {
+      setFailure(errorMessage(error, OUTBOX_TEXT.failed.disputeResolution));
+      setIsBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className={styles.sheet}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      {failure && <FormAlert tone="error">{failure}</FormAlert>}
+      <p>{DISPUTE_TEXT.body}</p>
+      <TextAreaField
+        label={DISPUTE_TEXT.label}
+        placeholder={DISPUTE_TEXT.placeholder}
+        rows={3}
+        maxLength={DISPUTE_LIMITS.reasonMax}
+        value={reason}
+        error={fieldError}
+        hint={DISPUTE_TEXT.left(DISPUTE_LIMITS.reasonMax - reason.length)}
+        onChange={(event) => setReason(event.target.value)}
+        onBlur={() => setIsTouched(true)}
+        data-autofocus
+      />
+      <div className={styles.actions}>
+        <Button type="button" variant="secondary" onClick={onDone} disabled={isBusy}>
+          {DISPUTE_TEXT.keep}
+        </Button>
+        <Button type="submit" isLoading={isBusy} loadingText={DISPUTE_TEXT.sending}>
+          {DISPUTE_TEXT.send}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function openDisputeSheet(betId: number) {
+  openModal({
+    title: DISPUTE_TEXT.title,
+    render: (close) => <DisputeSheet betId={betId} onDone={close} />,
+  });
+}

@@ -1,0 +1,249 @@
+import { Flag, ShieldCheck, Undo2 } from 'lucide-react';
+import { useState } from 'react';
+import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
+import { DISPUTE_WINDOW_MS, isDisputable, undoDeadline } from '../../domain/fair-resolution';
+import { errorMessage } from '../data/api-client';
+import type { BetRow } from '../data/db';
+import { OUTBOX_TEXT } from '../data/outbox';
+import { ConfirmDialog } from '../shell/confirm-dialog';
+import { openModal } from '../shell/modal-store';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { useNow } from '../ui/use-now';
+import { AnswerInput } from './answer-input';
+import { openDisputeSheet } from './dispute-sheet';
+import { dismissDispute, reResolveBet, undoResolution } from './fair-resolution-actions';
+import { useMemberName } from './use-bet-history';
+import styles from './resolution-review.module.css';
+
+// On a resolved bet's page: whoever resolved it may undo it for 10 minutes (with the
+// time left counting down); a participant may dispute it within 24 hours; an open dispute shows
+// its reason, and a group admin corrects the result or lets it stand. Nothing shows when none of
+// these applies.
+
+export const REVIEW_TEXT = {
+  label: 'About this result',
+  undoHeading: 'Made a mistake?',
+  undoBody: (left: string) => `You can undo this result for ${left}.`,
+  undo: 'Undo result',
+  undoTitle: 'Undo this result?',
+  undoConfirmBody:
+    'Everyone gets their points back as they were before it was resolved, and the bet waits for its result again.',
+  undoKeep: 'Keep result',
+  undoing: 'Undoing...',
+  undone: 'Result undone. Points are back where they were.',
+  disputeHint: (until: string) => `Think the result is wrong? You can dispute it until ${until}.`,
+  dispute: 'Dispute result',
+  openHeading: 'Result disputed',
+  openBody: (who: string) => `${who} thinks this result is wrong:`,
+  waiting: 'A group admin will correct it or let it stand. Points stay as they are until then.',
+  reviewHint:
+    'As an admin, you can correct the result (points are reversed exactly, then paid again) or let it stand.',
+  dismiss: 'Let it stand',
+  dismissed: 'Dispute dismissed. The result stands.',
+  correct: 'Correct the result',
+  newAnswer: 'The correct answer',
+  confirmCorrect: (answer: string) => `Re-resolve as “${answer}”`,
+  correcting: 'Saving...',
+  corrected: 'Result corrected.',
+  back: 'Back',
+  closed: 'This result was reviewed by an admin and is final.',
+  someone: 'A player',
+  you: 'You',
+};
+
+function formatLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+export function ResolutionReview({
+  bet,
+  viewerId,
+  isAdmin,
+  hasWagered,
+}: {
+  bet: BetRow;
+  viewerId: number | undefined;
+  isAdmin: boolean;
+  hasWagered: boolean;
+}) {
+  const now = useNow(1000);
+  const disputerName = useMemberName(bet.groupId, bet.dispute?.userId);
+  if (bet.state !== 'resolved' || bet.id < 0 || viewerId === undefined) return null;
+  const deadline = undoDeadline(bet);
+  const canUndo =
+    bet.resolvedBy === viewerId &&
+    deadline !== null &&
+    now < deadline &&
+    !bet.pendingWriteId &&
+    bet.dispute?.state !== 'closed';
+  const canDispute = hasWagered && bet.resolvedBy !== viewerId && isDisputable(bet, now);
+  const dispute = bet.dispute;
+  if (!canUndo && !canDispute && !dispute) return null;
+
+  return (
+    <Card as="article" className={styles.card} aria-label={REVIEW_TEXT.label}>
+      {canUndo && (
+        <div className={styles.row}>
+          <div className={styles.text}>
+            <p className={styles.title}>{REVIEW_TEXT.undoHeading}</p>
+            <p className={styles.muted}>
+              <span role="timer" aria-live="off" className={styles.timer}>
+                {REVIEW_TEXT.undoBody(formatLeft(deadline - now))}
+              </span>
+            </p>
+          </div>
+          <Button
+            variant="secondary"
+            icon={<Undo2 size={16} aria-hidden="true" />}
+            onClick={() => openUndoConfirm(bet.id)}
+          >
+            {REVIEW_TEXT.undo}
+          </Button>
+        </div>
+      )}
+      {canDispute && (
+        <div className={styles.row}>
+          <p className={styles.muted}>
+            {REVIEW_TEXT.disputeHint(
+              new Date(Date.parse(bet.resolvedAt!) + DISPUTE_WINDOW_MS).toLocaleString([], {
+                weekday: 'short',
+                hour: 'numeric',
+                minute: '2-digit',
+              }),
+            )}
+          </p>
+          <Button
+            variant="secondary"
+            icon={<Flag size={16} aria-hidden="true" />}
+            onClick={() => openDisputeSheet(bet.id)}
+          >
+            {REVIEW_TEXT.dispute}
+          </Button>
+        </div>
+      )}
+      {dispute?.state === 'open' && (
+        <OpenDispute
+          bet={bet}
+          who={
+            dispute.userId === viewerId ? REVIEW_TEXT.you : (disputerName ?? REVIEW_TEXT.someone)
+          }
+          isAdmin={isAdmin}
+        />
+      )}
+      {dispute?.state === 'closed' && (
+        <p className={styles.final}>
+          <ShieldCheck size={16} aria-hidden="true" />
+          {REVIEW_TEXT.closed}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function OpenDispute({ bet, who, isAdmin }: { bet: BetRow; who: string; isAdmin: boolean }) {
+  const [isCorrecting, setIsCorrecting] = useState(false);
+  const [answer, setAnswer] = useState('');
+  const [isBusy, setIsBusy] = useState(false);
+  const asked = betTypeRulesOf(bet.betType)?.correctAnswer;
+  const isChosen = validateCorrectAnswer(bet, answer) === null;
+  const shown = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
+
+  const act = async (work: () => Promise<'sent' | 'queued'>, done: string, failed: string) => {
+    setIsBusy(true);
+    try {
+      if ((await work()) === 'sent') toast.success(done);
+    } catch (error) {
+      toast.error(errorMessage(error, failed));
+    } finally {
+      setIsBusy(false);
+    }
+  };
+
+  return (
+    <div className={styles.dispute}>
+      <p className={styles.title}>
+        <Flag size={16} aria-hidden="true" className={styles.flag} />
+        {REVIEW_TEXT.openHeading}
+      </p>
+      <p>{REVIEW_TEXT.openBody(who)}</p>
+      <blockquote className={styles.reason}>{bet.dispute?.reason}</blockquote>
+      {!isAdmin ? (
+        <p className={styles.muted}>{REVIEW_TEXT.waiting}</p>
+      ) : !isCorrecting ? (
+        <>
+          <p className={styles.muted}>{REVIEW_TEXT.reviewHint}</p>
+          <div className={styles.actions}>
+            <Button
+              variant="secondary"
+              disabled={isBusy}
+              onClick={() =>
+                void act(
+                  () => dismissDispute(bet.id),
+                  REVIEW_TEXT.dismissed,
+                  OUTBOX_TEXT.failed.dismissDispute,
+                )
+              }
+            >
+              {REVIEW_TEXT.dismiss}
+            </Button>
+            <Button disabled={isBusy} onClick={() => setIsCorrecting(true)}>
+              {REVIEW_TEXT.correct}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <>
+          <AnswerInput
+            bet={bet}
+            value={answer}
+            onChange={setAnswer}
+            purpose="resolve"
+            label={REVIEW_TEXT.newAnswer}
+          />
+          <div className={styles.actions}>
+            <Button variant="secondary" disabled={isBusy} onClick={() => setIsCorrecting(false)}>
+              {REVIEW_TEXT.back}
+            </Button>
+            <Button
+              disabled={!isChosen}
+              isLoading={isBusy}
+              loadingText={REVIEW_TEXT.correcting}
+              onClick={() =>
+                void act(
+                  () => reResolveBet(bet.id, answer.trim()),
+                  REVIEW_TEXT.corrected,
+                  OUTBOX_TEXT.failed.reResolveBet,
+                )
+              }
+            >
+              {isChosen ? REVIEW_TEXT.confirmCorrect(shown) : REVIEW_TEXT.correct}
+            </Button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function openUndoConfirm(betId: number) {
+  openModal({
+    title: REVIEW_TEXT.undoTitle,
+    size: 'narrow',
+    render: (close) => (
+      <ConfirmDialog
+        body={REVIEW_TEXT.undoConfirmBody}
+        keepLabel={REVIEW_TEXT.undoKeep}
+        confirmLabel={REVIEW_TEXT.undo}
+        busyLabel={REVIEW_TEXT.undoing}
+        failedMessage={OUTBOX_TEXT.failed.undoResolution}
+        onConfirm={async () => {
+          if ((await undoResolution(betId)) === 'sent') toast.success(REVIEW_TEXT.undone);
+        }}
+        onDone={close}
+      />
+    ),
+  });
+}

@@ -1,0 +1,105 @@
+import { normalizeAnswer } from '../../domain/bet-types';
+import type { Bet } from '../../domain/bets';
+import { API_BASE } from '../../domain/constants';
+import type { Mutator } from './mutators';
+
+// The writes of fair resolution as named mutators (data/mutators.ts): undoing a
+// resolution, disputing it, and an admin's review (dismiss, re-resolve). Each shows at once on
+// the bet; the points a reversal moves are the server's and come with the pull that follows.
+
+export interface BetIdArgs {
+  betId: number;
+}
+
+export interface DisputeArgs {
+  betId: number;
+  reason: string;
+}
+
+export interface ReResolveArgs {
+  betId: number;
+  correctAnswer: string;
+}
+
+/** The bet shows unresolved again at once (open or closed by its expiry). */
+export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
+  name: 'undoResolution',
+  kind: () => 'undoResolution',
+  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/undo-resolution` }),
+  async apply({ betId }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet || bet.state !== 'resolved') return;
+    const { dispute: _dispute, ...rest } = bet;
+    await context.put('bets', {
+      ...rest,
+      state: 'active',
+      correctAnswer: null,
+      resolvedAt: null,
+      resolvedBy: null,
+      updatedAt: context.now,
+    });
+  },
+};
+
+/** The bet shows the player's open dispute at once. */
+export const disputeResolutionMutator: Mutator<DisputeArgs, Bet> = {
+  name: 'disputeResolution',
+  kind: () => 'disputeResolution',
+  describe: ({ reason }) => reason,
+  request: ({ betId, reason }) => ({
+    method: 'POST',
+    path: `${API_BASE}/bets/${betId}/dispute`,
+    body: { reason },
+  }),
+  async apply({ betId, reason }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet || bet.state !== 'resolved' || bet.dispute) return;
+    await context.put('bets', {
+      ...bet,
+      dispute: { state: 'open', userId: context.userId, reason: reason.trim(), at: context.now },
+    });
+  },
+};
+
+/** The dispute shows closed at once: the result stands. */
+export const dismissDisputeMutator: Mutator<BetIdArgs, Bet> = {
+  name: 'dismissDispute',
+  kind: () => 'dismissDispute',
+  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/dispute/dismiss` }),
+  async apply({ betId }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet?.dispute || bet.dispute.state !== 'open') return;
+    await context.put('bets', { ...bet, dispute: { ...bet.dispute, state: 'closed' } });
+  },
+};
+
+/** The new answer and the closed dispute show at once; the new payout comes with the pull. */
+export const reResolveBetMutator: Mutator<ReResolveArgs, Bet> = {
+  name: 'reResolveBet',
+  kind: () => 'reResolveBet',
+  describe: ({ correctAnswer }) => correctAnswer,
+  request: ({ betId, correctAnswer }) => ({
+    method: 'PUT',
+    path: `${API_BASE}/bets/${betId}/re-resolve`,
+    body: { correctAnswer },
+  }),
+  async apply({ betId, correctAnswer }, context) {
+    const bet = await context.db.bets.get(betId);
+    if (!bet?.dispute || bet.dispute.state !== 'open') return;
+    await context.put('bets', {
+      ...bet,
+      correctAnswer: normalizeAnswer(bet, correctAnswer),
+      resolvedAt: context.now,
+      resolvedBy: context.userId,
+      updatedAt: context.now,
+      dispute: { ...bet.dispute, state: 'closed' },
+    });
+  },
+};
+
+export const FAIR_RESOLUTION_MUTATORS = [
+  undoResolutionMutator,
+  disputeResolutionMutator,
+  dismissDisputeMutator,
+  reResolveBetMutator,
+] as const;

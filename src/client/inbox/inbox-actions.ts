@@ -1,0 +1,71 @@
+import type { PushKind } from '../../domain/notifications';
+import { signedOutError } from '../data/api-client';
+import { localData as defaultLocalData, type LocalData } from '../data/local-data';
+import {
+  muteBetMutator,
+  muteGroupMutator,
+  readNotificationsMutator,
+  setPushKindsMutator,
+} from '../data/notification-mutators';
+import { OUTBOX_TEXT } from '../data/outbox';
+import { sessionStore } from '../data/session';
+import type { SessionStore } from '../data/session-store';
+import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
+
+// The inbox's writes the screens call: each runs a named mutator through the outbox
+// (data/notification-mutators.ts): the change shows at once and is sent now or when the network
+// returns. Reading is quiet offline (the bell already says it); a choice says it will be saved.
+
+export interface InboxActionsDeps {
+  session?: Pick<SessionStore, 'user'>;
+  local?: Pick<LocalData, 'run'>;
+  toasts?: Pick<ToastStore, 'info' | 'success'>;
+}
+
+export function createInboxActions({
+  session = sessionStore,
+  local = defaultLocalData,
+  toasts = defaultToasts,
+}: InboxActionsDeps = {}) {
+  const requireUser = () => {
+    if (!session.user) throw signedOutError();
+  };
+  return {
+    async markRead(ids: number[]): Promise<void> {
+      requireUser();
+      if (ids.length === 0) return;
+      await local.run(readNotificationsMutator, { ids });
+    },
+    /** Everything the inbox showed: entries active at or before `upTo`. */
+    async markAllRead(upTo: string): Promise<void> {
+      requireUser();
+      await local.run(readNotificationsMutator, { upTo });
+    },
+    async setPushKinds(pushOff: PushKind[]): Promise<void> {
+      requireUser();
+      const result = await local.run(setPushKindsMutator, { pushOff });
+      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.setPushKinds);
+    },
+    async muteGroup(groupId: number, muted: boolean): Promise<void> {
+      requireUser();
+      const result = await local.run(muteGroupMutator, { id: groupId, muted });
+      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.muteGroup);
+      else toasts.success(muted ? MUTE_TEXT.groupMuted : MUTE_TEXT.groupUnmuted);
+    },
+    async muteBet(betId: number, muted: boolean): Promise<void> {
+      requireUser();
+      const result = await local.run(muteBetMutator, { id: betId, muted });
+      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.muteBet);
+      else toasts.success(muted ? MUTE_TEXT.betMuted : MUTE_TEXT.betUnmuted);
+    },
+  };
+}
+
+export const MUTE_TEXT = {
+  groupMuted: "Group muted. You won't hear about it, except your results.",
+  groupUnmuted: "Group unmuted. You'll hear about it again.",
+  betMuted: "Bet muted. You won't hear about it, except your result.",
+  betUnmuted: "Bet unmuted. You'll hear about it again.",
+};
+
+export const inboxActions = createInboxActions();

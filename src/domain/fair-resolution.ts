@@ -1,0 +1,124 @@
+import { z } from './zod';
+
+// Picks revealed once betting closes, and a way out of a wrong or abandoned
+// resolution (undo, dispute, an admin's review, admins settling abandoned bets), with each
+// bet's history. The windows, the request and response schemas and the rules both sides read.
+// Imports nothing of bets.ts (which carries these fields on the bet), so no cycle.
+
+/** The one who resolved a bet may undo it for this long after resolvedAt. */
+export const UNDO_WINDOW_MS = 10 * 60 * 1000;
+/** A participant may dispute a resolution for this long after resolvedAt. */
+export const DISPUTE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A bet closed this long without a resolution is abandoned: group admins may resolve it too. */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export const DISPUTE_LIMITS = { reasonMax: 200 } as const;
+
+export const FAIR_MESSAGES = {
+  reasonRequired: 'Tell the group what looks wrong',
+  reasonMax: 'Keep it to 200 characters or less',
+} as const;
+
+/** Where a bet's dispute stands: none yet, open (waiting for an admin), closed (re-resolved or dismissed: final). */
+export const DISPUTE_STATES = ['open', 'closed'] as const;
+export type DisputeState = (typeof DISPUTE_STATES)[number];
+
+/** One member's pick, shown to every member once betting has closed. */
+export const revealedPickSchema = z.object({
+  userId: z.number().int(),
+  userName: z.string(),
+  prediction: z.string(),
+  points: z.number().int(),
+});
+export type RevealedPick = z.infer<typeof revealedPickSchema>;
+
+/** The open (or last reviewed) dispute of a bet's current resolution. */
+export const betDisputeSchema = z.object({
+  state: z.enum(DISPUTE_STATES),
+  userId: z.number().int(),
+  reason: z.string(),
+  at: z.string(),
+});
+export type BetDispute = z.infer<typeof betDisputeSchema>;
+
+export const disputeRequestSchema = z.strictObject({
+  reason: z
+    .string({ error: FAIR_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, FAIR_MESSAGES.reasonRequired)
+    .max(DISPUTE_LIMITS.reasonMax, FAIR_MESSAGES.reasonMax),
+});
+export type DisputeRequest = z.input<typeof disputeRequestSchema>;
+
+export const picksResponseSchema = z.object({
+  betId: z.number().int(),
+  picks: z.array(revealedPickSchema),
+});
+
+export const BET_HISTORY_KINDS = [
+  'created',
+  'resolved',
+  'undone',
+  'disputed',
+  're_resolved',
+  'dismissed',
+  'cancelled',
+  'expired',
+] as const;
+export type BetHistoryKind = (typeof BET_HISTORY_KINDS)[number];
+
+/** One line of a bet's history: what happened, by whom (null: by itself, the expiry job), when. */
+export const betHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  betId: z.number().int(),
+  groupId: z.number().int(),
+  kind: z.enum(BET_HISTORY_KINDS),
+  actorId: z.number().int().nullable(),
+  /** The actor's display name now. */
+  actorName: z.string().nullable(),
+  /** The answer named by a resolution or re-resolution. */
+  correctAnswer: z.string().nullable(),
+  /** A dispute's reason. */
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type BetHistoryEntry = z.infer<typeof betHistoryEntrySchema>;
+export const versionedBetHistoryEntrySchema = betHistoryEntrySchema.extend({
+  version: z.number().int(),
+});
+export type VersionedBetHistoryEntry = z.infer<typeof versionedBetHistoryEntrySchema>;
+
+interface TimedBet {
+  state: string;
+  expiresAt: string | Date;
+}
+const ms = (value: string | Date) =>
+  typeof value === 'string' ? Date.parse(value) : value.getTime();
+
+/** Betting has closed: the expiry passed (the bet may still be active, waiting for its resolver) or it is settled. Picks show from then on. */
+export function isBettingClosed(bet: TimedBet, now: number): boolean {
+  return bet.state !== 'active' || ms(bet.expiresAt) <= now;
+}
+
+/** An active bet closed for ABANDONED_AFTER_MS without a resolution: admins may resolve it too. */
+export function isAbandoned(bet: TimedBet, now: number): boolean {
+  return bet.state === 'active' && ms(bet.expiresAt) + ABANDONED_AFTER_MS <= now;
+}
+
+/** When the undo window of a resolved bet ends (ms), or null when it is not resolved. */
+export function undoDeadline(bet: {
+  state: string;
+  resolvedAt: string | Date | null;
+}): number | null {
+  if (bet.state !== 'resolved' || !bet.resolvedAt) return null;
+  return ms(bet.resolvedAt) + UNDO_WINDOW_MS;
+}
+
+/** Whether a participant may still dispute the bet's resolution at `now`. */
+export function isDisputable(
+  bet: { state: string; resolvedAt: string | Date | null; dispute?: BetDispute | null },
+  now: number,
+): boolean {
+  if (bet.state !== 'resolved' || !bet.resolvedAt || bet.dispute) return false;
+  return now < ms(bet.resolvedAt) + DISPUTE_WINDOW_MS;
+}

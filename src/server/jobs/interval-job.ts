@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+// The timer every job shares: a pass every `intervalMs`, never two at once in this process;
+// a failed pass is logged and the next tick tries again. The timer alone never keeps the
+// process (or a test run) alive.
+
+export interface IntervalJob {
+  /** Stops the timer and waits for a pass in progress. */
+  stop(): Promise<void>;
+}
+
+/** What every `startXJob` takes besides its own deps. */
+export interface IntervalJobOptions {
+  intervalMs: number;
+  now?: () => Date;
+  logger?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+}
+
+export function startIntervalJob(
+  options: IntervalJobOptions & {
+    /** Names the job in the failure log. */
+    name: string;
+    /** One pass at `now`. */
+    run: (now: Date) => Promise<void>;
+  },
+): IntervalJob {
+  const now = options.now ?? (() => new Date());
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = options
+      .run(now())
+      .catch((error: unknown) =>
+        options.logger?.error({ err: error }, `${options.name} job failed`),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import { and, asc, eq, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { NOTIFICATION_RETENTION_MS } from '../../domain/notifications';
+import type { Database } from '../db/connect';
+import {
+  bets,
+  groups,
+  memberships,
+  notifications,
+  notificationSettings,
+  wagers,
+} from '../db/schema';
+import type { EventBus } from '../events';
+import { announceNotifications } from '../notifications/notification.recorder';
+import { pruneNotifications, saveNotifications } from '../notifications/notification-store';
+import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
+
+// A member who has not picked hears once that a bet closes soon (CLOSES_SOON_
+// REMINDER_MS before, default 2 h; not for a bet created with less time left than that); the
+// creator of a closed, unresolved bet hears it at close and then once a day until it is
+// resolved, cancelled or expired. Inbox entries older than 30 days go.
+//
+// Exactly once across instances and restarts: each entry is one conditional upsert on a unique
+// (user, key) index (notifications/notification-store.ts). Two instances reading the same due
+// pairs both insert; the second waits for the first's commit and writes nothing, so only one of
+// them announces it. What was due while no instance ran is still due at the next run (the due
+// window is "until the bet closes", not "this minute"), so a restart loses nothing.
+
+/** Pairs (bet, member) written per statement: a long backlog goes in short statements. */
+const REMINDER_BATCH_SIZE = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RemindersDeps {
+  db: Database;
+  events: EventBus;
+  /** How long before a bet closes the reminder is due. */
+  closesSoonMs: number;
+}
+
+export interface RemindersOutcome {
+  closesSoon: number;
+  resolveReminders: number;
+  pruned: number;
+}
+
+const isMutedSql = (userId: typeof memberships.userId | typeof bets.createdBy) =>
+  sql`exists (select 1 from ${notificationSettings} where ${notificationSettings.userId} = ${userId} and (${bets.groupId} = any(${notificationSettings.mutedGroupIds}) or ${bets.id} = any(${notificationSettings.mutedBetIds})))`;
+
+/** One pass: the due reminders are written and announced, then old entries pruned. */
+export async function runReminders(
+  deps: RemindersDeps,
+  now: Date = new Date(),
+  batchSize = REMINDER_BATCH_SIZE,
+): Promise<RemindersOutcome> {
+  const { db, events } = deps;
+  const outcome: RemindersOutcome = { closesSoon: 0, resolveReminders: 0, pruned: 0 };
+  const lead = new Date(now.getTime() + deps.closesSoonMs);
+
+  // Closes soon: active bets closing within the lead, made with at least the lead to go; every
+  // current member without a wager, who did not mute the group or bet, and was not told yet.
+  for (;;) {
+    const due = await db
+      .select({
+        userId: memberships.userId,
+        betId: bets.id,
+        groupId: bets.groupId,
+        betTitle: bets.title,
+        expiresAt: bets.expiresAt,
+        groupName: groups.name,
+      })
+      .from(bets)
+      .innerJoin(groups, eq(groups.id, bets.groupId))
+      .innerJoin(
+        memberships,
+        and(eq(memberships.groupId, bets.groupId), isNull(memberships.leftAt)),
+      )
+      .where(
+        and(
+          eq(bets.state, 'active'),
+          gt(bets.expiresAt, now),
+          lte(bets.expiresAt, lead),
+          sql`${bets.createdAt} <= ${bets.expiresAt} - ${sql.raw(`interval '${Math.round(deps.closesSoonMs / 1000)} seconds'`)}`,
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(wagers)
+              .where(and(eq(wagers.betId, bets.id), eq(wagers.userId, memberships.userId))),
+          ),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(notifications)
+              .where(
+                and(
+                  eq(notifications.userId, memberships.userId),
+                  sql`${notifications.key} = 'closesSoon:bet:' || ${bets.id}`,
+                  sql`not ${notifications.coalesces}`,
+                ),
+              ),
+          ),
+          sql`not ${isMutedSql(memberships.userId)}`,
+        ),
+      )
+      .orderBy(asc(bets.expiresAt), asc(bets.id), asc(memberships.userId))
+      .limit(batchSize);
+    const saved = await saveNotifications(
+      db,
+      'closesSoon',
+      due.map((pair) => ({
+        userId: pair.userId,
+        groupId: pair.groupId,
+        betId: pair.betId,
+        payload: {
+          groupName: pair.groupName,
+          betTitle: pair.betTitle,
+          expiresAt: pair.expiresAt.toISOString(),
+        },
+      })),
+      now,
+    );
+    announceNotifications(events, saved);
+    outcome.closesSoon += saved.length;
+    if (due.length < batchSize) break;
+  }
+
+  // Resolve reminders: closed, still active bets whose creator is a member and did not mute
+  // it, not reminded in the last day.
+  for (;;) {
+    const due = await db
+      .select({
+        userId: bets.createdBy,
+        betId: bets.id,
+        groupId: bets.groupId,
+        betTitle: bets.title,
+        groupName: groups.name,
+      })
+      .from(bets)
+      .innerJoin(groups, eq(groups.id, bets.groupId))
+      .innerJoin(
+        memberships,
+        and(
+          eq(memberships.groupId, bets.groupId),
+          eq(memberships.userId, bets.createdBy),
+          isNull(memberships.leftAt),
+        ),
+      )
+      .where(
+        and(
+          eq(bets.state, 'active'),
+          lte(bets.expiresAt, now),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(notifications)
+              .where(
+                and(
+                  eq(notifications.userId, bets.createdBy),
+                  sql`${notifications.key} = 'resolveReminder:bet:' || ${bets.id}`,
+                  sql`not ${notifications.coalesces}`,
+                  gt(notifications.updatedAt, new Date(now.getTime() - DAY_MS)),
+                ),
+              ),
+          ),
+          sql`not ${isMutedSql(bets.createdBy)}`,
+        ),
+      )
+      .orderBy(asc(bets.expiresAt), asc(bets.id))
+      .limit(batchSize);
+    const saved = await saveNotifications(
+      db,
+      'resolveReminder',
+      due.map((bet) => ({
+        userId: bet.userId,
+        groupId: bet.groupId,
+        betId: bet.betId,
+        payload: { groupName: bet.groupName, betTitle: bet.betTitle },
+      })),
+      now,
+    );
+    announceNotifications(events, saved);
+    outcome.resolveReminders += saved.length;
+    if (due.length < batchSize) break;
+  }
+
+  outcome.pruned = await pruneNotifications(
+    db,
+    new Date(now.getTime() - NOTIFICATION_RETENTION_MS),
+  );
+  return outcome;
+}
+
+export type RemindersJob = IntervalJob;
+
+/** Runs `runReminders` every `intervalMs` (interval-job.ts). */
+export function startRemindersJob(deps: RemindersDeps & IntervalJobOptions): RemindersJob {
+  return startIntervalJob({
+    ...deps,
+    name: 'reminders',
+    run: async (now) => {
+      const outcome = await runReminders(deps, now);
+      if (outcome.closesSoon + outcome.resolveReminders > 0)
+        deps.logger?.info(outcome, 'reminders sent');
+    },
+  });
+}

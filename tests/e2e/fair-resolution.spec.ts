@@ -1,0 +1,162 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signIn } from './accounts.helpers';
+import { createBetViaApi, wagerViaApi } from './bets.helpers';
+import {
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+  type Player,
+} from './groups.helpers';
+
+// Fair resolution with two players in two browser contexts: who picked what shows once betting
+// closes; the creator undoes a resolution and both headers show the points from before; a
+// participant disputes a result and the group's admin corrects it.
+
+async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/login');
+  await signIn(page, player.person, { rememberMe: true });
+  await page.waitForURL(/\/(dashboard|group)/);
+  await page.goto(path);
+  return page;
+}
+
+/** The header's available points (the number next to the coin). */
+const headerPoints = (page: Page, points: number) =>
+  page.getByRole('banner').locator('span', { hasText: new RegExp(`^${points}$`) });
+
+async function expectNoViolations(page: Page, name: string) {
+  await page.waitForTimeout(300);
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(summary, `axe violations on ${name}`).toEqual([]);
+}
+
+/** The creator resolves on the bet page's resolve card. */
+async function resolveAs(page: Page, answer: string) {
+  const card = page.getByRole('article', { name: /^Resolve this bet/ });
+  await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
+  await card.getByRole('button', { name: 'Resolve Bet' }).click();
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Bet resolved!')).toBeVisible();
+}
+
+async function twoPlayers(request: Parameters<typeof registerPlayer>[0], hours = 30) {
+  const [creator, friend] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
+  const group = await createGroupViaApi(request, creator, { name: uniqueGroupName('Fair') });
+  await joinViaApi(request, friend, group.name);
+  const bet = await createBetViaApi(request, creator, {
+    groupId: group.id,
+    title: 'Will the band play an encore?',
+    baseWagerAmount: 2,
+    hours,
+  });
+  await wagerViaApi(request, creator, bet.id, 'yes', 2);
+  await wagerViaApi(request, friend, bet.id, 'no', 6);
+  return { creator, friend, group, bet };
+}
+
+test('picks stay hidden while betting is open and show for everyone once it closes', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // Closes about 25 seconds from now: time enough to open the page while it is open, also on a
+  // busy machine (8 seconds was not).
+  const { creator, friend, bet } = await twoPlayers(request, 25 / 3600);
+  const page = await openAs(browser, friend, `/bets/${bet.id}`);
+  await expect(page.getByText('Picks are revealed when betting closes.')).toBeVisible();
+  const picks = page.getByRole('region', { name: 'Who picked what' });
+  await expect(picks).toBeVisible({ timeout: 60_000 });
+  // The pick line itself (the answer's item holds it too): the name, 2 points, 1× the base.
+  const pick = picks.getByRole('listitem').filter({ hasText: creator.person.displayName }).last();
+  await expect(pick).toContainText('2');
+  await expect(pick).toContainText('1×');
+  await expect(picks).toContainText('Yes');
+  await expect(picks).toContainText('No');
+  await expectNoViolations(page, 'who picked what');
+  await page.context().close();
+});
+
+test('the creator undoes a resolution: both headers show the points from before', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const { creator, friend, bet } = await twoPlayers(request);
+  const path = `/bets/${bet.id}`;
+  const [mine, theirs] = await Promise.all([
+    openAs(browser, creator, path),
+    openAs(browser, friend, path),
+  ]);
+  await expect(headerPoints(mine, 98)).toBeVisible();
+  await expect(headerPoints(theirs, 94)).toBeVisible();
+
+  // Resolved Yes by mistake: the creator takes the pool of 8.
+  await resolveAs(mine, 'Yes');
+  await expect(headerPoints(mine, 106)).toBeVisible();
+  await expect(headerPoints(theirs, 94)).toBeVisible();
+
+  const review = mine.getByRole('article', { name: 'About this result' });
+  await expect(review.getByText(/You can undo this result for \d+:\d\d\./)).toBeVisible();
+  await expectNoViolations(mine, 'the undo window');
+  await review.getByRole('button', { name: 'Undo result' }).click();
+  const confirm = mine.getByRole('dialog', { name: 'Undo this result?' });
+  await confirm.getByRole('button', { name: 'Undo result' }).click();
+
+  await expect(headerPoints(mine, 98)).toBeVisible();
+  await expect(headerPoints(theirs, 94)).toBeVisible();
+  await expect(theirs.getByText(/was undone\. Your points are back as they were\./)).toBeVisible();
+  const history = theirs.getByRole('region', { name: 'History' });
+  await expect(history).toContainText('Result undone by');
+  await mine.context().close();
+  await theirs.context().close();
+});
+
+test('a participant disputes a result and the admin corrects it', async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const { creator, friend, bet } = await twoPlayers(request);
+  const path = `/bets/${bet.id}`;
+  const [mine, theirs] = await Promise.all([
+    openAs(browser, creator, path),
+    openAs(browser, friend, path),
+  ]);
+  await resolveAs(mine, 'Yes');
+  await expect(headerPoints(theirs, 94)).toBeVisible();
+
+  // The friend disputes it through the sheet.
+  await theirs.getByRole('button', { name: 'Dispute result' }).click();
+  const sheet = theirs.getByRole('dialog', { name: 'Dispute this result' });
+  await expect(sheet).toBeVisible();
+  await expectNoViolations(theirs, 'the dispute sheet');
+  await sheet.getByLabel("What's wrong?").fill('No encore: they left at ten.');
+  await sheet.getByRole('button', { name: 'Send dispute' }).click();
+  await expect(
+    theirs.getByText('A group admin will correct it or let it stand.', { exact: false }),
+  ).toBeVisible();
+
+  // The creator is the group's admin: they see it live and correct it to No.
+  await expect(mine.getByText(/thinks the result of .* is wrong\. Take a look\./)).toBeVisible();
+  const dispute = mine.getByRole('article', { name: 'About this result' });
+  await expect(dispute).toContainText('No encore: they left at ten.');
+  await dispute.getByRole('button', { name: 'Correct the result' }).click();
+  await dispute.getByRole('button', { name: /^No/ }).click();
+  await dispute.getByRole('button', { name: /Re-resolve as “No”/ }).click();
+
+  // The friend now takes the pool of 8: 100 − 6 + 8.
+  await expect(headerPoints(theirs, 102)).toBeVisible();
+  await expect(headerPoints(mine, 98)).toBeVisible();
+  await expect(
+    theirs.getByText('This result was reviewed by an admin and is final.'),
+  ).toBeVisible();
+  await expect(theirs.getByRole('region', { name: 'History' })).toContainText(
+    'Re-resolved as “No”',
+  );
+  await mine.context().close();
+  await theirs.context().close();
+});

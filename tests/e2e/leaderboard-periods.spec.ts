@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './accounts.helpers';
+import { expectNoViolations } from './axe.helpers';
+import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
+import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+
+// The leaderboard's This week / This month / All time. A bet settled today moves
+// this week's and this month's standings (won or lost, from the ledger), with the rank
+// movement since the period before; a view already seen still reads offline.
+
+test('This week, This month and All time, with movement, and this week offline', async ({
+  page,
+  context,
+  request,
+}) => {
+  const owner = await registerPlayer(request);
+  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Weekly') });
+  const friend = await registerPlayer(request);
+  await joinViaApi(request, friend, group.name);
+  const bet = await createBetViaApi(request, owner, { groupId: group.id, title: 'Sunny Sunday?' });
+  await wagerViaApi(request, owner, bet.id, 'yes', 3);
+  await wagerViaApi(request, friend, bet.id, 'no', 1);
+  await resolveViaApi(request, owner, bet.id, 'yes');
+
+  await page.goto('/login?returnUrl=/leaderboard');
+  await signIn(page, owner.person);
+  const periods = page.getByRole('group', { name: 'Leaderboard period' });
+  await expect(periods.getByRole('button', { name: 'All time' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  const allTime = page.getByRole('table', { name: `${group.name} standings` });
+  await expect(allTime.getByRole('row').nth(1)).toContainText('101');
+
+  await periods.getByRole('button', { name: 'This week' }).click();
+  const week = page.getByRole('table', { name: `${group.name} standings this week` });
+  const ownerRow = week.getByRole('row', { name: new RegExp(owner.person.displayName) });
+  const friendRow = week.getByRole('row', { name: new RegExp(friend.person.displayName) });
+  await expect(ownerRow).toContainText('+1');
+  await expect(ownerRow.getByLabel('same place')).toBeVisible();
+  await expect(friendRow).toContainText('−1');
+  await expect(friendRow.getByLabel('down 1 place')).toHaveText('▼1');
+  await expectNoViolations(page, 'the leaderboard, this week');
+
+  await periods.getByRole('button', { name: 'This month' }).click();
+  const month = page.getByRole('table', { name: `${group.name} standings this month` });
+  await expect(
+    month.getByRole('row', { name: new RegExp(owner.person.displayName) }),
+  ).toContainText('+1');
+
+  // Offline, even after a reload, the week as last seen is still there, and says so.
+  // (The service worker holds the app's files once it controls the page, as when installed.)
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await context.setOffline(true);
+  await page.reload();
+  await periods.getByRole('button', { name: 'This week' }).click();
+  await expect(
+    page.getByText("You're offline: these are the standings as you last saw them."),
+  ).toBeVisible();
+  await expect(week.getByRole('row', { name: new RegExp(owner.person.displayName) })).toContainText(
+    '+1',
+  );
+  await context.setOffline(false);
+});

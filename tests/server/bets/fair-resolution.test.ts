@@ -1,0 +1,206 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { Bet } from '../../../src/domain/bets';
+import { UNDO_WINDOW_MS } from '../../../src/domain/fair-resolution';
+import { ledger } from '../../../src/server/db/schema';
+import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
+import { useTestServer } from '../harness';
+import {
+  createBet,
+  DAY,
+  expiresIn,
+  HOUR,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  pointsOf,
+  resolve,
+} from './bet.factories';
+
+// The undo window, disputes and their review by an admin, admins settling
+// abandoned bets, and each bet's history. The harness checks the ledger after every test.
+
+const server = useTestServer(NO_EXPIRY_TIMER);
+
+const undo = (user: AuthResponse, bet: Pick<Bet, 'id'>) =>
+  server.request('POST', `/api/bets/${bet.id}/undo-resolution`, { token: user.accessToken });
+const dispute = (user: AuthResponse, bet: Pick<Bet, 'id'>, reason = 'It was a no, I watched it.') =>
+  server.request('POST', `/api/bets/${bet.id}/dispute`, {
+    token: user.accessToken,
+    body: { reason },
+  });
+const dismiss = (user: AuthResponse, bet: Pick<Bet, 'id'>) =>
+  server.request('POST', `/api/bets/${bet.id}/dispute/dismiss`, { token: user.accessToken });
+const reResolve = (user: AuthResponse, bet: Pick<Bet, 'id'>, correctAnswer: string) =>
+  server.request('PUT', `/api/bets/${bet.id}/re-resolve`, {
+    token: user.accessToken,
+    body: { correctAnswer },
+  });
+const historyOf = async (user: AuthResponse, bet: Pick<Bet, 'id'>) =>
+  (await server.request('GET', `/api/bets/${bet.id}/history`, { token: user.accessToken }))
+    .body as Array<{ kind: string; actorId: number | null; correctAnswer: string | null }>;
+
+/** `admin` picks yes (3 points), `creator` no (9); `member` created the bet. */
+/** The events' names, without the wager totals' announcement (it follows the wagers by a second). */
+const namesOf = (events: Array<{ event: string }>) =>
+  events.map((published) => published.event).filter((name) => name !== 'wagerPlaced');
+
+async function betWithWagers(defaultPoints = 100) {
+  const roles = await createGroupWithRoles(server, { defaultPoints });
+  const { group, creator, admin, member } = roles;
+  const bet = await createBet(server, member, group, {
+    expiresAt: expiresIn(server, HOUR),
+    baseWagerAmount: 3,
+  });
+  await placeWager(server, admin, bet, 'yes', 3);
+  await placeWager(server, creator, bet, 'no', 9);
+  return { ...roles, bet };
+}
+
+describe('undoing a resolution', () => {
+  it('takes the payout back exactly, shows both moves in the ledger and reopens the bet', async () => {
+    const { group, admin, creator, member, bet } = await betWithWagers();
+    const before = [await pointsOf(server, admin, group), await pointsOf(server, creator, group)];
+    expect((await resolve(server, member, bet, 'yes')).status).toBe(200);
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 109, available: 109 });
+
+    const recorder = recordEvents(server);
+    const response = await undo(member, bet);
+    recorder.stop();
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ state: 'active', correctAnswer: null, resolvedAt: null });
+    expect([await pointsOf(server, admin, group), await pointsOf(server, creator, group)]).toEqual(
+      before,
+    );
+    const rows = await server.database.db.select().from(ledger).where(eq(ledger.betId, bet.id));
+    expect(rows.map((row) => row.kind).sort()).toEqual(
+      [
+        'payout',
+        'payout',
+        'payout_reversed',
+        'payout_reversed',
+        'wager_placed',
+        'wager_placed',
+      ].sort(),
+    );
+    expect(namesOf(recorder.events)).toEqual(['resolutionUndone']);
+    expect(recorder.events.find((p) => p.event === 'resolutionUndone')!.payload).toMatchObject({
+      betId: bet.id,
+      undoneBy: member.user.id,
+      previousAnswer: 'yes',
+    });
+    expect((await historyOf(creator, bet)).map((entry) => entry.kind)).toEqual([
+      'created',
+      'resolved',
+      'undone',
+    ]);
+    // Active again: it can be resolved once more, and pays once.
+    expect((await resolve(server, member, bet, 'no')).status).toBe(200);
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
+  });
+
+  it('is final after 10 minutes, and only for whoever resolved it', async () => {
+    const { admin, member, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    expect((await undo(admin, bet)).body.code).toBe('cannot_undo_resolution');
+    server.clock.advance(UNDO_WINDOW_MS + 1000);
+    const late = await undo(member, bet);
+    expect(late.status).toBe(422);
+    expect(late.body.code).toBe('undo_window_over');
+  });
+
+  it('refuses, moving nothing, when a winner already wagered the winnings again', async () => {
+    const { group, admin, member, creator, bet } = await betWithWagers(10);
+    await resolve(server, member, bet, 'yes');
+    for (const title of ['Snow?', 'Hail?']) {
+      const other = await createBet(server, creator, group, { title, baseWagerAmount: 3 });
+      await placeWager(server, admin, other, 'yes', 9);
+    }
+    const response = await undo(member, bet);
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('settlement_spent');
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 19, available: 1 });
+  });
+
+  it('has nothing to undo on a bet nobody resolved', async () => {
+    const { member, bet } = await betWithWagers();
+    const response = await undo(member, bet);
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('cannot_undo_resolution');
+  });
+});
+
+describe('disputes', () => {
+  it('lets a participant flag a resolution once; an admin re-resolves it with an exact reversal', async () => {
+    const { group, admin, creator, member, outsider, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    expect((await dispute(outsider, bet)).body.code).toBe('not_member');
+    expect((await dispute(member, bet)).body.code).toBe('cannot_dispute');
+    expect((await dispute(creator, bet, '  ')).status).toBe(400);
+
+    const recorder = recordEvents(server);
+    const flagged = await dispute(creator, bet);
+    expect(flagged.status).toBe(200);
+    expect(flagged.body.dispute).toMatchObject({
+      state: 'open',
+      userId: creator.user.id,
+      reason: 'It was a no, I watched it.',
+    });
+    expect((await dispute(admin, bet)).body.code).toBe('dispute_exists');
+    expect((await reResolve(member, bet, 'no')).body.code).toBe('cannot_review_dispute');
+
+    const fixed = await reResolve(creator, bet, 'no');
+    recorder.stop();
+    expect(fixed.status).toBe(200);
+    expect(fixed.body).toMatchObject({ state: 'resolved', correctAnswer: 'no' });
+    expect(fixed.body.dispute.state).toBe('closed');
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 97, available: 97 });
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
+    expect(namesOf(recorder.events)).toEqual(['resolutionDisputed', 'betReResolved']);
+    // Reviewed is final: no second dispute, no second review.
+    expect((await dispute(admin, bet)).body.code).toBe('dispute_exists');
+    expect((await dismiss(creator, bet)).body.code).toBe('no_open_dispute');
+    expect((await undo(creator, bet)).body).toEqual({
+      message: 'This result was reviewed by an admin and is final.',
+      code: 'undo_window_over',
+    });
+    const history = await historyOf(member, bet);
+    expect(history.map((entry) => [entry.kind, entry.actorId, entry.correctAnswer])).toEqual([
+      ['created', member.user.id, null],
+      ['resolved', member.user.id, 'yes'],
+      ['disputed', creator.user.id, null],
+      ['re_resolved', creator.user.id, 'no'],
+    ]);
+  });
+
+  it('lets an admin dismiss a dispute, leaving the points as they are', async () => {
+    const { group, admin, creator, member, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    await dispute(creator, bet);
+    const dismissed = await dismiss(admin, bet);
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body.dispute.state).toBe('closed');
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 109, available: 109 });
+    expect((await historyOf(admin, bet)).map((entry) => entry.kind)).toContain('dismissed');
+  });
+
+  it('closes 24 hours after the resolution', async () => {
+    const { creator, member, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    server.clock.advance(DAY);
+    const response = await dispute(creator, bet);
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('dispute_window_over');
+  });
+});
+
+describe('abandoned bets', () => {
+  it('may be resolved by an admin once closed for 24 hours without a resolution', async () => {
+    const { group, admin, bet } = await betWithWagers();
+    server.clock.advance(HOUR + 23 * HOUR);
+    expect((await resolve(server, admin, bet, 'yes')).body.code).toBe('not_bet_creator');
+    server.clock.advance(HOUR);
+    expect((await resolve(server, admin, bet, 'yes')).status).toBe(200);
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 109, available: 109 });
+  });
+});

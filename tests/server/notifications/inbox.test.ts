@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ODDS_PUSH_INTERVAL_MS } from '../../../src/domain/push';
+import { createBet, placeWager, resolve, cancel } from '../bets/bet.factories';
+import { addComment } from '../comments/comment.factories';
+import {
+  createGroup,
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+} from '../groups/group.factories';
+import { useTestServer } from '../harness';
+import {
+  startPushStandIn,
+  subscribedDevice,
+  type PushStandIn,
+} from '../push/push-service-stand-in';
+import { inboxOf, mute, NO_TIMERS } from './notification.factories';
+
+// The inbox: every notification is an entry of its recipient's inbox, also
+// without push; bursts gather in one entry; mutes keep entries out (a result still lands, not
+// pushed); the push kinds decide what reaches push; read and read-all; the mirror carries it.
+
+let standIn: PushStandIn;
+beforeAll(async () => {
+  standIn = await startPushStandIn();
+});
+afterAll(() => standIn?.close());
+const server = useTestServer(NO_TIMERS);
+
+describe('entries from what happens in a group', () => {
+  it('gathers new bets of a group while unread, and starts a new entry once read', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const first = await createBet(server, creator, group, { title: 'Pizza tonight?' });
+    let inbox = await inboxOf(server, member);
+    const [entry] = inbox.notifications.filter((n) => n.kind === 'betCreated');
+    expect(entry).toMatchObject({
+      groupId: group.id,
+      betId: first.id,
+      count: 1,
+      readAt: null,
+      payload: { groupName: group.name, betTitle: 'Pizza tonight?' },
+    });
+    expect(inbox.unreadCount).toBeGreaterThanOrEqual(1);
+
+    await createBet(server, creator, group, { title: 'Tacos tomorrow?' });
+    const third = await createBet(server, creator, group, { title: 'Sushi on Friday?' });
+    inbox = await inboxOf(server, member);
+    const gathered = inbox.notifications.filter((n) => n.kind === 'betCreated');
+    expect(gathered).toHaveLength(1);
+    expect(gathered[0]).toMatchObject({
+      id: entry!.id,
+      count: 3,
+      betId: third.id,
+      payload: { betTitle: 'Sushi on Friday?' },
+    });
+    // The creator hears nothing of their own bets.
+    expect(
+      (await inboxOf(server, creator)).notifications.filter((n) => n.kind === 'betCreated'),
+    ).toEqual([]);
+
+    const read = await server.request('POST', '/api/notifications/read', {
+      token: member.accessToken,
+      body: { ids: [entry!.id] },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.notifications[0]).toMatchObject({ id: entry!.id, readAt: expect.any(String) });
+    await createBet(server, creator, group, { title: 'Burgers?' });
+    const after = (await inboxOf(server, member)).notifications.filter(
+      (n) => n.kind === 'betCreated',
+    );
+    expect(after.map((n) => [n.count, n.readAt === null])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
+  });
+
+  it('tells every participant their result, the gain or loss in points', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, { title: 'Derby?', baseWagerAmount: 2 });
+    await placeWager(server, admin, bet, 'yes', 4);
+    await placeWager(server, member, bet, 'no', 6);
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    const resultOf = async (user: typeof admin) =>
+      (await inboxOf(server, user)).notifications.find(
+        (n) => n.kind === 'betResult' && n.betId === bet.id,
+      );
+    expect(await resultOf(admin)).toMatchObject({
+      payload: { outcome: 'resolved', answer: 'Yes', winnings: 10, wagerAmount: 4 },
+    });
+    expect(await resultOf(member)).toMatchObject({
+      payload: { outcome: 'resolved', winnings: 0, wagerAmount: 6 },
+    });
+    expect(await resultOf(creator)).toBeUndefined();
+
+    const refunded = await createBet(server, creator, group, { title: 'Snow?' });
+    await placeWager(server, member, refunded, 'yes', 3);
+    expect((await cancel(server, creator, refunded)).status).toBe(200);
+    expect(
+      (await inboxOf(server, member)).notifications.find(
+        (n) => n.kind === 'betResult' && n.betId === refunded.id,
+      ),
+    ).toMatchObject({ payload: { outcome: 'cancelled', wagerAmount: 3 } });
+  });
+
+  it('gathers arrivals per group, and comments per bet for its participants only', async () => {
+    const creator = await createPlayer(server, 'Host');
+    const group = await createGroup(server, creator);
+    const ana = await createPlayer(server, 'Ana');
+    const ben = await createPlayer(server, 'Ben');
+    const cy = await createPlayer(server, 'Cy');
+    for (const player of [ana, ben, cy]) await joinGroup(server, player, group);
+    const joined = (await inboxOf(server, creator)).notifications.filter(
+      (n) => n.kind === 'memberJoined' && n.groupId === group.id,
+    );
+    expect(joined).toMatchObject([
+      { count: 3, payload: { actorName: cy.user.displayName, memberCount: 4 } },
+    ]);
+
+    const bet = await createBet(server, creator, group, { title: 'Who wins?' });
+    await placeWager(server, ana, bet, 'yes', 1);
+    await addComment(server, ben, bet, 'Surely not!');
+    await addComment(server, ben, bet, 'Really, no way it happens.');
+    const comments = async (user: typeof ana) =>
+      (await inboxOf(server, user)).notifications.filter((n) => n.kind === 'comments');
+    expect(await comments(ana)).toMatchObject([
+      {
+        betId: bet.id,
+        count: 2,
+        payload: { actorName: ben.user.displayName, excerpt: 'Really, no way it happens.' },
+      },
+    ]);
+    expect(await comments(creator)).toMatchObject([{ betId: bet.id, count: 2 }]);
+    // Cy took no part in the bet; Ben wrote them.
+    expect(await comments(cy)).toEqual([]);
+    expect(await comments(ben)).toEqual([]);
+  });
+});
+
+describe('mutes and push kinds', () => {
+  it('a muted group sends no entries but results, and never a push', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const device = await subscribedDevice(server, standIn, member);
+    const muted = await mute(server, member, { groupId: group.id });
+    expect(muted.status).toBe(200);
+    expect(muted.body.mutedGroupIds).toContain(group.id);
+
+    const bet = await createBet(server, creator, group, { title: 'Muted bet?' });
+    await placeWager(server, member, bet, 'yes', 2);
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    const kinds = (await inboxOf(server, member)).notifications
+      .filter((n) => n.groupId === group.id)
+      .map((n) => n.kind);
+    expect(kinds).toEqual(['betResult']);
+    expect(device.notifications()).toEqual([]);
+  });
+
+  it('a kind turned off reaches the inbox but not push', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const device = await subscribedDevice(server, standIn, member);
+    const off = await server.request('PUT', '/api/notification-settings/push', {
+      token: member.accessToken,
+      body: { pushOff: ['betCreated'] },
+    });
+    expect(off.status).toBe(200);
+    expect(off.body.pushOff).toEqual(['betCreated']);
+    await createBet(server, creator, group, { title: 'Quiet bet?' });
+    expect(
+      (await inboxOf(server, member)).notifications.some(
+        (n) => n.payload.betTitle === 'Quiet bet?',
+      ),
+    ).toBe(true);
+    expect(device.notifications()).toEqual([]);
+  });
+
+  it('the odds moving on a bet you backed is an entry, gathered while unread, with its own push switch', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const device = await subscribedDevice(server, standIn, member);
+    const bet = await createBet(server, creator, group, { title: 'Derby at home?' });
+    await placeWager(server, member, bet, 'yes', 1);
+    await placeWager(server, creator, bet, 'no', 3);
+    const odds = async () =>
+      (await inboxOf(server, member)).notifications.filter((n) => n.kind === 'oddsChanged');
+    const [entry] = await odds();
+    expect(entry).toMatchObject({
+      betId: bet.id,
+      count: 1,
+      readAt: null,
+      payload: { betTitle: 'Derby at home?', answer: 'Yes', multiplier: 4, pool: 4 },
+    });
+    expect(device.notifications().map((n) => n.body)).toContain(
+      'Your pick Yes pays 4×, with 4 points in the pool now.',
+    );
+    // The creator caused it and the member backed nothing else: nobody else hears.
+    expect(
+      (await inboxOf(server, creator)).notifications.some((n) => n.kind === 'oddsChanged'),
+    ).toBe(false);
+
+    // Switched off for push: the next move (past the 10 minutes) updates the entry, silently.
+    const off = await server.request('PUT', '/api/notification-settings/push', {
+      token: member.accessToken,
+      body: { pushOff: ['oddsChanged'] },
+    });
+    expect(off.status).toBe(200);
+    const oddsPushes = () => device.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`);
+    expect(oddsPushes()).toHaveLength(1);
+    server.clock.advance(ODDS_PUSH_INTERVAL_MS + 1000);
+    const third = await createPlayer(server, 'Third');
+    await joinGroup(server, third, group);
+    await placeWager(server, third, bet, 'no', 2);
+    const [gathered] = await odds();
+    expect(gathered).toMatchObject({
+      id: entry!.id,
+      count: 2,
+      payload: { multiplier: 6, pool: 6 },
+    });
+    expect(oddsPushes()).toHaveLength(1);
+  });
+
+  it('refuses bad input with 400 and muting a group one is not in with 403', async () => {
+    const { group, outsider, member } = await createGroupWithRoles(server);
+    expect((await mute(server, outsider, { groupId: group.id })).body.code).toBe('not_member');
+    const bad = await server.request('PUT', '/api/notification-settings/push', {
+      token: member.accessToken,
+      body: { pushOff: ['everything'] },
+    });
+    expect(bad.status).toBe(400);
+    const noIds = await server.request('POST', '/api/notifications/read', {
+      token: member.accessToken,
+      body: { ids: [] },
+    });
+    expect(noIds.status).toBe(400);
+    const badDate = await server.request('POST', '/api/notifications/read-all', {
+      token: member.accessToken,
+      body: { upTo: 'yesterday' },
+    });
+    expect(badDate.status).toBe(400);
+    expect((await server.request('GET', '/api/notifications')).status).toBe(401);
+  });
+});
+
+describe('reading', () => {
+  it('read-all reads what the device showed, not what came after; others’ ids change nothing', async () => {
+    const { group, creator, member, admin } = await createGroupWithRoles(server);
+    await createBet(server, creator, group);
+    const shown = await inboxOf(server, member);
+    const upTo = shown.notifications[0]!.updatedAt;
+    const other = await server.request('POST', '/api/notifications/read', {
+      token: admin.accessToken,
+      body: { ids: [shown.notifications[0]!.id] },
+    });
+    expect(other.body.notifications).toEqual([]);
+    const response = await server.request('POST', '/api/notifications/read-all', {
+      token: member.accessToken,
+      body: { upTo },
+    });
+    expect(response.status).toBe(200);
+    expect((await inboxOf(server, member)).unreadCount).toBe(0);
+  });
+
+  it('is in the mirror: whole on a first pull, changes after', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    await createBet(server, creator, group, { title: 'Mirrored?' });
+    await server.app.push.idle();
+    const first = await server.request('GET', '/api/member/state?cursor=0', {
+      token: member.accessToken,
+    });
+    const entry = first.body.notifications.find(
+      (n: { payload: { betTitle?: string } }) => n.payload.betTitle === 'Mirrored?',
+    );
+    expect(entry).toMatchObject({ kind: 'betCreated', readAt: null });
+    // No choice made yet: no settings row, the defaults hold.
+    expect(first.body.notificationSettings).toBeNull();
+
+    const quiet = await server.request(
+      'GET',
+      `/api/member/state?cursor=${encodeURIComponent(first.body.cursor)}`,
+      { token: member.accessToken },
+    );
+    expect(quiet.body.notifications).toEqual([]);
+    expect(quiet.body.notificationSettings).toBeNull();
+
+    await server.request('POST', '/api/notifications/read', {
+      token: member.accessToken,
+      body: { ids: [entry.id] },
+    });
+    await mute(server, member, { groupId: group.id });
+    const changed = await server.request(
+      'GET',
+      `/api/member/state?cursor=${encodeURIComponent(quiet.body.cursor)}`,
+      { token: member.accessToken },
+    );
+    expect(changed.body.notifications).toMatchObject([
+      { id: entry.id, readAt: expect.any(String) },
+    ]);
+    expect(changed.body.notificationSettings.mutedGroupIds).toEqual([group.id]);
+    expect(changed.body.notifications[0].version).toBeGreaterThan(entry.version);
+  });
+});

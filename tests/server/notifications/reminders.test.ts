@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { Bet } from '../../../src/domain/bets';
+import {
+  cancel,
+  createBet,
+  DAY,
+  expiresIn,
+  HOUR,
+  placeWager,
+  resolve,
+} from '../bets/bet.factories';
+import {
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  recordEvents,
+} from '../groups/group.factories';
+import { startTestServer, useTestServer, type TestServer } from '../harness';
+import { inboxOf, mute, NO_TIMERS, sendReminders } from './notification.factories';
+
+// The reminders job: "closes soon" once per bet per member who has not picked,
+// 2 hours before it closes; the creator reminded to resolve at close, then once a day. Exactly
+// once however many instances run it at once, and across a restart.
+
+const server = useTestServer(NO_TIMERS);
+const MINUTE = 60 * 1000;
+
+let second: TestServer | undefined;
+afterEach(async () => {
+  await second?.close();
+  second = undefined;
+});
+
+/** Runs the job at `when`; answers who got an entry of `kind` about `bet` (other tests' bets share the database). */
+async function remind(bet: Bet, when: Date, kind = 'closesSoon', target: TestServer = server) {
+  const recorder = recordEvents(target, { withInbox: true });
+  await sendReminders(target, when);
+  recorder.stop();
+  return recorder.events
+    .filter(
+      (e) =>
+        e.event === 'notificationSaved' && e.payload.betId === bet.id && e.payload.kind === kind,
+    )
+    .map((e) => ('userId' in e.audience ? e.audience.userId : 0))
+    .sort((a, b) => a - b);
+}
+
+const ids = (...users: AuthResponse[]) => users.map((user) => user.user.id).sort((a, b) => a - b);
+
+const at = (bet: Bet, offsetMs: number) => new Date(Date.parse(bet.expiresAt) + offsetMs);
+
+async function kindsOf(user: AuthResponse, kind: string, betId?: number) {
+  const { notifications } = await inboxOf(server, user);
+  return notifications.filter((n) => n.kind === kind && (betId === undefined || n.betId === betId));
+}
+
+/** A group with a bet closing in 3 hours on which `member` wagered; a member who left and one who joined late. */
+async function closingBet() {
+  const { group, creator, admin, member } = await createGroupWithRoles(server);
+  const quiet = await createPlayer(server, 'Quiet');
+  await joinGroup(server, quiet, group);
+  const leaver = await createPlayer(server, 'Leaver');
+  await joinGroup(server, leaver, group);
+  const bet = await createBet(server, creator, group, {
+    title: 'Pizza or tacos?',
+    expiresAt: expiresIn(server, 3 * HOUR),
+  });
+  await placeWager(server, member, bet, 'yes', 1);
+  const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+    token: leaver.accessToken,
+  });
+  expect(left.status).toBe(200);
+  return { group, creator, admin, member, quiet, leaver, bet };
+}
+
+describe('closes soon', () => {
+  it('reminds each member who has not picked once, 2 hours before the close; never one who wagered or left', async () => {
+    const { creator, admin, member, quiet, leaver, bet } = await closingBet();
+    expect(await remind(bet, at(bet, -2 * HOUR - MINUTE))).toEqual([]);
+
+    const recorder = recordEvents(server, { withInbox: true });
+    expect(await remind(bet, at(bet, -2 * HOUR + MINUTE))).toEqual(ids(admin, creator, quiet));
+    recorder.stop();
+    const [entry] = await kindsOf(quiet, 'closesSoon', bet.id);
+    expect(entry).toMatchObject({
+      kind: 'closesSoon',
+      betId: bet.id,
+      count: 1,
+      readAt: null,
+      payload: { betTitle: 'Pizza or tacos?', expiresAt: bet.expiresAt },
+    });
+    expect(await kindsOf(admin, 'closesSoon', bet.id)).toHaveLength(1);
+    expect(await kindsOf(creator, 'closesSoon', bet.id)).toHaveLength(1);
+    expect(await kindsOf(member, 'closesSoon', bet.id)).toEqual([]);
+    expect(await kindsOf(leaver, 'closesSoon', bet.id)).toEqual([]);
+    // Push is asked for each entry.
+    expect(
+      recorder.events.filter(
+        (e) => e.event === 'notificationPushDue' && e.payload.betId === bet.id,
+      ),
+    ).toHaveLength(3);
+
+    // Later runs, even after reading it, send nothing more.
+    await server.request('POST', '/api/notifications/read', {
+      token: quiet.accessToken,
+      body: { ids: [entry!.id] },
+    });
+    expect(await remind(bet, at(bet, -HOUR))).toEqual([]);
+    expect(await remind(bet, at(bet, -MINUTE))).toEqual([]);
+    expect(await kindsOf(quiet, 'closesSoon', bet.id)).toHaveLength(1);
+  });
+
+  it('is not sent for a bet made with less than 2 hours to go, nor once it has closed', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const short = await createBet(server, creator, group, { expiresAt: expiresIn(server, HOUR) });
+    expect(await remind(short, at(short, -30 * MINUTE))).toEqual([]);
+    const long = await createBet(server, creator, group, {
+      expiresAt: expiresIn(server, 3 * HOUR),
+    });
+    expect(await remind(long, at(long, MINUTE))).toEqual([]);
+  });
+
+  it('skips a member who muted the group or the bet', async () => {
+    const { group, creator, admin, member, quiet, bet } = await closingBet();
+    expect((await mute(server, admin, { groupId: group.id })).status).toBe(200);
+    expect((await mute(server, quiet, { betId: bet.id })).status).toBe(200);
+    expect((await mute(server, member, { betId: bet.id })).status).toBe(200);
+    expect((await mute(server, member, { betId: bet.id }, false)).status).toBe(200);
+    expect(await remind(bet, at(bet, -HOUR))).toEqual(ids(creator));
+    expect(await kindsOf(admin, 'closesSoon', bet.id)).toEqual([]);
+    expect(await kindsOf(quiet, 'closesSoon', bet.id)).toEqual([]);
+  });
+
+  it('is sent exactly once when two instances run the job at the same moment', async () => {
+    const { admin, quiet, creator, bet } = await closingBet();
+    second = await startTestServer({ ...NO_TIMERS, database: server.database });
+    const when = at(bet, -HOUR);
+    const [one, two] = await Promise.all([
+      remind(bet, when, 'closesSoon', server),
+      remind(bet, when, 'closesSoon', second),
+    ]);
+    // Between them, each person once: whichever instance wrote the entry announced it.
+    expect([...one, ...two].sort((a, b) => a - b)).toEqual(ids(admin, creator, quiet));
+    for (const user of [admin, quiet, creator])
+      expect(await kindsOf(user, 'closesSoon', bet.id)).toHaveLength(1);
+  });
+
+  it('survives a restart: nothing sent twice, and what fell due while down is sent after', async () => {
+    const first = await closingBet();
+    expect(await remind(first.bet, at(first.bet, -HOUR))).toHaveLength(3);
+    const later = await createBet(server, first.creator, first.group, {
+      expiresAt: new Date(Date.parse(first.bet.expiresAt) + HOUR).toISOString(),
+    });
+    await server.restart();
+    // Due while the server was down: the next run after the restart sends it, and the first bet's not again.
+    const when = at(later, -HOUR);
+    expect(await remind(later, when)).toEqual(
+      ids(first.admin, first.creator, first.member, first.quiet),
+    );
+    expect(await remind(first.bet, when)).toEqual([]);
+    expect(await kindsOf(first.quiet, 'closesSoon', first.bet.id)).toHaveLength(1);
+    expect(await kindsOf(first.quiet, 'closesSoon', later.id)).toHaveLength(1);
+    expect(await kindsOf(first.member, 'closesSoon', later.id)).toHaveLength(1);
+  });
+});
+
+describe('resolve reminder', () => {
+  it('reminds the creator at close, then once a day, until the bet is resolved', async () => {
+    const { group, creator, admin } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, {
+      title: 'Rain at the match?',
+      expiresAt: expiresIn(server, HOUR),
+    });
+    await placeWager(server, admin, bet, 'yes', 1);
+    expect(await remind(bet, at(bet, -MINUTE), 'resolveReminder')).toEqual([]);
+    expect(await remind(bet, at(bet, MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    const [first] = await kindsOf(creator, 'resolveReminder', bet.id);
+    expect(first).toMatchObject({
+      count: 1,
+      readAt: null,
+      payload: { betTitle: 'Rain at the match?' },
+    });
+    expect(await kindsOf(admin, 'resolveReminder')).toEqual([]);
+
+    await server.request('POST', '/api/notifications/read', {
+      token: creator.accessToken,
+      body: { ids: [first!.id] },
+    });
+    expect(await remind(bet, at(bet, 12 * HOUR), 'resolveReminder')).toEqual([]);
+    const recorder = recordEvents(server, { withInbox: true });
+    expect(await remind(bet, at(bet, DAY + 2 * MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    recorder.stop();
+    // The same entry, unread again, counted twice; pushed only the first time.
+    const [again] = await kindsOf(creator, 'resolveReminder', bet.id);
+    expect(again).toMatchObject({ id: first!.id, count: 2, readAt: null });
+    expect(
+      recorder.events.filter(
+        (e) => e.event === 'notificationPushDue' && e.payload.betId === bet.id,
+      ),
+    ).toEqual([]);
+
+    const settled = recordEvents(server, { withInbox: true });
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    await inboxOf(server, creator);
+    settled.stop();
+    // Resolved: the reminder calls for nothing any more, and every device of the creator hears it.
+    const [done] = await kindsOf(creator, 'resolveReminder', bet.id);
+    expect(done).toMatchObject({ id: first!.id, readAt: expect.any(String) });
+    expect(
+      settled.events.filter(
+        (e) =>
+          e.event === 'notificationSaved' &&
+          e.payload.kind === 'resolveReminder' &&
+          e.payload.readAt !== null,
+      ),
+    ).toHaveLength(1);
+    expect(await remind(bet, at(bet, 3 * DAY), 'resolveReminder')).toEqual([]);
+  });
+
+  it('is read once its bet is cancelled', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, { expiresAt: expiresIn(server, HOUR) });
+    expect(await remind(bet, at(bet, MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    expect((await cancel(server, creator, bet)).status).toBe(200);
+    await inboxOf(server, creator);
+    const [done] = await kindsOf(creator, 'resolveReminder', bet.id);
+    expect(done?.readAt).not.toBeNull();
+  });
+});
+
+describe('pruning', () => {
+  it('drops entries whose last activity is more than 30 days old', async () => {
+    const { group, creator, admin } = await createGroupWithRoles(server);
+    await createBet(server, creator, group);
+    expect((await kindsOf(admin, 'betCreated')).some((n) => n.groupId === group.id)).toBe(true);
+    const outcome = await sendReminders(server, new Date(Date.now() + 31 * DAY));
+    expect(outcome.pruned).toBeGreaterThan(0);
+    expect((await kindsOf(admin, 'betCreated')).some((n) => n.groupId === group.id)).toBe(false);
+  });
+});
