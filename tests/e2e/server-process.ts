@@ -89,6 +89,9 @@ export async function startServerProcess({
     RATE_LIMIT_JOIN_PRIVATE_PER_USER: '10000',
     RATE_LIMIT_JOIN_PRIVATE_PER_IP: '10000',
     RATE_LIMIT_WRITES_PER_USER: '10000',
+    // Moving to another device: each spec looks up and redeems several codes (tests/server covers the limit).
+    RATE_LIMIT_TRANSFER_PER_USER: '10000',
+    RATE_LIMIT_TRANSFER_PER_IP: '10000',
     // Picks show within seconds of a bet's close (the fair-resolution spec waits for them).
     PICKS_REVEAL_INTERVAL_MS: '2000',
     // The inbox spec waits for a "closes soon" reminder: the job looks every second.

@@ -55,12 +55,15 @@ const TEXT = {
   login: 'Sign in',
 };
 
-/** The code in the address's fragment, taken once and removed from the address bar. */
-function takeCodeFromAddress(): string | null {
-  const code = window.location.hash.slice(1);
-  if (!code) return null;
+/** The code in the address's fragment, if any. Reading it changes nothing. */
+function codeInAddress(): string | null {
+  return window.location.hash.slice(1) || null;
+}
+
+/** Drops the fragment, so the code stays in no history. */
+function dropCodeFromAddress() {
+  if (!window.location.hash) return;
   window.history.replaceState(window.history.state, '', window.location.pathname);
-  return code;
 }
 
 type Step =
@@ -71,15 +74,20 @@ type Step =
 
 export function MoveDevicePage() {
   usePageTitle(TEXT.pageTitle);
+  // Read during render, dropped once committed: React may render (and run this initializer)
+  // more than once before the page shows, and a render that was thrown away must not take
+  // the code with it.
   const [step, setStep] = useState<Step>(() => {
-    const code = takeCodeFromAddress();
+    const code = codeInAddress();
     return code ? { kind: 'checking', code } : { kind: 'paste' };
   });
+  useEffect(dropCodeFromAddress, []);
 
   // A link opened while this page shows (the same document): only the fragment changes.
   useEffect(() => {
     const onHashChange = () => {
-      const code = takeCodeFromAddress();
+      const code = codeInAddress();
+      dropCodeFromAddress();
       if (code) setStep({ kind: 'checking', code });
     };
     window.addEventListener('hashchange', onHashChange);
