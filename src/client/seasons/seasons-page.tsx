@@ -137,7 +137,7 @@ function PastSeason({
             <li key={place.userId} className={styles[`place${place.rank}`]}>
               <span className={styles.medal}>{PLACE_LABEL[place.rank - 1]}</span>
               <span className={styles.placeName}>{place.name}</span>
-              <Points value={place.points} size="small" word="never" />
+              <Points value={place.points} size="small" word="never" isSigned />
             </li>
           ))}
         </ol>

@@ -15,14 +15,24 @@ interface PointsProps {
   /** 'always' shows the word; 'wide' only from 480 px up; 'never' keeps it for screen readers only. */
   word?: 'always' | 'wide' | 'never';
   size?: 'small' | 'medium';
+  /** A gain or loss rather than a balance: "+2", "0", "−2" (`signedPoints`). */
+  isSigned?: boolean;
   className?: string;
 }
 
-export function Points({ value, word = 'always', size = 'medium', className }: PointsProps) {
+export function Points({
+  value,
+  word = 'always',
+  size = 'medium',
+  isSigned = false,
+  className,
+}: PointsProps) {
   return (
     <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
       <CoinMark />
-      <span className={styles.value}>{value.toLocaleString('en-US')}</span>
+      <span className={styles.value}>
+        {isSigned ? signedPoints(value) : value.toLocaleString('en-US')}
+      </span>
       <span
         className={
           word === 'always'
