@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { expectNoViolations } from './axe.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
-import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import {
+  createGroupViaApi,
+  joinViaApi,
+  registerPlayer,
+  uniqueGroupName,
+  type Player,
+} from './groups.helpers';
 import { SCREEN_SIZES, SCREENS_DIR, shootIfAsked } from './screens.helpers';
 
 // Sharing a resolved bet. Headless Chromium cannot share files, so Share opens our own sheet:
@@ -30,6 +36,17 @@ async function resolvedBet(request: APIRequestContext) {
   return { maya, group, bet };
 }
 
+/** Maya's resolved bet, open in a page of `context` she signed in to. */
+async function openBetSignedIn(context: BrowserContext, maya: Player, betId: number) {
+  const page = await context.newPage();
+  await page.goto('/login');
+  await signIn(page, maya.person);
+  await page.waitForURL(/\/(dashboard|group)/);
+  await page.goto(`/bets/${betId}`);
+  await expect(page.getByText('Bet Resolved')).toBeVisible();
+  return page;
+}
+
 for (const size of SCREEN_SIZES) {
   test(`sharing a resolved bet at ${size.name}`, async ({ browser, request }) => {
     test.setTimeout(120_000);
@@ -37,12 +54,7 @@ for (const size of SCREEN_SIZES) {
 
     const context = await browser.newContext({ viewport: size, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const page = await context.newPage();
-    await page.goto('/login');
-    await signIn(page, maya.person);
-    await page.waitForURL(/\/(dashboard|group)/);
-    await page.goto(`/bets/${bet.id}`);
-    await expect(page.getByText('Bet Resolved')).toBeVisible();
+    const page = await openBetSignedIn(context, maya, bet.id);
 
     await page.getByRole('button', { name: 'Share' }).click();
     const sheet = page.getByRole('dialog', { name: 'Share this bet' });
@@ -109,12 +121,7 @@ test('a phone that shares files gets the card from its own share sheet; a refusa
       },
     });
   });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, maya.person);
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(`/bets/${bet.id}`);
-  await expect(page.getByText('Bet Resolved')).toBeVisible();
+  const page = await openBetSignedIn(context, maya, bet.id);
   const share = page.getByRole('button', { name: 'Share' });
   const sheet = page.getByRole('dialog', { name: 'Share this bet' });
 
