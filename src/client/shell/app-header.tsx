@@ -38,8 +38,9 @@ export function AppHeader() {
               <Suspense fallback={<span className={styles.bell} aria-hidden="true" />}>
                 <InboxBell />
               </Suspense>
-              {/* WCAG 2.5.3 (axe label-content-name-mismatch): the name holds what is seen, the initials and the name, in order.
-                  The space between them is the text's own (a flex container does not draw it), so the seen text reads "MA Maya", not "MAMaya". */}
+              {/* WCAG 2.5.3 (axe label-content-name-mismatch): the name holds what is seen, the
+                  initials and the name, in order. The space between them is a text node (a flex
+                  container does not draw it), so the seen text reads "MA Maya", not "MAMaya". */}
               <Link
                 to="/profile"
                 className={styles.profile}
