@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
+import { TAB_ONLY_WRITE_HEADER } from '../src/domain/constants';
 
 // The outbox's background-sync queue (ARCHITECTURE.md §8). The page's Dexie outbox
 // (src/client/data/outbox.ts) is the one source of truth and the primary sender: it has the
@@ -13,7 +14,11 @@ import { registerRoute } from 'workbox-routing';
 // - a 401 (the access token expired while offline) is not a lost write: the page's outbox
 //   still holds it and sends it with a fresh token when the app next opens;
 // - kept at most 12 hours, well inside the server's 24 h idempotency window, so a late replay
-//   can never apply twice; a `outbox-clear` message (sign-out, another user) empties it.
+//   can never apply twice; a `outbox-clear` message (any end of a session, another user)
+//   empties it;
+// - a write of a session kept in its tab only (marked with TAB_ONLY_WRITE_HEADER) is never
+//   kept: its words and its token must not outlive the tab in a shared browser. It goes to the
+//   network as any request; the page's outbox alone keeps it.
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -73,7 +78,8 @@ export function registerOutboxQueue(scope: ServiceWorkerGlobalScope = self): Que
   const isOutboxWrite = ({ url, request }: { url: URL; request: Request }) =>
     url.origin === scope.location.origin &&
     url.pathname.startsWith('/api/') &&
-    request.headers.has('Idempotency-Key');
+    request.headers.has('Idempotency-Key') &&
+    !request.headers.has(TAB_ONLY_WRITE_HEADER);
   for (const method of WRITE_METHODS) registerRoute(isOutboxWrite, network, method);
 
   scope.addEventListener('message', (event) => {

@@ -25,6 +25,7 @@ const GuestPage = named(() => import('./auth/guest-page'), 'GuestPage');
 const ForgotPasswordPage = named(() => import('./auth/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = named(() => import('./auth/reset-password-page'), 'ResetPasswordPage');
 const MoveDevicePage = named(() => import('./auth/move-device-page'), 'MoveDevicePage');
+const ConfirmEmailPage = named(() => import('./auth/confirm-email-page'), 'ConfirmEmailPage');
 const ProfilePage = named(() => import('./profile/profile-page'), 'ProfilePage');
 
 const DashboardPage = named(() => import('./dashboard/dashboard-page'), 'DashboardPage');
@@ -82,6 +83,8 @@ export function App() {
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/reset-password" element={<ResetPasswordPage />} />
           <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+          {/* The link mailed to a new email address: signed in or not, on any device. */}
+          <Route path="/confirm-email/:token" element={<ConfirmEmailPage />} />
           {/* DEVICE_TRANSFER_PATH of src/domain/device-transfer.ts, kept out of this chunk. */}
           <Route path="/move" element={<MoveDevicePage />} />
 

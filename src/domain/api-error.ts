@@ -8,6 +8,7 @@ export const API_ERROR_CODES = [
   'bad_request',
   'unknown_push_service',
   'invalid_reset_token',
+  'invalid_email_change_token',
   'invalid_transfer_code',
   'upgrade_incomplete',
   'invalid_prediction',
@@ -36,6 +37,7 @@ export const API_ERROR_CODES = [
   'not_a_friend',
   'invalid_current_password',
   'invalid_invite_code',
+  'removed_from_group',
   // 404
   'not_found',
   'bet_not_found',
@@ -51,9 +53,12 @@ export const API_ERROR_CODES = [
   'wager_exists',
   'dispute_exists',
   'season_active',
-  // 413, 415
+  // 408: the request did not arrive in time (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)
+  'request_timeout',
+  // 413, 415, 431
   'body_too_large',
   'unsupported_media_type',
+  'headers_too_large',
   // 422 (a rule)
   'bet_closed',
   'already_resolved',
@@ -69,6 +74,7 @@ export const API_ERROR_CODES = [
   'no_open_dispute',
   'settlement_spent',
   'season_over',
+  'no_invite_code',
   // 429
   'rate_limited',
   // 500, 503 (`not_ready` is GET /readyz while the database does not answer)

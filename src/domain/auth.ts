@@ -148,6 +148,15 @@ export const resetPasswordRequestSchema = z
   .refine(passwordsMatch, { message: 'Passwords do not match', path: ['passwordConfirm'] });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
 
+/** POST /auth/confirm-email: the token of the link mailed to a new address. */
+export const confirmEmailChangeRequestSchema = z.strictObject({
+  token: z
+    .string({ error: 'Confirmation token is required' })
+    .min(1, 'Confirmation token is required')
+    .max(512),
+});
+export type ConfirmEmailChangeRequest = z.input<typeof confirmEmailChangeRequestSchema>;
+
 /** GET /auth/users/ids?ids=1,2,3 */
 export const userIdsQuerySchema = z.strictObject({
   ids: z

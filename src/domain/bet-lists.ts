@@ -1,4 +1,5 @@
 import { wagerMultiplier } from './bets';
+import { isBettingOpen } from './fair-resolution';
 
 // The client's bet queues, list orders, search and countdown (spec 02 §2, §4, §9). Each
 // ordering is total (every tie ends in the id), so a list never reorders by itself when the
@@ -61,10 +62,15 @@ export function nextBetToResolve<T extends Dated>(bets: Iterable<T>): T | null {
   return best;
 }
 
-/** Wagering is open while the bet is active and its expiry has not passed; an unparsable date counts as not expired (spec 02 §4). */
-export function isWageringOpen(bet: { state: string; expiresAt: string }, now: number): boolean {
-  const expiry = timeOf(bet.expiresAt);
-  return bet.state === 'active' && (expiry === null || expiry > now);
+/**
+ * Wagering is open while the bet is active, its expiry has not passed (an unparsable date counts
+ * as not expired, spec 02 §4) and its picks were never shown (fair-resolution.ts isBettingOpen).
+ */
+export function isWageringOpen(
+  bet: { state: string; expiresAt: string; picksRevealedAt?: string | null },
+  now: number,
+): boolean {
+  return isBettingOpen(bet, now);
 }
 
 /**
@@ -73,7 +79,12 @@ export function isWageringOpen(bet: { state: string; expiresAt: string }, now: n
  * /member/state). With `now`, bets whose wagering has closed are skipped too.
  */
 export function nextActionableBet<
-  T extends Dated & { groupId: number; baseWagerAmount: number; state?: string },
+  T extends Dated & {
+    groupId: number;
+    baseWagerAmount: number;
+    state?: string;
+    picksRevealedAt?: string | null;
+  },
 >(
   unwageredBets: Iterable<T>,
   memberships: Readonly<Record<string, { availablePoints: number } | undefined>>,
@@ -85,7 +96,14 @@ export function nextActionableBet<
     if (available < bet.baseWagerAmount) continue;
     if (
       now !== undefined &&
-      !isWageringOpen({ state: bet.state ?? 'active', expiresAt: bet.expiresAt }, now)
+      !isWageringOpen(
+        {
+          state: bet.state ?? 'active',
+          expiresAt: bet.expiresAt,
+          picksRevealedAt: bet.picksRevealedAt,
+        },
+        now,
+      )
     )
       continue;
     if (best === null || compareActiveBets(bet, best) < 0) best = bet;

@@ -234,6 +234,12 @@ export const betSchema = z.object({
   wagerCount: z.number().int().optional(),
   /** Who picked what, once betting has closed; absent or null while it is open. */
   picks: z.array(revealedPickSchema).nullable().optional(),
+  /**
+   * When its picks were first shown to the group (its close, or a resolution before it); absent
+   * while they never were. Betting never reopens after it, even if the resolution is undone
+   * (fair-resolution.ts isBettingOpen).
+   */
+  picksRevealedAt: isoDateTime.nullable().optional(),
   /** The dispute of its current resolution, if any. */
   dispute: betDisputeSchema.nullable().optional(),
 });

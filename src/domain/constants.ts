@@ -11,7 +11,15 @@ export const STORAGE_KEYS = {
   refreshToken: 'refresh_token',
   userData: 'user_data',
   activeGroup: 'active_group',
+  /** Whose local data (Dexie mirror, held writes) this browser keeps: read at start, before Dexie loads. */
+  localDataOwner: 'local_data_owner',
 } as const;
+
+/**
+ * Marks an outbox write of a session kept in its tab only (no "Remember me"): the service
+ * worker never stores such a write for a later replay, so nothing of it outlives the tab.
+ */
+export const TAB_ONLY_WRITE_HEADER = 'X-Hunch-Tab-Only';
 
 export const LIMITS = {
   loginPasswordMin: 6,
@@ -45,6 +53,8 @@ export const TOKEN_LIFETIME = {
   passwordResetSeconds: 60 * 60,
   /** A move-to-another-device code: single use, 10 minutes. */
   deviceTransferSeconds: 10 * 60,
+  /** The link that confirms a new email address: single use, 24 hours. */
+  emailChangeSeconds: 24 * 60 * 60,
 } as const;
 
 export const DEFAULT_RETURN_URL = '/dashboard';

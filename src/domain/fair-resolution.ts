@@ -91,13 +91,25 @@ export type VersionedBetHistoryEntry = z.infer<typeof versionedBetHistoryEntrySc
 interface TimedBet {
   state: string;
   expiresAt: string | Date;
+  /** When its picks were first shown to the group (its close, or a resolution before it); null or absent while hidden. */
+  picksRevealedAt?: string | Date | null;
 }
 const ms = (value: string | Date) =>
   typeof value === 'string' ? Date.parse(value) : value.getTime();
 
-/** Betting has closed: the expiry passed (the bet may still be active, waiting for its resolver) or it is settled. Picks show from then on. */
+/**
+ * Betting is open: the bet is active, its expiry lies ahead (an unparsable one counts as not
+ * passed) and nobody has been shown its picks yet. Once picks were shown, by a resolution before
+ * the expiry that was then undone, say, a wager placed after could follow them: such a bet stays
+ * closed, active and waiting for its result.
+ */
+export function isBettingOpen(bet: TimedBet, now: number): boolean {
+  return bet.state === 'active' && !(ms(bet.expiresAt) <= now) && !bet.picksRevealedAt;
+}
+
+/** Betting has closed (the opposite of isBettingOpen): settled, expired (maybe still waiting for its resolver) or its picks shown. Picks show from then on. */
 export function isBettingClosed(bet: TimedBet, now: number): boolean {
-  return bet.state !== 'active' || ms(bet.expiresAt) <= now;
+  return !isBettingOpen(bet, now);
 }
 
 /** An active bet closed for ABANDONED_AFTER_MS without a resolution: admins may resolve it too. */
@@ -121,4 +133,35 @@ export function isDisputable(
 ): boolean {
   if (bet.state !== 'resolved' || !bet.resolvedAt || bet.dispute) return false;
   return now < ms(bet.resolvedAt) + DISPUTE_WINDOW_MS;
+}
+
+/** Who is in the group and who has a say in a bet's dispute: the facts `disputeJudgeIds` weighs. */
+export interface DisputeJudgeFacts {
+  /** The group's current members, admins included. */
+  memberIds: readonly number[];
+  /** The group's current admins. */
+  adminIds: readonly number[];
+  /** Whoever has a wager on the bet. */
+  stakeholderIds: readonly number[];
+  /** Who opened the dispute (null: none yet). */
+  disputedBy: number | null;
+}
+
+/**
+ * Who may judge a bet's dispute (re-resolve it or let it stand). Never whoever disputed it or
+ * has a wager on the bet: they would judge in their own favour. The group's admins judge when
+ * at least one of them is free of the bet; when every admin has a stake, any member without one
+ * does. When nobody is free, nobody judges: the dispute stays open and the result stands as it
+ * was paid.
+ */
+export function disputeJudgeIds(facts: DisputeJudgeFacts): number[] {
+  const stakeholders = new Set(facts.stakeholderIds);
+  const isFree = (userId: number) => userId !== facts.disputedBy && !stakeholders.has(userId);
+  const admins = facts.adminIds.filter(isFree);
+  return admins.length > 0 ? admins : facts.memberIds.filter(isFree);
+}
+
+/** Whether `userId` may judge the dispute (`disputeJudgeIds`). */
+export function mayJudgeDispute(userId: number, facts: DisputeJudgeFacts): boolean {
+  return disputeJudgeIds(facts).includes(userId);
 }

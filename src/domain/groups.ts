@@ -195,6 +195,10 @@ export const groupSettingsSchema = z.object({
 });
 export type GroupSettings = z.infer<typeof groupSettingsSchema>;
 
+/** POST /groups/{id}/invite-code: an admin's new invite code for a private group (the old one stops working). */
+export const inviteCodeResponseSchema = z.object({ inviteCode: z.string() });
+export type InviteCodeResponse = z.infer<typeof inviteCodeResponseSchema>;
+
 /** Changing settings: only the fields sent change. */
 export const updateGroupSettingsRequestSchema = groupSettingsSchema.partial().strict();
 export type UpdateGroupSettingsInput = z.infer<typeof updateGroupSettingsRequestSchema>;
@@ -210,7 +214,7 @@ export type PublicGroupSummary = z.infer<typeof publicGroupSummarySchema>;
 
 const MEMBERSHIP_ROLES = ['member', 'admin', 'creator'] as const;
 
-/** A user's points in a group; `0 <= availablePoints <= totalPoints` (ARCHITECTURE.md §4). */
+/** A user's points in a group; `availablePoints <= totalPoints`, available below zero only while a re-resolution's debt is unpaid. */
 export const membershipSchema = z.object({
   groupId: z.number().int(),
   userId: z.number().int(),
@@ -248,6 +252,20 @@ export function isGroupMember(
   userId: number,
 ): boolean {
   return group.memberUserIds.includes(userId) || group.admins.includes(userId);
+}
+
+/**
+ * What `viewerId` sees of a membership: their own as it is; anyone else's (and any announcement
+ * to the whole group: `viewerId` null) with available points equal to total points. Available
+ * points drop by a wager the moment it is placed, so reading them next to a bet's moving totals
+ * would tell who picked what while betting is open; total points move only when bets settle.
+ */
+export function membershipAsSeenBy<
+  T extends { userId: number; totalPoints: number; availablePoints: number },
+>(membership: T, viewerId: number | null): T {
+  return membership.userId === viewerId
+    ? membership
+    : { ...membership, availablePoints: membership.totalPoints };
 }
 
 /**
@@ -300,4 +318,15 @@ export function rankLeaderboard<T extends LeaderboardEntry>(
   return [...users]
     .sort((a, b) => b.points - a.points || a.id - b.id)
     .map((user, index) => ({ ...user, rank: index + 1 }));
+}
+
+/**
+ * Whether a user is kept out of a group: an admin removed them (rather than them leaving), and
+ * no admin has added them back. Such a user may not join again by themself (by name, link or
+ * invite code), whatever code they know; an admin adding them back lifts it.
+ */
+export function isKeptOutOfGroup(
+  membership: { leftAt: unknown; removedAt: unknown } | undefined,
+): boolean {
+  return Boolean(membership && membership.leftAt !== null && membership.removedAt !== null);
 }

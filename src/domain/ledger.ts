@@ -114,12 +114,15 @@ export function applyPointsDelta<T extends Points>(
     : { ...points, totalPoints, availablePoints };
 }
 
-/** Whether points satisfy the membership invariant 0 <= available <= total (ARCHITECTURE.md §4). */
+/**
+ * Whether points satisfy the membership invariant available <= total: points held in open
+ * wagers are never negative. Available points may be, after a re-resolution took back winnings
+ * already wagered again (the server's CHECK holds the same).
+ */
 export function isValidPoints(points: Points): boolean {
   return (
     Number.isInteger(points.totalPoints) &&
     Number.isInteger(points.availablePoints) &&
-    points.availablePoints >= 0 &&
     points.availablePoints <= points.totalPoints
   );
 }

@@ -24,7 +24,12 @@ export const MIRROR_PAGE_ROWS = 1000;
 
 export const mirrorQuerySchema = z.object({ cursor: z.string().min(1).max(4096).optional() });
 
-/** Every member of the group, with their points and role: the leaderboard and the members list are queries over these. */
+/**
+ * Every member of the group, with their points and role: the leaderboard and the members list
+ * are queries over these. The player's own row is whole; another member's shows total points
+ * only (available equals total) and its `version` is the row's public stamp, which a wager does
+ * not move (groups.ts membershipAsSeenBy).
+ */
 const mirrorMembershipSchema = membershipSchema.extend({ version: z.number().int() });
 export type MirrorMembership = z.infer<typeof mirrorMembershipSchema>;
 

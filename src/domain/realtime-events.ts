@@ -12,8 +12,8 @@ import type { Distribution } from './payout';
 // find what to update (ARCHITECTURE.md §7). Dates travel as ISO 8601 strings.
 //
 // `version` (mirror.ts) is the version of the row the event changed: the bet for bet events and
-// wagerPlaced (a wager stamps its bet, whose totals changed), the membership for userJoinedGroup,
-// the comment for commentPosted and commentDeleted.
+// wagerPlaced (a wager stamps its bet, whose totals changed), the membership's public stamp for
+// userJoinedGroup, the comment for commentPosted and commentDeleted.
 // The client keeps a row's newer copy and pulls whatever the payload does not carry.
 
 export interface BetCreatedPayload {
@@ -84,6 +84,11 @@ export interface PointsRefundedPayload {
   refundedParticipants: number;
 }
 
+/**
+ * A member joined, or came back. Sent to the whole group, so it carries what the group may see
+ * of the membership (groups.ts membershipAsSeenBy): `availablePoints` equals `totalPoints`, and
+ * `version` is the membership's public stamp, the one other members' mirrors hold.
+ */
 export interface UserJoinedGroupPayload {
   groupId: number;
   userId: number;
@@ -108,7 +113,7 @@ export type CommentEventPayload = VersionedComment;
 /**
  * A resolution was undone (by whoever resolved it, within the undo window). Every
  * distribution it had paid was taken back exactly: total by −(winnings − wagerAmount), available
- * by −winnings. The bet is active again (open or closed by its expiry).
+ * by −winnings. The bet is active again but closed (its picks were shown), waiting for its result.
  */
 export interface ResolutionUndonePayload {
   betId: number;

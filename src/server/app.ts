@@ -18,11 +18,13 @@ import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createWagersService } from './bets/wagers.service';
 import { createAuthService, isSessionLive } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
+import { createSessionLiveness } from './auth/session-liveness';
 import { AccessTokens } from './auth/tokens';
 import { deviceTransferRoutes } from './auth/device-transfer.routes';
 import { createDeviceTransferService } from './auth/device-transfer.service';
 import { registerClientApp } from './client-app';
 import type { Config } from './config';
+import { capConnectionsPerAddress, connectionOptions } from './connection-limits';
 import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
@@ -59,6 +61,7 @@ import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 import { registerSecurityHeaders } from './security-headers';
+import { fastifyTrustProxy, trustedPeerCheck } from './trust-proxy';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
 // main.ts and the tests start the very same thing.
@@ -91,10 +94,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    // The client's address (per-IP rate limits) past the proxies TRUST_PROXY names, never the
+    // X-Forwarded-For entries the client wrote itself.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Slow clients are cut off: request, header and idle timeouts.
+    ...connectionOptions(config.connectionLimits),
     // Graceful shutdown: close() stops accepting, waits for requests in flight, and tells
     // keep-alive clients to go away.
     forceCloseConnections: 'idle',
+  });
+  // One address cannot hold every connection (proxies TRUST_PROXY names excepted).
+  capConnectionsPerAddress(app.server, {
+    max: config.connectionLimits.maxPerIp,
+    isTrustedPeer: trustedPeerCheck(config.trustProxy),
+    logger: app.log,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -170,7 +183,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessTokens = new AccessTokens(
     config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret,
   );
-  registerAuthenticate(app, accessTokens);
+  // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
+  const events = createEventBus(app.log);
+  app.decorate('events', events);
+  // A token passes only while its session lives. Remembering live sessions is exact only
+  // where every session that ends is heard here: PGlite (one process) without Redis.
+  const sessions = createSessionLiveness({
+    db: database.db,
+    events,
+    isOnlyInstance: database.driver === 'pglite' && !config.redisUrl,
+    now: deps.now,
+  });
+  app.addHook('onClose', async () => sessions.stop());
+  registerAuthenticate(app, accessTokens, sessions);
   // Every signed-in write counts against its user (README, Security notes), before the
   // idempotency hooks so a refused write claims no key.
   const writesPerUser = rateLimitHook(app, {
@@ -194,9 +219,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dataDir: config.dataDir,
     logger: app.log,
   });
-  // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
-  const events = createEventBus(app.log);
-  app.decorate('events', events);
   const auth = createAuthService({
     db: database.db,
     events,
@@ -225,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       isSessionLive(database.db, familyId, (deps.now ?? (() => new Date()))()),
     now: deps.now,
     expiryCheckMs: deps.socketExpiryCheckMs,
+    maxSocketsPerUser: config.connectionLimits.maxSocketsPerUser,
   });
   // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
   app.addHook('preClose', async () => realtime.disconnectAll());

@@ -5,6 +5,7 @@ import {
   parsePushEndpointHosts,
   type PushEndpointRule,
 } from './push/push-endpoints';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 // Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.
@@ -26,6 +27,15 @@ const perMinute = (fallback: number) =>
   z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback),
+  );
+const milliseconds = (fallback: number, min: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(min, `must be at least ${min}`)
+      .default(fallback),
   );
 const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
   z.preprocess(
@@ -74,8 +84,39 @@ const envSchema = z
         })
         .default('info'),
     ),
-    /** Behind a load balancer, take the client IP (rate limits) from X-Forwarded-For. */
-    TRUST_PROXY: booleanFlag(),
+    /**
+     * Behind a load balancer: how many proxy hops (1 for one balancer), or which proxy
+     * addresses, may say the client's address in X-Forwarded-For (src/server/trust-proxy.ts).
+     */
+    TRUST_PROXY: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default('false')
+        .superRefine((value, context) => {
+          try {
+            parseTrustProxy(value);
+          } catch (error) {
+            context.addIssue({ code: 'custom', message: (error as Error).message });
+          }
+        }),
+    ),
+    /** The longest a client may take to send a whole request (headers and body); then 408. */
+    REQUEST_TIMEOUT_MS: milliseconds(30_000, 100),
+    /** The longest a client may take to send a request's headers, counted from when it connects. */
+    HEADERS_TIMEOUT_MS: milliseconds(10_000, 100),
+    /** How long a connection may stay silent (between requests, or mid-request) before it is closed. */
+    IDLE_TIMEOUT_MS: milliseconds(72_000, 100),
+    /** Open connections from one address; more are closed at once (0: no cap; proxies TRUST_PROXY names are exempt). */
+    MAX_CONNECTIONS_PER_IP: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(256),
+    ),
+    /** Open sockets of one user on one instance; a new one closes the user's oldest. */
+    MAX_SOCKETS_PER_USER: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(20),
+    ),
     RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
     RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
     RATE_LIMIT_GUEST_PER_IP: perMinute(30),
@@ -151,6 +192,14 @@ const envSchema = z
     ),
   })
   .superRefine((env, context) => {
+    // Node refuses a server whose headers may take longer than the whole request.
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_MS'],
+        message: 'must not be more than REQUEST_TIMEOUT_MS',
+      });
+    }
     // Half a key pair cannot sign anything; generating the other half would not match it.
     if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
       const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
@@ -187,6 +236,20 @@ export interface RateLimits {
   windowMs: number;
 }
 
+/** What protects the server from slow clients and connection floods (src/server/connection-limits.ts). */
+export interface ConnectionLimits {
+  /** Milliseconds to receive a whole request; then 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** Milliseconds to receive a request's headers, from the connection's start. */
+  headersTimeoutMs: number;
+  /** Milliseconds a connection may stay silent, between requests or in one. */
+  idleTimeoutMs: number;
+  /** Open connections per client address (0: no cap); trusted proxies are exempt. */
+  maxPerIp: number;
+  /** Open sockets (socket.io) per user on this instance; the oldest closes first. */
+  maxSocketsPerUser: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -204,7 +267,9 @@ export interface Config {
   /** Origin used in mailed links and share links, without a trailing slash. */
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  trustProxy: boolean;
+  /** Who may say the client's address in X-Forwarded-For (TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  connectionLimits: ConnectionLimits;
   rateLimits: RateLimits;
   /** Milliseconds between runs of the bet expiry job (src/server/jobs); 0: never. */
   betExpiryIntervalMs: number;
@@ -255,7 +320,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    connectionLimits: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      idleTimeoutMs: e.IDLE_TIMEOUT_MS,
+      maxPerIp: e.MAX_CONNECTIONS_PER_IP,
+      maxSocketsPerUser: e.MAX_SOCKETS_PER_USER,
+    },
     rateLimits: {
       loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
       loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,

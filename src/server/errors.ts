@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import { PUSH_MESSAGES } from '../domain/push';
+import { isTransactionConflict } from './db/transaction-retry';
 
 // The one error vocabulary of the API (CONVENTIONS.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -39,6 +40,13 @@ export const invalidResetToken = () =>
     400,
     'invalid_reset_token',
     'This password reset link is invalid or has expired. Please request a new one.',
+  );
+/** A link confirming a new email that is unknown, used, expired or replaced: all alike. */
+export const invalidEmailChangeToken = () =>
+  new AppError(
+    400,
+    'invalid_email_change_token',
+    'This email confirmation link is invalid or has expired. Change your email again from your profile.',
   );
 /** A move-to-another-device code that is unknown, used, expired or revoked: all alike. */
 export const invalidTransferCode = () =>
@@ -124,9 +132,16 @@ export const cannotUndoResolution = () =>
 /** Disputing is for the bet's participants: members who wagered on it. */
 export const cannotDispute = () =>
   new AppError(403, 'cannot_dispute', 'Only players who wagered on this bet can dispute it.');
-/** Re-resolving or dismissing a dispute is for the group's admins. */
+/** Re-resolving or dismissing a dispute is for the group's admins (its members when every admin has a stake). */
 export const cannotReviewDispute = () =>
   new AppError(403, 'cannot_review_dispute', 'Only a group admin can review a dispute.');
+/** Whoever disputed or wagered on the bet would judge in their own favour (domain/fair-resolution.ts disputeJudgeIds). */
+export const cannotJudgeOwnDispute = () =>
+  new AppError(
+    403,
+    'cannot_review_dispute',
+    'You have a stake in this bet, so someone without one judges its dispute.',
+  );
 /** Others' picks stay hidden while betting is open (ARCHITECTURE.md §5). */
 export const picksHidden = () =>
   new AppError(403, 'picks_hidden', 'Picks are revealed when betting closes.');
@@ -146,6 +161,13 @@ export const invalidCurrentPassword = () =>
   });
 export const wrongInviteCode = () =>
   new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
+/** An admin removed this user: they come back only when an admin adds them (domain/groups.ts isKeptOutOfGroup). */
+export const removedFromGroup = () =>
+  new AppError(
+    403,
+    'removed_from_group',
+    'An admin removed you from this group. Ask an admin to add you back.',
+  );
 
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
@@ -154,6 +176,13 @@ export const commentNotFound = () => new AppError(404, 'comment_not_found', 'Com
 export const wagerNotFound = () => new AppError(404, 'wager_not_found', 'Wager not found');
 export const pushSubscriptionNotFound = () =>
   new AppError(404, 'push_subscription_not_found', 'No push subscription for this device and app.');
+
+// ---- 408, 431 (answered on the raw connection: connection-limits.ts) ----
+/** A client that sends its request too slowly (a byte now and then) is cut off. */
+export const requestTimedOut = () =>
+  new AppError(408, 'request_timeout', 'The request took too long to arrive.');
+export const headersTooLarge = () =>
+  new AppError(431, 'headers_too_large', 'The request headers are too large.');
 
 // ---- 409 ----
 export const emailOrUsernameTaken = () =>
@@ -221,6 +250,9 @@ export const disputeWindowOver = () =>
   new AppError(422, 'dispute_window_over', 'Resolutions can only be disputed within 24 hours.');
 export const noOpenDispute = () =>
   new AppError(422, 'no_open_dispute', 'This bet has no open dispute.');
+/** A public group is joined by name or link: it has no invite code to change. */
+export const noInviteCode = () =>
+  new AppError(422, 'no_invite_code', 'Only a private group has an invite code.');
 /** Undoing would take back points that were wagered again meanwhile: nothing moves. */
 export const settlementSpent = () =>
   new AppError(
@@ -260,7 +292,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
   );
 
 // ---- 503 ----
-/** The database connection dropped mid-request (a failover, a restart): nothing was applied by halves; retry. */
+/** The database connection dropped mid-request (a failover, a restart), or a transaction kept meeting deadlocks: nothing was applied by halves; retry. */
 const databaseUnavailable = () =>
   new AppError(
     503,
@@ -407,6 +439,15 @@ export function handleError(
     request.log.warn(
       { code: 'database_unavailable' },
       'database connection lost during the request',
+    );
+    return reply.status(503).send(databaseUnavailable().toBody());
+  }
+  if (isTransactionConflict(error)) {
+    // Still a deadlock or serialization failure after every retry (db/transaction-retry.ts):
+    // it was rolled back whole, so the client may simply send it again.
+    request.log.warn(
+      { code: 'database_unavailable' },
+      'transaction conflict outlasted its retries',
     );
     return reply.status(503).send(databaseUnavailable().toBody());
   }

@@ -51,11 +51,12 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
   return logged;
 }
 
-// Secrets that travel in a path: the reset link's token (/reset-password/<token>, the page a
-// mailed link opens). Query strings can hold anything a client put there: never logged.
-const SECRET_PATHS = /^(\/reset-password\/)[^/?#]+/;
+// Secrets that travel in a path: the tokens of mailed links (/reset-password/<token>,
+// /confirm-email/<token>, the pages they open). Query strings can hold anything a client put
+// there: never logged.
+const SECRET_PATHS = /^(\/(?:reset-password|confirm-email)\/)[^/?#]+/;
 
-/** The URL as logs may show it: a reset token replaced, the query string dropped. */
+/** The URL as logs may show it: a mailed link's token replaced, the query string dropped. */
 export function redactUrl(url: string): string {
   const [pathname = '', query] = url.split('?', 2);
   return (

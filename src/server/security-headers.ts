@@ -36,7 +36,8 @@ const API_PREFIXES = ['/api/', '/auth/'];
 /**
  * The headers a JSON API answer needs (OWASP's REST Security cheat sheet): it is never
  * rendered, so of helmet's document headers only what stops it being sniffed, framed, leaked
- * in a Referer or read cross-origin is kept, with a CSP that allows nothing at all. Fewer
+ * in a Referer or read cross-origin is kept, with a CSP that allows nothing at all, and it is
+ * never stored by a cache. Fewer
  * headers is less to write and for Node to validate on every signed-in call.
  */
 function apiHeaders(
@@ -51,6 +52,10 @@ function apiHeaders(
   const headers: Record<string, HeaderValue> = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
+    // Answers are the caller's own (points, picks, tokens): no browser, proxy or service worker
+    // cache keeps them. Every signed-in route lives under these prefixes, so this covers them
+    // all, refusals included; the app reads them through its own mirror, never an HTTP cache.
+    'cache-control': 'no-store',
   };
   for (const name of kept)
     if (documentHeaders[name] !== undefined) headers[name] = documentHeaders[name];

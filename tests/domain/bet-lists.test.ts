@@ -177,6 +177,24 @@ describe('isWageringOpen', () => {
   it('counts an unparsable expiry as not expired', () => {
     expect(isWageringOpen({ state: 'active', expiresAt: 'whenever' }, now)).toBe(true);
   });
+
+  it('stays closed once the picks were shown, whatever the expiry and state (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -DAY, max: DAY }),
+        fc.constantFrom('active', 'resolved', 'cancelled', 'expired'),
+        (offset, state) => {
+          const expiresAt = new Date(now + offset).toISOString();
+          expect(
+            isWageringOpen({ state, expiresAt, picksRevealedAt: '2029-12-31T00:00:00Z' }, now),
+          ).toBe(false);
+          expect(isWageringOpen({ state, expiresAt, picksRevealedAt: null }, now)).toBe(
+            state === 'active' && offset > 0,
+          );
+        },
+      ),
+    );
+  });
 });
 
 describe('prefillMultiplier', () => {

@@ -12,6 +12,7 @@ import {
   joinPublicRequestSchema,
   leaderboardResponseSchema,
   listGroupsQuerySchema,
+  membershipAsSeenBy,
   rankLeaderboard,
   searchGroupsByName,
   shareLink,
@@ -275,6 +276,35 @@ describe('rankLeaderboard', () => {
         }),
         (users) => {
           expect(rankLeaderboard([...users].reverse())).toEqual(rankLeaderboard(users));
+        },
+      ),
+    );
+  });
+});
+
+describe('membershipAsSeenBy', () => {
+  it('shows a member their own points, and anyone else total points only (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+        fc.nat(5000),
+        fc.nat(5000),
+        (userId, viewerId, available, extra) => {
+          const membership = {
+            groupId: 1,
+            userId,
+            userName: 'Bo',
+            totalPoints: available + extra,
+            availablePoints: available,
+            role: 'member' as const,
+          };
+          const seen = membershipAsSeenBy(membership, viewerId);
+          expect(seen).toEqual(
+            viewerId === userId
+              ? membership
+              : { ...membership, availablePoints: membership.totalPoints },
+          );
         },
       ),
     );

@@ -40,7 +40,12 @@ export async function signIn(
 }
 
 /** The reset link mailed to `email`, read from DATA_DIR/outbox (no SMTP_URL in tests). */
-export async function readResetLink(email: string): Promise<string> {
+export function readResetLink(email: string): Promise<string> {
+  return readMailedLink(email, 'reset-password');
+}
+
+/** The link of `page` (`reset-password`, `confirm-email`) mailed to `email`, read from DATA_DIR/outbox. */
+export async function readMailedLink(email: string, page: string): Promise<string> {
   const outbox = path.join(process.env.HUNCH_E2E_DATA_DIR!, 'outbox');
   let link: string | undefined;
   await expect
@@ -58,7 +63,7 @@ export async function readResetLink(email: string): Promise<string> {
             .replace(/=\r?\n/g, '')
             .replace(/=3D/gi, '=');
           if (!mail.toLowerCase().includes(email.toLowerCase())) continue;
-          link = mail.match(/https?:\/\/[^\s"'<>]+\/reset-password\/[A-Za-z0-9_-]+/)?.[0];
+          link = mail.match(new RegExp(`https?://[^\\s"'<>]+/${page}/[A-Za-z0-9_-]+`))?.[0];
           if (link) return link;
         }
         return undefined;

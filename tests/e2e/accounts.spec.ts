@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { newPerson, readResetLink, registerViaApi, signIn } from './accounts.helpers';
+import {
+  newPerson,
+  readMailedLink,
+  readResetLink,
+  registerViaApi,
+  signIn,
+} from './accounts.helpers';
 
 test('register → dashboard', async ({ page }) => {
   const person = newPerson();
@@ -56,6 +62,33 @@ test('edit profile saves and toasts "Profile Updated!"', async ({ page, request 
   await expect(page.getByText('Profile Updated!')).toBeVisible();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('main').getByText('Robin the Bold').first()).toBeVisible();
+});
+
+test('a new email waits for the link mailed to it, which the profile says', async ({
+  page,
+  request,
+}) => {
+  const person = await registerViaApi(request);
+  const next = newPerson().email;
+  await page.goto('/login?returnUrl=/profile');
+  await signIn(page, person);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  await dialog.getByLabel('Email', { exact: true }).fill(next);
+  await dialog.getByLabel(/Current password/).fill(person.password);
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Profile Updated!')).toBeVisible();
+  await expect(
+    page.getByText(`We sent a confirmation link to ${next}. Your email changes once you open it.`),
+  ).toBeVisible();
+  await expect(page.getByRole('main').getByText(person.email)).toBeVisible();
+
+  await page.goto(await readMailedLink(next, 'confirm-email'));
+  await expect(page.getByRole('heading', { name: 'Confirm your new email' })).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm New Email' }).click();
+  await expect(page.getByText('Your email address has been changed.')).toBeVisible();
+  await page.getByRole('link', { name: 'Go to your profile' }).click();
+  await expect(page.getByRole('main').getByText(next)).toBeVisible();
 });
 
 test('remember-me survives a new page in the same context; without it the session does not', async ({

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
+  authHeaders,
   createGroupViaApi,
   joinViaApi,
   registerPlayer,
@@ -12,7 +13,7 @@ import {
 
 // Fair resolution with two players in two browser contexts: who picked what shows once betting
 // closes; the creator undoes a resolution and both headers show the points from before; a
-// participant disputes a result and the group's admin corrects it.
+// participant disputes a result and an admin without a stake in it corrects it.
 
 async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
   const context = await browser.newContext();
@@ -114,13 +115,27 @@ test('the creator undoes a resolution: both headers show the points from before'
   await expect(theirs.getByText(/was undone\. Your points are back as they were\./)).toBeVisible();
   const history = theirs.getByRole('region', { name: 'History' });
   await expect(history).toContainText('Result undone by');
+  // Everyone saw the picks: the bet waits for its result and takes no wager, nor a change.
+  await expect(theirs.getByText('Closed', { exact: true })).toBeVisible();
+  await expect(theirs.getByRole('button', { name: 'Change', exact: true })).toHaveCount(0);
   await mine.context().close();
   await theirs.context().close();
 });
 
-test('a participant disputes a result and the admin corrects it', async ({ browser, request }) => {
+test('a participant disputes a result and an admin without a stake corrects it', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(90_000);
-  const { creator, friend, bet } = await twoPlayers(request);
+  const { creator, friend, group, bet } = await twoPlayers(request);
+  // The creator wagered, so they may not judge the dispute: a referee, an admin who did not, does.
+  const referee = await registerPlayer(request);
+  await joinViaApi(request, referee, group.name);
+  const promoted = await request.post(`/api/groups/${group.id}/admins`, {
+    headers: await authHeaders(request, creator),
+    data: { userId: referee.id },
+  });
+  expect(promoted.status(), await promoted.text()).toBe(200);
   const path = `/bets/${bet.id}`;
   const [mine, theirs] = await Promise.all([
     openAs(browser, creator, path),
@@ -140,9 +155,16 @@ test('a participant disputes a result and the admin corrects it', async ({ brows
     theirs.getByText('A group admin will correct it or let it stand.', { exact: false }),
   ).toBeVisible();
 
-  // The creator is the group's admin: they see it live and correct it to No.
+  // The creator, an admin with a stake, sees it live but is offered no way to judge it.
   await expect(mine.getByText(/thinks the result of .* is wrong\. Take a look\./)).toBeVisible();
-  const dispute = mine.getByRole('article', { name: 'About this result' });
+  const seen = mine.getByRole('article', { name: 'About this result' });
+  await expect(seen).toContainText('No encore: they left at ten.');
+  await expect(seen.getByRole('button', { name: 'Correct the result' })).toHaveCount(0);
+  await mine.context().close();
+
+  // The referee corrects it to No.
+  const refereePage = await openAs(browser, referee, path);
+  const dispute = refereePage.getByRole('article', { name: 'About this result' });
   await expect(dispute).toContainText('No encore: they left at ten.');
   await dispute.getByRole('button', { name: 'Correct the result' }).click();
   await dispute.getByRole('button', { name: /^No/ }).click();
@@ -150,13 +172,12 @@ test('a participant disputes a result and the admin corrects it', async ({ brows
 
   // The friend now takes the pool of 8: 100 − 6 + 8.
   await expect(headerPoints(theirs, 102)).toBeVisible();
-  await expect(headerPoints(mine, 98)).toBeVisible();
   await expect(
     theirs.getByText('This result was reviewed by an admin and is final.'),
   ).toBeVisible();
   await expect(theirs.getByRole('region', { name: 'History' })).toContainText(
     'Re-resolved as “No”',
   );
-  await mine.context().close();
+  await refereePage.context().close();
   await theirs.context().close();
 });

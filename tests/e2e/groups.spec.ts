@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
 import {
   activeGroupButton,
+  authHeaders,
   declinePushPrompt,
   createGroupViaApi,
   joinViaApi,
@@ -205,6 +206,40 @@ test('a wrong invite code shows the server’s error; a private group without a 
   await expect(page.getByText('Group joined successfully!')).toBeVisible();
   await declinePushPrompt(page);
   await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+});
+
+test('an admin gives a private group a new invite code: the old code stops working, the new one joins', async ({
+  page,
+  request,
+}) => {
+  const owner = await registerPlayer(request);
+  const group = await createGroupViaApi(request, owner, {
+    name: uniqueGroupName('Back Room'),
+    privacy: 'private',
+    inviteCode: 'leaked-code-1',
+  });
+  await page.goto('/login');
+  await signIn(page, owner.person);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/group/${group.id}`);
+  const settings = page.getByRole('region', { name: 'Settings' });
+  await expect(settings.getByText('leaked-code-1')).toBeVisible();
+  await settings.getByRole('button', { name: 'New invite code' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Change the invite code?' });
+  await confirm.getByRole('button', { name: 'New invite code' }).click();
+  await expect(page.getByText('New invite code ready. Share the new link.')).toBeVisible();
+  await expect(settings.getByText('leaked-code-1')).toHaveCount(0);
+  const newCode = (await settings.locator('code').textContent()) ?? '';
+  expect(newCode).toMatch(/^[A-Za-z0-9_-]{6,20}$/);
+
+  const player = await registerPlayer(request);
+  const join = async (inviteCode: string) =>
+    request.post('/api/groups/join-private', {
+      headers: await authHeaders(request, player),
+      data: { groupId: group.id, inviteCode },
+    });
+  expect((await join('leaked-code-1')).status()).toBe(403);
+  expect((await join(newCode)).status()).toBe(200);
 });
 
 test('a public group seen from outside offers Join group; leaving asks first', async ({

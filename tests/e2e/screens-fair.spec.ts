@@ -35,7 +35,7 @@ for (const size of SCREEN_SIZES) {
       betTypeConfig: { options: ['The Quizzly Bears', 'Les Quizerables', 'Trivia Newton John'] },
       baseWagerAmount: 2,
     });
-    await wagerViaApi(request, host, bet.id, 'The Quizzly Bears', 4);
+    // The host has no stake: whoever wagered may not judge the dispute below.
     await wagerViaApi(request, sam, bet.id, 'Les Quizerables', 6);
     await wagerViaApi(request, alex, bet.id, 'The Quizzly Bears', 2);
 

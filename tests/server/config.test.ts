@@ -14,6 +14,13 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       logLevel: 'info',
       trustProxy: false,
+      connectionLimits: {
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        idleTimeoutMs: 72_000,
+        maxPerIp: 256,
+        maxSocketsPerUser: 20,
+      },
       vapid: { publicKey: undefined, privateKey: undefined, subject: undefined },
       rateLimits: {
         loginPerIp: 30,
@@ -39,8 +46,13 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://mail:25',
       PUBLIC_URL: 'https://hunch.example.com/',
       LOG_LEVEL: 'warn',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       RATE_LIMIT_LOGIN_PER_IP: '5',
+      REQUEST_TIMEOUT_MS: '20000',
+      HEADERS_TIMEOUT_MS: '5000',
+      IDLE_TIMEOUT_MS: '65000',
+      MAX_CONNECTIONS_PER_IP: '0',
+      MAX_SOCKETS_PER_USER: '5',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -50,10 +62,43 @@ describe('loadConfig', () => {
       smtpUrl: 'smtp://mail:25',
       publicUrl: 'https://hunch.example.com',
       logLevel: 'warn',
-      trustProxy: true,
+      trustProxy: 1,
+      connectionLimits: {
+        requestTimeoutMs: 20_000,
+        headersTimeoutMs: 5_000,
+        idleTimeoutMs: 65_000,
+        maxPerIp: 0,
+        maxSocketsPerUser: 5,
+      },
       vapid: { publicKey: 'pub', privateKey: 'priv', subject: 'mailto:admin@example.com' },
     });
     expect(config.rateLimits.loginPerIp).toBe(5);
+  });
+
+  it('reads TRUST_PROXY as a number of proxy hops or the proxies’ addresses, never as "trust the client"', () => {
+    const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    expect(trustProxy('false')).toBe(false);
+    expect(trustProxy('0')).toBe(false);
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy('2')).toBe(2);
+    expect(trustProxy('10.0.0.0/8, 192.0.2.7 ,2001:db8::/32')).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '2001:db8::/32',
+    ]);
+    expect(trustProxy('loopback,uniquelocal')).toEqual(
+      expect.arrayContaining(['127.0.0.1/8', '::1/128', '10.0.0.0/8', 'fc00::/7']),
+    );
+    // `true` believed the left-most X-Forwarded-For entry, which any client writes.
+    for (const value of ['true', 'yes', '10.0.0.0/33', '10.0.0.1/8/8', 'proxy.internal', '1.5'])
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/number of proxies/);
+  });
+
+  it('refuses headers that may take longer than the whole request', () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      /HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('derives PUBLIC_URL from PORT', () => {

@@ -16,9 +16,17 @@ describe('request logs', () => {
     expect(log()).not.toContain(token);
   });
 
+  it('never show the token of an email confirmation link', async () => {
+    const token = 'Yq7-secret-confirm-token-W2';
+    await server.request('GET', `/confirm-email/${token}`);
+    expect(log()).toContain('/confirm-email/[redacted]');
+    expect(log()).not.toContain(token);
+  });
+
   it('redact the path token and any query string, and leave other paths alone', () => {
     expect(redactUrl('/reset-password/abc')).toBe('/reset-password/[redacted]');
     expect(redactUrl('/reset-password/abc/')).toBe('/reset-password/[redacted]/');
+    expect(redactUrl('/confirm-email/abc')).toBe('/confirm-email/[redacted]');
     expect(redactUrl('/api/groups/public?search=ada')).toBe('/api/groups/public?[redacted]');
     expect(redactUrl('/api/groups/7')).toBe('/api/groups/7');
   });

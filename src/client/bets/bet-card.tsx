@@ -10,12 +10,12 @@ import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetMeta, BetPendingBadge } from './bet-meta';
 import { useNow } from '../ui/use-now';
-import { WagerForm } from './wager-form';
+import { WagerForm, WAGERING_CLOSED_TEXT } from './wager-form';
 import styles from './bet-card.module.css';
 
-// The bet card of spec 02 §4 for an active bet: unanswered (the form) or answered (locked,
-// showing the wager, until the player chooses "Change"; we keep it locked so a stray tap
-// never moves points).
+// The bet card of spec 02 §4 for an active bet: unanswered (the form, or a line saying betting
+// has closed) or answered (locked, showing the wager, until the player chooses "Change"; we
+// keep it locked so a stray tap never moves points).
 
 const BET_CARD_TEXT = {
   yourWager: 'Your wager',
@@ -70,6 +70,9 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
             </Button>
           )}
         </div>
+      ) : !isWageringOpen(bet, now) && !wager ? (
+        // Closed (expired, or its picks shown by a resolution since undone): no form to fill in.
+        <p className={styles.reason}>{WAGERING_CLOSED_TEXT}</p>
       ) : (
         <WagerForm
           key={bet.id}

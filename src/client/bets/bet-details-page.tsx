@@ -1,7 +1,7 @@
 import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { isAbandoned, isBettingClosed } from '../../domain/fair-resolution';
+import { isAbandoned, isBettingClosed, mayJudgeDispute } from '../../domain/fair-resolution';
 import { isGroupAdmin } from '../../domain/groups';
 import { resolvedBetCardOf } from '../../domain/share-cards';
 import { ApiError, isNetworkError } from '../data/api-client';
@@ -110,6 +110,19 @@ function BetDetails({ betId }: { betId: number }) {
     bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
   const canCancel =
     bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
+  // The server's rule: nobody who disputed or wagered judges a dispute (their picks are shown once closed).
+  const canJudgeDispute =
+    bet?.dispute?.state === 'open' && group?.admins && user
+      ? mayJudgeDispute(user.id, {
+          memberIds: [...(group.memberUserIds ?? []), ...group.admins],
+          adminIds: group.admins,
+          stakeholderIds: [
+            ...(bet.picks ?? []).map((pick) => pick.userId),
+            ...(wager ? [user.id] : []),
+          ],
+          disputedBy: bet.dispute.userId,
+        })
+      : false;
   // Closed 24 h without a result, a bet may be settled by the group's admins too.
   const canResolve =
     bet &&
@@ -154,7 +167,7 @@ function BetDetails({ betId }: { betId: number }) {
           <ResolutionReview
             bet={bet}
             viewerId={user?.id}
-            isAdmin={isAdmin}
+            canJudgeDispute={canJudgeDispute}
             hasWagered={Boolean(wager)}
           />
           {bet.state === 'active' ? (

@@ -13,7 +13,9 @@ export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string })
   const pool = Object.values(bet.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
   return (
     <div className={styles.meta}>
-      {bet.state === 'active' && <Countdown expiresAt={bet.expiresAt} />}
+      {bet.state === 'active' && (
+        <Countdown expiresAt={bet.expiresAt} picksRevealedAt={bet.picksRevealedAt} />
+      )}
       {groupName && <span className={styles.metaItem}>{groupName}</span>}
       {bet.wagerCount !== undefined && (
         <span className={styles.metaItem}>

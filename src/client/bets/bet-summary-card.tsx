@@ -46,7 +46,9 @@ export function BetSummaryCard({
           {bet.title} <BetPendingBadge bet={bet} />
         </Heading>
         <div className={styles.line}>
-          {isActive && <Countdown expiresAt={bet.expiresAt} />}
+          {isActive && (
+            <Countdown expiresAt={bet.expiresAt} picksRevealedAt={bet.picksRevealedAt} />
+          )}
           {isResolved && (
             <span>
               {SUMMARY_CARD_TEXT.answer}{' '}

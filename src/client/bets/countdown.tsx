@@ -9,23 +9,34 @@ import styles from './countdown.module.css';
 // region announcing every second would drown everything else out.
 
 const ENDED = 'Expired';
+/** Betting closed before the expiry: its picks were shown (a resolution since undone). */
+const CLOSED = 'Closed';
 
-export function Countdown({ expiresAt, className }: { expiresAt: string; className?: string }) {
+export function Countdown({
+  expiresAt,
+  picksRevealedAt,
+  className,
+}: {
+  expiresAt: string;
+  picksRevealedAt?: string | null;
+  className?: string;
+}) {
   const now = useNow(COUNTDOWN.tickMs);
   const end = Date.parse(expiresAt);
   // An unparsable date counts as not expired (spec 02 §4): show no time rather than "Expired".
   if (!Number.isFinite(end)) return null;
   const left = end - now;
-  const text = formatCountdown(left);
+  const text = picksRevealedAt && left > 0 ? CLOSED : formatCountdown(left);
+  const isOver = text === ENDED || text === CLOSED;
   return (
     <span
-      className={[styles.countdown, styles[countdownTone(left)], className]
+      className={[styles.countdown, styles[isOver ? 'error' : countdownTone(left)], className]
         .filter(Boolean)
         .join(' ')}
     >
       <Clock size={14} aria-hidden="true" />
       <time dateTime={new Date(end).toISOString()} title={new Date(end).toLocaleString()}>
-        {text === ENDED ? (
+        {isOver ? (
           text
         ) : (
           <>

@@ -19,8 +19,8 @@ import styles from './resolution-review.module.css';
 
 // On a resolved bet's page: whoever resolved it may undo it for 10 minutes (with the
 // time left counting down); a participant may dispute it within 24 hours; an open dispute shows
-// its reason, and a group admin corrects the result or lets it stand. Nothing shows when none of
-// these applies.
+// its reason, and whoever may judge it (a group admin without a stake in the bet, the domain's
+// disputeJudgeIds) corrects the result or lets it stand. Nothing shows when none of these applies.
 
 export const REVIEW_TEXT = {
   label: 'About this result',
@@ -39,7 +39,7 @@ export const REVIEW_TEXT = {
   openBody: (who: string) => `${who} thinks this result is wrong:`,
   waiting: 'A group admin will correct it or let it stand. Points stay as they are until then.',
   reviewHint:
-    'As an admin, you can correct the result (points are reversed exactly, then paid again) or let it stand.',
+    'You have no stake in this bet, so you can correct the result (points are reversed exactly, then paid again) or let it stand.',
   dismiss: 'Let it stand',
   dismissed: 'Dispute dismissed. The result stands.',
   correct: 'Correct the result',
@@ -61,12 +61,12 @@ function formatLeft(ms: number): string {
 export function ResolutionReview({
   bet,
   viewerId,
-  isAdmin,
+  canJudgeDispute,
   hasWagered,
 }: {
   bet: BetRow;
   viewerId: number | undefined;
-  isAdmin: boolean;
+  canJudgeDispute: boolean;
   hasWagered: boolean;
 }) {
   const now = useNow(1000);
@@ -130,7 +130,7 @@ export function ResolutionReview({
           who={
             dispute.userId === viewerId ? REVIEW_TEXT.you : (disputerName ?? REVIEW_TEXT.someone)
           }
-          isAdmin={isAdmin}
+          canJudge={canJudgeDispute}
         />
       )}
       {dispute?.state === 'closed' && (
@@ -143,7 +143,7 @@ export function ResolutionReview({
   );
 }
 
-function OpenDispute({ bet, who, isAdmin }: { bet: BetRow; who: string; isAdmin: boolean }) {
+function OpenDispute({ bet, who, canJudge }: { bet: BetRow; who: string; canJudge: boolean }) {
   const [isCorrecting, setIsCorrecting] = useState(false);
   const [answer, setAnswer] = useState('');
   const [isBusy, setIsBusy] = useState(false);
@@ -170,7 +170,7 @@ function OpenDispute({ bet, who, isAdmin }: { bet: BetRow; who: string; isAdmin:
       </p>
       <p>{REVIEW_TEXT.openBody(who)}</p>
       <blockquote className={styles.reason}>{bet.dispute?.reason}</blockquote>
-      {!isAdmin ? (
+      {!canJudge ? (
         <p className={styles.muted}>{REVIEW_TEXT.waiting}</p>
       ) : !isCorrecting ? (
         <>

@@ -18,6 +18,9 @@ import styles from './bet-card.module.css';
 // Submit Prediction / Update Wager. An existing wager prefills the prediction and the
 // multiplier (points / base when that is 1–3).
 
+/** Said instead of the form once betting has closed (bet-card.tsx), and as the form's reason. */
+export const WAGERING_CLOSED_TEXT = 'Wagering is closed for this bet.';
+
 const WAGER_TEXT = {
   answers: 'Your prediction',
   submit: 'Submit Prediction',
@@ -29,7 +32,7 @@ const WAGER_TEXT = {
   ifYouWin: 'If you win: about',
   points: 'points',
   cancel: 'Keep my wager',
-  closed: 'Wagering is closed for this bet.',
+  closed: WAGERING_CLOSED_TEXT,
   notMember: 'Join this group to place a wager.',
   tooFewPoints: "You don't have enough points for this wager.",
 };

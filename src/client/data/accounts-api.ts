@@ -58,6 +58,11 @@ export function resetPassword(request: ResetPasswordRequest) {
   return api.post<MessageResponse>(`${AUTH_BASE}/reset-password`, request, { auth: false });
 }
 
+/** Opens the link mailed to a new email address; it works signed in or not, on any device. */
+export function confirmEmailChange(token: string) {
+  return api.post<MessageResponse>(`${AUTH_BASE}/confirm-email`, { token }, { auth: false });
+}
+
 export async function fetchCurrentUser(): Promise<User> {
   const user = await api.get<User>(`${AUTH_BASE}/users/me`);
   sessionStore.replaceUser(user);

@@ -8,6 +8,8 @@ import type { SessionStore } from './session-store';
 // - a 401 on a request that carried it (and is not a refresh or logout call) triggers ONE
 //   shared refresh; concurrent requests wait for it up to 30 s, then retry with the new
 //   token; a failed or timed-out refresh logs the user out;
+// - the answer to a request sent with a session that has ended meanwhile is never handed over
+//   (a 401 instead), so nothing of that session is stored after its end;
 // - same-origin non-GET requests send the XSRF-TOKEN cookie back as X-XSRF-TOKEN.
 
 /** The server's codes, and the client's own when no answer (network_error) or no code (http_error) came back. */
@@ -95,6 +97,11 @@ export function createApiClient({
   readCsrfToken = () => readCookie('XSRF-TOKEN'),
 }: ApiClientOptions) {
   let refreshing: Promise<string> | null = null;
+  /** Counts the sessions that ended: a request compares it before and after its answer. */
+  let sessionsEnded = 0;
+  session.events.on('logout', () => {
+    sessionsEnded += 1;
+  });
 
   const resolveUrl = (path: string) => (/^https?:\/\//.test(path) ? path : baseUrl + path);
 
@@ -172,6 +179,7 @@ export function createApiClient({
   const request = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {
     const url = resolveUrl(path);
     const token = options.auth === false ? null : session.getAccessToken();
+    const sentIn = sessionsEnded;
     let response: Response;
     try {
       response = await send(url, options, token);
@@ -205,7 +213,9 @@ export function createApiClient({
       throw new ApiError(0, null, 'Network error. Please check your connection.');
     }
     if (!response.ok) throw await toError(response);
-    return (await readBody(response)) as T;
+    const body = await readBody(response);
+    if (token && sentIn !== sessionsEnded) throw signedOutError();
+    return body as T;
   };
 
   return {

@@ -154,6 +154,8 @@ export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
       resolvedAt: context.now,
       resolvedBy: context.userId,
       updatedAt: context.now,
+      // Everyone sees the picks now: an undo leaves the bet closed, as the server does.
+      picksRevealedAt: bet.picksRevealedAt ?? context.now,
     });
   },
 };

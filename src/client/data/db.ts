@@ -14,7 +14,8 @@ import type { Season } from '../../domain/seasons';
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror;
 // version 6 the comments on bets; version 7 each bet's history; version 8 the inbox and its
 // settings; version 9 the period leaderboards last seen; version 10 the member stats last seen;
-// version 12 the groups' seasons with their standings.
+// version 12 the groups' seasons with their standings; version 13 the writes held after a
+// session ended.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -150,6 +151,8 @@ export type HunchDb = Dexie & {
   /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
   outbox: EntityTable<OutboxEntry, 'id'>;
   shadow: EntityTable<ShadowRow, 'id'>;
+  /** Writes of a session that ended before they were sent (data/session-end.ts). */
+  held: EntityTable<HeldWrite, 'id'>;
   periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
 };
 
@@ -198,6 +201,21 @@ export interface OutboxEntry {
   error?: string;
 }
 
+/**
+ * A write still waiting when its session ended, out of the outbox: it is never sent by itself.
+ * Its player decides at their next sign-in on this device (Send puts it back in the outbox with
+ * its Idempotency-Key, Discard drops it); another player signing in drops it. Only what the
+ * player asked for is kept (the mutator and its arguments), nothing of the mirror.
+ */
+export interface HeldWrite {
+  /** The write's Idempotency-Key, kept so a write that did reach the server never applies twice. */
+  id: string;
+  userId: number;
+  mutator: string;
+  args: unknown;
+  createdAt: number;
+}
+
 // Each version's whole schema, built on the one before (a version repeats the tables it keeps).
 const SCHEMA_V1 = { meta: '&key' };
 const SCHEMA_V2 = {
@@ -234,6 +252,9 @@ const SCHEMA_V10 = { ...SCHEMA_V9, memberStats: '&key' };
 // The groups' seasons (mirrored): read by group, dropped with it.
 const SCHEMA_V12 = { ...SCHEMA_V10, seasons: 'id, groupId' };
 
+// The writes held after a session ended, per player (outside the mirror: a sign-out keeps them).
+const SCHEMA_V13 = { ...SCHEMA_V12, held: 'id, userId' };
+
 /** A member's stats as last fetched: `key` is `${groupId}:${userId}:${vs ?? ''}`. */
 export interface MemberStatsRow {
   key: string;
@@ -260,6 +281,8 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(10).stores(SCHEMA_V10);
   // A new mirrored table: as for 6, the next pull starts over to bring every season.
   db.version(12).stores(SCHEMA_V12).upgrade(forgetCursor);
+  // A table outside the pull: the cursor stays.
+  db.version(13).stores(SCHEMA_V13);
   return db;
 }
 
@@ -314,9 +337,18 @@ async function forgetCursor(tx: Transaction): Promise<void> {
 
 export const db = openHunchDb();
 
-/** Signing out, or another user signing in, clears the local mirror (ARCHITECTURE.md §8). */
+/** Every table but the held writes: what a session's end or another player's sign-in empties. */
+export function sessionTables(database: HunchDb): Table[] {
+  return database.tables.filter((table) => table.name !== 'held');
+}
+
+/**
+ * Empties everything a session left: the mirror, the inbox, the caches, the outbox, the meta
+ * rows. Held writes stay (data/session-end.ts decides about them).
+ */
 export async function clearLocalData(database: HunchDb = db): Promise<void> {
-  await database.transaction('rw', database.tables, async () => {
-    await Promise.all(database.tables.map((table) => table.clear()));
+  const tables = sessionTables(database);
+  await database.transaction('rw', tables, async () => {
+    await Promise.all(tables.map((table) => table.clear()));
   });
 }

@@ -21,7 +21,7 @@ export interface ReResolveArgs {
   correctAnswer: string;
 }
 
-/** The bet shows unresolved again at once (open or closed by its expiry). */
+/** The bet shows unresolved again at once, still closed: its picks were shown (it keeps `picksRevealedAt`). */
 export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
   name: 'undoResolution',
   kind: () => 'undoResolution',

@@ -6,11 +6,14 @@ import { GROUP_MUTATORS } from './group-mutators';
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb } from './db';
+import { createHeldWrites } from './held-writes';
+import { markLocalDataOwner } from './local-data-owner';
 import { SEASON_MUTATORS } from './season-mutators';
 import { createRebaser, legacyRequest, type AnyMutator, type MutatorRegistry } from './mutators';
 import { connectNotices, notices, type Notices } from './notices';
 import { createOutbox, type WriteResult } from './outbox';
 import { createRealtimeSync } from './realtime-sync';
+import { endLocalSession } from './session-end';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 import { socketService, type SocketService } from './socket-service';
@@ -22,13 +25,17 @@ import type { Mutator } from './mutators';
 // writes, then pull" — at start, login / registration / restore, `online`, the page becoming
 // visible, a socket (re)connection, a write answered and the service worker's messages — one run
 // at a time. Workbox's background sync does not exist in Safari: these triggers are what
-// delivers a write there.
+// delivers a write there. Every end of the session (sign-out, a refused refresh or socket,
+// deletion) goes through session-end.ts: the mirror, outbox and inbox are forgotten, waiting
+// writes held for their player's last decision (held-writes.ts).
 
 export interface LocalDataOptions {
   db?: HunchDb;
   api?: ApiClient;
-  session?: Pick<SessionStore, 'user' | 'events'>;
+  session?: Pick<SessionStore, 'user' | 'events' | 'isPersistent'>;
   activeGroup?: ActiveGroupStore;
+  /** Where the owner of the local data is written down (localStorage in the app); null in tests that do not look. */
+  storage?: Storage | null;
   socket?: Pick<SocketService, 'on' | 'onConnected' | 'start' | 'stop'> | null;
   toasts?: Pick<Notices, 'info' | 'error'>;
   mutators?: readonly AnyMutator[];
@@ -65,6 +72,7 @@ export function createLocalData({
   api = defaultApi,
   session = sessionStore,
   activeGroup = activeGroupStore,
+  storage = null,
   socket = null,
   toasts = notices,
   mutators = APP_MUTATORS,
@@ -83,6 +91,7 @@ export function createLocalData({
     db,
     mutators: registry,
     userName: () => session.user?.displayName ?? '',
+    isSignedIn: (userId) => session.user?.id === userId,
   });
   const syncEngine = createSyncEngine({ db, api, session, activeGroup, rebaser });
   let running: Promise<void> | null = null;
@@ -139,6 +148,8 @@ export function createLocalData({
     retryDelayMs,
   });
 
+  const held = createHeldWrites({ db, session, rebaser, onQueued: () => sync() });
+
   const realtime = socket
     ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs })
     : null;
@@ -161,6 +172,8 @@ export function createLocalData({
     // Another user's queue must never be sent with this user's token (the sync engine clears Dexie).
     if (lastUserId !== null && userId !== lastUserId) postToWorker({ type: 'outbox-clear' });
     lastUserId = userId;
+    // Written down before anything of theirs is stored: a start without their tokens then knows.
+    if (userId !== null) markLocalDataOwner(storage, userId);
     askPersistence();
     void sync();
   };
@@ -171,6 +184,8 @@ export function createLocalData({
     realtime,
     rebaser,
     sync,
+    /** The writes held when a session ended: listed, sent or discarded by their player. */
+    held,
     /** Applies a mutator, queues it and sends it (outbox.run). */
     run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       return outbox.run(mutator, args);
@@ -190,14 +205,14 @@ export function createLocalData({
         session.events.on('login', onSignIn),
         session.events.on('register', onSignIn),
         session.events.on('restored', onSignIn),
-        session.events.on('logout', ({ reason }) => {
+        session.events.on('logout', ({ user, reason, waitFor }) => {
           outbox.stop();
-          // A session that expired (the refresh token was refused) is not the player signing
-          // out: their waiting writes stay for when they sign in again, and go if someone
-          // else does (claimFor). Signing out clears everything.
-          if (reason === 'expired') return;
-          postToWorker({ type: 'outbox-clear' });
-          void track(syncEngine.signOut());
+          // Whatever ended it, started in this same call, and the logout resolves once it is done.
+          const forgetting = endLocalSession(
+            { db, activeGroup, storage, postToWorker },
+            { reason, userId: user?.id ?? null },
+          );
+          waitFor(track(syncEngine.signOut(forgetting)));
         }),
       ];
       if (events) {
@@ -240,6 +255,7 @@ const isStandalone = () =>
 
 /** The app's local data. */
 export const localData = createLocalData({
+  storage: typeof localStorage === 'undefined' ? null : localStorage,
   socket: socketService,
   postToWorker: (message) => navigator.serviceWorker?.controller?.postMessage(message),
   events:

@@ -117,11 +117,17 @@ export interface RebaserOptions {
   mutators: MutatorRegistry;
   /** The signed-in player's name, for rows that show it (a new membership). */
   userName: () => string;
+  /**
+   * Whether `userId` is still the one signed in. Server rows for a session that has ended (an
+   * event handled, an answer read, just after the sign-out) are not written: the mirror was
+   * emptied on purpose (session-end.ts). Always true by default.
+   */
+  isSignedIn?: (userId: number) => boolean;
 }
 
 export type Rebaser = ReturnType<typeof createRebaser>;
 
-export function createRebaser({ db, mutators, userName }: RebaserOptions) {
+export function createRebaser({ db, mutators, userName, isSignedIn = () => true }: RebaserOptions) {
   /** Every table a rebase may write, for the transactions that hold one. */
   const tables = () => [
     db.meta,
@@ -201,10 +207,12 @@ export function createRebaser({ db, mutators, userName }: RebaserOptions) {
     /**
      * Runs `write` (server rows into the mirror) in ONE transaction between putting the server's
      * copies back and re-applying the pending mutators: the rebase. With nothing pending it is
-     * just `write`.
+     * just `write`. Nothing is written (undefined) once the player's session has ended.
      */
-    async serverWrite<T>(userId: number, write: () => Promise<T>): Promise<T> {
+    async serverWrite<T>(userId: number, write: () => Promise<T>): Promise<T | undefined> {
       return db.transaction('rw', tables(), async () => {
+        // Asked inside the transaction: one made after the session's end sees it ended.
+        if (!isSignedIn(userId)) return undefined;
         await restoreShadows();
         const result = await write();
         await reapply(userId);

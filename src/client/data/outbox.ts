@@ -1,3 +1,4 @@
+import { TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
 import type { ActiveGroupStore } from './active-group-store';
 import {
   ApiError,
@@ -111,7 +112,8 @@ type SendOutcome =
 export interface OutboxOptions {
   db: HunchDb;
   api: ApiClient;
-  session: Pick<SessionStore, 'user'>;
+  /** `isPersistent` false (a session kept in its tab only): the service worker keeps none of its writes. */
+  session: Pick<SessionStore, 'user'> & Partial<Pick<SessionStore, 'isPersistent'>>;
   mutators: MutatorRegistry;
   rebaser: Rebaser;
   activeGroup: ActiveGroupStore;
@@ -222,11 +224,9 @@ export function createOutbox({
     const { method, path, body } = mutator.request(args);
     await db.outbox.update(id, { status: 'sending', attempts: entry.attempts + 1 });
     try {
-      const response = await api.request<unknown>(path, {
-        method,
-        body,
-        headers: { 'Idempotency-Key': id },
-      });
+      const headers: Record<string, string> = { 'Idempotency-Key': id };
+      if (session.isPersistent?.() === false) headers[TAB_ONLY_WRITE_HEADER] = '1';
+      const response = await api.request<unknown>(path, { method, body, headers });
       await answered(entry, mutator, args, response);
       return { outcome: 'sent', response };
     } catch (error) {

@@ -24,7 +24,12 @@ export interface SessionEvents {
   register: { user: SessionUser };
   refresh: { user: SessionUser };
   restored: { user: SessionUser };
-  logout: { user: SessionUser | null; reason: SignOutReason };
+  logout: {
+    user: SessionUser | null;
+    reason: SignOutReason;
+    /** Work the logout waits for before it resolves: the local data being forgotten. */
+    waitFor(work: Promise<unknown>): void;
+  };
 }
 
 interface SessionStorages {
@@ -93,8 +98,38 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
     publish(response.user);
   };
 
+  /**
+   * Logout runs one at a time: a second call while one runs joins it. It announces the
+   * logout, revokes the refresh token without waiting, clears both storages, and resolves
+   * once what the listeners handed to `waitFor` is done (nothing of the session is left).
+   */
+  const logout = (reason: SignOutReason = 'user'): Promise<void> => {
+    if (loggingOut) return loggingOut;
+    loggingOut = (async () => {
+      const user = snapshot.user;
+      const refreshToken = storage?.getItem(STORAGE_KEYS.refreshToken) ?? null;
+      const work: Array<Promise<unknown>> = [];
+      const waitFor = (promise: Promise<unknown>) => void work.push(promise.catch(() => null));
+      events.emit('logout', { user, reason, waitFor });
+      if (refreshToken && revokeRefreshToken) {
+        revokeRefreshToken(refreshToken).catch(() => {
+          // Fire and forget: the tokens are gone from this device whatever the server says.
+        });
+      }
+      clearStorage(storages.persistent);
+      clearStorage(storages.temporary);
+      storage = null;
+      publish(null, reason);
+      await Promise.all(work);
+    })().finally(() => {
+      loggingOut = null;
+    });
+    return loggingOut;
+  };
+
   return {
     events,
+    logout,
 
     subscribe(listener: () => void) {
       listeners.add(listener);
@@ -153,28 +188,16 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
     },
 
     /**
-     * Logout runs one at a time: a second call while one runs joins it. It announces the
-     * logout, revokes the refresh token without waiting, clears both storages.
+     * A `storage` event from another tab of this browser: a remembered session signed out
+     * there (its access token removed from localStorage) has ended here too, so this tab goes
+     * through its own logout and forgets its local data. A tab-only session is not shared.
      */
-    logout(reason: SignOutReason = 'user'): Promise<void> {
-      if (loggingOut) return loggingOut;
-      loggingOut = (async () => {
-        const user = snapshot.user;
-        const refreshToken = storage?.getItem(STORAGE_KEYS.refreshToken) ?? null;
-        events.emit('logout', { user, reason });
-        if (refreshToken && revokeRefreshToken) {
-          revokeRefreshToken(refreshToken).catch(() => {
-            // Fire and forget: the tokens are gone from this device whatever the server says.
-          });
-        }
-        clearStorage(storages.persistent);
-        clearStorage(storages.temporary);
-        storage = null;
-        publish(null, reason);
-      })().finally(() => {
-        loggingOut = null;
-      });
-      return loggingOut;
+    followOtherTab(event: Pick<StorageEvent, 'key' | 'newValue' | 'storageArea'>) {
+      if (!snapshot.user || storage !== storages.persistent) return;
+      if (event.storageArea !== storages.persistent) return;
+      const isSignedOut =
+        event.key === null || (event.key === STORAGE_KEYS.accessToken && event.newValue === null);
+      if (isSignedOut) void logout('user');
     },
   };
 }

@@ -13,3 +13,7 @@ export const sessionStore = createSessionStore({
 });
 
 export const api = createApiClient({ session: sessionStore });
+
+// Signed out in another tab: this tab's session ended with it.
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (event) => sessionStore.followOtherTab(event));

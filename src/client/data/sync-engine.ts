@@ -22,7 +22,7 @@ import {
   type ActiveGroupInfo,
   type ActiveGroupStore,
 } from './active-group-store';
-import type { ApiClient } from './api-client';
+import { ApiError, type ApiClient } from './api-client';
 import {
   clearLocalData,
   CURSOR_KEY,
@@ -41,7 +41,8 @@ import type { SessionStore } from './session-store';
 // per row type (bulk: one read, one write per table): a row replaces the stored one only if its version is not older. `reset` (no or
 // unusable cursor) clears the server rows first; `hasMore` pulls the next page at once, after
 // yielding to the main thread. The cursor lives in meta with its owner: another user signing
-// in, or signing out, clears everything (cursor and outbox included).
+// in clears everything (cursor, outbox and the writes held for someone else included); a
+// session's end has cleared it already (session-end.ts).
 
 export interface SyncEngineOptions {
   db?: HunchDb;
@@ -159,14 +160,20 @@ export function createSyncEngine({
 
   const currentUserId = () => session.user?.id ?? null;
 
-  /** Another user signing in on this device starts from an empty mirror (and an empty outbox). */
+  /**
+   * Another user signing in on this device starts from an empty mirror (and an empty outbox).
+   * Writes held for another player's last decision are dropped: never shown to, nor sent by,
+   * anyone else.
+   */
   const claimFor = async (userId: number) => {
     const owner = await db.meta.get(OWNER_KEY);
-    if (owner && owner.value !== userId) {
-      await clearLocalData(db);
-      activeGroup.clear();
-    }
-    if (!owner || owner.value !== userId) await db.meta.put({ key: OWNER_KEY, value: userId });
+    if (owner?.value === userId) return;
+    await db.transaction('rw', db.tables, async () => {
+      if (owner) await clearLocalData(db);
+      await db.held.where('userId').notEqual(userId).delete();
+      await db.meta.put({ key: OWNER_KEY, value: userId });
+    });
+    if (owner) activeGroup.clear();
   };
 
   const storedCursor = async (userId: number): Promise<string> => {
@@ -250,10 +257,22 @@ export function createSyncEngine({
       .filter((entry) => entry.status === 'answered')
       .map((entry) => entry.id);
     let cursor = await storedCursor(userId);
+    let isStartedOver = false;
     for (;;) {
-      const page = await api.get<MirrorPullResponse>(
-        `${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`,
-      );
+      let page: MirrorPullResponse;
+      try {
+        page = await api.get<MirrorPullResponse>(
+          `${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`,
+        );
+      } catch (error) {
+        // A cursor the server refuses outright (400) would be refused on every pull: start
+        // over from nothing, once (the answer's `reset` then replaces the mirror).
+        const isRefused = error instanceof ApiError && error.status === 400;
+        if (!isRefused || isStartedOver || cursor === MIRROR_START_CURSOR) throw error;
+        isStartedOver = true;
+        cursor = MIRROR_START_CURSOR;
+        continue;
+      }
       if (epoch !== startEpoch || currentUserId() !== userId) return;
       await writePage(userId, page, answeredBefore);
       cursor = page.cursor;
@@ -293,11 +312,13 @@ export function createSyncEngine({
   return {
     pull,
     reconcileActiveGroup,
-    /** Signing out: forget the session's data (mirror, cursor, outbox) and the active group. */
-    signOut() {
+    /**
+     * The session ended: an answer still on its way is dropped, and the next pull waits for
+     * `forgetting` (session-end.ts), which empties the mirror.
+     */
+    signOut(forgetting: Promise<void>) {
       epoch += 1;
-      activeGroup.clear();
-      clearing = clearLocalData(db).catch((error: unknown) =>
+      clearing = forgetting.catch((error: unknown) =>
         console.warn('Clearing local data failed', error),
       );
       return clearing;

@@ -1,5 +1,10 @@
 import { API_BASE } from '../../domain/constants';
-import type { CreateGroupInput, Group, PublicGroupSummary } from '../../domain/groups';
+import type {
+  CreateGroupInput,
+  Group,
+  InviteCodeResponse,
+  PublicGroupSummary,
+} from '../../domain/groups';
 import { activeGroupStore } from '../data/active-group-store';
 import { ApiError, signedOutError } from '../data/api-client';
 import { db } from '../data/db';
@@ -94,6 +99,21 @@ export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promi
   currentUser();
   const result = await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
   if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.setFloorTopUp);
+}
+
+/**
+ * POST /groups/{id}/invite-code: an admin gives a private group a new invite code; the old one
+ * (and every link carrying it) stops working. Online only, nothing optimistic: the code is the
+ * server's. The mirror's group row takes it at once, so the share link shows it; the group's new
+ * version brings it to the other members' devices with their next pull.
+ */
+export async function rotateInviteCode(groupId: number): Promise<string> {
+  currentUser();
+  const { inviteCode } = await api.post<InviteCodeResponse>(
+    `${API_BASE}/groups/${groupId}/invite-code`,
+  );
+  await db.groups.update(groupId, { inviteCode });
+  return inviteCode;
 }
 
 /** What GET /groups/{id} said, for the group page to choose what to show. */

@@ -1,18 +1,33 @@
 import type { GroupRow } from '../data/db';
+import { ConfirmDialog } from '../shell/confirm-dialog';
+import { openModal } from '../shell/modal-store';
+import { toast } from '../shell/toast-store';
+import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Toggle } from '../ui/toggle';
-import { setFloorTopUp } from './group-actions';
+import { rotateInviteCode, setFloorTopUp } from './group-actions';
 import styles from './group-details.module.css';
 
-// The group's settings, for its admins: the weekly top-up ("nobody is out of the game"). The
-// value is the group row's flag in the mirror (readable offline); a change goes through the
-// outbox, shown at once.
+// The group's settings, for its admins: the weekly top-up ("nobody is out of the game"), and a
+// private group's invite code with a way to change it (a code that leaked, a member removed who
+// knows it). The top-up is the group row's flag in the mirror (readable offline); a change goes
+// through the outbox, shown at once. A new invite code is the server's, so it needs the network.
 
 const TEXT = {
   heading: 'Settings',
   topUps: 'Top-ups',
   topUpsHint:
     'Members whose points fall below the base wager get topped up to the floor once a week.',
+  inviteCode: 'Invite code',
+  inviteCodeHint: 'Anyone with the code or an invite link can join this private group.',
+  newCode: 'New invite code',
+  confirmTitle: 'Change the invite code?',
+  confirmBody:
+    'The old code and every invite link with it stop working at once. Share the new link with whoever you still want to invite.',
+  keep: 'Keep code',
+  changing: 'Changing...',
+  changed: 'New invite code ready. Share the new link.',
+  failed: 'Could not change the invite code. Please try again.',
 };
 
 export function GroupSettings({ group }: { group: GroupRow }) {
@@ -29,7 +44,45 @@ export function GroupSettings({ group }: { group: GroupRow }) {
           disabled={group.id < 0}
           onChange={(on) => void setFloorTopUp(group.id, on)}
         />
+        {group.privacy === 'private' && group.inviteCode && (
+          <div className={styles.setting}>
+            <div className={styles.settingText}>
+              <span className={styles.settingLabel}>{TEXT.inviteCode}</span>
+              <code className={styles.inviteCode}>{group.inviteCode}</code>
+              <span className={styles.muted}>{TEXT.inviteCodeHint}</span>
+            </div>
+            <Button
+              variant="secondary"
+              size="small"
+              disabled={group.id < 0}
+              onClick={() => openNewCodeConfirm(group.id)}
+            >
+              {TEXT.newCode}
+            </Button>
+          </div>
+        )}
       </Card>
     </section>
   );
+}
+
+function openNewCodeConfirm(groupId: number) {
+  openModal({
+    title: TEXT.confirmTitle,
+    size: 'narrow',
+    render: (close) => (
+      <ConfirmDialog
+        body={TEXT.confirmBody}
+        keepLabel={TEXT.keep}
+        confirmLabel={TEXT.newCode}
+        busyLabel={TEXT.changing}
+        failedMessage={TEXT.failed}
+        onConfirm={async () => {
+          await rotateInviteCode(groupId);
+          toast.success(TEXT.changed);
+        }}
+        onDone={close}
+      />
+    ),
+  });
 }

@@ -33,6 +33,9 @@ const TEXT = {
   busy: 'Saving...',
   cancel: 'Cancel',
   updated: 'Profile Updated!',
+  // A new email takes effect once the link mailed to it is opened (README, Security notes).
+  confirmationSent: (email: string) =>
+    `We sent a confirmation link to ${email}. Your email changes once you open it.`,
   failed: 'Update failed. Please try again later.',
 };
 
@@ -74,6 +77,7 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
       try {
         await updateProfile(changes);
         toast.success(TEXT.updated);
+        if (isEmailChange) toast.info(TEXT.confirmationSent(fields.email.trim().toLowerCase()));
         onDone();
       } catch (error) {
         if (error instanceof ApiError && error.code === 'invalid_current_password') {

@@ -14,6 +14,10 @@ const OfflineBanner = lazy(() =>
 const RefusedWritesStrip = lazy(() =>
   import('./sync-status-button').then((m) => ({ default: m.RefusedWritesStrip })),
 );
+// Online or not, a signed-in player hears of writes their last session left unsent.
+const HeldWritesStrip = lazy(() =>
+  import('./sync-status-button').then((m) => ({ default: m.HeldWritesStrip })),
+);
 
 // Sticky here, not on the banner: a sticky box only sticks within its parent. Inline so the
 // first load carries no CSS for it; an empty region takes no space.
@@ -39,6 +43,11 @@ export function OfflineIndicator({ isBelowHeader }: { isBelowHeader: boolean }) 
             <RefusedWritesStrip />
           </Suspense>
         )
+      )}
+      {user && (
+        <Suspense fallback={null}>
+          <HeldWritesStrip />
+        </Suspense>
       )}
     </div>
   );

@@ -2,11 +2,12 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { RotateCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { db, type OutboxEntry } from '../data/db';
-import { APP_MUTATORS, localData } from '../data/local-data';
+import { localData } from '../data/local-data';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
 import { Button } from '../ui/button';
+import { describeWrite } from './describe-write';
 import { formatLastUpdated } from './format-last-updated';
 import styles from './sync-status-sheet.module.css';
 import { SYNC_TEXT } from './sync-text';
@@ -15,17 +16,6 @@ import { SYNC_TEXT } from './sync-text';
 // strip (sync-status-button.tsx loads it on the first tap): each write this device is still sending, or the server refused, with its reason; a
 // refused one can be retried or discarded, a waiting one discarded. And when the data was last
 // brought up to date.
-
-const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]));
-
-/** "Wager · 4 points on yes": what the write is, in the player's words. */
-function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): string {
-  const mutator = MUTATORS.get(entry.mutator);
-  if (!mutator) return 'Change';
-  const label = OUTBOX_TEXT.label[mutator.kind(entry.args as never)];
-  const detail = mutator.describe?.(entry.args as never);
-  return detail ? `${label} · ${detail}` : label;
-}
 
 /** The player's writes still to send or refused (answered ones are done), oldest first. */
 function useOpenWrites(userId: number | undefined): OutboxEntry[] | undefined {

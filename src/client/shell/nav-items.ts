@@ -15,8 +15,15 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/profile', label: 'Profile', icon: UserRound },
 ];
 
-/** The header is hidden on these (spec 01 §2; /move signs a device in). */
-const AUTH_PATHS = ['/login', '/register', '/forgot-password', '/reset-password', '/move'];
+/** The header is hidden on these (spec 01 §2; /move signs a device in, /confirm-email opens a mailed link). */
+const AUTH_PATHS = [
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/move',
+  '/confirm-email',
+];
 
 export const isAuthPath = (pathname: string) =>
   AUTH_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));

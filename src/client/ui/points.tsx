@@ -15,7 +15,7 @@ interface PointsProps {
   /** 'always' shows the word; 'wide' only from 480 px up; 'never' keeps it for screen readers only. */
   word?: 'always' | 'wide' | 'never';
   size?: 'small' | 'medium';
-  /** A gain or loss rather than a balance: "+2", "0", "−2" (`signedPoints`). */
+  /** A gain or loss rather than a balance: "+2", "0", "−2" (`signedPoints`). A balance below zero (a re-resolution took back winnings already wagered) shows its true minus too. */
   isSigned?: boolean;
   className?: string;
 }
@@ -31,7 +31,7 @@ export function Points({
     <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
       <CoinMark />
       <span className={styles.value}>
-        {isSigned ? signedPoints(value) : value.toLocaleString('en-US')}
+        {isSigned || value < 0 ? signedPoints(value) : value.toLocaleString('en-US')}
       </span>
       <span
         className={

@@ -19,10 +19,17 @@ import {
 } from '../notifications/notification-store';
 import type { Database, Executor } from '../db/connect';
 import { unnameInStandings } from '../seasons/season-data';
-import { deviceTransfers, passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
+import {
+  deviceTransfers,
+  emailChanges,
+  passwordResets,
+  refreshTokens,
+  users,
+  type UserRow,
+} from '../db/schema';
 import { invalidAccessToken, invalidCurrentPassword } from '../errors';
 import type { EventBus } from '../events';
-import { handOverAdminRoles, readLedgerOf, readMembershipsOf } from '../groups/member-data';
+import { leaveEveryGroup, readLedgerOf, readMembershipsOf } from '../groups/member-data';
 import { deleteIdempotencyKeysOf } from '../idempotency/idempotency.service';
 import { isoTime } from '../iso-time';
 import { deletePushDataOf, readPushSubscriptionsOf } from '../push/subscription-data';
@@ -30,8 +37,9 @@ import { type AuthUser, verifyPassword } from './tokens';
 
 // A player's own data: the export of everything Hunch holds about them, and the
 // deletion of their account. Deletion keeps the user row as a nameless tombstone: their
-// memberships, wagers, ledger rows and bets stay exactly as they are, so every group's ledger
-// still adds up and nobody else's payout changes; only what says who they were goes, at once.
+// wagers, ledger rows, bets and points stay exactly as they are, so every group's ledger
+// still adds up and nobody else's payout changes; what says who they were goes, and so does
+// every right of the account (its sessions end, it leaves every group), at once.
 
 const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted.';
 
@@ -198,18 +206,19 @@ export function createAccountDataService({
     /**
      * Deletes the caller's account at once, in one transaction: the user row becomes a
      * tombstone ("Deleted player", no email, username, names, password or picture, marked
-     * deleted), their comments become tombstones, the inbox entries they caused no longer name them, and
-     * their own inbox, push subscriptions, sessions,
-     * reset links and stored idempotent answers are deleted. Memberships, wagers, ledger rows and bets stay as they are. A group
-     * left without a live admin gets its longest-standing member as admin. After the commit
-     * their open sockets are dropped, as at sign-out everywhere.
+     * deleted), their comments become tombstones, the inbox entries they caused no longer name
+     * them, and their own inbox, push subscriptions, sessions, reset links, email changes and
+     * stored idempotent answers are deleted. They leave every group as leaving does (wagers,
+     * ledger rows, bets and points stay; open wagers still settle); a group left without a live
+     * admin gets its longest-standing member as admin. After the commit their tokens and open
+     * sockets stop working, as at sign-out everywhere, and their sockets leave the groups' rooms.
      */
     async deleteAccount(
       auth: AuthUser,
       input: z.output<typeof deleteAccountRequestSchema>,
     ): Promise<MessageResponse> {
       const at = now();
-      await db.transaction(async (tx) => {
+      const groupsLeft = await db.transaction(async (tx) => {
         const user = await findLiveUser(tx, auth.id, true);
         // As for a password change: a stolen access token alone must not end the account.
         if (!user.isTemporary) {
@@ -238,14 +247,18 @@ export function createAccountDataService({
         await tx.delete(refreshTokens).where(eq(refreshTokens.userId, user.id));
         await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
         await tx.delete(deviceTransfers).where(eq(deviceTransfers.userId, user.id));
+        await tx.delete(emailChanges).where(eq(emailChanges.userId, user.id));
         await deletePushDataOf(tx, user.id);
         await deleteIdempotencyKeysOf(tx, user.id);
         await deleteCommentsOf(tx, user.id, at);
         await forgetNotificationsOf(tx, user.id);
         await unnameInStandings(tx, user.id);
-        await handOverAdminRoles(tx, user.id, at);
+        return leaveEveryGroup(tx, user.id, at);
       });
+      // Sessions first: from here no request or socket of the account gets in.
       events?.publish('sessionsRevoked', { userId: auth.id }, { userId: auth.id });
+      for (const groupId of groupsLeft)
+        events?.publish('membershipEnded', { groupId, userId: auth.id }, { userId: auth.id });
       return { message: ACCOUNT_DELETED_MESSAGE };
     },
   };

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from '../../domain/zod';
 import {
   authResponseSchema,
+  confirmEmailChangeRequestSchema,
   forgotPasswordRequestSchema,
   loginRequestSchema,
   messageResponseSchema,
@@ -29,6 +30,13 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   rateLimits: RateLimits;
 }
+
+/**
+ * Profile updates naming an email, per user and window: each new address gets a mail, which
+ * must not make Hunch a way to flood anyone's mailbox. The app's edit form sends the email with
+ * every save, so the limit is a human's pace.
+ */
+const EMAIL_UPDATES_PER_USER = 10;
 
 export async function authRoutes(
   instance: FastifyInstance,
@@ -78,6 +86,22 @@ export async function authRoutes(
       max: rateLimits.resetPasswordPerIp,
       windowMs,
       key: byIp,
+    }),
+    // Opening an email confirmation link counts like a password reset.
+    confirmEmailPerIp: rateLimitHook(app, {
+      name: 'confirm-email-ip',
+      max: rateLimits.resetPasswordPerIp,
+      windowMs,
+      key: byIp,
+    }),
+    emailUpdatesPerUser: rateLimitHook(app, {
+      name: 'email-update-user',
+      max: EMAIL_UPDATES_PER_USER,
+      windowMs,
+      key: (request) =>
+        request.user && (request.body as { email?: unknown } | undefined)?.email !== undefined
+          ? String(request.user.id)
+          : undefined,
     }),
   };
 
@@ -149,13 +173,24 @@ export async function authRoutes(
     async (request) => auth.getProfile(currentUser(request)),
   );
 
+  // A full account's new email is mailed a confirmation link and set once it is opened.
   app.put(
     '/users/me',
     {
       onRequest: [app.authenticate],
+      preHandler: [limit.emailUpdatesPerUser],
       schema: { body: updateProfileRequestSchema, response: { 200: updateProfileResponseSchema } },
     },
     async (request) => auth.updateProfile(currentUser(request), request.body),
+  );
+
+  app.post(
+    '/confirm-email',
+    {
+      onRequest: [limit.confirmEmailPerIp],
+      schema: { body: confirmEmailChangeRequestSchema, response: { 200: messageResponseSchema } },
+    },
+    async (request) => auth.confirmEmailChange(request.body),
   );
 
   // Sign out everywhere: every session of the caller ends and their open sockets are dropped.

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { z } from '../../domain/zod';
 import type {
   AuthResponse,
+  confirmEmailChangeRequestSchema,
   forgotPasswordRequestSchema,
   loginRequestSchema,
   MessageResponse,
@@ -15,13 +16,21 @@ import type {
 } from '../../domain/auth';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 import type { Database } from '../db/connect';
-import { deviceTransfers, passwordResets, refreshTokens, users, type UserRow } from '../db/schema';
+import {
+  deviceTransfers,
+  emailChanges,
+  passwordResets,
+  refreshTokens,
+  users,
+  type UserRow,
+} from '../db/schema';
 import {
   cannotBecomeTemporary,
   emailOrUsernameTaken,
   invalidAccessToken,
   invalidCredentials,
   invalidCurrentPassword,
+  invalidEmailChangeToken,
   invalidRefreshToken,
   invalidResetToken,
   upgradeIncomplete,
@@ -31,6 +40,7 @@ import {
 import type { EventBus } from '../events';
 import type { Mailer } from '../mail/mailer';
 import { usersKnownTo } from '../groups/membership.service';
+import { renderEmailChangeMail } from '../mail/email-change.mail';
 import { renderPasswordResetMail } from '../mail/password-reset.mail';
 import {
   type AccessTokens,
@@ -53,6 +63,7 @@ const FORGOT_PASSWORD_MESSAGE = 'Password reset link has been sent to your email
 const RESET_PASSWORD_MESSAGE = 'Your password has been reset successfully.';
 const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
 const REVOKE_ALL_MESSAGE = 'Signed out everywhere.';
+const EMAIL_CHANGED_MESSAGE = 'Your email address has been changed.';
 
 /** The roles of a full account; guests have none (spec 01 §3). */
 const FULL_ACCOUNT_ROLES = ['user'];
@@ -150,13 +161,32 @@ export function createAuthService({
       );
   }
 
-  /** Every session ends, and no sign-in code may start a new one. */
+  /** Every session ends, and no sign-in code may start a new one nor a pending link change the email. */
   async function revokeAllSessions(tx: Executor, userId: number) {
     await tx
       .update(refreshTokens)
       .set({ revokedAt: now() })
       .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
     await revokeTransfers(tx, userId);
+    await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
+  }
+
+  /**
+   * A full account asks for `newEmail`: it takes effect only once the link mailed there is
+   * opened. The user's earlier pending change ends. Nothing here asks whether the address
+   * has an account, so the answer is the same either way; confirming checks it. Returns the
+   * link's token, for the mail sent after the commit.
+   */
+  async function startEmailChange(tx: Executor, userId: number, newEmail: string) {
+    const token = generateOpaqueToken();
+    await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
+    await tx.insert(emailChanges).values({
+      userId,
+      newEmail,
+      tokenHash: hashOpaqueToken(token),
+      expiresAt: after(TOKEN_LIFETIME.emailChangeSeconds),
+    });
+    return token;
   }
 
   async function findUser(tx: Executor, id: number): Promise<UserRow> {
@@ -234,13 +264,14 @@ export function createAuthService({
           .limit(1);
         if (!current) return { ok: false as const };
         if (current.revokedAt !== null) {
-          await tx
+          const revoked = await tx
             .update(refreshTokens)
             .set({ revokedAt: now() })
             .where(
               and(eq(refreshTokens.familyId, current.familyId), isNull(refreshTokens.revokedAt)),
-            );
-          return { ok: false as const };
+            )
+            .returning({ id: refreshTokens.id });
+          return { ok: false as const, endedFor: revoked.length > 0 ? current.userId : undefined };
         }
         if (current.expiresAt <= now()) return { ok: false as const };
         await tx
@@ -267,8 +298,12 @@ export function createAuthService({
           session: { accessToken, refreshToken: next, user: presentUser(user) },
         };
       });
-      // Thrown after the commit, so the family revocation above is kept.
-      if (!outcome.ok) throw invalidRefreshToken();
+      // Thrown after the commit, so the family revocation above is kept; the session's access
+      // tokens and sockets end with it.
+      if (!outcome.ok) {
+        if (outcome.endedFor !== undefined) announceSessionsRevoked(outcome.endedFor);
+        throw invalidRefreshToken();
+      }
       return outcome.session;
     },
 
@@ -381,7 +416,8 @@ export function createAuthService({
      * Profile update and guest upgrade (spec 01 §3, ARCHITECTURE.md §6). A guest becomes a full
      * user with the same id by sending every account field and isTemporary false. When the
      * account type or the password changes, every other session is signed out and a new pair
-     * of tokens is returned.
+     * of tokens is returned. A full account's new email is not set here: a link is mailed to
+     * it (`startEmailChange`), and the answer is the same whether or not it has an account.
      */
     async updateProfile(
       auth: AuthUser,
@@ -389,7 +425,7 @@ export function createAuthService({
     ): Promise<UpdateProfileResponse> {
       const passwordHash =
         input.password !== undefined ? await hashPassword(input.password) : undefined;
-      const response: UpdateProfileResponse = await db.transaction(async (tx) => {
+      const { response, emailConfirmation } = await db.transaction(async (tx) => {
         const [current] = await tx
           .select()
           .from(users)
@@ -430,11 +466,11 @@ export function createAuthService({
             (await verifyPassword(current.passwordHash, input.currentPassword));
           if (!isCorrect) throw invalidCurrentPassword();
         }
-        await assertEmailAndUsernameFree(
-          tx,
-          { email: input.email, username: input.username },
-          current.id,
-        );
+        // A full account's new email waits for its link (so a taken one cannot be told from a
+        // free one); a guest upgrade sets it at once, 409 when taken (spec 01 §3).
+        const pendingEmail = isEmailChange && !current.isTemporary ? input.email : undefined;
+        const email = pendingEmail === undefined ? input.email : undefined;
+        await assertEmailAndUsernameFree(tx, { email, username: input.username }, current.id);
         const [updated] = await tx
           .update(users)
           .set({
@@ -442,7 +478,7 @@ export function createAuthService({
             lastName: input.lastName,
             displayName: input.displayName,
             username: input.username,
-            email: input.email,
+            email,
             appName: input.appName,
             passwordHash,
             ...(isUpgrade ? { isTemporary: false, roles: FULL_ACCOUNT_ROLES } : {}),
@@ -451,12 +487,70 @@ export function createAuthService({
           .where(eq(users.id, current.id))
           .returning();
 
-        if (!isUpgrade && passwordHash === undefined) return { user: presentUser(updated!) };
-        await revokeAllSessions(tx, current.id);
-        return startSession(tx, updated!, auth.appName);
+        const isNewSession = isUpgrade || passwordHash !== undefined;
+        if (isNewSession) await revokeAllSessions(tx, current.id);
+        // After the sessions end: this request's own change outlives the password change it came with.
+        const emailConfirmation =
+          pendingEmail === undefined
+            ? undefined
+            : { to: pendingEmail, token: await startEmailChange(tx, current.id, pendingEmail) };
+        const response: UpdateProfileResponse = isNewSession
+          ? await startSession(tx, updated!, auth.appName)
+          : { user: presentUser(updated!) };
+        return { response, emailConfirmation };
       });
       if (response.accessToken) announceSessionsRevoked(auth.id);
+      if (emailConfirmation) {
+        mailer.send(
+          renderEmailChangeMail({
+            to: emailConfirmation.to,
+            link: `${publicUrl}/confirm-email/${emailConfirmation.token}`,
+          }),
+        );
+      }
       return response;
+    },
+
+    /**
+     * Opens the link mailed to a new address: the account's email becomes that address, if it
+     * is still free (409 `email_or_username_taken` otherwise, and the link keeps working until
+     * it expires). A link is used once; unknown, used, replaced and expired ones are alike.
+     */
+    async confirmEmailChange(
+      input: z.output<typeof confirmEmailChangeRequestSchema>,
+    ): Promise<MessageResponse> {
+      const tokenHash = hashOpaqueToken(input.token);
+      await db.transaction(async (tx) => {
+        const [pending] = await tx
+          .select({ userId: emailChanges.userId })
+          .from(emailChanges)
+          .where(eq(emailChanges.tokenHash, tokenHash))
+          .limit(1);
+        if (!pending) throw invalidEmailChangeToken();
+        // The account's row first, as a profile update or a deletion locks it before its
+        // email changes.
+        const [user] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, pending.userId), isNull(users.deletedAt)))
+          .for('update');
+        if (!user) throw invalidEmailChangeToken();
+        // Deleting the row both checks and consumes the link, so two openings at once change
+        // the email once; a refusal below rolls the deletion back.
+        const [change] = await tx
+          .delete(emailChanges)
+          .where(and(eq(emailChanges.tokenHash, tokenHash), gt(emailChanges.expiresAt, now())))
+          .returning();
+        if (!change) throw invalidEmailChangeToken();
+        // Taken meanwhile: say so (the one who opens the link holds that mailbox); a sign-up
+        // racing this one ends at the unique index, which answers the same.
+        await assertEmailAndUsernameFree(tx, { email: change.newEmail }, user.id);
+        await tx
+          .update(users)
+          .set({ email: change.newEmail, updatedAt: now() })
+          .where(eq(users.id, user.id));
+      });
+      return { message: EMAIL_CHANGED_MESSAGE };
     },
 
     /**

@@ -21,9 +21,9 @@ export interface AuthUser {
   appName: string;
   isTemporary: boolean;
   /**
-   * The refresh token family the token was issued with (claim `fam`): a socket lives only while
-   * that session does (sign-out, a password change or reset end it). Absent on tokens signed
-   * without a session (benchmarks) and on tokens issued before the claim existed.
+   * The refresh token family the token was issued with (claim `fam`): the token passes, on the
+   * API and sockets, only while that session lives (session-liveness.ts). Every token the app
+   * signs carries it; one without it (signed before the claim existed) is refused.
    */
   sessionFamily?: string;
 }

@@ -36,6 +36,7 @@ export function presentBet(
     updatedAt: isoTime(row.updatedAt),
     ...(wagers ? { answerTotals: totalsByAnswer(row, wagers), wagerCount: wagers.length } : {}),
     ...(picks ? { picks } : {}),
+    ...(row.picksRevealedAt ? { picksRevealedAt: isoTime(row.picksRevealedAt) } : {}),
     ...(row.disputeState ? { dispute: presentDispute(row) } : {}),
   };
 }

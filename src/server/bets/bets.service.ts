@@ -117,7 +117,9 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const picks = (await loadPicks(db, [bet], now())).get(bet.id);
       return {
         bet: presentBet(bet, betWagers, picks),
-        membership: member ? presentMembership(member.membership, member.userName) : null,
+        membership: member
+          ? presentMembership(member.membership, member.userName, caller.id)
+          : null,
         userWager: own ? presentWager(own) : null,
       };
     },

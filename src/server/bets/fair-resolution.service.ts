@@ -174,6 +174,7 @@ export function createFairResolutionService({
           userId: caller.id,
           bet: locked,
           permission: 'reviewDispute',
+          stakeholderIds: await stakeholdersOf(tx, locked),
         });
         assertOpenDispute(locked);
         const [updated] = await tx
@@ -215,12 +216,14 @@ export function createFairResolutionService({
           userId: caller.id,
           bet: locked,
           permission: 'reviewDispute',
+          stakeholderIds: await stakeholdersOf(tx, locked),
         });
         assertOpenDispute(locked);
         const problem = validateCorrectAnswer(locked, correctAnswer);
         if (problem) throw invalidAnswer(problem);
         const answer = normalizeAnswer(locked, correctAnswer);
-        const reversal = await reverseResolution(tx, locked, at, null);
+        // A re-resolution always goes through: winnings spent meanwhile are taken back anyway.
+        const reversal = await reverseResolution(tx, locked, at, null, 'overdraw');
         const settlement = await settleByResolution(
           tx,
           reversal.bet,
@@ -260,6 +263,11 @@ export function createFairResolutionService({
       return present(bet, at);
     },
   };
+}
+
+/** Whoever has a wager on the bet: none of them judges its dispute. */
+async function stakeholdersOf(tx: Executor, bet: BetRow): Promise<number[]> {
+  return ((await loadWagers(tx, [bet.id])).get(bet.id) ?? []).map((wager) => wager.userId);
 }
 
 function assertResolved(bet: BetRow): void {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, notExists, sql } from 'drizzle-orm';
 import type { Bet } from '../../domain/bets';
 import type { Database } from '../db/connect';
 import { prepared } from '../db/prepared';
@@ -19,6 +19,8 @@ const unwageredBets = prepared<BetRow[], { groupIds: number[]; at: string; userI
           sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
           eq(bets.state, 'active'),
           gt(bets.expiresAt, sql.placeholder('at')),
+          // Picks shown (a resolution before the expiry, since undone): closed for good.
+          isNull(bets.picksRevealedAt),
           notExists(
             tx
               .select({ id: wagers.id })
@@ -53,7 +55,7 @@ export interface MemberStateBets {
 
 /**
  * Reads the bet maps for `userId` in their current `groupIds`: unwagered = active bets whose
- * wagering is still open and that the caller has not wagered on; to resolve = every active bet
+ * wagering is still open (fair-resolution.ts isBettingOpen) and that the caller has not wagered on; to resolve = every active bet
  * the caller created there, whatever its expiry (they resolve it after it closes).
  */
 export function createMemberStateBetsReader({

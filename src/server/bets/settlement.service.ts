@@ -4,7 +4,11 @@ import { computeResolution, refunds, type Distribution } from '../../domain/payo
 import type { Executor } from '../db/connect';
 import { bets, type BetRow, type WagerRow } from '../db/schema';
 import type { EventBus } from '../events';
-import { applyLedgerEvent, listActiveMemberIds } from '../groups/membership.service';
+import {
+  applyLedgerEvent,
+  listActiveMemberIds,
+  lockMemberships,
+} from '../groups/membership.service';
 import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';
@@ -39,9 +43,17 @@ async function payOut(
   isRefund: boolean,
   at: Date,
   direction: 'pay' | 'reverse' = 'pay',
+  mayOverdraw = false,
 ): Promise<void> {
   const wagerIdByUser = new Map(betWagers.map((wager) => [wager.userId, wager.id]));
   const eventOf = direction === 'pay' ? distributionEvent : reversalEvent;
+  // Every wagerer's row, in the one lock order, before the first move (distributions come in
+  // wager order, which differs from bet to bet). A re-resolution reverses and then pays: both
+  // touch only these rows, so it too takes them all here, at once.
+  await lockMemberships(
+    tx,
+    betWagers.map((wager) => ({ groupId: bet.groupId, userId: wager.userId })),
+  );
   for (const distribution of distributions) {
     await applyLedgerEvent(tx, {
       groupId: bet.groupId,
@@ -50,6 +62,7 @@ async function payOut(
       betId: bet.id,
       wagerId: wagerIdByUser.get(distribution.userId) ?? null,
       now: at,
+      mayOverdraw,
     });
   }
 }
@@ -81,6 +94,8 @@ export async function settleByResolution(
       resolvedBy,
       updatedAt: at,
       membersAtResolution: (await listActiveMemberIds(tx, bet.groupId)).length,
+      // A resolution shows every pick: from now on the bet never takes a wager, undone or not.
+      picksRevealedAt: bet.picksRevealedAt ?? at,
     })
     .where(eq(bets.id, bet.id))
     .returning();
@@ -105,9 +120,11 @@ export interface Reversal {
 
 /**
  * Takes back every distribution of a locked, resolved bet (its wagers cannot change once
- * resolved, so the rule pays back exactly what it paid) and makes it active again: open if its
- * expiry lies ahead, closed and waiting for a resolver if not. When a winner has wagered those
- * points again, nothing moves (422 settlement_spent). `history` null: the caller writes its own
+ * resolved, so the rule pays back exactly what it paid) and makes it active again, closed and
+ * waiting for a resolver: its picks were shown (`picks_revealed_at` stays), so betting never
+ * reopens, whatever its expiry. When a winner has wagered those
+ * points again, nothing moves (422 settlement_spent), unless `spentWinnings` is 'overdraw'
+ * (a re-resolution, which always goes through). `history` null: the caller writes its own
  * line (a re-resolution is one line, not an undo and a resolve).
  */
 export async function reverseResolution(
@@ -115,13 +132,28 @@ export async function reverseResolution(
   bet: BetRow,
   at: Date,
   history: { actorId: number } | null,
+  /**
+   * 'overdraw' (a re-resolution): winnings wagered again meanwhile are taken back all the same,
+   * the winner's available points going below zero until refilled. 'refuse' (an undo): nothing
+   * moves (422 settlement_spent).
+   */
+  spentWinnings: 'refuse' | 'overdraw' = 'refuse',
 ): Promise<Reversal> {
   const betWagers = await wagersOf(tx, bet);
   const previousAnswer = bet.correctAnswer ?? '';
   const resolution = computeResolution(bet, betWagers.map(toPayoutWager), previousAnswer);
   const isRefund = resolution.outcome === 'refunded';
   const distributions = resolution.distributions as Distribution[];
-  await payOut(tx, bet, betWagers, distributions, isRefund, at, 'reverse');
+  await payOut(
+    tx,
+    bet,
+    betWagers,
+    distributions,
+    isRefund,
+    at,
+    'reverse',
+    spentWinnings === 'overdraw',
+  );
   const [updated] = await tx
     .update(bets)
     .set({

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, type Wager } from '../../domain/bets';
-import { isWageringOpen } from '../../domain/bet-lists';
+import { isBettingOpen } from '../../domain/fair-resolution';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
@@ -21,10 +21,11 @@ import { applyLedgerEvent } from '../groups/membership.service';
 import { presentWager } from './bet.presenter';
 import { findBet, loadWagers } from './bet-queries';
 
-// Wagers (spec 02 §4, ARCHITECTURE.md §4): one per user per bet, by members only, while the
-// bet is active and before its expiresAt; placing debits available points by the wager,
-// changing it debits or credits the difference. The debit is applyLedgerEvent's conditional
-// UPDATE, so no mix of concurrent requests can take available points below zero.
+// Wagers (spec 02 §4, ARCHITECTURE.md §4): one per user per bet, by members only, while betting
+// is open (active, before its expiresAt, its picks never shown); placing debits available
+// points by the wager, changing it debits or credits the difference. The debit is
+// applyLedgerEvent's conditional UPDATE, so no mix of concurrent requests can take available
+// points below zero.
 
 export interface WagersServiceDeps {
   db: Database;
@@ -119,8 +120,9 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
   ): Promise<string> {
     await requireGroupAccess(tx, { userId: caller.id, bet, permission: 'wager' });
     if (bet.state !== 'active') throw betClosed('not_active');
-    if (!isWageringOpen({ state: bet.state, expiresAt: bet.expiresAt.toISOString() }, at.getTime()))
-      throw betClosed('expired');
+    if (!isBettingOpen(bet, at.getTime()))
+      // Its picks were shown before the expiry (a resolution since undone): closed for good.
+      throw betClosed(bet.expiresAt.getTime() <= at.getTime() ? 'expired' : 'not_active');
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
     if (!isValidWagerPoints(bet.baseWagerAmount, points))

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
+import { retryingTransactions } from './transaction-retry';
 
 /** The Drizzle database both drivers satisfy; services take this (or a transaction of it). */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -79,7 +80,7 @@ function withInstanceParsers<T extends Queryable>(target: T): T {
 /** Wraps an open PGlite (file-backed or in memory). */
 export function fromPglite(client: PGlite): DatabaseConnection {
   for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = (value: string) => value;
-  const db = drizzlePglite({ client: withInstanceParsers(client), schema });
+  const db = retryingTransactions(drizzlePglite({ client: withInstanceParsers(client), schema }));
   return {
     db,
     driver: 'pglite',
@@ -162,7 +163,7 @@ async function migrateUnderLock(pool: pg.Pool): Promise<void> {
 
 /** Wraps a node-postgres pool; closing the connection ends the pool. */
 export function fromPool(pool: pg.Pool): DatabaseConnection {
-  const db = drizzlePostgres({ client: releasingDeadClients(pool), schema });
+  const db = retryingTransactions(drizzlePostgres({ client: releasingDeadClients(pool), schema }));
   return {
     db,
     driver: 'postgres',

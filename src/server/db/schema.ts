@@ -107,6 +107,25 @@ export const passwordResets = pgTable(
   (table) => [index('password_resets_user_idx').on(table.userId)],
 );
 
+// A full account's change of email waiting for the new address to confirm it: the link mailed
+// there carries a random token, of which only the SHA-256 is kept; valid 24 hours. Its row is
+// deleted when it is used, and when a newer change, sign-out everywhere, a password change or
+// reset or the account's deletion ends it.
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique('email_changes_token_hash_unique'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('email_changes_user_idx').on(table.userId)],
+);
+
 // Move to another device: a one-time sign-in code, `<id>.<secret>`, of which only
 // the secret's SHA-256 is kept; valid 10 minutes, single use, revocable. A new code revokes the
 // user's earlier ones.
@@ -181,18 +200,29 @@ export const memberships = pgTable(
     availablePoints: integer('available_points').notNull(),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
     leftAt: timestamp('left_at', { withTimezone: true }),
+    // Set when an admin removed the member (left_at is set too): they may not join again by
+    // themself, by name, link or code, until an admin adds them back, which clears it.
+    removedAt: timestamp('removed_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     ...changeColumns(),
+    // The change stamp other members' mirrors read (migration 0017's trigger): it moves only with
+    // what they may see (total points, role, leaving, name), never with available points alone,
+    // so a wager does not send the wagerer's row to the group next to the bet's new totals.
+    publicVersion: bigint('public_version', { mode: 'number' }).notNull().default(0),
+    publicChangeTxid: xid8('public_change_txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (table) => [
     primaryKey({ columns: [table.groupId, table.userId] }),
     index('memberships_user_idx').on(table.userId),
     index('memberships_group_change_idx').on(table.groupId, table.changeTxid),
+    index('memberships_group_public_change_idx').on(table.groupId, table.publicChangeTxid),
     check('memberships_role_check', sql`${table.role} in ('member', 'admin')`),
-    check(
-      'memberships_points_check',
-      sql`0 <= ${table.availablePoints} and ${table.availablePoints} <= ${table.totalPoints}`,
-    ),
+    // Points held in open wagers (total − available) are never negative. Available points may
+    // be: a re-resolution takes back winnings the winner already wagered again (a debt that
+    // payouts, refunds, the floor top-up or a season's reset fill).
+    check('memberships_points_check', sql`${table.availablePoints} <= ${table.totalPoints}`),
   ],
 );
 export type MembershipRow = typeof memberships.$inferSelect;

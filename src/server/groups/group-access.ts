@@ -8,11 +8,13 @@ import {
   type GroupRow,
   type MembershipRow,
 } from '../db/schema';
-import { isAbandoned } from '../../domain/fair-resolution';
+import { isAbandoned, mayJudgeDispute } from '../../domain/fair-resolution';
+import { isKeptOutOfGroup } from '../../domain/groups';
 import {
   cannotCancelBet,
   cannotDeleteComment,
   cannotDispute,
+  cannotJudgeOwnDispute,
   cannotReviewDispute,
   cannotUndoResolution,
   creatorCannotLeave,
@@ -20,9 +22,16 @@ import {
   notFound,
   notGroupAdmin,
   notMember,
+  noInviteCode,
+  removedFromGroup,
   wrongInviteCode,
 } from '../errors';
-import { findActiveMembership } from './membership.service';
+import {
+  findActiveMembership,
+  findMembership,
+  listActiveAdminIds,
+  listActiveMemberIds,
+} from './membership.service';
 
 // Who may do what in a group (spec 02 §6, and the decisions in this folder's and bets/
 // READMEs), in one place: every service asks `requireGroupAccess` before it acts, and
@@ -35,7 +44,10 @@ type GroupPermission =
   | 'read'
   /** One's own membership: the group exists (not being a member is that call's own 404). */
   | 'readOwnMembership'
-  /** Joining by id: a public group is open; a private one needs its exact invite code. */
+  /**
+   * Joining by oneself (by name, link or id): a public group is open; a private one needs its
+   * exact invite code; neither takes back someone an admin removed until an admin adds them.
+   */
   | 'join'
   /** A current member leaves; the creator cannot, so every group keeps an admin. */
   | 'leave'
@@ -45,6 +57,8 @@ type GroupPermission =
   | 'manageSettings'
   /** Starting a season and ending it early: current admins. */
   | 'manageSeasons'
+  /** Giving a private group a new invite code: current admins (a public group has none: 422). */
+  | 'rotateInviteCode'
   /** Creating a bet: current members. */
   | 'createBet'
   /** Muting (or unmuting) the group's notifications for oneself: current members. */
@@ -60,7 +74,11 @@ type BetPermission =
   | 'undoResolution'
   /** A current member who wagered on the bet (`hasWagered`). */
   | 'disputeResolution'
-  /** Re-resolving or dismissing a dispute: current admins. */
+  /**
+   * Re-resolving or dismissing a dispute: never whoever disputed it or wagered on the bet
+   * (`stakeholderIds`); current admins free of it, or, when every admin has a stake, any current
+   * member free of it (the domain's `disputeJudgeIds`).
+   */
   | 'reviewDispute'
   /** The creator while a member, or a current admin. */
   | 'cancelBet'
@@ -86,11 +104,13 @@ export interface BetAccessRequest {
   userId: number;
   permission: BetPermission;
   bet: Pick<BetRow, 'groupId' | 'createdBy'> &
-    Partial<Pick<BetRow, 'state' | 'expiresAt' | 'resolvedBy'>>;
+    Partial<Pick<BetRow, 'state' | 'expiresAt' | 'resolvedBy' | 'disputedBy'>>;
   /** For `resolveBet`: the time an abandoned bet is judged at. */
   now?: Date;
   /** For `disputeResolution`: whether the caller has a wager on the bet. */
   hasWagered?: boolean;
+  /** For `reviewDispute`: everyone with a wager on the bet. */
+  stakeholderIds?: readonly number[];
 }
 
 export interface CommentAccessRequest {
@@ -129,6 +149,7 @@ export async function requireGroupAccess(
     case 'join':
       if (group.privacy === 'private' && !isSameCode(group.inviteCode ?? '', request.inviteCode))
         throw wrongInviteCode();
+      if (isKeptOutOfGroup(await findMembership(tx, group.id, userId))) throw removedFromGroup();
       return group;
     case 'leave':
       if (userId === group.createdByUserId) throw creatorCannotLeave();
@@ -136,9 +157,11 @@ export async function requireGroupAccess(
       return group;
     case 'manageMembers':
     case 'manageSettings':
-    case 'manageSeasons': {
+    case 'manageSeasons':
+    case 'rotateInviteCode': {
       const membership = await requireMember(tx, group.id, userId);
       if (membership.role !== 'admin') throw notGroupAdmin();
+      if (permission === 'rotateInviteCode' && group.privacy !== 'private') throw noInviteCode();
       return group;
     }
     case 'createBet':
@@ -161,10 +184,20 @@ async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promis
       if (!membership) throw notMember();
       if (!request.hasWagered) throw cannotDispute();
       return;
-    case 'reviewDispute':
+    case 'reviewDispute': {
       if (!membership) throw notMember();
-      if (!isAdmin) throw cannotReviewDispute();
-      return;
+      const stakeholderIds = request.stakeholderIds ?? [];
+      const facts = {
+        memberIds: await listActiveMemberIds(tx, bet.groupId),
+        adminIds: await listActiveAdminIds(tx, bet.groupId),
+        stakeholderIds,
+        disputedBy: bet.disputedBy ?? null,
+      };
+      if (mayJudgeDispute(userId, facts)) return;
+      if (stakeholderIds.includes(userId) || bet.disputedBy === userId)
+        throw cannotJudgeOwnDispute();
+      throw cannotReviewDispute();
+    }
     default:
       break;
   }

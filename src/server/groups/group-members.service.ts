@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Group } from '../../domain/groups';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
@@ -11,7 +11,7 @@ import {
   notMember,
 } from '../errors';
 import type { EventBus } from '../events';
-import { presentOneGroup } from './group.presenter';
+import { presentMembership, presentOneGroup } from './group.presenter';
 import { requireGroupAccess } from './group-access';
 import {
   findMembership,
@@ -46,12 +46,18 @@ export function createGroupMembersService({
   events,
   now = () => new Date(),
 }: GroupMembersServiceDeps) {
+  /**
+   * The name of a user about to become a member. A deleted account never becomes one again
+   * (an admin could otherwise add the former member back): it is not found, like a missing
+   * one. Key-share locked, as the membership's foreign key would be, so a deletion committing
+   * meanwhile is waited for and seen.
+   */
   async function displayNameOf(tx: Executor, userId: number): Promise<string> {
     const [row] = await tx
       .select({ displayName: users.displayName })
       .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .for('key share');
     if (!row) throw notFound('User');
     return row.displayName;
   }
@@ -66,8 +72,23 @@ export function createGroupMembersService({
     return row!;
   }
 
+  /**
+   * Locks the group's row before any membership of it (db/README.md, "Lock order"): a change of
+   * members ends by touching the group, and a season's start holds the group while it resets
+   * the members, so taking them the other way round could deadlock with it.
+   */
+  async function lockGroup(tx: Executor, groupId: number): Promise<void> {
+    await tx
+      .select({ id: groups.id })
+      .from(groups)
+      .where(eq(groups.id, groupId))
+      .for('no key update');
+  }
+
   async function join(tx: Executor, group: GroupRow, userId: number, at: Date): Promise<Joined> {
+    // The account's row before the group's: an account's deletion locks them in that order.
     const userName = await displayNameOf(tx, userId);
+    await lockGroup(tx, group.id);
     const { membership, outcome } = await joinMembership(tx, {
       groupId: group.id,
       userId,
@@ -77,19 +98,28 @@ export function createGroupMembersService({
     return { membership, outcome, userName };
   }
 
-  /** After the commit: a new or returning member is announced to the group (spec 02 §3, §4). */
+  /**
+   * After the commit: a new or returning member is announced to the group (spec 02 §3, §4), as
+   * the group may see them: a returning member's open wagers stay theirs (available points
+   * read as total), and the version is the public stamp other members' mirrors hold.
+   */
   function announceJoin(joined: Joined): void {
     if (joined.outcome === 'already_member') return;
     const { membership, userName } = joined;
+    const { groupId, userId, totalPoints, availablePoints } = presentMembership(
+      membership,
+      userName,
+      null,
+    );
     events.publish(
       'userJoinedGroup',
       {
-        groupId: membership.groupId,
-        userId: membership.userId,
+        groupId,
+        userId,
         userName,
-        totalPoints: membership.totalPoints,
-        availablePoints: membership.availablePoints,
-        version: membership.version,
+        totalPoints,
+        availablePoints,
+        version: membership.publicVersion,
       },
       { groupId: membership.groupId },
     );
@@ -128,6 +158,7 @@ export function createGroupMembersService({
     at: Date,
   ): Promise<GroupRow> {
     await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'leave' });
+    await lockGroup(tx, groupId);
     // A concurrent leave or removal may win the race after the check.
     if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
     return touchGroup(tx, groupId, at);
@@ -170,7 +201,9 @@ export function createGroupMembersService({
           permission: 'manageMembers',
         });
         if (userId === row.createdByUserId) throw cannotRemoveCreator();
-        if (!(await markMembershipLeft(tx, groupId, userId, at))) throw notFound('Member');
+        await lockGroup(tx, groupId);
+        if (!(await markMembershipLeft(tx, groupId, userId, at, 'removed')))
+          throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });
       announceMembershipEnded(groupId, userId);
@@ -182,6 +215,7 @@ export function createGroupMembersService({
       const at = now();
       return db.transaction(async (tx) => {
         await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'manageMembers' });
+        await lockGroup(tx, groupId);
         if (!(await setMembershipRole(tx, groupId, userId, 'admin', at))) throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });
@@ -197,6 +231,7 @@ export function createGroupMembersService({
           permission: 'manageMembers',
         });
         if (userId === row.createdByUserId) throw cannotDemoteCreator();
+        await lockGroup(tx, groupId);
         if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });
@@ -216,7 +251,8 @@ export function createGroupMembersService({
           )
           .limit(1);
         if (!row) throw notFound('Group');
-        return row;
+        // Open to all, but not to someone an admin removed.
+        return requireGroupAccess(tx, { userId: caller.id, groupId: row.id, permission: 'join' });
       });
     },
 

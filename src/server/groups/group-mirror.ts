@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { MirrorGroup, MirrorMembership } from '../../domain/mirror';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
@@ -7,7 +7,8 @@ import { presentGroup, presentMembership } from './group.presenter';
 
 // The groups feature's part of a mirror pull (src/server/mirror): groups and every member's
 // membership, whole for groups the device does not hold yet (`fullIds`), and only what changed
-// since the cursor's snapshot for the ones it holds (`deltaIds`).
+// since the cursor's snapshot for the ones it holds (`deltaIds`). Other members' rows are read
+// as the viewer may see them (membershipAsSeenBy) and follow their public change stamp.
 
 export interface MirrorScope {
   viewerId: number;
@@ -30,10 +31,20 @@ export function activeGroupIdsSql(userId: SQL): SQL {
   return sql`(select ${memberships.groupId} from ${memberships} where ${memberships.userId} = ${userId} and ${memberships.leftAt} is null)`;
 }
 
-/** Whether a group of `ids` (an integer[] value), or a membership in one, changed since the snapshot. */
-export function groupChangesExistSql(ids: SQL, snapshot: SQL): SQL {
+/**
+ * Whether a membership changed since the snapshot as `viewerId` sees it: their own row by any
+ * change, another member's only by a public one (a wager moves available points alone, and that
+ * row arriving next to a bet's new totals would tell who wagered).
+ */
+function membershipChangedSql(viewerId: number, snapshot: string): SQL {
+  return sql`(${changedSince(memberships.publicChangeTxid, snapshot)} or (${memberships.userId} = ${viewerId} and ${changedSince(memberships.changeTxid, snapshot)}))`;
+}
+
+/** Whether a group of `ids` (an integer[] value), or a membership in one as `viewerId` sees it, changed since the snapshot. */
+export function groupChangesExistSql(viewerId: SQL, ids: SQL, snapshot: SQL): SQL {
   return sql`(exists (select 1 from ${groups} where ${groups.id} = any(${ids}) and ${changedSince(groups.changeTxid, snapshot)})
-    or exists (select 1 from ${memberships} where ${memberships.groupId} = any(${ids}) and ${changedSince(memberships.changeTxid, snapshot)}))`;
+    or exists (select 1 from ${memberships} where ${memberships.groupId} = any(${ids}) and ${changedSince(memberships.publicChangeTxid, snapshot)})
+    or exists (select 1 from ${memberships} where ${memberships.groupId} = any(${ids}) and ${memberships.userId} = ${viewerId} and ${changedSince(memberships.changeTxid, snapshot)}))`;
 }
 
 /** How many members each group has now (a page of a first sync is sized by rows). */
@@ -58,10 +69,7 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
       : undefined;
   const changed =
     deltaIds.length > 0
-      ? and(
-          inArray(memberships.groupId, [...deltaIds]),
-          changedSince(memberships.changeTxid, snapshot),
-        )
+      ? and(inArray(memberships.groupId, [...deltaIds]), membershipChangedSql(viewerId, snapshot))
       : undefined;
   const membershipRows =
     whole || changed
@@ -70,6 +78,8 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
           .from(memberships)
           .innerJoin(users, eq(users.id, memberships.userId))
           .where(or(whole, changed))
+          // In key order: the table's own order moves with every write, a wager's too.
+          .orderBy(asc(memberships.groupId), asc(memberships.userId))
       : [];
 
   const changedGroupIds = new Set(fullIds);
@@ -120,8 +130,12 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
     memberships: membershipRows
       .filter((row) => row.membership.leftAt === null)
       .map((row) => ({
-        ...presentMembership(row.membership, row.userName),
-        version: row.membership.version,
+        ...presentMembership(row.membership, row.userName, viewerId),
+        // Another member's row carries its public stamp: the one its delta pulls follow.
+        version:
+          row.membership.userId === viewerId
+            ? row.membership.version
+            : row.membership.publicVersion,
       })),
     removedMemberships: membershipRows
       .filter((row) => row.membership.leftAt !== null)

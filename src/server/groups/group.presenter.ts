@@ -5,7 +5,7 @@ import type {
   PublicGroupSummary,
 } from '../../domain/groups';
 import { and, inArray, isNull } from 'drizzle-orm';
-import { rankLeaderboard } from '../../domain/groups';
+import { membershipAsSeenBy, rankLeaderboard } from '../../domain/groups';
 import type { Executor } from '../db/connect';
 import { memberships, type GroupRow, type MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
@@ -80,16 +80,28 @@ export async function presentOneGroup(
   return (await presentGroups(tx, [row], viewerId))[0]!;
 }
 
-/** A membership with the member's display name; `role` is the stored one (the creator is an admin; Group.createdByUserId tells who created it). */
-export function presentMembership(row: MembershipRow, userName: string): Membership {
-  return {
-    groupId: row.groupId,
-    userId: row.userId,
-    userName,
-    totalPoints: row.totalPoints,
-    availablePoints: row.availablePoints,
-    role: row.role,
-  };
+/**
+ * A membership with the member's display name, as `viewerId` may see it (the domain's
+ * membershipAsSeenBy: another member's available points read as their total; null for an
+ * announcement to the whole group); `role` is the stored one (the creator is an admin;
+ * Group.createdByUserId tells who created it).
+ */
+export function presentMembership(
+  row: MembershipRow,
+  userName: string,
+  viewerId: number | null,
+): Membership {
+  return membershipAsSeenBy(
+    {
+      groupId: row.groupId,
+      userId: row.userId,
+      userName,
+      totalPoints: row.totalPoints,
+      availablePoints: row.availablePoints,
+      role: row.role,
+    },
+    viewerId,
+  );
 }
 
 export function presentPublicGroupSummary(

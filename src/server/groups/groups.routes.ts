@@ -10,6 +10,7 @@ import {
   groupSchema,
   groupSettingsSchema,
   groupUserParamsSchema,
+  inviteCodeResponseSchema,
   joinPrivateRequestSchema,
   joinPublicRequestSchema,
   leaderboardResponseSchema,
@@ -151,6 +152,13 @@ export async function groupsRoutes(
       },
     },
     async (request) => groups.updateSettings(currentUser(request), request.params.id, request.body),
+  );
+
+  // A new invite code for a private group, for its admins: the old one stops working.
+  app.post(
+    '/groups/:id/invite-code',
+    { schema: { params: groupIdParamsSchema, response: { 200: inviteCodeResponseSchema } } },
+    async (request) => groups.rotateInviteCode(currentUser(request), request.params.id),
   );
 
   app.get(

@@ -5,6 +5,7 @@ import {
   type CreateGroupInput,
   type Group,
   type GroupSettings,
+  type InviteCodeResponse,
   type UpdateGroupSettingsInput,
   type Membership,
   type PublicGroupSummary,
@@ -173,6 +174,24 @@ export function createGroupsService({
       });
     },
 
+    /**
+     * An admin gives a private group a new invite code: the old one stops working at once
+     * (someone it leaked to cannot join with it). The group's new version carries the code to
+     * the members' devices with their next pull.
+     */
+    async rotateInviteCode(caller: AuthUser, groupId: number): Promise<InviteCodeResponse> {
+      const inviteCode = generateInviteCode(randomBytes);
+      return db.transaction(async (tx) => {
+        await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'rotateInviteCode',
+        });
+        await tx.update(groups).set({ inviteCode, updatedAt: now() }).where(eq(groups.id, groupId));
+        return { inviteCode };
+      });
+    },
+
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {
       const group = await requireGroupAccess(db, {
         userId: caller.id,
@@ -185,7 +204,7 @@ export function createGroupsService({
     /**
      * A current member's membership, the caller's by default. Asking for one's own
      * membership only says whether one is a member (404 otherwise); another user's follows
-     * the group's read rule.
+     * the group's read rule and shows their total points only (membershipAsSeenBy).
      */
     async getMembership(
       caller: AuthUser,
@@ -210,7 +229,7 @@ export function createGroupsService({
         )
         .limit(1);
       if (!row) throw notFound('Membership');
-      return presentMembership(row.membership, row.userName);
+      return presentMembership(row.membership, row.userName, caller.id);
     },
 
     /** Public groups whose name contains `search` (case-insensitive), names starting with it first, at most 20, with member counts. */

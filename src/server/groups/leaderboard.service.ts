@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { LeaderboardResponse } from '../../domain/groups';
 import {
   RESULT_LEDGER_KINDS,
@@ -67,7 +67,9 @@ export function createLeaderboardService({ db }: { db: Database }) {
           ),
         )
         .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)))
-        .groupBy(memberships.userId, users.displayName);
+        .groupBy(memberships.userId, users.displayName)
+        // In user order: the table's own order moves with every write to a membership, a wager's too.
+        .orderBy(asc(memberships.userId));
       return {
         groupId,
         from: isoTime(from),

@@ -2,9 +2,9 @@ import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../db/connect';
 import { groups, ledger, memberships, users } from '../db/schema';
 
-// A player's own memberships and ledger for their data export, and the admin hand-over when
-// they delete their account (src/server/auth/account-data.service.ts). Here because only the
-// groups feature touches memberships and the ledger.
+// A player's own memberships and ledger for their data export, and their leaving every group
+// when they delete their account (src/server/auth/account-data.service.ts). Here because only
+// the groups feature touches memberships and the ledger.
 
 /** Every group the user is or was in, with the group's name and whether they created it. */
 export async function readMembershipsOf(tx: Executor, userId: number) {
@@ -27,12 +27,49 @@ export async function readLedgerOf(tx: Executor, userId: number) {
 
 /**
  * Run in the transaction that deletes `userId`'s account, after their user row is marked
- * deleted. In each group where they were a current admin and no other current, live (not
- * deleted) member is one, the longest-standing current member (earliest join, then lowest id)
- * becomes admin, so a group never loses its last admin with its player. The deleted player's
- * own membership keeps its role (the creator stays the creator). Each group concerned is
- * locked first, so two admins deleting at once cannot both count on the other.
- * Returns the promotions.
+ * deleted: they leave every group they are in, as leaving does (the row, its points, its
+ * ledger and open wagers stay, which settle to it later; the role drops to member), so the
+ * deleted player is a current member nowhere and no group counts, shows or notifies them.
+ * Even the creator, who cannot leave otherwise: their groups keep an admin through
+ * `handOverAdminRoles`, run first. The groups are locked in id order before any membership of
+ * them (db/README.md, "Lock order") and their updatedAt moves (their member lists are part of
+ * them). Returns the ids of the groups left, ascending, for `membershipEnded` after the commit.
+ */
+export async function leaveEveryGroup(tx: Executor, userId: number, at: Date): Promise<number[]> {
+  const current = await tx
+    .select({ groupId: memberships.groupId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), isNull(memberships.leftAt)))
+    .orderBy(asc(memberships.groupId));
+  if (current.length === 0) return [];
+  const groupIds = current.map((row) => row.groupId);
+  await tx
+    .select({ id: groups.id })
+    .from(groups)
+    .where(inArray(groups.id, groupIds))
+    .orderBy(asc(groups.id))
+    .for('no key update');
+  await handOverAdminRoles(tx, userId, at);
+  await tx
+    .update(memberships)
+    .set({ leftAt: at, role: 'member', updatedAt: at })
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        inArray(memberships.groupId, groupIds),
+        isNull(memberships.leftAt),
+      ),
+    );
+  await tx.update(groups).set({ updatedAt: at }).where(inArray(groups.id, groupIds));
+  return groupIds;
+}
+
+/**
+ * In each group where `userId` (whose account is being deleted) is a current admin and no
+ * other current, live (not deleted) member is one, the longest-standing current member
+ * (earliest join, then lowest id) becomes admin, so a group never loses its last admin with
+ * its player, its creator included. Each group concerned is locked first, so two admins
+ * deleting at once cannot both count on the other. Returns the promotions.
  */
 export async function handOverAdminRoles(
   tx: Executor,

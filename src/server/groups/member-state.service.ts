@@ -54,6 +54,7 @@ export function createMemberStateService({ db, memberStateBets }: MemberStateSer
         state.currentUserMemberships[String(row.group.id)] = presentMembership(
           row.membership,
           row.userName,
+          caller.id,
         );
       }
       if (memberStateBets) {

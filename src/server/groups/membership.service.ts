@@ -46,7 +46,7 @@ const samePair = and(
   eq(memberships.groupId, sql.placeholder('groupId')),
   eq(memberships.userId, sql.placeholder('userId')),
 );
-/** A credit: the row is moved whatever its state. */
+/** A credit (or a reversal allowed to overdraw): the row is moved whatever its state. */
 const creditPoints = prepared<MembershipRow[], PointsMove>('creditPoints', (tx) =>
   pointsChange(tx).where(samePair).returning(),
 );
@@ -264,6 +264,9 @@ export async function joinMembership(
     .update(memberships)
     .set({
       leftAt: null,
+      // Only an admin's adding brings a removed member back (group-access.ts refuses them a
+      // join of their own), and it lifts the removal.
+      removedAt: null,
       joinedAt: now,
       updatedAt: now,
       ...(input.role ? { role: input.role } : {}),
@@ -284,17 +287,24 @@ export async function joinMembership(
 /**
  * Marks a current member as left: the row, its points and its open wagers stay, so joining
  * again restores them. The role drops to member, so leaving (or being removed) also ends
- * admin rights. Returns false when the user was not a current member.
+ * admin rights. `how` 'removed' (an admin's doing) also keeps them out until an admin adds
+ * them back. Returns false when the user was not a current member.
  */
 export async function markMembershipLeft(
   tx: Executor,
   groupId: number,
   userId: number,
   now: Date,
+  how: 'left' | 'removed' = 'left',
 ): Promise<boolean> {
   const rows = await tx
     .update(memberships)
-    .set({ leftAt: now, role: 'member', updatedAt: now })
+    .set({
+      leftAt: now,
+      role: 'member',
+      updatedAt: now,
+      ...(how === 'removed' ? { removedAt: now } : {}),
+    })
     .where(
       and(
         eq(memberships.groupId, groupId),
@@ -328,6 +338,45 @@ export async function setMembershipRole(
   return rows.length > 0;
 }
 
+/**
+ * Locks the given memberships (FOR NO KEY UPDATE, what the points UPDATE takes anyway) by group
+ * id, then user id, ascending: the one order every transaction that changes several members'
+ * points takes them in (db/README.md, "Lock order"). Without it, two settlements paying the same
+ * players in different orders (one bet's wagers A then B, another's B then A) lock A and B
+ * crosswise and PostgreSQL ends one as a deadlock. Call it before the first applyLedgerEvent of
+ * a change; rows locked already are not waited for again.
+ */
+export async function lockMemberships(
+  tx: Executor,
+  members: ReadonlyArray<{ groupId: number; userId: number }>,
+): Promise<void> {
+  if (members.length === 0) return;
+  const pairs = members.map((member) => sql`(${member.groupId}::int, ${member.userId}::int)`);
+  await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(sql`(${memberships.groupId}, ${memberships.userId}) in (${sql.join(pairs, sql`, `)})`)
+    .orderBy(memberships.groupId, memberships.userId)
+    .for('no key update');
+}
+
+/**
+ * Locks every membership of a group, current or former, in the same order, and answers them
+ * (a season's end reads and resets them all; a join waiting on one of them is then a rejoin
+ * after the reset).
+ */
+export async function lockGroupMemberships(
+  tx: Executor,
+  groupId: number,
+): Promise<MembershipRow[]> {
+  return tx
+    .select()
+    .from(memberships)
+    .where(eq(memberships.groupId, groupId))
+    .orderBy(memberships.userId)
+    .for('no key update');
+}
+
 export interface LedgerEntryInput {
   groupId: number;
   userId: number;
@@ -336,6 +385,12 @@ export interface LedgerEntryInput {
   betId?: number | null;
   wagerId?: number | null;
   now?: Date;
+  /**
+   * For a reversal: take the points back even when they were wagered again meanwhile, leaving
+   * available points below zero (a re-resolution, which must always go through). Without it a
+   * reversal that cannot be exact moves nothing (422 settlement_spent).
+   */
+  mayOverdraw?: boolean;
 }
 
 /**
@@ -344,8 +399,11 @@ export interface LedgerEntryInput {
  * points (placing or raising a wager) applies only while `available_points` covers it and
  * only to a current member, so concurrent wagers can never overspend; otherwise it throws
  * 422 insufficient_points (or 403 not_member) and the caller's transaction rolls back.
- * Credits (payouts, refunds, lowering a wager) also reach members who have left, whose open
- * wagers still settle. Returns the membership after the change.
+ * Credits (payouts, refunds, lowering a wager) and a season's reset also reach members who
+ * have left, whose open wagers still settle. A reversal (undo) applies only while available
+ * points cover it (422 settlement_spent), unless `mayOverdraw` (a re-resolution) lets them go
+ * below zero. Several members' changes in one transaction lock their rows first
+ * (`lockMemberships`). Returns the membership after the change.
  *
  *   placing a wager:   applyLedgerEvent(tx, { groupId, userId, event: { kind: 'wager_placed', points }, betId, wagerId })
  *   changing it:       { kind: 'wager_changed', previousPoints, points }
@@ -358,11 +416,15 @@ export async function applyLedgerEvent(
   const { groupId, userId, event } = input;
   const now = input.now ?? new Date();
   const { totalDelta, availableDelta } = ledgerDelta(event);
-  const isDebit = availableDelta < 0;
+  // A season's reset sets available points to the starting points, so it never overdraws, and
+  // it reaches former members too (seasons/season-data.ts endSeason): it moves like a credit.
+  const isDebit = availableDelta < 0 && event.kind !== 'season_reset';
   const isReversal = event.kind === 'payout_reversed' || event.kind === 'refund_reversed';
   const move = { groupId, userId, totalDelta, availableDelta, now };
   const [updated] = isReversal
-    ? await reversePoints(tx, { ...move, debit: -availableDelta })
+    ? input.mayOverdraw
+      ? await creditPoints(tx, move)
+      : await reversePoints(tx, { ...move, debit: -availableDelta })
     : isDebit
       ? await debitPoints(tx, { ...move, debit: -availableDelta })
       : await creditPoints(tx, move);

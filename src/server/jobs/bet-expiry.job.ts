@@ -2,7 +2,9 @@ import { and, asc, eq, lte } from 'drizzle-orm';
 import { bets } from '../db/schema';
 import type { Database } from '../db/connect';
 import type { EventBus } from '../events';
+import { loadWagers } from '../bets/bet-queries';
 import { announceSettlement, settleByRefund, type Settlement } from '../bets/settlement.service';
+import { lockMemberships } from '../groups/membership.service';
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // ARCHITECTURE.md §5: a bet still unresolved 7 days after its expiresAt expires by itself and
@@ -51,6 +53,21 @@ export async function runBetExpiry(
         .orderBy(asc(bets.expiresAt), asc(bets.id))
         .limit(batchSize)
         .for('no key update', { skipLocked: true });
+      // Every wagerer of the batch at once, in the one lock order: bet by bet, a later bet's
+      // player could come before one an earlier bet's refund already holds.
+      const wagersByBet = await loadWagers(
+        tx,
+        due.map((bet) => bet.id),
+      );
+      await lockMemberships(
+        tx,
+        due.flatMap((bet) =>
+          (wagersByBet.get(bet.id) ?? []).map((wager) => ({
+            groupId: bet.groupId,
+            userId: wager.userId,
+          })),
+        ),
+      );
       const results: Settlement[] = [];
       for (const bet of due) results.push(await settleByRefund(tx, bet, 'expired', now));
       return { results, picked: due.length };

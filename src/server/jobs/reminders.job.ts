@@ -78,6 +78,8 @@ export async function runReminders(
           eq(bets.state, 'active'),
           gt(bets.expiresAt, now),
           lte(bets.expiresAt, lead),
+          // Its picks were shown (a resolution since undone): betting will not close, it has.
+          isNull(bets.picksRevealedAt),
           sql`${bets.createdAt} <= ${bets.expiresAt} - ${sql.raw(`interval '${Math.round(deps.closesSoonMs / 1000)} seconds'`)}`,
           notExists(
             db

@@ -1,9 +1,12 @@
-import { SNAPSHOT_PATTERN } from '../db/changes';
+import { MAX_ID } from '../../domain/ids';
+import { isSnapshot } from '../db/changes';
 
 // The mirror's cursor, opaque to the client: whose it is, the snapshot its pull read under, and
 // the groups the device holds. Nothing in it is secret or trusted: a forged cursor can only make
 // the server resend (or not resend) the caller's own groups, which it checks against the
-// caller's memberships on every pull.
+// caller's memberships on every pull. Whatever reaches SQL from it is checked here in full
+// (the snapshot as PostgreSQL parses it, ids within integer), so a malformed cursor starts over
+// rather than failing the pull's statement.
 
 export interface MirrorCursor {
   userId: number;
@@ -29,11 +32,11 @@ export function decodeCursor(text: string): MirrorCursor | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const { u, s, g } = value as Record<string, unknown>;
-  if (!Number.isSafeInteger(u) || typeof s !== 'string' || !SNAPSHOT_PATTERN.test(s)) return null;
+  if (!Number.isSafeInteger(u) || typeof s !== 'string' || !isSnapshot(s)) return null;
   if (
     !Array.isArray(g) ||
     g.length > MAX_GROUPS ||
-    !g.every((id) => Number.isSafeInteger(id) && (id as number) > 0)
+    !g.every((id) => Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID)
   )
     return null;
   return { userId: u as number, snapshot: s, groupIds: g as number[] };

@@ -63,7 +63,7 @@ const headStatement = prepared<Head[], { userId: number; known: number[]; snapsh
       .select({
         snapshot: sql<string>`pg_current_snapshot()::text`,
         groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
-        changed: sql<boolean>`(${groupChangesExistSql(known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)} or ${seasonChangesExistSql(known, since)} or ${notificationChangesExistSql(userId, since)})`,
+        changed: sql<boolean>`(${groupChangesExistSql(userId, known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)} or ${seasonChangesExistSql(known, since)} or ${notificationChangesExistSql(userId, since)})`,
       })
       .from(users)
       .where(eq(users.id, userId)),

@@ -1,4 +1,5 @@
 import { answerLabel } from '../../domain/bet-types';
+import { disputeJudgeIds } from '../../domain/fair-resolution';
 import type { Distribution } from '../../domain/payout';
 import type { BetReResolvedPayload, DisputeDismissedPayload } from '../../domain/realtime-events';
 import { findBet, loadWagers } from '../bets/bet-queries';
@@ -84,6 +85,7 @@ export function resultNotices({ db, now, save, republish }: NoticeContext): Noti
         (id) => id !== actorId && members.has(id),
       ),
       members,
+      wagerers,
       payload: { groupName, betTitle: bet.title, actorName: actor?.userName ?? 'A member' },
     };
   }
@@ -142,10 +144,16 @@ export function resultNotices({ db, now, save, republish }: NoticeContext): Noti
     },
 
     async resolutionDisputed(event) {
-      const { bet, members, payload } = await aboutBet(event.betId, event.disputedBy);
-      // Who reviews it: the creator and the group's admins (a dispute asks them to act, so mutes
-      // do not keep it out).
-      const reviewers = [bet.createdBy, ...(await listActiveAdminIds(db, bet.groupId))];
+      const { bet, members, wagerers, payload } = await aboutBet(event.betId, event.disputedBy);
+      // Who is asked: the bet's creator and whoever may judge it, never someone with a stake in
+      // the bet (a dispute asks them to act, so mutes do not keep it out).
+      const judges = disputeJudgeIds({
+        memberIds: [...members],
+        adminIds: await listActiveAdminIds(db, bet.groupId),
+        stakeholderIds: wagerers,
+        disputedBy: event.disputedBy,
+      });
+      const reviewers = [bet.createdBy, ...judges];
       const recipients = [...new Set(reviewers)].filter(
         (id) => id !== event.disputedBy && members.has(id),
       );

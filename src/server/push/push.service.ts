@@ -1,9 +1,14 @@
-import { and, eq, inArray, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { PushSubscription, RegisterPushSubscriptionRequest } from '../../domain/push';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
-import { pushSubscriptions, type PushSubscriptionRow } from '../db/schema';
-import { pushEndpointTaken, pushSubscriptionNotFound, unknownPushService } from '../errors';
+import { pushSubscriptions, users, type PushSubscriptionRow } from '../db/schema';
+import {
+  invalidAccessToken,
+  pushEndpointTaken,
+  pushSubscriptionNotFound,
+  unknownPushService,
+} from '../errors';
 import { presentPushSubscription } from './push.presenter';
 
 // Push subscriptions of spec 02 §3 and §7: one per user, app and device, and the reads and
@@ -78,6 +83,15 @@ export function createPushService({
         updatedAt: at,
       };
       const row = await db.transaction(async (tx) => {
+        // The account's row, key-share locked as the subscription's foreign key would lock it: a
+        // deletion committing meanwhile (its token let this request in) is waited for and seen,
+        // so a deleted account never gets a subscription back.
+        const [account] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, caller.id), isNull(users.deletedAt)))
+          .for('key share');
+        if (!account) throw invalidAccessToken();
         // Another account may take an endpoint over only with the subscription's own keys (the
         // same browser, signed in as someone else): knowing an endpoint is not owning it
         // (otherwise anyone could re-register it and silence its owner).

@@ -57,6 +57,8 @@ export interface RealtimeGatewayDeps {
   now?: () => Date;
   /** How often sockets whose access token expired are closed (default 15 s). */
   expiryCheckMs?: number;
+  /** Open sockets of one user on this instance; a new one closes the oldest (default 20). */
+  maxSocketsPerUser?: number;
 }
 
 export interface RealtimeGateway {
@@ -177,12 +179,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     }
     const { user, exp } = verified;
     try {
-      // A token of a session that ended (sign-out, a password change or reset) is refused like
-      // an expired one: the client refreshes, which fails for an ended session.
+      // A token of a session that ended (sign-out, a password change or reset, a deleted
+      // account), or that names none, is refused like an expired one: the client refreshes,
+      // which fails for an ended session.
       if (
-        user.sessionFamily &&
-        deps.isSessionLive &&
-        !(await deps.isSessionLive(user.sessionFamily))
+        !user.sessionFamily ||
+        (deps.isSessionLive && !(await deps.isSessionLive(user.sessionFamily)))
       ) {
         next(new Error('Authentication failed: the session has ended'));
         return;
@@ -201,12 +203,33 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     }
   });
 
+  // Each user's sockets on this instance, oldest first. One user opening socket after socket
+  // (a thousand, in the audit) would hold as many connections and rooms: past the cap, the
+  // oldest is closed as the server's own decision ("io server disconnect": the client does not
+  // reconnect by itself), so the newest tab always works. Counted per instance, without a
+  // round trip to the others: a user's sockets across N instances stay under N × the cap.
+  const maxSocketsPerUser = deps.maxSocketsPerUser ?? 20;
+  const socketsByUser = new Map<number, HunchSocket[]>();
+  function trackSocket(socket: HunchSocket): void {
+    const userId = socket.data.user.id;
+    const sockets = socketsByUser.get(userId) ?? [];
+    socketsByUser.set(userId, sockets);
+    sockets.push(socket);
+    socket.once('disconnect', () => {
+      const index = sockets.indexOf(socket);
+      if (index >= 0) sockets.splice(index, 1);
+      if (sockets.length === 0) socketsByUser.delete(userId);
+    });
+    while (sockets.length > maxSocketsPerUser) sockets.shift()!.disconnect(true);
+  }
+
   io.on('connection', (socket) => {
     const { user } = socket.data;
     const groupIds = [...socket.rooms]
       .filter((room) => room.startsWith('group:'))
       .map((room) => Number(room.slice('group:'.length)));
     socket.emit('connectionAuthenticated', { userId: user.id, groupIds });
+    trackSocket(socket);
   });
 
   function emitTo<E extends RealtimeEventName>(

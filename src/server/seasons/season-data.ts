@@ -17,7 +17,7 @@ import {
   users,
   type SeasonRow,
 } from '../db/schema';
-import { applyLedgerEvent } from '../groups/membership.service';
+import { applyLedgerEvent, lockGroupMemberships } from '../groups/membership.service';
 import { isoTime } from '../iso-time';
 import {
   saveNotifications,
@@ -105,9 +105,11 @@ export async function lockActiveSeason(
  * Ends a running season the caller locked: its standings are what each current member won or
  * lost in it (result entries of the ledger from its start until it ends, at `now` or at its end
  * date if that passed first), written with their names and total points as they are now; then,
- * if chosen, every current member's available points go back to the group's starting points
- * (ledger kind season_reset). Points held in open wagers are left held: those bets settle as
- * usual later. The group's memberships are locked first, so no wager or payout moves points
+ * if chosen, every member's available points go back to the group's starting points (ledger
+ * kind season_reset), former members' too: leaving before a reset and joining after it gives
+ * back what staying would have, never the old balance. Points held in open wagers are left
+ * held: those bets settle as usual later. The group's memberships, former ones included, are
+ * locked first (by user id, the one lock order), so no wager, payout or rejoin moves points
  * between the standings and the reset.
  */
 /** A season just ended in the caller's transaction, and the inbox entries it wrote (announce both after the commit). */
@@ -118,16 +120,8 @@ export interface EndedSeason {
 
 export async function endSeason(tx: Executor, season: SeasonRow, now: Date): Promise<EndedSeason> {
   const endedAt = season.endsAt.getTime() < now.getTime() ? season.endsAt : now;
-  const members = await tx
-    .select({
-      userId: memberships.userId,
-      totalPoints: memberships.totalPoints,
-      availablePoints: memberships.availablePoints,
-    })
-    .from(memberships)
-    .where(and(eq(memberships.groupId, season.groupId), isNull(memberships.leftAt)))
-    .orderBy(asc(memberships.userId))
-    .for('update');
+  const everyone = await lockGroupMemberships(tx, season.groupId);
+  const members = everyone.filter((member) => member.leftAt === null);
   const results = await tx
     .select({
       userId: memberships.userId,
@@ -168,7 +162,7 @@ export async function endSeason(tx: Executor, season: SeasonRow, now: Date): Pro
     .where(eq(groups.id, season.groupId));
   const startingPoints = group?.defaultPoints ?? 0;
   if (season.resetPoints) {
-    for (const member of members) {
+    for (const member of everyone) {
       const points = startingPoints - member.availablePoints;
       if (points === 0) continue;
       await applyLedgerEvent(tx, {

@@ -61,8 +61,15 @@ export function createSeasonsService({ db, events, now = () => new Date() }: Sea
       if (problem) throw validationFailed(problem, { endsAt: problem });
       const { ended, started } = await db.transaction(async (tx) => {
         await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'manageSeasons' });
-        // Starts in one group take turns, so "at most one running" is checked, not raced.
-        await tx.select({ id: groups.id }).from(groups).where(eq(groups.id, groupId)).for('update');
+        // Starts in one group take turns, so "at most one running" is checked, not raced. NO KEY
+        // UPDATE, not UPDATE: an end racing this start inserts inbox entries naming the group
+        // (a foreign key, so a KEY SHARE lock on its row) while it holds the season this start
+        // waits for; FOR UPDATE would block that insert, and the two would deadlock.
+        await tx
+          .select({ id: groups.id })
+          .from(groups)
+          .where(eq(groups.id, groupId))
+          .for('no key update');
         const running = await lockActiveSeason(tx, groupId);
         if (running && running.endsAt.getTime() > at.getTime()) throw seasonActive();
         const ended = running ? await endSeason(tx, running, at) : undefined;

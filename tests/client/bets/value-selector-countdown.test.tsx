@@ -85,4 +85,21 @@ describe('countdown (spec 02 §4, §9)', () => {
     act(() => vi.advanceTimersByTime(59_000));
     expect(root().textContent).toBe('Expired');
   });
+
+  it('says "Closed" while the expiry is ahead once the picks were shown, "Expired" after', () => {
+    vi.useFakeTimers();
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    vi.setSystemTime(start);
+    const { container } = render(
+      <Countdown
+        expiresAt={new Date(start + 3 * 3_600_000).toISOString()}
+        picksRevealedAt={new Date(start - 60_000).toISOString()}
+      />,
+    );
+    const root = () => container.firstElementChild!;
+    expect(root().textContent).toBe('Closed');
+    expect(root().className).toMatch(/error/);
+    act(() => vi.advanceTimersByTime(3 * 3_600_000));
+    expect(root().textContent).toBe('Expired');
+  });
 });

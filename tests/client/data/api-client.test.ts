@@ -32,6 +32,8 @@ let baseUrl: string;
 let seen: Seen[] = [];
 let refreshDelayMs = 50;
 let acceptedAccessToken = 'fresh-access';
+/** While set, /api/held answers only once it resolves (a request still in flight). */
+let holdAnswer: Promise<void> | null = null;
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -71,6 +73,7 @@ beforeAll(async () => {
         code: 'invalid_access_token',
       });
     if (req.url === '/auth/revoke-token') return json(res, 200, { message: 'ok' });
+    if (req.url === '/api/held' && holdAnswer) await holdAnswer;
     if (req.url === '/api/proxy')
       return json(res, 502, { message: 'Bad gateway', code: 'upstream_down' });
     if (req.url === '/api/broken')
@@ -95,6 +98,7 @@ beforeEach(() => {
   seen = [];
   refreshDelayMs = 50;
   acceptedAccessToken = 'fresh-access';
+  holdAnswer = null;
   localStorage.clear();
   sessionStorage.clear();
 });
@@ -190,6 +194,24 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
     expect(count((s) => s.url === '/auth/refresh-token')).toBe(1); // only the explicit call
     expect(logouts()).toBe(0);
     expect(session.getSnapshot().user).not.toBeNull();
+  });
+
+  it('never hands over an answer to a request of a session that ended while it was in flight', async () => {
+    const { api, session } = setup();
+    acceptedAccessToken = 'stale-access';
+    let answer = () => undefined as void;
+    holdAnswer = new Promise<void>((resolve) => (answer = resolve));
+    const inFlight = api.get('/api/held');
+    await expect.poll(() => count((s) => s.url === '/api/held')).toBe(1);
+
+    await session.logout();
+    answer();
+
+    // Whatever reads it (a stats screen, a group page) would otherwise keep it on the device.
+    await expect(inFlight).rejects.toMatchObject({ status: 401 });
+    // A sign-in afterwards is a session of its own: its requests are answered as ever.
+    session.signIn({ accessToken: 'stale-access', refreshToken: 'good-refresh', user }, false);
+    await expect(api.get('/api/held')).resolves.toEqual({ ok: true, url: '/api/held' });
   });
 
   it('does not refresh for a 401 on a request sent without a token', async () => {

@@ -26,6 +26,8 @@ let devices = 0;
 
 export interface Device {
   db: HunchDb;
+  /** The device's localStorage: the remembered session, the active group, the local data's owner. */
+  storage: MemoryStorage;
   session: SessionStore;
   api: ApiClient;
   activeGroup: ActiveGroupStore;
@@ -93,6 +95,7 @@ export async function openDevice(
     api,
     session,
     activeGroup,
+    storage,
     socket,
     toasts: toastStore as never,
     newKey: () => `device-${devices}-key-${(keys += 1)}`,
@@ -102,6 +105,7 @@ export async function openDevice(
   });
   return {
     db,
+    storage,
     session,
     api,
     activeGroup,

@@ -2,6 +2,8 @@
 import '../node-browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFairResolutionActions } from '../../../src/client/bets/fair-resolution-actions';
+import { readNextActionableBet } from '../../../src/client/bets/use-bets';
+import { isWageringOpen } from '../../../src/domain/bet-lists';
 import { runPicksReveal } from '../../../src/server/jobs/picks-reveal.job';
 import {
   createBet,
@@ -124,5 +126,29 @@ describe('undo and dispute through the outbox', () => {
     expect((await phone.db.bets.get(bet.id))?.pendingWriteId).toBeUndefined();
     const history = await phone.db.betHistory.where('betId').equals(bet.id).sortBy('id');
     expect(history.at(-1)).toMatchObject({ kind: 'disputed', reason: 'It rained at noon' });
+  });
+});
+
+describe('a resolution undone before the expiry', () => {
+  it('leaves the bet closed on a device: active, waiting for its result, in no wager queue', async () => {
+    const { friend, group, bet } = await setUp({ friendCreates: true });
+    const late = await createPlayer(server, 'Late');
+    await joinGroup(server, late, group);
+    const tablet = await openDevice(server, late);
+    devices.push(tablet);
+    await tablet.local.sync();
+    const now = server.clock.now().getTime();
+    expect((await readNextActionableBet(tablet.db, late.user.id, now))?.id).toBe(bet.id);
+
+    expect((await resolve(server, friend, bet, 'no')).status).toBe(200);
+    const undone = await server.request('POST', `/api/bets/${bet.id}/undo-resolution`, {
+      token: friend.accessToken,
+    });
+    expect(undone.status).toBe(200);
+    await tablet.local.sync();
+    const stored = await tablet.db.bets.get(bet.id);
+    expect(stored?.state).toBe('active');
+    expect(isWageringOpen(stored!, now)).toBe(false);
+    expect(await readNextActionableBet(tablet.db, late.user.id, now)).toBeNull();
   });
 });

@@ -126,6 +126,34 @@ describe('session token storage (spec 01 §4)', () => {
     expect(listener).toHaveBeenCalled();
   });
 
+  it('ends a remembered session when another tab of the browser signed it out', async () => {
+    const { store, revokeRefreshToken } = makeStore();
+    store.signIn(auth(), true);
+    const loggedOut = vi.fn();
+    store.events.on('logout', loggedOut);
+    // A token refresh in the other tab is not an end, nor is anything in another storage.
+    store.followOtherTab({ key: 'access_token', newValue: 'access-2', storageArea: localStorage });
+    store.followOtherTab({ key: 'access_token', newValue: null, storageArea: sessionStorage });
+    expect(loggedOut).not.toHaveBeenCalled();
+
+    localStorage.clear(); // what the other tab's logout did
+    store.followOtherTab({ key: 'access_token', newValue: null, storageArea: localStorage });
+    await Promise.resolve();
+
+    expect(loggedOut).toHaveBeenCalledTimes(1);
+    expect(loggedOut.mock.calls[0]![0]).toMatchObject({ user, reason: 'user' });
+    expect(store.getSnapshot()).toEqual({ user: null, signedOutBy: 'user' });
+    // The other tab revoked it already.
+    expect(revokeRefreshToken).not.toHaveBeenCalled();
+  });
+
+  it('leaves a tab-only session alone when a remembered one ends in another tab', () => {
+    const { store } = makeStore();
+    store.signIn(auth(), false);
+    store.followOtherTab({ key: null, newValue: null, storageArea: localStorage });
+    expect(store.user).toEqual(user);
+  });
+
   it('does not wait for, nor fail on, a revoke the server refuses', async () => {
     const { store } = makeStore(vi.fn(() => Promise.reject(new Error('offline'))));
     store.signIn(auth(), true);

@@ -114,6 +114,33 @@ describe('the first sync', () => {
   });
 });
 
+describe('a cursor the server cannot use', () => {
+  it('starts over with a full sync when the server refuses the stored cursor (400)', async () => {
+    const { me, groups } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    // Longer than any cursor the server takes: the pull answers 400 for it.
+    await phone.db.meta.put({
+      key: CURSOR_KEY,
+      value: { userId: me.user.id, cursor: 'x'.repeat(5000) },
+    });
+    await phone.db.groups.clear();
+    phone.requests.length = 0;
+
+    await phone.local.sync();
+
+    expect(phone.requests).toEqual([
+      expect.stringMatching(/^GET \/api\/member\/state\?cursor=x{5000}$/),
+      'GET /api/member/state?cursor=0',
+    ]);
+    expect((await phone.db.groups.toArray()).map((group) => group.id).sort()).toEqual(
+      groups.map((group) => group.id).sort(),
+    );
+    const stored = (await phone.db.meta.get(CURSOR_KEY))?.value as { cursor: string };
+    expect(stored.cursor).not.toMatch(/^x+$/);
+  });
+});
+
 describe('later pulls', () => {
   it('bring only what changed: a new bet, a resolution with its payout and statistics', async () => {
     const { me, friend, groups, bets } = await playerWithTwoGroups();
@@ -221,7 +248,7 @@ describe('the owner of the mirror', () => {
     });
   });
 
-  it('forgets everything, cursor and outbox included, at sign-out', async () => {
+  it('forgets everything, cursor and outbox included, at sign-out; the waiting write is held for its player', async () => {
     const { me, bets } = await playerWithTwoGroups();
     const phone = await device(me);
     phone.local.start();
@@ -239,11 +266,13 @@ describe('the owner of the mirror', () => {
     await phone.session.logout();
     await phone.local.whenIdle();
 
-    for (const table of phone.db.tables) expect(await table.count()).toBe(0);
+    for (const table of phone.db.tables)
+      if (table.name !== 'held') expect(await table.count()).toBe(0);
+    expect(await phone.db.held.where('userId').equals(me.user.id).count()).toBe(1);
     expect(phone.activeGroup.getSnapshot()).toBeUndefined();
   });
 
-  it('keeps the waiting writes when the session expired, and sends them once the same player signs in again', async () => {
+  it('holds the waiting writes when the session expired; they go only once the same player, signed in again, sends them', async () => {
     const { me, bets } = await playerWithTwoGroups();
     const phone = await device(me);
     phone.local.start();
@@ -259,16 +288,22 @@ describe('the owner of the mirror', () => {
 
     await phone.session.logout('expired');
     await phone.local.whenIdle();
-    expect(await phone.db.outbox.count()).toBe(1);
+    expect(await phone.db.outbox.count()).toBe(0);
+    const [held] = await phone.local.held.list(me.user.id);
 
     phone.setOffline(false);
     phone.session.signIn(me, true);
     await phone.local.whenIdle();
+    const wagersOnIt = async () =>
+      (await server.request('GET', `/api/bets/user/wagers`, { token: me.accessToken })).body.filter(
+        (wager: { betId: number }) => wager.betId === bets[0]!.open.id,
+      );
+    expect(await wagersOnIt()).toHaveLength(0);
+
+    await phone.local.held.send(held!.id);
+    await phone.local.whenIdle();
     expect(await phone.db.outbox.count()).toBe(0);
-    const wagers = await server.request('GET', `/api/bets/user/wagers`, { token: me.accessToken });
-    expect(
-      wagers.body.filter((wager: { betId: number }) => wager.betId === bets[0]!.open.id),
-    ).toHaveLength(1);
+    expect(await wagersOnIt()).toHaveLength(1);
   });
 });
 

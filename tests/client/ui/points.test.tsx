@@ -29,4 +29,9 @@ describe('Points', () => {
     ]);
     expect(screen.getAllByText('points')).toHaveLength(3);
   });
+
+  it('shows a balance below zero (a re-resolution’s unpaid debt) with a true minus sign', () => {
+    const { container } = render(<Points value={-1240} />);
+    expect(container.textContent).toBe('−1,240points');
+  });
 });

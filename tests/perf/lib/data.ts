@@ -244,6 +244,29 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
   return world;
 }
 
+/** The session (refresh token family) of a bench user, which `tokenFor` (load.ts) names. */
+export function benchSessionFamily(userId: number): string {
+  return `bench-session-${userId}`;
+}
+
+/**
+ * A live session for every user (one bench user first on an empty database, benchmark 1's),
+ * as a sign-in would leave it: the bench's tokens name it, and a token passes only while its
+ * session lives. Idempotent.
+ */
+export async function seedBenchSessions(db: Database): Promise<void> {
+  const [existing] = await db.select({ id: users.id }).from(users).limit(1);
+  if (!existing)
+    await db
+      .insert(users)
+      .values({ appName: 'hunch', displayName: 'Bench player', isTemporary: true });
+  await db.execute(sql`
+    insert into refresh_tokens (user_id, token_hash, family_id, app_name, expires_at)
+    select id, 'bench-refresh-' || id, 'bench-session-' || id, 'hunch', now() + interval '1 day'
+    from users
+    on conflict (token_hash) do nothing`);
+}
+
 /**
  * The ledger invariant (ARCHITECTURE.md §4): every membership's points equal its ledger sums
  * and available points are never negative. Returns the number of broken memberships.

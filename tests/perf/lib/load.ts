@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { AccessTokens } from '../../../src/server/auth/tokens';
+import { benchSessionFamily } from './data';
 import { percentile, sortNumbers } from './report';
 
 // Load helpers shared by the HTTP benchmarks.
@@ -10,8 +11,17 @@ import { percentile, sortNumbers } from './report';
 export const BENCH_JWT_SECRET = `bench-${randomBytes(24).toString('hex')}`;
 const tokens = new AccessTokens(BENCH_JWT_SECRET);
 
+/**
+ * An access token of the member's bench session: a token passes only while its session lives,
+ * and every bench server gives each user that session (`seedBenchSessions`, lib/data.ts).
+ */
 export function tokenFor(userId: number): Promise<string> {
-  return tokens.sign({ id: userId, appName: 'hunch', isTemporary: true });
+  return tokens.sign({
+    id: userId,
+    appName: 'hunch',
+    isTemporary: true,
+    sessionFamily: benchSessionFamily(userId),
+  });
 }
 
 export interface CannonSettings {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { asc, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -96,10 +97,18 @@ async function pointsTable() {
       userId: memberships.userId,
       totalPoints: memberships.totalPoints,
       availablePoints: memberships.availablePoints,
-      leftAt: memberships.leftAt,
     })
     .from(memberships)
     .orderBy(asc(memberships.groupId), asc(memberships.userId));
+}
+
+/** The groups `userId` is a current member of (their membership not left). */
+async function currentGroupsOf(userId: number): Promise<number[]> {
+  const rows = await server.database.db
+    .select({ groupId: memberships.groupId, leftAt: memberships.leftAt })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+  return rows.filter((row) => row.leftAt === null).map((row) => row.groupId);
 }
 
 async function gameRows() {
@@ -123,6 +132,13 @@ async function pull(user: AuthResponse, cursor = MIRROR_START_CURSOR): Promise<M
   );
   expect(response.status, response.text).toBe(200);
   return mirrorPullResponseSchema.parse(response.body);
+}
+
+async function pushSubscriptionCount(userId: number): Promise<number> {
+  const [row] = await rowsOf<{ count: number }>(
+    sql`select count(*)::int as count from push_subscriptions where user_id = ${userId}`,
+  );
+  return Number(row!.count);
 }
 
 async function adminsOf(viewer: AuthResponse, group: Group): Promise<number[]> {
@@ -182,8 +198,19 @@ describe('DELETE /auth/users/me', () => {
       ).status,
     ).toBe(200);
     await server.request('POST', '/auth/forgot-password', { body: { email: maya.email } });
+    // An email change waiting for its confirmation link holds her next address.
+    const nextEmail = `maya.next.${randomBytes(4).toString('hex')}@example.com`;
+    expect(
+      (
+        await server.request('PUT', '/auth/users/me', {
+          token: maya.accessToken,
+          body: { email: nextEmail, currentPassword: maya.password },
+        })
+      ).status,
+    ).toBe(200);
     const personal = [
       maya.email,
+      nextEmail,
       maya.user.username,
       maya.user.displayName,
       maya.user.firstName,
@@ -202,9 +229,10 @@ describe('DELETE /auth/users/me', () => {
     expect(await pointsTable()).toEqual(pointsBefore);
     expect(await gameRows()).toEqual(rowsBefore);
     expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 94 });
+    expect(await currentGroupsOf(maya.user.id)).toEqual([]);
   });
 
-  it('shows "Deleted player" in the leaderboard and in the other members\' next pull', async () => {
+  it('ends her memberships: the others\' next pull and the leaderboard drop her, her bubble says "Deleted player"', async () => {
     const maya = await createMaya();
     const bo = await createPlayer(server, 'Bo');
     const group = await createGroup(server, bo);
@@ -212,33 +240,64 @@ describe('DELETE /auth/users/me', () => {
     const bet = await createBet(server, bo, group, { baseWagerAmount: 3 });
     await placeWager(server, maya, bet, 'yes', 9);
     const first = await pull(bo);
+    expect(first.memberships).toContainEqual(
+      expect.objectContaining({ groupId: group.id, userId: maya.user.id }),
+    );
 
     expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
 
     const next = await pull(bo, first.cursor);
-    expect(next.memberships).toContainEqual(
-      expect.objectContaining({
-        groupId: group.id,
-        userId: maya.user.id,
-        userName: DELETED_PLAYER_NAME,
-        totalPoints: 100,
-        availablePoints: 91,
-      }),
-    );
+    expect(next.removedMemberships).toContainEqual({ groupId: group.id, userId: maya.user.id });
+    expect(next.groups.find((g) => g.id === group.id)?.memberUserIds).toEqual([bo.user.id]);
     const leaderboard = await server.request('GET', `/api/groups/${group.id}/leaderboard`, {
       token: bo.accessToken,
     });
-    expect(leaderboard.body.users).toContainEqual({
-      id: maya.user.id,
-      name: DELETED_PLAYER_NAME,
-      points: 100,
-    });
+    expect(leaderboard.body.users.map((user: { id: number }) => user.id)).toEqual([bo.user.id]);
+    // Her wager stays on the bet, under her tombstone's name.
     const bubbles = await server.request('GET', `/auth/users/ids?ids=${maya.user.id}`, {
       token: bo.accessToken,
     });
     expect(bubbles.body).toEqual([
       { id: maya.user.id, displayName: DELETED_PLAYER_NAME, username: '', email: '' },
     ]);
+    expect(await currentGroupsOf(maya.user.id)).toEqual([]);
+  });
+
+  it('keeps her open wagers, which settle to her left membership with the ledger balanced', async () => {
+    const maya = await createMaya();
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, maya, group);
+    const bet = await createBet(server, bo, group, { baseWagerAmount: 2 });
+    await placeWager(server, maya, bet, 'yes', 4);
+    await placeWager(server, bo, bet, 'no', 4);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+    expect((await resolve(server, bo, bet, 'yes')).status).toBe(200);
+
+    const [row] = await server.database.db
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, maya.user.id));
+    expect(row).toMatchObject({ totalPoints: 104, availablePoints: 104, leftAt: expect.any(Date) });
+    expect(await pointsOf(server, bo, group)).toEqual({ total: 96, available: 96 });
+  });
+
+  it('lets no admin add her back', async () => {
+    const maya = await createMaya();
+    const bo = await createPlayer(server, 'Bo');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, maya, group);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    const added = await server.request('POST', `/api/groups/${group.id}/members`, {
+      token: bo.accessToken,
+      body: { userId: maya.user.id },
+    });
+    expect(added.status, added.text).toBeGreaterThanOrEqual(400);
+    expect(added.status).toBeLessThan(500);
+    expect(await currentGroupsOf(maya.user.id)).toEqual([]);
   });
 
   it('names her nowhere in a season she won: its standings and the others\' inbox say "Deleted player"', async () => {
@@ -311,6 +370,20 @@ describe('DELETE /auth/users/me', () => {
     ).toBe(401);
     expect((await server.request('GET', '/auth/users/me/export', { token })).status).toBe(401);
     expect((await deleteAccount(server, maya, maya.password)).status).toBe(401);
+  });
+
+  it('removes her push subscriptions, and her still unexpired token cannot register one again', async () => {
+    const maya = await createMaya();
+    const subscription = await subscribeToPush(server, maya);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    const again = await server.request('POST', '/api/push-subscriptions', {
+      token: maya.accessToken,
+      body: subscription,
+    });
+    expect(again.status).toBe(401);
+    expect(await pushSubscriptionCount(maya.user.id)).toBe(0);
   });
 
   it('frees the email and username for a new account', async () => {
@@ -391,12 +464,46 @@ describe('DELETE /auth/users/me', () => {
 
     expect((await deleteAccount(server, creator)).status).toBe(200);
 
-    // The creator stays the creator (and keeps its role) on the tombstone.
-    expect((await adminsOf(late, group)).sort()).toEqual([creator.user.id, early.user.id].sort());
+    // The group still names its creator, who is no longer a member or an admin of it.
+    expect(await adminsOf(late, group)).toEqual([early.user.id]);
     const updated = await server.request<Group>('GET', `/api/groups/${group.id}`, {
       token: late.accessToken,
     });
     expect(updated.body.createdByUserId).toBe(creator.user.id);
+    expect(updated.body.memberUserIds.sort()).toEqual([early.user.id, late.user.id].sort());
+  });
+
+  it("leaves the creator's group administrable by the new admin", async () => {
+    const creator = await createPlayer(server, 'Creator');
+    const [early, late] = [await createPlayer(server, 'Early'), await createPlayer(server, 'Late')];
+    const group = await createGroup(server, creator);
+    await joinGroup(server, early, group);
+    await joinGroup(server, late, group);
+    const bet = await createBet(server, late, group, { baseWagerAmount: 2 });
+
+    expect((await deleteAccount(server, creator)).status).toBe(200);
+
+    const token = early.accessToken;
+    const settings = await server.request('PATCH', `/api/groups/${group.id}/settings`, {
+      token,
+      body: { floorTopUp: false },
+    });
+    expect(settings.status, settings.text).toBe(200);
+    const promoted = await server.request('POST', `/api/groups/${group.id}/admins`, {
+      token,
+      body: { userId: late.user.id },
+    });
+    expect(promoted.status, promoted.text).toBe(200);
+    const removed = await server.request(
+      'DELETE',
+      `/api/groups/${group.id}/members/${late.user.id}`,
+      {
+        token,
+      },
+    );
+    expect(removed.status, removed.text).toBe(200);
+    expect((await cancel(server, early, bet)).status).toBe(200);
+    expect(await adminsOf(early, group)).toEqual([early.user.id]);
   });
 
   it('promotes nobody when another live admin remains', async () => {
@@ -412,7 +519,7 @@ describe('DELETE /auth/users/me', () => {
 
     expect((await deleteAccount(server, creator)).status).toBe(200);
 
-    expect((await adminsOf(member, group)).sort()).toEqual([creator.user.id, admin.user.id].sort());
+    expect(await adminsOf(member, group)).toEqual([admin.user.id]);
   });
 
   it("leaves the player's open bets to be cancelled by an admin or to expire with refunds", async () => {
@@ -433,3 +540,59 @@ describe('DELETE /auth/users/me', () => {
     expect(await pointsOf(server, bo, group)).toEqual({ total: 100, available: 100 });
   });
 });
+
+describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+  'DELETE /auth/users/me racing other requests',
+  () => {
+    /** A second connection to the test database, outside the app's pool. */
+    async function connectAside(): Promise<pg.Client> {
+      const [row] = await rowsOf<{ name: string }>(sql`select current_database() as name`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${row!.name}`;
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      return client;
+    }
+
+    /** Waits until `count` other connections wait for a lock (inside a transaction the statistics are a snapshot: cleared first). */
+    async function waitForLockWaiters(client: pg.Client, count: number) {
+      const waiting = async () => {
+        await client.query('select pg_stat_clear_snapshot()');
+        const result = await client.query<{ waiting: number }>(
+          `select count(*)::int as waiting from pg_stat_activity
+           where datname = current_database() and pid <> pg_backend_pid()
+             and state = 'active' and wait_event_type = 'Lock'`,
+        );
+        return result.rows[0]!.waiting;
+      };
+      await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(count);
+    }
+
+    it('refuses a push subscription whose request passed sign-in before the deletion committed', async () => {
+      const maya = await createMaya();
+      const aside = await connectAside();
+      try {
+        // Hold the deletion midway: it has locked her user row and waits for this session token.
+        await aside.query('begin');
+        await aside.query('select id from refresh_tokens where user_id = $1 for update', [
+          maya.user.id,
+        ]);
+        const deleting = deleteAccount(server, maya, maya.password);
+        await waitForLockWaiters(aside, 1);
+        // Her token is still live: this request is let in, and meets the deletion in the database.
+        const registering = subscribeToPush(server, maya).then(
+          () => 201,
+          (error: Error) => Number(/failed: (\d+)/.exec(error.message)?.[1]),
+        );
+        await waitForLockWaiters(aside, 2);
+        await aside.query('rollback');
+
+        expect((await deleting).status).toBe(200);
+        expect(await registering).toBe(401);
+        expect(await pushSubscriptionCount(maya.user.id)).toBe(0);
+      } finally {
+        await aside.end();
+      }
+    });
+  },
+);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { createGroup, createPlayer, uniqueGroupName } from '../groups/group.factories';
@@ -129,6 +130,72 @@ describe('more rate limits', () => {
         .status,
     ).toBe(200);
     expect((await create(other)).status).toBe(201);
+  });
+});
+
+// Behind a load balancer every request comes from the balancer, and the client's address is
+// the entry the balancer appended to X-Forwarded-For: the rightmost. Whatever the client wrote
+// itself stands to its left and must never be what is counted.
+describe('rate limits behind one proxy (TRUST_PROXY=1)', () => {
+  const server = useTestServer({
+    env: { TRUST_PROXY: '1' },
+    rateLimits: { guestPerIp: 2, loginPerIp: 3 },
+  });
+  const guest = (forwardedFor: string) =>
+    server.request('POST', '/auth/register-guest', {
+      body: { displayName: 'Flood', appName: 'hunch' },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+  const forged = fc.array(
+    fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('unknown', '127.0.0.1', 'localhost', '')),
+    { maxLength: 4 },
+  );
+  let address = 0;
+
+  it('counts guest sign-ups by the address the proxy appended, whatever the client wrote before it (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(forged, forged, forged), async (written) => {
+        // A client address of its own for each run.
+        address += 1;
+        const client = `2001:db8::${address.toString(16)}`;
+        const answers = [];
+        for (const entries of written) answers.push(await guest([...entries, client].join(', ')));
+        expect(answers.map((answer) => answer.status)).toEqual([201, 201, 429]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('counts logins by that address too, and another client’s address apart', async () => {
+    const login = (forwardedFor: string) =>
+      server.request('POST', '/auth/login', {
+        body: { email: 'nobody@example.com', password: 'Wrong-password-1' },
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await login(`10.9.8.${attempt}, 198.51.100.7`)).status).toBe(401);
+    expect((await login('10.9.8.200, 198.51.100.7')).status).toBe(429);
+    expect((await login('198.51.100.7')).status).toBe(429);
+    expect((await login('198.51.100.8')).status).toBe(401);
+  });
+});
+
+describe('rate limits behind proxies named by address (TRUST_PROXY=127.0.0.1,10.0.0.0/8)', () => {
+  const server = useTestServer({
+    env: { TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' },
+    rateLimits: { guestPerIp: 2 },
+  });
+
+  it('counts the first address from the right that is not a trusted proxy', async () => {
+    const guest = (forwardedFor: string) =>
+      server.request('POST', '/auth/register-guest', {
+        body: { displayName: 'Flood', appName: 'hunch' },
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    expect((await guest('1.1.1.1, 203.0.113.9, 10.1.2.3')).status).toBe(201);
+    expect((await guest('2.2.2.2, 203.0.113.9, 10.4.5.6')).status).toBe(201);
+    expect((await guest('203.0.113.9')).status).toBe(429);
+    expect((await guest('203.0.113.10, 10.1.2.3')).status).toBe(201);
   });
 });
 

@@ -4,9 +4,16 @@ import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import { UNDO_WINDOW_MS } from '../../../src/domain/fair-resolution';
 import { ledger } from '../../../src/server/db/schema';
-import { createGroupWithRoles, recordEvents } from '../groups/group.factories';
+import {
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  makeAdmin,
+  recordEvents,
+} from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import {
+  cancel,
   createBet,
   DAY,
   expiresIn,
@@ -14,6 +21,7 @@ import {
   NO_EXPIRY_TIMER,
   placeWager,
   pointsOf,
+  postWager,
   resolve,
 } from './bet.factories';
 
@@ -58,7 +66,7 @@ async function betWithWagers(defaultPoints = 100) {
 }
 
 describe('undoing a resolution', () => {
-  it('takes the payout back exactly, shows both moves in the ledger and reopens the bet', async () => {
+  it('takes the payout back exactly, shows both moves in the ledger and leaves the bet active, waiting for its result', async () => {
     const { group, admin, creator, member, bet } = await betWithWagers();
     const before = [await pointsOf(server, admin, group), await pointsOf(server, creator, group)];
     expect((await resolve(server, member, bet, 'yes')).status).toBe(200);
@@ -131,7 +139,7 @@ describe('undoing a resolution', () => {
 });
 
 describe('disputes', () => {
-  it('lets a participant flag a resolution once; an admin re-resolves it with an exact reversal', async () => {
+  it('lets a participant flag a resolution once; a judge without a stake re-resolves it with an exact reversal', async () => {
     const { group, admin, creator, member, outsider, bet } = await betWithWagers();
     await resolve(server, member, bet, 'yes');
     expect((await dispute(outsider, bet)).body.code).toBe('not_member');
@@ -147,9 +155,10 @@ describe('disputes', () => {
       reason: 'It was a no, I watched it.',
     });
     expect((await dispute(admin, bet)).body.code).toBe('dispute_exists');
-    expect((await reResolve(member, bet, 'no')).body.code).toBe('cannot_review_dispute');
+    expect((await reResolve(creator, bet, 'no')).body.code).toBe('cannot_review_dispute');
 
-    const fixed = await reResolve(creator, bet, 'no');
+    // Both admins wagered: `member`, who did not, judges.
+    const fixed = await reResolve(member, bet, 'no');
     recorder.stop();
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ state: 'resolved', correctAnswer: 'no' });
@@ -159,8 +168,8 @@ describe('disputes', () => {
     expect(namesOf(recorder.events)).toEqual(['resolutionDisputed', 'betReResolved']);
     // Reviewed is final: no second dispute, no second review.
     expect((await dispute(admin, bet)).body.code).toBe('dispute_exists');
-    expect((await dismiss(creator, bet)).body.code).toBe('no_open_dispute');
-    expect((await undo(creator, bet)).body).toEqual({
+    expect((await dismiss(member, bet)).body.code).toBe('no_open_dispute');
+    expect((await undo(member, bet)).body).toEqual({
       message: 'This result was reviewed by an admin and is final.',
       code: 'undo_window_over',
     });
@@ -169,15 +178,15 @@ describe('disputes', () => {
       ['created', member.user.id, null],
       ['resolved', member.user.id, 'yes'],
       ['disputed', creator.user.id, null],
-      ['re_resolved', creator.user.id, 'no'],
+      ['re_resolved', member.user.id, 'no'],
     ]);
   });
 
-  it('lets an admin dismiss a dispute, leaving the points as they are', async () => {
+  it('lets a judge dismiss a dispute, leaving the points as they are', async () => {
     const { group, admin, creator, member, bet } = await betWithWagers();
     await resolve(server, member, bet, 'yes');
     await dispute(creator, bet);
-    const dismissed = await dismiss(admin, bet);
+    const dismissed = await dismiss(member, bet);
     expect(dismissed.status).toBe(200);
     expect(dismissed.body.dispute.state).toBe('closed');
     expect(await pointsOf(server, admin, group)).toEqual({ total: 109, available: 109 });
@@ -191,6 +200,73 @@ describe('disputes', () => {
     const response = await dispute(creator, bet);
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('dispute_window_over');
+  });
+});
+
+describe('who judges a dispute', () => {
+  it('is never the admin who wagered and disputed: they cannot re-resolve in their own favour', async () => {
+    const { group, admin, creator, member, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    // `creator`, an admin, lost on "no" and disputes; `admin` won on "yes": both have a stake.
+    await dispute(creator, bet);
+    for (const stakeholder of [creator, admin]) {
+      const own = await reResolve(stakeholder, bet, stakeholder === creator ? 'no' : 'yes');
+      expect(own.status).toBe(403);
+      expect(own.body).toEqual({
+        message: 'You have a stake in this bet, so someone without one judges its dispute.',
+        code: 'cannot_review_dispute',
+      });
+      expect((await dismiss(stakeholder, bet)).body.code).toBe('cannot_review_dispute');
+    }
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 109, available: 109 });
+    // Every admin has a stake: a member without one judges.
+    const fixed = await reResolve(member, bet, 'no');
+    expect(fixed.status).toBe(200);
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 103, available: 103 });
+  });
+
+  it('is an admin without a stake when there is one, and then no plain member', async () => {
+    const { group, creator, admin, member, bet } = await betWithWagers();
+    const neutral = await createPlayer(server, 'Neutral admin');
+    await joinGroup(server, neutral, group);
+    await makeAdmin(server, creator, group, neutral);
+    await resolve(server, member, bet, 'yes');
+    await dispute(creator, bet);
+    expect((await dismiss(member, bet)).body).toEqual({
+      message: 'Only a group admin can review a dispute.',
+      code: 'cannot_review_dispute',
+    });
+    expect((await dismiss(admin, bet)).body.code).toBe('cannot_review_dispute');
+    const dismissed = await dismiss(neutral, bet);
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body.dispute.state).toBe('closed');
+  });
+});
+
+describe('a re-resolution', () => {
+  it('goes through when the winner already wagered the winnings: their available points go below zero until refilled', async () => {
+    const { group, admin, creator, member, bet } = await betWithWagers(10);
+    await resolve(server, member, bet, 'yes');
+    await dispute(creator, bet);
+    // `admin` won 12 and wagers 18 of their 19 points elsewhere.
+    const elsewhere = [];
+    for (const title of ['Snow?', 'Hail?']) {
+      const other = await createBet(server, creator, group, { title, baseWagerAmount: 3 });
+      await placeWager(server, admin, other, 'yes', 9);
+      elsewhere.push(other);
+    }
+    const fixed = await reResolve(member, bet, 'no');
+    expect(fixed.status).toBe(200);
+    // 10 − 3 lost; the 12 won are taken back though 18 are held on the other bets.
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 7, available: -11 });
+    expect(await pointsOf(server, creator, group)).toEqual({ total: 13, available: 13 });
+    const next = await createBet(server, creator, group, { title: 'Sun?' });
+    const refused = await postWager(server, admin, next, 'yes', 1);
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('insufficient_points');
+    // The held points come back when those bets are cancelled: the debt is paid from them.
+    for (const other of elsewhere) await cancel(server, creator, other);
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 7, available: 7 });
   });
 });
 

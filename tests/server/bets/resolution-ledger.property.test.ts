@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { createGroupWithRoles } from '../groups/group.factories';
+import {
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  makeAdmin,
+} from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { createBet, expiresIn, HOUR, NO_EXPIRY_TIMER, placeWager, pointsOf } from './bet.factories';
@@ -35,6 +40,10 @@ describe('resolve, undo and re-resolve', () => {
         async (base, wagerPlan, steps) => {
           const { group, creator, admin, member } = await createGroupWithRoles(server);
           const players: AuthResponse[] = [creator, admin, member];
+          // Disputes are judged by an admin without a stake (whoever wagered may not).
+          const referee = await createPlayer(server, 'Referee');
+          await joinGroup(server, referee, group);
+          await makeAdmin(server, creator, group, referee);
           const bet = await createBet(server, member, group, {
             baseWagerAmount: base,
             expiresAt: expiresIn(server, HOUR),
@@ -63,11 +72,11 @@ describe('resolve, undo and re-resolve', () => {
                       })
                     : action.op === 'reResolve'
                       ? await server.request('PUT', `${path}/re-resolve`, {
-                          token: creator.accessToken,
+                          token: referee.accessToken,
                           body: { correctAnswer: action.answer },
                         })
                       : await server.request('POST', `${path}/dispute/dismiss`, {
-                          token: admin.accessToken,
+                          token: referee.accessToken,
                         });
             // Allowed or refused by a rule, never a server error.
             expect(response.status, response.text).toBeLessThan(500);

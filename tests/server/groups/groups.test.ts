@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GROUP_LIMITS, INVITE_CODE_PATTERN, type Group } from '../../../src/domain/groups';
+import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import { createUser, useTestServer, type TestResponse } from '../harness';
 import {
   befriend,
@@ -499,14 +500,124 @@ describe('POST and DELETE /api/groups/{id}/members', () => {
     expect(removingOutsider.body.message).toBe('Member not found');
   });
 
-  it('removing an admin also ends their admin rights, even after they join again', async () => {
+  it('removing an admin also ends their admin rights, even after they are added back', async () => {
     const { group, creator, admin } = await createGroupWithRoles(server);
     await server.request('DELETE', `/api/groups/${group.id}/members/${admin.user.id}`, {
       token: creator.accessToken,
     });
-    const rejoined = await joinGroup(server, admin, group);
-    expect(rejoined.admins).toEqual([creator.user.id]);
-    expect(rejoined.memberUserIds).toContain(admin.user.id);
+    const added = await server.request<Group>('POST', `/api/groups/${group.id}/members`, {
+      token: creator.accessToken,
+      body: { userId: admin.user.id },
+    });
+    expect(added.body.admins).toEqual([creator.user.id]);
+    expect(added.body.memberUserIds).toContain(admin.user.id);
+  });
+});
+
+describe('a removed member', () => {
+  const removedBody = {
+    code: 'removed_from_group',
+    message: 'An admin removed you from this group. Ask an admin to add you back.',
+  };
+  const remove = (admin: { accessToken: string }, group: Group, userId: number) =>
+    server.request('DELETE', `/api/groups/${group.id}/members/${userId}`, {
+      token: admin.accessToken,
+    });
+  const joinPrivate = (user: { accessToken: string }, group: Group, inviteCode?: string) =>
+    server.request<Group>('POST', '/api/groups/join-private', {
+      token: user.accessToken,
+      body: { groupId: group.id, inviteCode: inviteCode ?? group.inviteCode ?? '' },
+    });
+
+  it('cannot come back with the invite code they know until an admin adds them back', async () => {
+    const { group, admin, member } = await createGroupWithRoles(server, { privacy: 'private' });
+    expect((await remove(admin, group, member.user.id)).status).toBe(200);
+    const back = await joinPrivate(member, group);
+    expect(back.status).toBe(403);
+    expect(back.body).toEqual(removedBody);
+
+    const added = await server.request<Group>('POST', `/api/groups/${group.id}/members`, {
+      token: admin.accessToken,
+      body: { userId: member.user.id },
+    });
+    expect(added.status).toBe(200);
+    expect(added.body.memberUserIds).toContain(member.user.id);
+    // Added back, then leaving by themself: the door is open again.
+    await server.request('POST', `/api/groups/${group.id}/leave`, { token: member.accessToken });
+    expect((await joinPrivate(member, group)).status).toBe(200);
+  });
+
+  it('cannot come back to a public group by its name or its id either', async () => {
+    const { group, admin, member } = await createGroupWithRoles(server);
+    await remove(admin, group, member.user.id);
+    const byName = await server.request('POST', '/api/groups/join-public', {
+      token: member.accessToken,
+      body: { groupName: group.name },
+    });
+    expect(byName.status).toBe(403);
+    expect(byName.body).toEqual(removedBody);
+    expect((await joinPrivate(member, group, 'anything')).body).toEqual(removedBody);
+  });
+
+  it('is kept out, while whoever left by themself may come back', async () => {
+    const { group, member } = await createGroupWithRoles(server, { privacy: 'private' });
+    await server.request('POST', `/api/groups/${group.id}/leave`, { token: member.accessToken });
+    expect((await joinPrivate(member, group)).status).toBe(200);
+  });
+});
+
+describe('POST /api/groups/{id}/invite-code', () => {
+  const rotate = (user: { accessToken: string }, groupId: number) =>
+    server.request('POST', `/api/groups/${groupId}/invite-code`, {
+      token: user.accessToken,
+    });
+
+  it('gives a private group a new invite code: the old one stops working, members’ devices pull the new one', async () => {
+    const { group, admin, member, outsider } = await createGroupWithRoles(server, {
+      privacy: 'private',
+    });
+    const first = await server.request('GET', `/api/member/state?cursor=${MIRROR_START_CURSOR}`, {
+      token: member.accessToken,
+    });
+    const rotated = await rotate(admin, group.id);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.inviteCode).toMatch(INVITE_CODE_PATTERN);
+    expect(rotated.body.inviteCode).not.toBe(group.inviteCode);
+
+    const withOld = await server.request('POST', '/api/groups/join-private', {
+      token: outsider.accessToken,
+      body: { groupId: group.id, inviteCode: group.inviteCode },
+    });
+    expect(withOld.body.code).toBe('invalid_invite_code');
+    const pulled = await server.request(
+      'GET',
+      `/api/member/state?cursor=${encodeURIComponent(first.body.cursor)}`,
+      {
+        token: member.accessToken,
+      },
+    );
+    expect(pulled.body.groups).toEqual([
+      expect.objectContaining({ id: group.id, inviteCode: rotated.body.inviteCode }),
+    ]);
+    const withNew = await server.request<Group>('POST', '/api/groups/join-private', {
+      token: outsider.accessToken,
+      body: { groupId: group.id, inviteCode: rotated.body.inviteCode },
+    });
+    expect(withNew.status).toBe(200);
+  });
+
+  it('is for admins of a private group only', async () => {
+    const { group, member, outsider } = await createGroupWithRoles(server, { privacy: 'private' });
+    expect((await rotate(member, group.id)).body.code).toBe('not_group_admin');
+    expect((await rotate(outsider, group.id)).body.code).toBe('not_member');
+    expect((await rotate(member, 999_999)).status).toBe(404);
+    const open = await createGroupWithRoles(server);
+    const publicGroup = await rotate(open.admin, open.group.id);
+    expect(publicGroup.status).toBe(422);
+    expect(publicGroup.body).toEqual({
+      code: 'no_invite_code',
+      message: 'Only a private group has an invite code.',
+    });
   });
 });
 

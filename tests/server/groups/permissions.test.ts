@@ -15,13 +15,14 @@ import {
 
 // Who may call what (spec 02 §6, and our decisions where it is silent), the table that holds
 // src/server/groups/group-access.ts to its rules: every groups, bets and comments endpoint × visitor (no
-// token), signed-in non-member, member who left, member, admin, group creator, bet creator and
-// a bet creator who left. A refusal names its code too.
+// token), signed-in non-member, member who left, member an admin removed, member, admin, group
+// creator, bet creator and a bet creator who left. A refusal names its code too.
 
 const ROLES = [
   'visitor',
   'nonMember',
   'leftMember',
+  'removedMember',
   'member',
   'admin',
   'creator',
@@ -41,6 +42,8 @@ interface Scenario {
   outsider: AuthResponse;
   /** Joined, wagered on `bet`, then left. */
   leftMember: AuthResponse;
+  /** Joined, then removed by an admin: kept out until an admin adds them back. */
+  removedMember: AuthResponse;
   /** A plain member who created `bet`. */
   betCreator: AuthResponse;
   /** Created `orphanBet`, then left. */
@@ -59,6 +62,8 @@ interface Scenario {
   orphanBet: Bet;
   /** `member`'s comment on `bet`. */
   memberComment: { id: number };
+  /** Resolved by `betCreator` and disputed by `member`; `admin` and `member` wagered on it. */
+  disputedBet: Bet;
 }
 
 interface Call {
@@ -84,6 +89,7 @@ const everyone = (outcome: Outcome): Record<Role, Outcome> => ({
   visitor: 401,
   nonMember: outcome,
   leftMember: outcome,
+  removedMember: outcome,
   member: outcome,
   admin: outcome,
   creator: outcome,
@@ -98,6 +104,7 @@ const membersOnly = (
   visitor: 401,
   nonMember: refusal,
   leftMember: refusal,
+  removedMember: refusal,
   member: outcome,
   admin: outcome,
   creator: outcome,
@@ -259,7 +266,7 @@ const ENDPOINTS: Endpoint[] = [
       path: '/api/groups/join-public',
       body: { groupName: s.group.name },
     }),
-    expected: everyone(200),
+    expected: { ...everyone(200), removedMember: '403 removed_from_group' },
   },
   {
     name: 'POST /groups/join-private, right code',
@@ -270,7 +277,7 @@ const ENDPOINTS: Endpoint[] = [
       path: '/api/groups/join-private',
       body: { groupId: s.group.id, inviteCode: s.group.inviteCode },
     }),
-    expected: everyone(200),
+    expected: { ...everyone(200), removedMember: '403 removed_from_group' },
   },
   {
     name: 'POST /groups/join-private, wrong code',
@@ -292,8 +299,15 @@ const ENDPOINTS: Endpoint[] = [
       path: '/api/groups/join-private',
       body: { groupId: s.group.id, inviteCode: 'not-the-code' },
     }),
-    expected: everyone(200),
+    expected: { ...everyone(200), removedMember: '403 removed_from_group' },
   },
+  ...(['private', 'public'] as const).map((privacy): Endpoint => ({
+    name: `POST /groups/{id}/invite-code (${privacy})`,
+    privacy,
+    mutates: privacy === 'private',
+    call: (s) => ({ method: 'POST', path: `/api/groups/${s.group.id}/invite-code` }),
+    expected: adminsOnly(privacy === 'private' ? 200 : '422 no_invite_code'),
+  })),
   {
     name: 'GET /groups/public',
     privacy: 'public',
@@ -581,6 +595,32 @@ const ENDPOINTS: Endpoint[] = [
       betCreator: '403 cannot_review_dispute',
     },
   },
+  // An open dispute: neither its disputer nor anyone who wagered judges it (`admin` did), so
+  // the admins without a stake do, and plain members only when every admin has one.
+  {
+    name: 'POST /bets/{id}/dispute/dismiss, an admin wagered',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({ method: 'POST', path: `/api/bets/${s.disputedBet.id}/dispute/dismiss` }),
+    expected: {
+      ...membersOnly('403 cannot_review_dispute'),
+      creator: 200,
+    },
+  },
+  {
+    name: 'PUT /bets/{id}/re-resolve, an admin wagered',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({
+      method: 'PUT',
+      path: `/api/bets/${s.disputedBet.id}/re-resolve`,
+      body: { correctAnswer: 'no' },
+    }),
+    expected: {
+      ...membersOnly('403 cannot_review_dispute'),
+      creator: 200,
+    },
+  },
   {
     name: 'GET /bets/{id}/comments, even in a public group',
     privacy: 'public',
@@ -639,27 +679,47 @@ async function leave(user: AuthResponse, group: Group): Promise<void> {
 
 async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
   const roles = await createGroupWithRoles(server, { privacy });
-  const [target, secondAdmin, newcomer, leftMember, betCreator, departedBetCreator] =
+  const [target, secondAdmin, newcomer, leftMember, removedMember, betCreator, departedBetCreator] =
     await Promise.all([
       createPlayer(server, 'Target'),
       createPlayer(server, 'Second admin'),
       createPlayer(server, 'Newcomer'),
       createPlayer(server, 'Left member'),
+      createPlayer(server, 'Removed member'),
       createPlayer(server, 'Bet creator'),
       createPlayer(server, 'Departed bet creator'),
     ]);
   await Promise.all(
-    [target, secondAdmin, leftMember, betCreator, departedBetCreator].map((user) =>
+    [target, secondAdmin, leftMember, removedMember, betCreator, departedBetCreator].map((user) =>
       joinGroup(server, user, roles.group),
     ),
   );
+  const removed = await server.request(
+    'DELETE',
+    `/api/groups/${roles.group.id}/members/${removedMember.user.id}`,
+    { token: roles.creator.accessToken },
+  );
+  if (removed.status !== 200) throw new Error(`remove failed: ${removed.status} ${removed.text}`);
   await makeAdmin(server, roles.creator, roles.group, secondAdmin);
   // Admins add by id only a friend: the newcomer shares another group with them.
   await befriend(server, newcomer, roles.creator, roles.admin);
-  const [bet, orphanBet] = await Promise.all([
+  const [bet, orphanBet, disputedBet] = await Promise.all([
     createBet(server, betCreator, roles.group),
     createBet(server, departedBetCreator, roles.group),
+    createBet(server, betCreator, roles.group),
   ]);
+  await placeWager(server, roles.admin, disputedBet, 'yes', 1);
+  await placeWager(server, roles.member, disputedBet, 'no', 1);
+  for (const [who, path, body] of [
+    [betCreator, `/api/bets/${disputedBet.id}/resolve`, { correctAnswer: 'yes' }],
+    [roles.member, `/api/bets/${disputedBet.id}/dispute`, { reason: 'It said no.' }],
+  ] as const) {
+    const response = await server.request(path.endsWith('resolve') ? 'PUT' : 'POST', path, {
+      token: who.accessToken,
+      body,
+    });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text}`);
+  }
   const [memberWager, leftMemberWager] = await Promise.all([
     placeWager(server, roles.member, bet, 'yes', 1),
     placeWager(server, leftMember, bet, 'no', 1),
@@ -673,6 +733,7 @@ async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
   return {
     ...roles,
     leftMember,
+    removedMember,
     betCreator,
     departedBetCreator,
     target,
@@ -683,6 +744,7 @@ async function createScenario(privacy: GroupPrivacy): Promise<Scenario> {
     leftMemberWager,
     orphanBet,
     memberComment: comment.body,
+    disputedBet,
   };
 }
 

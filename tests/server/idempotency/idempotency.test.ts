@@ -411,17 +411,16 @@ describe('answers that carry tokens (audit item 5)', () => {
     const guest = await createPlayer(server);
     const key = newKey();
     const password = 'Correct-horse-1';
-    const upgrade = sender('PUT', '/auth/users/me', guest, key, {
-      body: {
-        isTemporary: false,
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        username: `ada_${key.replace(/[^a-z0-9]/gi, '').slice(-20)}`,
-        email: `${key.replace(/[^a-z0-9]/gi, '').slice(-20)}@example.com`,
-        password,
-        passwordConfirm: password,
-      },
-    });
+    const body = {
+      isTemporary: false,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      username: `ada_${key.replace(/[^a-z0-9]/gi, '').slice(-20)}`,
+      email: `${key.replace(/[^a-z0-9]/gi, '').slice(-20)}@example.com`,
+      password,
+      passwordConfirm: password,
+    };
+    const upgrade = sender('PUT', '/auth/users/me', guest, key, { body });
     const first = await upgrade();
     expect(first.status).toBe(200);
     expect(first.body.accessToken).toEqual(expect.any(String));
@@ -435,7 +434,9 @@ describe('answers that carry tokens (audit item 5)', () => {
     expect(stored!.body).not.toContain(first.body.refreshToken);
     expect(stored!.body).not.toMatch(/accessToken|refreshToken/);
 
-    const replay = await upgrade();
+    // The upgrade ended the guest's session: its token no longer gets in, not even to a replay.
+    expect((await upgrade()).status).toBe(401);
+    const replay = await sender('PUT', '/auth/users/me', first.body, key, { body })();
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ user: first.body.user });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import {
@@ -79,12 +80,13 @@ describe('a first pull', () => {
         memberUserIds: [owner.user.id, friend.user.id].sort((a, b) => a - b),
       }),
     ]);
+    // The player's own points as they are; another member's total only (their open wagers are theirs).
     expect(
       page!.memberships.map((m) => [m.userId, m.totalPoints, m.availablePoints]).sort(),
     ).toEqual(
       [
         [owner.user.id, 99, 97],
-        [friend.user.id, 101, 100],
+        [friend.user.id, 101, 101],
       ].sort(),
     );
     const bets = new Map(page!.bets.map((bet) => [bet.id, bet]));
@@ -178,8 +180,9 @@ describe('a pull with a cursor', () => {
     ]);
     expect(delta.bets[0]!.version).toBeGreaterThan(before.version);
     expect(delta.wagers).toEqual([]);
-    // The friend's points moved: their membership comes along; the group row with it.
-    expect(delta.memberships.map((m) => m.userId)).toEqual([friend.user.id]);
+    // Only the friend's available points moved: their membership stays behind, since its
+    // arrival next to the new totals would say who wagered.
+    expect(delta.memberships).toEqual([]);
     // The socket event carries the same version, so a device can order the two.
     const event = recorder.events.find((published) => published.event === 'wagerSaved');
     expect(event?.payload).toMatchObject({
@@ -270,6 +273,68 @@ describe('a pull with a cursor', () => {
     const stolen = await pull(friend, ownerFirst!.cursor);
     expect(stolen.reset).toBe(true);
     expect(stolen.wagers.every((wager) => wager.userId === friend.user.id)).toBe(true);
+  });
+
+  it('starts over (reset) from a cursor of the caller whose snapshot or groups PostgreSQL would refuse', async () => {
+    const { owner } = await groupWithBets();
+    const cursorOf = (snapshot: string, groupIds: number[] = []) =>
+      Buffer.from(JSON.stringify({ u: owner.user.id, s: snapshot, g: groupIds })).toString(
+        'base64url',
+      );
+    for (const snapshot of [
+      '5:3:',
+      '0:0:',
+      '1:5:9',
+      '0:5:',
+      '4:9:2',
+      '4:9:6,5',
+      '1:18446744073709551616:',
+      '1:9223372036854775808:',
+      '4294967296:4294967299:',
+      '99999999999999999999:99999999999999999999:',
+    ])
+      expect(await pull(owner, cursorOf(snapshot)), snapshot).toMatchObject({ reset: true });
+    expect(await pull(owner, cursorOf('1:1:', [2_147_483_648]))).toMatchObject({ reset: true });
+    // A well-formed snapshot still counts, in-progress transactions and all.
+    expect(await pull(owner, cursorOf('3:8:3,5,7'))).toMatchObject({ reset: false });
+  });
+
+  it('answers any cursor of the caller without a 5xx (property)', async () => {
+    const player = await createPlayer(server);
+    const number = fc.oneof(
+      fc.nat({ max: 12 }),
+      fc.bigInt({ min: 0n, max: 2n ** 64n + 2n }),
+      fc.constantFrom(2n ** 32n, 2n ** 63n - 1n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n),
+      fc.bigInt({ min: 1n, max: 2n ** 32n - 1n }).map((epoch) => epoch * 2n ** 32n),
+    );
+    const snapshot = fc.oneof(
+      fc
+        .tuple(number, number, fc.array(number, { maxLength: 4 }))
+        .map(([xmin, xmax, xip]) => `${xmin}:${xmax}:${xip.join(',')}`),
+      fc.string({ unit: fc.constantFrom(...'0123456789:,-+ '.split('')), maxLength: 24 }),
+    );
+    const groupId = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1 }), fc.double());
+    const cursor = fc.oneof(
+      fc
+        .record({ s: snapshot, g: fc.array(groupId, { maxLength: 3 }) })
+        .map(({ s, g }) =>
+          Buffer.from(JSON.stringify({ u: player.user.id, s, g })).toString('base64url'),
+        ),
+      fc.string({ minLength: 1, maxLength: 64 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(cursor, async (text) => {
+        const response = await server.request(
+          'GET',
+          `/api/member/state?cursor=${encodeURIComponent(text)}`,
+          { token: player.accessToken },
+        );
+        expect(response.status, `${text}: ${response.text}`).toBeLessThan(500);
+        if (response.status === 200) mirrorPullResponseSchema.parse(response.body);
+        else expect(response.body).toMatchObject({ code: expect.any(String) });
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('refuses a cursor that is too long with a 400', async () => {

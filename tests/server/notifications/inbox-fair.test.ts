@@ -6,7 +6,12 @@ import type { Notification } from '../../../src/domain/notifications';
 import { runFloorTopUp } from '../../../src/server/jobs/floor-top-up.job';
 import { createBet, expiresIn, HOUR, placeWager, resolve } from '../bets/bet.factories';
 import { addComment, deleteComment } from '../comments/comment.factories';
-import { createGroupWithRoles, createPlayer, joinGroup } from '../groups/group.factories';
+import {
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  makeAdmin,
+} from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import { inboxOf, NO_TIMERS } from './notification.factories';
 
@@ -73,16 +78,13 @@ describe('a result undone', () => {
 });
 
 describe('a dispute', () => {
-  it('asks the creator and the admins (not the disputer) to review it, with the reason', async () => {
+  it('asks the bet’s creator and whoever may judge it (not the disputer, nor an admin with a stake), with the reason', async () => {
     const { group, admin, creator, member, bet } = await resolvedBet();
     const otherAdmin = await createPlayer(server, 'Second admin');
     await joinGroup(server, otherAdmin, group);
-    await server.request('PUT', `/api/groups/${group.id}/members/${otherAdmin.user.id}/role`, {
-      token: creator.accessToken,
-      body: { role: 'admin' },
-    });
+    await makeAdmin(server, creator, group, otherAdmin);
     expect((await dispute(creator, bet)).status).toBe(200);
-    for (const user of [member, admin]) {
+    for (const user of [member, otherAdmin]) {
       const [opened] = await entriesOf(user, 'disputeOpened', bet.id);
       expect(opened).toMatchObject({
         payload: { actorName: creator.user.displayName, reason: 'It poured all day.' },
@@ -93,25 +95,28 @@ describe('a dispute', () => {
       });
     }
     expect(await entriesOf(creator, 'disputeOpened', bet.id)).toEqual([]);
+    // `admin` wagered: they may not judge, so they are not asked to.
+    expect(await entriesOf(admin, 'disputeOpened', bet.id)).toEqual([]);
   });
 
   it('tells the disputer and the participants how it ended: re-resolved', async () => {
     const { admin, creator, member, bet } = await resolvedBet();
     await dispute(creator, bet);
+    // Both admins wagered: `member`, who did not, judges.
     expect(
       (
         await server.request('PUT', `/api/bets/${bet.id}/re-resolve`, {
-          token: admin.accessToken,
+          token: member.accessToken,
           body: { correctAnswer: 'no' },
         })
       ).status,
     ).toBe(200);
-    for (const user of [creator, member]) {
+    for (const user of [creator, admin]) {
       const [closed] = await entriesOf(user, 'disputeClosed', bet.id);
       expect(closed).toMatchObject({ payload: { review: 'reResolved', answer: 'No' } });
       expect(notificationText(closed!).title).toBe('New result for “Rain on Sunday?”');
     }
-    expect(await entriesOf(admin, 'disputeClosed', bet.id)).toEqual([]);
+    expect(await entriesOf(member, 'disputeClosed', bet.id)).toEqual([]);
     // Each result says what the new answer pays.
     expect((await entriesOf(creator, 'betResult', bet.id))[0]?.payload.winnings).toBe(12);
     expect((await entriesOf(admin, 'betResult', bet.id))[0]?.payload.winnings).toBe(0);
@@ -120,13 +125,13 @@ describe('a dispute', () => {
   it('tells the disputer and the participants how it ended: dismissed', async () => {
     const { admin, creator, member, bet } = await resolvedBet();
     await dispute(creator, bet);
-    expect((await post(`/api/bets/${bet.id}/dispute/dismiss`, admin)).status).toBe(200);
+    expect((await post(`/api/bets/${bet.id}/dispute/dismiss`, member)).status).toBe(200);
     const [closed] = await entriesOf(creator, 'disputeClosed', bet.id);
     expect(closed).toMatchObject({
-      payload: { review: 'dismissed', actorName: admin.user.displayName },
+      payload: { review: 'dismissed', actorName: member.user.displayName },
     });
     expect(notificationText(closed!).title).toBe('The result of “Rain on Sunday?” stands');
-    expect(await entriesOf(member, 'disputeClosed', bet.id)).toHaveLength(1);
+    expect(await entriesOf(admin, 'disputeClosed', bet.id)).toHaveLength(1);
   });
 });
 

@@ -121,6 +121,16 @@ describe('closes soon', () => {
     expect(await remind(long, at(long, MINUTE))).toEqual([]);
   });
 
+  it('is not sent for a bet closed early, its resolution undone after everyone saw the picks', async () => {
+    const { creator, bet } = await closingBet();
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    const undone = await server.request('POST', `/api/bets/${bet.id}/undo-resolution`, {
+      token: creator.accessToken,
+    });
+    expect(undone.status).toBe(200);
+    expect(await remind(bet, at(bet, -2 * HOUR + MINUTE))).toEqual([]);
+  });
+
   it('skips a member who muted the group or the bet', async () => {
     const { group, creator, admin, member, quiet, bet } = await closingBet();
     expect((await mute(server, admin, { groupId: group.id })).status).toBe(200);

@@ -156,6 +156,38 @@ describe('ending a season', () => {
   });
 });
 
+describe('leaving before a reset and joining again', () => {
+  it('gives the returning member what they would have had by staying, held wagers still held', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server, {
+      defaultPoints: 100,
+    });
+    const season = await startSeason(admin.accessToken, group.id, { resetPoints: true });
+    const won = await createBet(server, creator, group, { expiresAt: expiresIn(server, DAY) });
+    await placeWager(server, member, won, 'yes', 3);
+    await placeWager(server, admin, won, 'no', 3);
+    await resolve(server, creator, won, 'yes');
+    const open = await createBet(server, creator, group, { expiresAt: expiresIn(server, DAY) });
+    await placeWager(server, member, open, 'yes', 2);
+    expect(await pointsOf(server, member, group)).toEqual({ total: 103, available: 101 });
+
+    // Leaving with 103 before the reset, and back after it: 100 available like everyone who
+    // stayed, and the 2 points on the open bet still held.
+    const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+      token: member.accessToken,
+    });
+    expect(left.status).toBe(200);
+    const ended = await server.request(
+      'POST',
+      `/api/groups/${group.id}/seasons/${season.body.id}/end`,
+      { token: admin.accessToken },
+    );
+    expect(ended.status, ended.text).toBe(200);
+    await joinGroup(server, member, group);
+    expect(await pointsOf(server, admin, group)).toEqual({ total: 100, available: 100 });
+    expect(await pointsOf(server, member, group)).toEqual({ total: 102, available: 100 });
+  });
+});
+
 describe('the inbox at a season’s end', () => {
   async function entriesOf(user: AuthResponse, seasonGroupId: number) {
     const inbox = await inboxOf(server, user);

@@ -1,0 +1,17 @@
+import type { OutboxEntry } from '../data/db';
+import { APP_MUTATORS } from '../data/local-data';
+import { OUTBOX_TEXT } from '../data/outbox';
+
+// How a write is named to its player, in their own words: the sync status sheet's rows and
+// the writes held from a session that ended.
+
+const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]));
+
+/** "Wager · 4 points on yes": what the write is, in the player's words. */
+export function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): string {
+  const mutator = MUTATORS.get(entry.mutator);
+  if (!mutator) return 'Change';
+  const label = OUTBOX_TEXT.label[mutator.kind(entry.args as never)];
+  const detail = mutator.describe?.(entry.args as never);
+  return detail ? `${label} · ${detail}` : label;
+}

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { disputeJudgeIds, mayJudgeDispute } from '../../src/domain/fair-resolution';
+
+// Who judges a dispute: nobody who disputed it or has a stake in the bet; the group's admins
+// when one of them is free of it, else any member who is.
+
+const groupArb = fc
+  .uniqueArray(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 12 })
+  .chain((memberIds) =>
+    fc.record({
+      memberIds: fc.constant(memberIds),
+      adminIds: fc.subarray(memberIds),
+      stakeholderIds: fc.subarray(memberIds),
+      disputedBy: fc.option(fc.constantFrom(...memberIds), { nil: null }),
+    }),
+  );
+
+describe('disputeJudgeIds', () => {
+  it('never names the disputer or anyone with a stake, and prefers admins (property test)', () => {
+    fc.assert(
+      fc.property(groupArb, (group) => {
+        const judges = disputeJudgeIds(group);
+        const isFree = (id: number) =>
+          id !== group.disputedBy && !group.stakeholderIds.includes(id);
+        expect(judges.every(isFree)).toBe(true);
+        const freeAdmins = group.adminIds.filter(isFree);
+        const freeMembers = group.memberIds.filter(isFree);
+        expect(new Set(judges)).toEqual(new Set(freeAdmins.length > 0 ? freeAdmins : freeMembers));
+        for (const id of group.memberIds)
+          expect(mayJudgeDispute(id, group)).toBe(judges.includes(id));
+      }),
+    );
+  });
+
+  it('keeps an admin who wagered and disputed from judging, leaving it to another admin', () => {
+    const group = { memberIds: [1, 2, 3, 4], adminIds: [1, 2], stakeholderIds: [1, 3] };
+    expect(disputeJudgeIds({ ...group, disputedBy: 1 })).toEqual([2]);
+  });
+
+  it('hands the dispute to the members without a stake when every admin has one', () => {
+    const group = { memberIds: [1, 2, 3, 4], adminIds: [1, 2], stakeholderIds: [1, 2, 3] };
+    expect(disputeJudgeIds({ ...group, disputedBy: 3 })).toEqual([4]);
+    expect(disputeJudgeIds({ ...group, stakeholderIds: [1, 2, 3, 4], disputedBy: 3 })).toEqual([]);
+  });
+});

@@ -1,0 +1,408 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_LIFETIME } from '../../../src/domain/constants';
+import {
+  AccessTokens,
+  generateOpaqueToken,
+  hashOpaqueToken,
+} from '../../../src/server/auth/tokens';
+import { passwordResets } from '../../../src/server/db/schema';
+import { loadOrCreateSecrets } from '../../../src/server/secrets';
+import { createUser, login, useTestServer, type SignedInUser, type TestServer } from '../harness';
+import { connectionError, connectSocket, type TestSocket } from '../realtime/test-socket';
+import { listSignedInRoutes, routesAccepting, type AppRoute } from '../route-table';
+import { deleteAccount } from './account-data.factories';
+
+// An access token lived its 15 minutes whatever happened to its session: a deleted account
+// still read, wrote, commented and registered push for the rest of that time, and so did a
+// session signed out everywhere or a password changed. A token now passes only while its
+// session (its refresh token family) is live, on every signed-in route and every instance, from
+// the moment the session ends; its sockets close and none opens again.
+
+/** How a session ends; `user`'s access token belongs to the session that ends. */
+interface Ending {
+  name: string;
+  end(server: TestServer, user: SignedInUser): Promise<void>;
+}
+
+const NEW_PASSWORD = 'Brand-new-pass-5';
+
+const ENDINGS: Ending[] = [
+  {
+    name: 'deleting the account',
+    async end(server, user) {
+      const response = await deleteAccount(server, user, user.password);
+      expect(response.status, response.text).toBe(200);
+    },
+  },
+  {
+    name: 'signing out everywhere',
+    async end(server, user) {
+      const response = await server.request('DELETE', '/auth/users/me/sessions', {
+        token: user.accessToken,
+      });
+      expect(response.status, response.text).toBe(200);
+    },
+  },
+  {
+    name: 'changing the password (the token of the device that changed it, too)',
+    async end(server, user) {
+      const response = await server.request('PUT', '/auth/users/me', {
+        token: user.accessToken,
+        body: {
+          password: NEW_PASSWORD,
+          passwordConfirm: NEW_PASSWORD,
+          currentPassword: user.password,
+        },
+      });
+      expect(response.status, response.text).toBe(200);
+      // The new session the answer carries is live.
+      expect(
+        (await server.request('GET', '/api/groups', { token: response.body.accessToken })).status,
+      ).toBe(200);
+    },
+  },
+  {
+    name: 'resetting the password',
+    async end(server, user) {
+      const token = generateOpaqueToken();
+      await server.database.db.insert(passwordResets).values({
+        userId: user.user.id,
+        tokenHash: hashOpaqueToken(token),
+        expiresAt: new Date(Date.now() + TOKEN_LIFETIME.passwordResetSeconds * 1000),
+      });
+      const response = await server.request('POST', '/auth/reset-password', {
+        body: { token, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD },
+      });
+      expect(response.status, response.text).toBe(200);
+    },
+  },
+  {
+    name: 'signing this session out',
+    async end(server, user) {
+      const response = await server.request('POST', '/auth/revoke-token', {
+        body: { refreshToken: user.refreshToken },
+      });
+      expect(response.status, response.text).toBe(200);
+    },
+  },
+  {
+    name: 'replaying a rotated refresh token (the family is revoked)',
+    async end(server, user) {
+      const rotated = await server.request('POST', '/auth/refresh-token', {
+        body: { refreshToken: user.refreshToken },
+      });
+      expect(rotated.status, rotated.text).toBe(200);
+      // Warm the rotated token too: it belongs to the same family and must die with it.
+      expect(
+        (await server.request('GET', '/api/groups', { token: rotated.body.accessToken })).status,
+      ).toBe(200);
+      const replay = await server.request('POST', '/auth/refresh-token', {
+        body: { refreshToken: user.refreshToken },
+      });
+      expect(replay.status).toBe(401);
+      expect(
+        (await server.request('GET', '/api/groups', { token: rotated.body.accessToken })).status,
+      ).toBe(401);
+    },
+  },
+];
+
+function disconnection(client: TestSocket): Promise<string> {
+  return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
+}
+
+/** Uses the token on each server (so a server that remembers live sessions knows this one) and opens a socket on each. */
+async function warmUp(servers: TestServer[], user: SignedInUser, open: TestSocket[]) {
+  const sockets: TestSocket[] = [];
+  for (const server of servers) {
+    const me = await server.request('GET', '/auth/users/me', { token: user.accessToken });
+    expect(me.status, me.text).toBe(200);
+    expect((await server.request('GET', '/api/groups', { token: user.accessToken })).status).toBe(
+      200,
+    );
+    const socket = await connectSocket(server, user.accessToken);
+    open.push(socket);
+    sockets.push(socket);
+  }
+  return sockets;
+}
+
+async function expectRefusedEverywhere(
+  servers: TestServer[],
+  routes: readonly AppRoute[],
+  user: SignedInUser,
+  sockets: TestSocket[],
+  dropped: Array<Promise<string>>,
+) {
+  for (const server of servers) {
+    expect(await routesAccepting(server, routes, user.accessToken), server.url).toEqual([]);
+    expect(await connectionError(server, { auth: { token: user.accessToken } })).toContain(
+      'Authentication',
+    );
+  }
+  expect(await Promise.all(dropped)).toEqual(sockets.map(() => 'transport close'));
+}
+
+describe('a session that ends, on one instance', () => {
+  const server = useTestServer();
+  const open: TestSocket[] = [];
+  let routes: AppRoute[];
+  beforeAll(async () => {
+    routes = await listSignedInRoutes(server);
+  });
+  afterEach(() => {
+    for (const client of open.splice(0)) client.close();
+  });
+
+  it('finds the signed-in routes of every feature', () => {
+    const prefixes = new Set(routes.map((route) => route.pattern.split('/').slice(0, 3).join('/')));
+    for (const family of [
+      '/auth/users',
+      '/auth/device-transfers',
+      '/api/groups',
+      '/api/bets',
+      '/api/member',
+      '/api/notifications',
+      '/api/push-subscriptions',
+    ])
+      expect([...prefixes]).toContain(family);
+    expect(routes.length).toBeGreaterThan(40);
+  });
+
+  it.each(ENDINGS)('is refused by every signed-in route after $name', async (ending) => {
+    const user = await createUser(server);
+    const sockets = await warmUp([server], user, open);
+    const dropped = sockets.map(disconnection);
+
+    await ending.end(server, user);
+
+    await expectRefusedEverywhere([server], routes, user, sockets, dropped);
+  });
+
+  it("leaves the user's other sessions alone when one is signed out", async () => {
+    const user = await createUser(server);
+    const other = await login(server, user.email, user.password);
+    await warmUp([server], user, open);
+    await server.request('POST', '/auth/revoke-token', {
+      body: { refreshToken: user.refreshToken },
+    });
+    expect((await server.request('GET', '/api/groups', { token: user.accessToken })).status).toBe(
+      401,
+    );
+    expect(
+      (await server.request('GET', '/api/groups', { token: other.body.accessToken })).status,
+    ).toBe(200);
+  });
+
+  it('refuses a validly signed token that names no session', async () => {
+    const user = await createUser(server);
+    const claims = JSON.parse(
+      Buffer.from(user.accessToken.split('.')[1]!, 'base64url').toString(),
+    ) as Record<string, unknown>;
+    // Signed with the server's own secret (generated into its DATA_DIR).
+    const tokens = new AccessTokens(loadOrCreateSecrets(server.dataDir).jwtSecret);
+    const withoutSession = await tokens.sign({
+      id: user.user.id,
+      appName: String(claims.app),
+      isTemporary: false,
+    });
+    const unknownSession = await tokens.sign({
+      id: user.user.id,
+      appName: String(claims.app),
+      isTemporary: false,
+      sessionFamily: randomBytes(16).toString('hex'),
+    });
+    for (const token of [withoutSession, unknownSession]) {
+      expect(await routesAccepting(server, routes, token)).toEqual([]);
+      expect(await connectionError(server, { auth: { token } })).toContain('Authentication');
+    }
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sharing Redis', () => {
+  // One JWT secret (a token from A works on B) and one adapter key for the pair.
+  const env = { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: randomBytes(24).toString('hex') };
+  const realtimeRedisKey = `hunch-test-sessions-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const first = useTestServer({ env, realtimeRedisKey });
+  const second = useTestServer(() => ({ env, realtimeRedisKey, database: first.database }));
+  const open: TestSocket[] = [];
+  let routes: AppRoute[];
+  beforeAll(async () => {
+    routes = await listSignedInRoutes(first);
+  });
+  afterEach(() => {
+    for (const client of open.splice(0)) client.close();
+  });
+
+  it.each(ENDINGS)('is refused by both after $name on the first', async (ending) => {
+    const user = await createUser(first);
+    const sockets = await warmUp([first, second], user, open);
+    const dropped = sockets.map(disconnection);
+
+    await ending.end(first, user);
+
+    await expectRefusedEverywhere([second, first], routes, user, sockets, dropped);
+  });
+});
+
+// ---- the invariant, over random histories: a token passes exactly while its session lives ----
+
+type Step =
+  | { kind: 'call' }
+  | { kind: 'login'; on: number }
+  | { kind: 'refresh'; pick: number; on: number }
+  | { kind: 'signOut'; pick: number; on: number }
+  | { kind: 'signOutEverywhere'; pick: number; on: number }
+  | { kind: 'changePassword'; pick: number; on: number }
+  | { kind: 'delete'; pick: number; on: number };
+
+function stepArb(instances: number): fc.Arbitrary<Step> {
+  const pick = fc.nat({ max: 7 });
+  const on = fc.nat({ max: instances - 1 });
+  const kind = <K extends Step['kind']>(name: K) => fc.constant(name);
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.record({ kind: kind('call') }) },
+    { weight: 2, arbitrary: fc.record({ kind: kind('login'), on }) },
+    { weight: 3, arbitrary: fc.record({ kind: kind('refresh'), pick, on }) },
+    { weight: 2, arbitrary: fc.record({ kind: kind('signOut'), pick, on }) },
+    { weight: 1, arbitrary: fc.record({ kind: kind('signOutEverywhere'), pick, on }) },
+    { weight: 1, arbitrary: fc.record({ kind: kind('changePassword'), pick, on }) },
+    { weight: 1, arbitrary: fc.record({ kind: kind('delete'), pick, on }) },
+  ) as fc.Arbitrary<Step>;
+}
+
+/** Runs `steps` against `servers`, checking after each that every access token passes exactly while its session is live, on every server. */
+async function runHistory(servers: TestServer[], steps: Step[]) {
+  const user = await createUser(servers[0]!);
+  let password = user.password;
+  // The model: sessions (refresh token families) and the access tokens issued in each.
+  const sessions = [{ refreshToken: user.refreshToken, isLive: true }];
+  const tokens = [{ accessToken: user.accessToken, session: 0 }];
+  let isDeleted = false;
+  const startSession = (body: { accessToken: string; refreshToken: string }) => {
+    sessions.push({ refreshToken: body.refreshToken, isLive: true });
+    tokens.push({ accessToken: body.accessToken, session: sessions.length - 1 });
+  };
+  const endAll = () => {
+    for (const session of sessions) session.isLive = false;
+  };
+  const tokenAt = (pick: number) => {
+    const token = tokens[pick % tokens.length]!;
+    return { accessToken: token.accessToken, isLive: sessions[token.session]!.isLive };
+  };
+
+  for (const step of steps) {
+    if (step.kind !== 'call') {
+      const server = servers[step.on]!;
+      switch (step.kind) {
+        case 'login': {
+          const response = await login(server, user.email, password);
+          expect(response.status).toBe(isDeleted ? 401 : 200);
+          if (!isDeleted) startSession(response.body);
+          break;
+        }
+        case 'refresh': {
+          const index = step.pick % sessions.length;
+          const session = sessions[index]!;
+          const response = await server.request('POST', '/auth/refresh-token', {
+            body: { refreshToken: session.refreshToken },
+          });
+          expect(response.status).toBe(session.isLive ? 200 : 401);
+          if (session.isLive) {
+            session.refreshToken = response.body.refreshToken;
+            tokens.push({ accessToken: response.body.accessToken, session: index });
+          }
+          break;
+        }
+        case 'signOut': {
+          const session = sessions[step.pick % sessions.length]!;
+          const response = await server.request('POST', '/auth/revoke-token', {
+            body: { refreshToken: session.refreshToken },
+          });
+          expect(response.status).toBe(200);
+          session.isLive = false;
+          break;
+        }
+        case 'signOutEverywhere': {
+          const token = tokenAt(step.pick);
+          const response = await server.request('DELETE', '/auth/users/me/sessions', {
+            token: token.accessToken,
+          });
+          expect(response.status).toBe(token.isLive ? 200 : 401);
+          if (token.isLive) endAll();
+          break;
+        }
+        case 'changePassword': {
+          const token = tokenAt(step.pick);
+          const next = `Changed-pass-${randomBytes(3).toString('hex')}`;
+          const response = await server.request('PUT', '/auth/users/me', {
+            token: token.accessToken,
+            body: { password: next, passwordConfirm: next, currentPassword: password },
+          });
+          expect(response.status).toBe(token.isLive ? 200 : 401);
+          if (token.isLive) {
+            endAll();
+            password = next;
+            startSession(response.body);
+          }
+          break;
+        }
+        case 'delete': {
+          const token = tokenAt(step.pick);
+          const response = await server.request('DELETE', '/auth/users/me', {
+            token: token.accessToken,
+            body: { currentPassword: password },
+          });
+          expect(response.status).toBe(token.isLive ? 200 : 401);
+          if (token.isLive) {
+            endAll();
+            isDeleted = true;
+          }
+          break;
+        }
+      }
+    }
+    for (const probe of servers)
+      for (const [index, token] of tokens.entries())
+        for (const path of ['/auth/users/me', '/api/groups']) {
+          const response = await probe.request('GET', path, { token: token.accessToken });
+          expect(response.status, `token ${index}, ${path} after ${JSON.stringify(step)}`).toBe(
+            sessions[token.session]!.isLive ? 200 : 401,
+          );
+        }
+  }
+}
+
+describe('a token passes exactly while its session lives (property test)', () => {
+  const server = useTestServer();
+
+  it('holds over random histories of sign-ins, refreshes and endings', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb(1), { minLength: 1, maxLength: 8 }), (steps) =>
+        runHistory([server], steps),
+      ),
+      { numRuns: 15 },
+    );
+  }, 180_000);
+});
+
+describe.runIf(process.env.REDIS_URL)(
+  'a token passes exactly while its session lives, on two instances (property test)',
+  () => {
+    const env = { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: randomBytes(24).toString('hex') };
+    const realtimeRedisKey = `hunch-test-history-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const first = useTestServer({ env, realtimeRedisKey });
+    const second = useTestServer(() => ({ env, realtimeRedisKey, database: first.database }));
+
+    it('holds whichever instance ends the session and whichever is asked next', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(stepArb(2), { minLength: 1, maxLength: 8 }), (steps) =>
+          runHistory([first, second], steps),
+        ),
+        { numRuns: 10 },
+      );
+    }, 180_000);
+  },
+);

@@ -1,0 +1,303 @@
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { Bet } from '../../../src/domain/bets';
+import type { Group } from '../../../src/domain/groups';
+import { groups } from '../../../src/server/db/schema';
+import { TRANSACTION_ATTEMPTS } from '../../../src/server/db/transaction-retry';
+import {
+  cancel,
+  createBet,
+  DAY,
+  expiresIn,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  postWager,
+  resolve,
+} from '../bets/bet.factories';
+import { createGroup, createPlayer, joinGroup, makeAdmin } from '../groups/group.factories';
+import { useTestServer, type TestResponse } from '../harness';
+import { assertLedgerMatchesMemberships } from '../ledger-assertions';
+
+// Requests racing each other on the same rows. On PostgreSQL they interleave for real: every
+// transaction takes its row locks in one order (src/server/db/README.md), and one that still
+// meets a deadlock or a serialization failure is run again before anything is answered, so no
+// race ends in a 5xx. On PGlite (one connection) the same races run one after another; they
+// must answer the same.
+
+const server = useTestServer({ env: { ...NO_EXPIRY_TIMER.env, SEASONS_INTERVAL_MS: '0' } });
+
+function statusesOf(responses: readonly TestResponse[]): number[] {
+  return responses.map((response) => response.status);
+}
+
+function failuresOf(responses: readonly TestResponse[]): string[] {
+  return responses.filter((response) => response.status >= 500).map((response) => response.text);
+}
+
+async function groupOf(owner: AuthResponse, members: readonly AuthResponse[]): Promise<Group> {
+  const group = await createGroup(server, owner, { defaultPoints: 1000 });
+  for (const member of members) await joinGroup(server, member, group);
+  return group;
+}
+
+function startSeason(admin: AuthResponse, group: Group, name: string) {
+  return server.request('POST', `/api/groups/${group.id}/seasons`, {
+    token: admin.accessToken,
+    body: { name, endsAt: expiresIn(server, 5 * DAY), resetPoints: true },
+  });
+}
+
+function endSeason(admin: AuthResponse, group: Group, seasonId: number) {
+  return server.request('POST', `/api/groups/${group.id}/seasons/${seasonId}/end`, {
+    token: admin.accessToken,
+  });
+}
+
+describe('a transaction PostgreSQL ends as a deadlock victim', () => {
+  // Two transactions made to lock two rows crosswise: one of them is always the victim. Only
+  // PostgreSQL runs two transactions at once (PGlite would wait for ever at the barrier).
+  it.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+    'runs again and commits, so neither caller sees the deadlock',
+    async () => {
+      const owner = await createPlayer(server, 'Owner');
+      const [one, other] = [await groupOf(owner, []), await groupOf(owner, [])];
+      const { db } = server.database;
+      const lock = (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], group: Group) =>
+        tx.select({ id: groups.id }).from(groups).where(eq(groups.id, group.id)).for('update');
+      let oneHasLocked!: () => void;
+      let otherHasLocked!: () => void;
+      const barrier = Promise.all([
+        new Promise<void>((resolve) => (oneHasLocked = resolve)),
+        new Promise<void>((resolve) => (otherHasLocked = resolve)),
+      ]);
+      const tries = { first: 0, second: 0 };
+      const crosswise = (
+        first: Group,
+        second: Group,
+        hasLocked: () => void,
+        name: 'first' | 'second',
+      ) =>
+        db.transaction(async (tx) => {
+          tries[name] += 1;
+          await lock(tx, first);
+          hasLocked();
+          await barrier;
+          await lock(tx, second);
+          return name;
+        });
+      const outcomes = await Promise.all([
+        crosswise(one, other, oneHasLocked, 'first'),
+        crosswise(other, one, otherHasLocked, 'second'),
+      ]);
+      expect(outcomes).toEqual(['first', 'second']);
+      // The victim ran twice, the other once.
+      expect([tries.first, tries.second].sort()).toEqual([1, 2]);
+    },
+  );
+});
+
+describe('retrying a transaction', () => {
+  it('gives up after its tries, and never retries any other error', async () => {
+    const { db } = server.database;
+    let calls = 0;
+    const conflict = Object.assign(new Error('could not serialize access'), { code: '40001' });
+    await expect(
+      db.transaction(async () => {
+        calls += 1;
+        throw conflict;
+      }),
+    ).rejects.toBe(conflict);
+    expect(calls).toBe(TRANSACTION_ATTEMPTS);
+
+    calls = 0;
+    const other = Object.assign(new Error('duplicate key'), { code: '23505' });
+    await expect(
+      db.transaction(async () => {
+        calls += 1;
+        throw other;
+      }),
+    ).rejects.toBe(other);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('resolutions racing each other', () => {
+  it('pays every bet when two bets with the same wagerers in opposite order resolve at once', async () => {
+    const [creator, first, second] = await Promise.all([
+      createPlayer(server, 'Creator'),
+      createPlayer(server, 'First'),
+      createPlayer(server, 'Second'),
+    ]);
+    const group = await groupOf(creator, [first, second]);
+    const pairs = await Promise.all(
+      Array.from({ length: 20 }, async (): Promise<[Bet, Bet]> => {
+        const one = await createBet(server, creator, group);
+        const other = await createBet(server, creator, group);
+        // Payouts go in wager order: `first` then `second` on one, the other way round on the other.
+        await placeWager(server, first, one, 'yes', 1);
+        await placeWager(server, second, one, 'yes', 1);
+        await placeWager(server, second, other, 'yes', 1);
+        await placeWager(server, first, other, 'yes', 1);
+        return [one, other];
+      }),
+    );
+    const responses = await Promise.all(
+      pairs.flat().map((bet) => resolve(server, creator, bet, 'yes')),
+    );
+    expect(failuresOf(responses)).toEqual([]);
+    expect(statusesOf(responses).every((status) => status === 200)).toBe(true);
+  }, 60_000);
+});
+
+describe('season changes racing each other', () => {
+  it('ends a season once and starts the next without a 5xx when end, end and start race', async () => {
+    const [owner, admin, player] = await Promise.all([
+      createPlayer(server, 'Owner'),
+      createPlayer(server, 'Admin'),
+      createPlayer(server, 'Player'),
+    ]);
+    const races = await Promise.all(
+      Array.from({ length: 15 }, async (_, index) => {
+        const group = await groupOf(owner, [admin, player]);
+        await makeAdmin(server, owner, group, admin);
+        const bet = await createBet(server, owner, group);
+        await placeWager(server, admin, bet, 'yes', 1);
+        await placeWager(server, player, bet, 'no', 1);
+        await resolve(server, owner, bet, index % 2 ? 'yes' : 'no');
+        const season = await startSeason(owner, group, 'Spring cup');
+        expect(season.status, season.text).toBe(201);
+        return { group, seasonId: season.body.id as number };
+      }),
+    );
+    const responses = await Promise.all(
+      races.flatMap(({ group, seasonId }) => [
+        endSeason(owner, group, seasonId),
+        endSeason(admin, group, seasonId),
+        startSeason(admin, group, 'Summer cup'),
+      ]),
+    );
+    expect(failuresOf(responses)).toEqual([]);
+    races.forEach((_, index) => {
+      const [end, otherEnd, start] = statusesOf(responses.slice(index * 3, index * 3 + 3));
+      // One end wins; the other finds it over. The start either found it running or came after.
+      expect([end, otherEnd].sort()).toEqual([200, 422]);
+      expect([201, 409]).toContain(start);
+    });
+  });
+});
+
+/** One request of the random driver. */
+type Step =
+  | { kind: 'wager'; by: number; bet: number; prediction: 'yes' | 'no'; multiple: number }
+  | { kind: 'resolve'; bet: number; answer: 'yes' | 'no' }
+  | { kind: 'cancel'; bet: number }
+  | { kind: 'undo'; bet: number }
+  | { kind: 'startSeason' }
+  | { kind: 'endSeason' }
+  | { kind: 'leave' | 'join'; by: number };
+
+const PLAYERS = 4;
+const BETS = 3;
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('wager' as const),
+    by: fc.nat(PLAYERS - 1),
+    bet: fc.nat(BETS - 1),
+    prediction: fc.constantFrom('yes' as const, 'no' as const),
+    multiple: fc.integer({ min: 1, max: 3 }),
+  }),
+  fc.record({
+    kind: fc.constant('resolve' as const),
+    bet: fc.nat(BETS - 1),
+    answer: fc.constantFrom('yes' as const, 'no' as const),
+  }),
+  fc.record({ kind: fc.constant('cancel' as const), bet: fc.nat(BETS - 1) }),
+  fc.record({ kind: fc.constant('undo' as const), bet: fc.nat(BETS - 1) }),
+  fc.constant({ kind: 'startSeason' as const }),
+  fc.constant({ kind: 'endSeason' as const }),
+  fc.record({
+    kind: fc.constantFrom('leave' as const, 'join' as const),
+    by: fc.integer({ min: 1, max: PLAYERS - 1 }),
+  }),
+);
+
+describe('a random mix of concurrent writes', () => {
+  // Wagers, settlements, undos, seasons' starts and ends (with their reset), leaving and joining.
+  it('never answers a 5xx and keeps the ledger balanced (property test)', async () => {
+    const players = await Promise.all(
+      Array.from({ length: PLAYERS }, (_, index) => createPlayer(server, `Racer ${index}`)),
+    );
+    const [owner] = players as [AuthResponse];
+    await fc.assert(
+      fc.asyncProperty(
+        // Opening wagers (each player's order differs per bet), then two waves of racing requests.
+        fc.array(fc.tuple(fc.nat(PLAYERS - 1), fc.nat(BETS - 1)), { maxLength: 8 }),
+        fc.array(stepArb, { minLength: 4, maxLength: 12 }),
+        fc.array(stepArb, { minLength: 4, maxLength: 12 }),
+        async (opening, firstWave, secondWave) => {
+          const group = await groupOf(owner, players.slice(1));
+          const betsOfRun: Bet[] = [];
+          for (let index = 0; index < BETS; index += 1)
+            betsOfRun.push(await createBet(server, owner, group));
+          for (const [by, bet] of opening) {
+            const response = await postWager(server, players[by]!, betsOfRun[bet]!, 'yes', 1);
+            expect(response.status, response.text).toBeLessThan(500);
+          }
+          const season = await startSeason(owner, group, 'Race cup');
+          let seasonId = season.body.id as number;
+
+          const run = (step: Step): Promise<TestResponse> => {
+            switch (step.kind) {
+              case 'wager':
+                return postWager(
+                  server,
+                  players[step.by]!,
+                  betsOfRun[step.bet]!,
+                  step.prediction,
+                  step.multiple,
+                );
+              case 'resolve':
+                return resolve(server, owner, betsOfRun[step.bet]!, step.answer);
+              case 'cancel':
+                return cancel(server, owner, betsOfRun[step.bet]!);
+              case 'undo':
+                return server.request(
+                  'POST',
+                  `/api/bets/${betsOfRun[step.bet]!.id}/undo-resolution`,
+                  {
+                    token: owner.accessToken,
+                  },
+                );
+              case 'startSeason':
+                return startSeason(owner, group, 'Next cup');
+              case 'endSeason':
+                return endSeason(owner, group, seasonId);
+              case 'leave':
+                return server.request('POST', `/api/groups/${group.id}/leave`, {
+                  token: players[step.by]!.accessToken,
+                });
+              case 'join':
+                return server.request('POST', '/api/groups/join-public', {
+                  token: players[step.by]!.accessToken,
+                  body: { groupName: group.name },
+                });
+            }
+          };
+          for (const wave of [firstWave, secondWave]) {
+            const responses = await Promise.all(wave.map(run));
+            expect(failuresOf(responses)).toEqual([]);
+            const started = responses.find(
+              (response, index) => wave[index]!.kind === 'startSeason' && response.status === 201,
+            );
+            if (started) seasonId = started.body.id as number;
+            await assertLedgerMatchesMemberships(server.database);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
