@@ -6,7 +6,7 @@ import {
   type BetRules,
 } from './bet-types';
 import type { BetStatistics } from './bets';
-import { poolOf, type PayoutWager } from './payout';
+import { computeResolution, poolOf, type PayoutWager } from './payout';
 
 // GET /bets/{id}/statistics (spec 02 §3, the results panel of spec 02 §2), computed from the
 // bet's wagers. Winners are decided by the bet type's rule (bet-types.ts), as for the payout,
@@ -55,9 +55,19 @@ export function computeBetStatistics({
     loserPercentage: 0,
     losersPoints: 0,
   };
+  let userWinnings: number | undefined;
+  let refundReason: BetStatistics['refundReason'];
   if (isResolved && correctAnswer !== null && validateCorrectAnswer(bet, correctAnswer) === null) {
-    const { isPush, winningWagerIds } = findWinners(bet, wagers, correctAnswer);
-    if (!isPush) {
+    const { winningWagerIds } = findWinners(bet, wagers, correctAnswer);
+    // The payout itself says what each wager got back, so the viewer's line agrees with the ledger.
+    const resolution = computeResolution(bet, wagers, correctAnswer);
+    refundReason = resolution.refundReason;
+    if (own)
+      userWinnings = resolution.distributions
+        .filter((entry) => entry.userId === own.userId)
+        .reduce((sum, entry) => sum + entry.winnings, 0);
+    // On a refund (the line was hit, or nobody was right) every stake came back: nobody lost.
+    if (resolution.outcome === 'paid') {
       const winners = wagers.filter((wager) => winningWagerIds.has(wager.id));
       const losers = wagers.filter((wager) => !winningWagerIds.has(wager.id));
       breakdown.totalWinners = winners.length;
@@ -95,7 +105,14 @@ export function computeBetStatistics({
     participationRate: percentOf(totalParticipants, totalMembers),
     totalPoints,
     averagePoints: totalParticipants > 0 ? roundTenth(totalPoints / totalParticipants) : 0,
-    userWager: own ? { prediction: own.prediction, points: own.points } : null,
+    userWager: own
+      ? {
+          prediction: own.prediction,
+          points: own.points,
+          ...(userWinnings === undefined ? {} : { winnings: userWinnings }),
+        }
+      : null,
+    ...(refundReason === undefined ? {} : { refundReason }),
     winnerLoserBreakdown: breakdown,
     answerDistribution: answers.map((answer) => {
       const entry = byAnswer.get(answer) ?? { participantCount: 0, totalPoints: 0 };

@@ -192,6 +192,16 @@ export function isValidWagerPoints(base: number, points: number): boolean {
   return wagerMultiplier(base, points) !== null;
 }
 
+/**
+ * The amounts a wager form may offer on a bet of base `base`: exactly those isValidWagerPoints
+ * accepts, smallest first (none for a base that makes no wager possible).
+ */
+export function wagerPointChoices(base: number): number[] {
+  return wagerMultiplier(base, base) === null
+    ? []
+    : [1, 2, 3].map((multiplier) => base * multiplier);
+}
+
 // ---- responses (spec 02 §3) ----
 
 /**
@@ -302,7 +312,16 @@ export const betStatisticsSchema = z.object({
   participationRate: z.number(),
   totalPoints: z.number().int(),
   averagePoints: z.number(),
-  userWager: z.object({ prediction: z.string(), points: z.number().int() }).nullable(),
+  userWager: z
+    .object({
+      prediction: z.string(),
+      points: z.number().int(),
+      /** What the payout gave the viewer back (0 for a losing pick), once the bet is resolved. */
+      winnings: z.number().int().optional(),
+    })
+    .nullable(),
+  /** Why a resolved bet refunded every wager (an over/under answer on its line, or no pick won); null when it paid winners. */
+  refundReason: z.enum(['push', 'no_winner']).nullable().optional(),
   winnerLoserBreakdown: z.object({
     totalWinners: z.number().int(),
     winnerPercentage: z.number(),

@@ -88,7 +88,7 @@ export const versionedBetHistoryEntrySchema = betHistoryEntrySchema.extend({
 });
 export type VersionedBetHistoryEntry = z.infer<typeof versionedBetHistoryEntrySchema>;
 
-interface TimedBet {
+export interface TimedBet {
   state: string;
   expiresAt: string | Date;
   /** When its picks were first shown to the group (its close, or a resolution before it); null or absent while hidden. */

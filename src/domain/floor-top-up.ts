@@ -30,3 +30,8 @@ export function isoWeek(date: Date): string {
   const week = Math.ceil(((day.getTime() - yearStart) / 86_400_000 + 1) / 7);
   return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
+
+/** The top-up setting in words, naming the floor: "…fewer than 3 points get topped up to 10 points once a week." */
+export function floorTopUpHint(defaultPoints: number): string {
+  return `Members with fewer than ${FLOOR_TOP_UP_THRESHOLD} points get topped up to ${floorTopUpTarget(defaultPoints)} points once a week.`;
+}

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { idSchema } from './ids';
+import { idSchema, MAX_ID } from './ids';
 
 // Groups: the request and response schemas of spec 02 §7 (Groups) with the messages of
 // spec 02 §5, and the pure group rules (share link of spec 02 §2, invite codes, the role
@@ -129,6 +129,19 @@ export const joinPrivateRequestSchema = z.strictObject({
     .min(1, GROUP_MESSAGES.inviteCodeRequired)
     .max(GROUP_LIMITS.inviteCodeMax, GROUP_MESSAGES.inviteCodeLength),
 });
+
+/**
+ * POST /api/invites/preview, signed out: the id and code of an invite link. It answers who
+ * invited the visitor to which group, and only when the code is right.
+ */
+export const invitePreviewRequestSchema = joinPrivateRequestSchema;
+
+/** What an invite link may tell a visitor before they have an account: two names, nothing more. */
+export const invitePreviewSchema = z.object({
+  groupName: z.string(),
+  inviterName: z.string(),
+});
+export type InvitePreview = z.infer<typeof invitePreviewSchema>;
 
 /** POST /groups/{id}/members and POST /groups/{id}/admins. */
 export const groupMemberRequestSchema = z.strictObject({
@@ -280,6 +293,44 @@ export function shareLink(
   return group.privacy === 'private' && group.inviteCode
     ? `${base}?inviteCode=${encodeURIComponent(group.inviteCode)}`
     : base;
+}
+
+/**
+ * An invite code as it is compared: without case and surrounding blanks, so a code read aloud
+ * or typed on a phone's keyboard in the wrong case still lets the friend in. Both sides of the
+ * comparison go through it.
+ */
+export function normalizeInviteCode(code: string): string {
+  return code.trim().toLowerCase();
+}
+
+/** A group id and, when the link has one, its invite code. */
+export interface InviteLinkParts {
+  groupId: number;
+  inviteCode?: string;
+}
+
+const INVITE_PATH = /^\/group\/(\d{1,15})(?:\/invite)?\/?$/;
+
+/**
+ * The group id and invite code of a share link (`shareLink`), pasted whole or as its path
+ * (`/group/7?inviteCode=…`, `/group/7/invite?inviteCode=…`), from any origin; null for
+ * anything else. Whether the code is right is the server's to say.
+ */
+export function parseInviteLink(text: string): InviteLinkParts | null {
+  const trimmed = text.trim();
+  if (!trimmed.includes('/group/')) return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed, 'http://invite.invalid');
+  } catch {
+    return null;
+  }
+  const match = INVITE_PATH.exec(url.pathname);
+  const groupId = Number(match?.[1]);
+  if (!match || groupId <= 0 || groupId > MAX_ID) return null;
+  const inviteCode = url.searchParams.get('inviteCode')?.trim();
+  return inviteCode ? { groupId, inviteCode } : { groupId };
 }
 
 const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

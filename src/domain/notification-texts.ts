@@ -1,3 +1,4 @@
+import { cancelledRefundText, wagerOutcome } from './bet-outcome';
 import type { Notification, NotificationPayload } from './notifications';
 
 // The words of an inbox entry: its title and body, the app path it opens and its push tag,
@@ -56,14 +57,13 @@ function signed(value: number): string {
 function resultBody(payload: NotificationPayload): string {
   const winnings = payload.winnings ?? 0;
   const stake = payload.wagerAmount ?? 0;
+  // The same refund words as the bet page beside the state.
   if (payload.outcome === 'cancelled')
-    return `The bet was cancelled. Your ${points(stake)} are back.`;
+    return `The bet was cancelled. ${cancelledRefundText(stake)}.`;
   if (payload.outcome === 'expired')
-    return `Nobody resolved it in time. Your ${points(stake)} are back.`;
+    return `Nobody resolved it in time. ${cancelledRefundText(stake)}.`;
   if (payload.outcome === 'undone') return 'The result was taken back. Wait for the new one.';
-  if (winnings > stake) return `You won ${points(winnings)}`;
-  if (winnings === stake) return `You got your ${points(stake)} back`;
-  return 'Better luck next time';
+  return wagerOutcome({ stake, winnings }).text;
 }
 
 /** Title and body of an entry, as the inbox shows it and the push says it. */

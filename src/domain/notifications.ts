@@ -63,6 +63,19 @@ export function pushKindOf(kind: NotificationKind): PushKind | null {
   }
 }
 
+/**
+ * A bet made with less than the configured lead to go (2 h by default) is reminded in the last
+ * half of its open time: a 90-minute bet 45 minutes before it closes. A longer one keeps the lead.
+ * So every bet, however short, gets its "closes soon" before it closes.
+ */
+export const CLOSES_SOON_SHARE = 0.5;
+
+/** How long before `expiresAt` a bet opened at `createdAt` has its "closes soon" reminder due. */
+export function closesSoonLeadMs(createdAt: Date, expiresAt: Date, maxLeadMs: number): number {
+  const openMs = Math.max(0, expiresAt.getTime() - createdAt.getTime());
+  return openMs >= maxLeadMs ? maxLeadMs : openMs * CLOSES_SOON_SHARE;
+}
+
 /** An inbox entry is kept this long after its last activity. */
 export const NOTIFICATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,5 @@
 import { DEFAULT_RETURN_URL } from './constants';
+import { parseInviteLink, type InviteLinkParts } from './groups';
 
 // Where the login page goes after signing in (spec 01 §2): the returnUrl query parameter if
 // present; else with a groupId, /group/{groupId}/invite?inviteCode={inviteCode} when an
@@ -35,4 +36,20 @@ export function returnUrlFromSearch(search: string): string {
     groupId: params.get('groupId'),
     inviteCode: params.get('inviteCode'),
   });
+}
+
+/**
+ * "?returnUrl=…" when this visit has somewhere to go after signing in, else "". Every account
+ * screen puts it on its links to the others (sign up, guest, forgot password and back), so an
+ * invite link survives whichever way in the friend takes.
+ */
+export function returnQuery(search: string): string {
+  const target = returnUrlFromSearch(search);
+  return target === DEFAULT_RETURN_URL ? '' : `?returnUrl=${encodeURIComponent(target)}`;
+}
+
+/** The invite (group id and code) a visit will land on after signing in, or null. */
+export function pendingInvite(search: string): Required<InviteLinkParts> | null {
+  const invite = parseInviteLink(returnUrlFromSearch(search));
+  return invite?.inviteCode ? { groupId: invite.groupId, inviteCode: invite.inviteCode } : null;
 }

@@ -30,7 +30,7 @@ import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
 import { createEventBus } from './events';
-import { groupsRoutes } from './groups/groups.routes';
+import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
 import { createGroupMembersService } from './groups/group-members.service';
 import { createGroupsService } from './groups/groups.service';
 import { createLeaderboardService } from './groups/leaderboard.service';
@@ -323,6 +323,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mirror: createMirrorService({ db: database.db, now: deps.now }),
     rateLimits: config.rateLimits,
   });
+  await app.register(inviteRoutes, { prefix: API_BASE, groups, rateLimits: config.rateLimits });
   await app.register(betsRoutes, {
     prefix: API_BASE,
     bets,

@@ -162,7 +162,7 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
     ),
-    /** How long before a bet closes its "closes soon" reminder goes out. */
+    /** How long before a bet closes its "closes soon" reminder goes out (a bet made with less time left: in the last half of its open time, domain closesSoonLeadMs). */
     CLOSES_SOON_REMINDER_MS: z.preprocess(
       emptyAsUndefined,
       z.coerce

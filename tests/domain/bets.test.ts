@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   answerLabel,
@@ -18,6 +19,7 @@ import {
   resolveRequestSchema,
   updateWagerRequestSchema,
   wagerMultiplier,
+  wagerPointChoices,
   type Bet,
 } from '../../src/domain/bets';
 import { canonicalDecimal } from '../../src/domain/decimal';
@@ -358,5 +360,24 @@ describe('response schemas', () => {
       betSchema.parse(createBet({ betTypeConfig: { options: ['A', 'B'], colour: 'red' } }))
         .betTypeConfig,
     ).toHaveProperty('colour', 'red');
+  });
+});
+
+describe('wager point choices', () => {
+  it('offer exactly the amounts the server accepts, whatever the base', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: -10, max: 4000 }),
+        (base, points) => {
+          const choices = wagerPointChoices(base);
+          expect(choices).toHaveLength(3);
+          expect(choices.every((choice) => isValidWagerPoints(base, choice))).toBe(true);
+          expect(choices.includes(points)).toBe(isValidWagerPoints(base, points));
+        },
+      ),
+    );
+    expect(wagerPointChoices(5)).toEqual([5, 10, 15]);
+    expect(wagerPointChoices(0)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
 import { expectNoViolations } from './axe.helpers';
-import { seedBetTable } from './bets.helpers';
+import { closeBettingNow, seedBetTable } from './bets.helpers';
 import {
   activeGroupButton,
   createGroupViaApi,
@@ -127,13 +127,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'dashboard with queues');
       await page.goto(`/bets/${bets.open.id}`);
       await page.getByRole('button', { name: /^Rain/ }).click();
-      await page.getByRole('button', { name: 'Custom amount' }).click();
-      await page.getByPlaceholder('Enter amount').fill('0');
-      await page.getByPlaceholder('Enter amount').blur();
-      await expect(page.getByText('Value must be at least 1')).toBeVisible();
+      await page.getByRole('button', { name: '3x', exact: true }).click();
+      await expect(page.getByText(/If you win: about/)).toBeVisible();
       await expectNoViolations(page, 'bet card');
       await page.goto(`/bets/${bets.toResolve.id}`);
       const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
+      await closeBettingNow(resolveCard);
       await resolveCard.getByRole('button', { name: /^Alex/ }).click();
       await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
       await expectNoViolations(page, 'resolve confirmation');

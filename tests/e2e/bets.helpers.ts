@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator } from '@playwright/test';
 import type { Player } from './groups.helpers';
 
 // Bets made through the API (fast), for specs that look at bet screens rather than drive
@@ -66,6 +66,15 @@ export async function resolveViaApi(
     data: { correctAnswer },
   });
   expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * On the resolve card of a bet still open for betting: the deliberate step that settles it
+ * early ("Close betting now and settle", then its confirmation), after which the answer shows.
+ */
+export async function closeBettingNow(card: Locator) {
+  await card.getByRole('button', { name: 'Close betting now and settle' }).click();
+  await card.getByRole('button', { name: 'Yes, close betting' }).click();
 }
 
 /** A group of three with an open bet to wager on, one to resolve and one resolved, seen by `me`. */

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
+import { closeBettingNow } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
 // Bets end to end: two members of one group in two browser contexts play one bet of each
@@ -124,6 +125,9 @@ async function placeWager(page: Page, wager: Wager) {
 
 async function resolve(page: Page, answer: Round['resolve']) {
   const card = page.getByRole('article', { name: /^Resolve this bet/ });
+  // Betting is still open: settling closes it first, a step of its own.
+  await expect(card.getByRole('button', { name: 'Resolve Bet' })).toHaveCount(0);
+  await closeBettingNow(card);
   const resolveButton = card.getByRole('button', { name: 'Resolve Bet' });
   await expect(resolveButton).toBeDisabled();
   if (typeof answer === 'string')
@@ -142,11 +146,12 @@ async function expectResults(page: Page, winner: RegExp) {
   await expect(page.getByText('2 / 2')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Results Breakdown' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
-  // The winning answer carries the "Correct" tag next to its bar ("Who picked what" tags it too).
+  // The winning answer carries the "Correct" tag next to its bar ("Who picked what" tags it too);
+  // a numeric bet's closest guess is tagged "Closest".
   const distribution = page
     .locator('section')
     .filter({ has: page.getByRole('heading', { name: 'Answer Distribution' }) });
-  const correct = distribution.getByRole('listitem').filter({ hasText: 'Correct' });
+  const correct = distribution.getByRole('listitem').filter({ hasText: /Correct|Closest/ });
   await expect(correct).toHaveCount(1);
   await expect(correct).toContainText(winner);
 }

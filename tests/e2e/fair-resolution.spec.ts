@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { createBetViaApi, wagerViaApi } from './bets.helpers';
+import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
   createGroupViaApi,
@@ -41,6 +41,8 @@ async function expectNoViolations(page: Page, name: string) {
 /** The creator resolves on the bet page's resolve card. */
 async function resolveAs(page: Page, answer: string) {
   const card = page.getByRole('article', { name: /^Resolve this bet/ });
+  // Its betting is still open: settling closes it first, on purpose.
+  await closeBettingNow(card);
   await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
   await card.getByRole('button', { name: 'Resolve Bet' }).click();
   await card.getByRole('button', { name: 'Confirm' }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { createBetViaApi, wagerViaApi } from './bets.helpers';
+import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
@@ -11,6 +11,7 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 async function resolveOnPage(page: Page, answer: string) {
   const card = page.getByRole('article', { name: /^Resolve this bet/ });
+  await closeBettingNow(card);
   await card.getByRole('button', { name: new RegExp(`^${answer}`) }).click();
   await card.getByRole('button', { name: 'Resolve Bet' }).click();
   await card.getByRole('button', { name: 'Confirm' }).click();

@@ -8,7 +8,7 @@ import {
   registerPlayer,
   uniqueGroupName,
 } from './groups.helpers';
-import { createBetViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
+import { closeBettingNow, createBetViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
 import { commentThread, commentViaApi } from './comments.helpers';
 import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
 import { SCREEN_SIZES, SCREENS_DIR, shoot } from './screens.helpers';
@@ -171,6 +171,7 @@ for (const size of SCREEN_SIZES) {
 
       await page.goto(`/bets/${bets.toResolve.id}`);
       const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
+      await closeBettingNow(resolveCard);
       await resolveCard.getByRole('button', { name: /^Alex/ }).click();
       await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
       await expect(resolveCard.getByText('This action cannot be undone.')).toBeVisible();

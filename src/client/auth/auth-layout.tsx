@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { LogoMark } from '../shell/app-header';
+import { InviteNote } from './invite-note';
 import styles from './auth-layout.module.css';
 
 interface AuthLayoutProps {
@@ -12,7 +13,7 @@ interface AuthLayoutProps {
   isBrandHeading?: boolean;
 }
 
-/** The frame of the account screens: the Hunch mark, one card, the way back out below. */
+/** The frame of the account screens: the Hunch mark, who invited the visitor (if anyone), one card, the way back out below. */
 export function AuthLayout({
   title,
   subtitle,
@@ -30,6 +31,7 @@ export function AuthLayout({
           <h1 className={isBrandHeading ? styles.brandTitle : styles.title}>{title}</h1>
           {subtitle && <p className={styles.subtitle}>{subtitle}</p>}
         </div>
+        <InviteNote />
         <div className={styles.card}>{children}</div>
         {footer && <div className={styles.footer}>{footer}</div>}
       </div>

@@ -2,7 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import { returnQuery } from '../../domain/return-url';
 import { forgotPasswordFormSchema, type ForgotPasswordForm } from '../../domain/auth';
 import { requestPasswordReset } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
@@ -28,6 +29,8 @@ const TEXT = {
 
 export function ForgotPasswordPage() {
   usePageTitle('Reset your password');
+  // Back to Login keeps an invite link's way into its group.
+  const { search } = useLocation();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
     null,
   );
@@ -55,7 +58,7 @@ export function ForgotPasswordPage() {
       title={TEXT.title}
       subtitle={TEXT.subtitle}
       footer={
-        <Link to="/login" className={styles.backLink}>
+        <Link to={`/login${returnQuery(search)}`} className={styles.backLink}>
           <ArrowLeft size={16} aria-hidden="true" />
           {TEXT.back}
         </Link>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { guestFormSchema, type GuestForm } from '../../domain/auth';
-import { returnUrlFromSearch } from '../../domain/return-url';
+import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { registerGuest } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
@@ -57,7 +57,7 @@ export function GuestPage() {
       subtitle={TEXT.subtitle}
       footer={
         <p>
-          {TEXT.haveAccount} <Link to={`/login${search}`}>{TEXT.signIn}</Link>
+          {TEXT.haveAccount} <Link to={`/login${returnQuery(search)}`}>{TEXT.signIn}</Link>
         </p>
       }
     >

@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { loginFormSchema, type LoginForm } from '../../domain/auth';
-import { DEFAULT_RETURN_URL } from '../../domain/constants';
-import { returnUrlFromSearch } from '../../domain/return-url';
+import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
@@ -34,12 +33,6 @@ const TEXT = {
   useLink: 'Use a sign-in link',
   failed: 'Invalid email or password',
 };
-
-/** "?returnUrl=…" when this visit has somewhere to go back to, else nothing. */
-function returnQuery(search: string): string {
-  const target = returnUrlFromSearch(search);
-  return target === DEFAULT_RETURN_URL ? '' : `?returnUrl=${encodeURIComponent(target)}`;
-}
 
 export function LoginPage() {
   usePageTitle('Sign in');
@@ -73,7 +66,7 @@ export function LoginPage() {
       footer={
         <>
           <p>
-            {TEXT.noAccount} <Link to="/register">{TEXT.signUp}</Link>
+            {TEXT.noAccount} <Link to={`/register${returnQuery(search)}`}>{TEXT.signUp}</Link>
           </p>
           <p>
             {TEXT.moving} <Link to="/move">{TEXT.useLink}</Link>
@@ -103,7 +96,7 @@ export function LoginPage() {
           <button
             type="button"
             className={styles.linkButton}
-            onClick={() => navigate('/forgot-password')}
+            onClick={() => navigate(`/forgot-password${returnQuery(search)}`)}
           >
             {TEXT.forgot}
           </button>
@@ -112,7 +105,8 @@ export function LoginPage() {
           {TEXT.submit}
         </Button>
         <div className={styles.divider}>or</div>
-        {/* An invite link brought them here: a guest lands back on it too. */}
+        {/* An invite link brought them here: every way in (guest, sign up, a forgotten
+            password and back) carries it on, so each ends in the group. */}
         <Button
           variant="secondary"
           fullWidth

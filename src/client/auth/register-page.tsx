@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { registerFormSchema, type RegisterForm } from '../../domain/auth';
-import { DEFAULT_RETURN_URL } from '../../domain/constants';
+import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { register as registerAccount } from '../data/accounts-api';
 import { ApiError } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
@@ -35,6 +35,8 @@ export function registrationFailureMessage(error: unknown): string {
 export function RegisterPage() {
   usePageTitle('Create your account');
   const navigate = useNavigate();
+  // An invite link passes through login as returnUrl: a new account lands on it and joins.
+  const { search } = useLocation();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterForm>({
     resolver: zodResolver(registerFormSchema),
@@ -48,7 +50,7 @@ export function RegisterPage() {
     setFailure(null);
     try {
       await registerAccount(values);
-      navigate(DEFAULT_RETURN_URL, { replace: true });
+      navigate(returnUrlFromSearch(search), { replace: true });
     } catch (error) {
       console.warn('Registration failed', error);
       if (error instanceof ApiError) {
@@ -66,7 +68,7 @@ export function RegisterPage() {
       subtitle={TEXT.subtitle}
       footer={
         <p>
-          {TEXT.haveAccount} <Link to="/login">{TEXT.signIn}</Link>
+          {TEXT.haveAccount} <Link to={`/login${returnQuery(search)}`}>{TEXT.signIn}</Link>
         </p>
       }
     >

@@ -1,4 +1,5 @@
 import { Check } from 'lucide-react';
+import { winningBadge } from '../../domain/bet-outcome';
 import { answerLabel, findWinners, type BetRules } from '../../domain/bet-types';
 import type { BetStatistics } from '../../domain/bets';
 import { Card } from '../ui/card';
@@ -11,7 +12,8 @@ import styles from './results-panel.module.css';
 
 const DISTRIBUTION_TEXT = {
   heading: 'Answer Distribution',
-  correct: 'Correct',
+  /** "Correct", or "Closest" on a numeric bet (its closest guesses win). */
+  correct: winningBadge,
   participants: (n: number) => `${n} ${n === 1 ? 'participant' : 'participants'}`,
 };
 
@@ -33,7 +35,7 @@ export function AnswerDistribution({ stats, bet }: { stats: BetStatistics; bet: 
                   {isCorrect && <Check size={16} aria-hidden="true" />}
                   {answerLabel(bet, entry.answer)}
                   {isCorrect && (
-                    <span className={styles.correctTag}>{DISTRIBUTION_TEXT.correct}</span>
+                    <span className={styles.correctTag}>{DISTRIBUTION_TEXT.correct(bet)}</span>
                   )}
                 </span>
                 <span className={styles.barPercent}>{Math.round(entry.percentage)}%</span>

@@ -35,7 +35,11 @@ interface BetCardProps {
 export function BetCard({ bet, wager, membership, showTitle = false, groupName }: BetCardProps) {
   const now = useNow(1000);
   const [isChanging, setIsChanging] = useState(false);
-  const isLocked = wager !== null && !isChanging;
+  // The mirror shows a wager the moment it is sent; the form stays until the server agrees, so
+  // a refusal (which takes that wager back) leaves the player's pick as it was.
+  const [isSending, setIsSending] = useState(false);
+  // A change begun before the close ends with it: the form never outlives betting.
+  const isLocked = wager !== null && !isSending && (!isChanging || !isWageringOpen(bet, now));
   return (
     <Card
       as="article"
@@ -82,6 +86,7 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
           now={now}
           onCancel={wager ? () => setIsChanging(false) : undefined}
           onPlaced={() => setIsChanging(false)}
+          onSendingChange={setIsSending}
         />
       )}
     </Card>

@@ -1,6 +1,7 @@
 import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { betStateWords } from '../../domain/bet-outcome';
 import { isAbandoned, isBettingClosed, mayJudgeDispute } from '../../domain/fair-resolution';
 import { isGroupAdmin } from '../../domain/groups';
 import { resolvedBetCardOf } from '../../domain/share-cards';
@@ -191,6 +192,9 @@ function BetDetails({ betId }: { betId: number }) {
           ) : (
             <Card>
               <p>{BET_PAGE_TEXT.otherState(bet.state)}</p>
+              {betStateWords(bet, now, wager?.points) && (
+                <p className={styles.stateWords}>{betStateWords(bet, now, wager?.points)}</p>
+              )}
             </Card>
           )}
           {canResolve && <ResolveCard key={bet.id} bet={bet} />}

@@ -1,17 +1,22 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { betStateWords, outcomeOfStatistics } from '../../domain/bet-outcome';
 import { answerLabel } from '../../domain/bet-types';
+import { isBettingOpen } from '../../domain/fair-resolution';
 import type { BetRow, WagerRow } from '../data/db';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
+import { useNow } from '../ui/use-now';
 import { BetPendingBadge } from './bet-meta';
 import { CommentCount } from './comment-count';
 import { Countdown } from './countdown';
+import { useBetStatistics } from './use-bets';
 import styles from './bet-summary-card.module.css';
 
 // Spec 02 §2 "Bet summary card" (the lists): an active bet shows its countdown and a Place
-// Bet link; a resolved one "Answer:" (a dash if none) and View Results; with a wager,
-// "Yours:" and "Wagered:".
+// Bet link while betting is open (View Bet once it closed: nothing can be placed then); a
+// resolved one "Answer:" (a dash if none) and View Results; with a wager, "Yours:" and
+// "Wagered:", and once settled what it gave the player, in the inbox's words.
 
 const SUMMARY_CARD_TEXT = {
   placeBet: 'Place Bet',
@@ -32,9 +37,15 @@ export function BetSummaryCard({
   wager: WagerRow | undefined;
   headingLevel?: 'h2' | 'h3';
 }) {
+  const now = useNow();
   const isActive = bet.state === 'active';
   const isResolved = bet.state === 'resolved';
-  const link = isActive
+  // The player's own result, worded as on the bet page and in the inbox (null until known).
+  const statistics = useBetStatistics(isResolved && wager ? bet.id : undefined);
+  const outcome = statistics ? outcomeOfStatistics(statistics) : null;
+  const stateWords = isActive ? null : betStateWords(bet, now, wager?.points);
+  // Once betting closed nothing may be placed: the card opens the bet instead.
+  const link = isBettingOpen(bet, now)
     ? SUMMARY_CARD_TEXT.placeBet
     : isResolved
       ? SUMMARY_CARD_TEXT.viewResults
@@ -58,6 +69,7 @@ export function BetSummaryCard({
             </span>
           )}
           {!isActive && !isResolved && <span className={styles.state}>{bet.state}</span>}
+          {stateWords && <span>{stateWords}</span>}
           <CommentCount betId={bet.id} hideZero />
         </div>
         {wager && (
@@ -71,6 +83,7 @@ export function BetSummaryCard({
             <PendingBadge row={wager} />
           </div>
         )}
+        {outcome && <p className={`${styles.outcome} ${styles[outcome.kind]}`}>{outcome.text}</p>}
       </div>
       <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
         {link}

@@ -1,4 +1,5 @@
 import { Clock } from 'lucide-react';
+import { betStateWords } from '../../domain/bet-outcome';
 import { COUNTDOWN, countdownTone, formatCountdown } from '../../domain/bet-lists';
 import { useNow } from '../ui/use-now';
 import styles from './countdown.module.css';
@@ -28,7 +29,11 @@ export function Countdown({
   const left = end - now;
   const text = picksRevealedAt && left > 0 ? CLOSED : formatCountdown(left);
   const isOver = text === ENDED || text === CLOSED;
-  return (
+  // Beside the label, in players' words: nobody may bet any more, the result is still to come.
+  const words = isOver
+    ? betStateWords({ state: 'active', expiresAt, picksRevealedAt }, now, null)
+    : null;
+  const pill = (
     <span
       className={[styles.countdown, styles[isOver ? 'error' : countdownTone(left)], className]
         .filter(Boolean)
@@ -46,5 +51,12 @@ export function Countdown({
         )}
       </time>
     </span>
+  );
+  if (!words) return pill;
+  return (
+    <>
+      {pill}
+      <span className={styles.words}>{words}</span>
+    </>
   );
 }

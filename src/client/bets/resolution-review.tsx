@@ -1,5 +1,6 @@
 import { Flag, ShieldCheck, Undo2 } from 'lucide-react';
 import { useState } from 'react';
+import { disputeOpenedWords } from '../../domain/bet-outcome';
 import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
 import { DISPUTE_WINDOW_MS, isDisputable, undoDeadline } from '../../domain/fair-resolution';
 import { errorMessage } from '../data/api-client';
@@ -36,7 +37,7 @@ export const REVIEW_TEXT = {
   disputeHint: (until: string) => `Think the result is wrong? You can dispute it until ${until}.`,
   dispute: 'Dispute result',
   openHeading: 'Result disputed',
-  openBody: (who: string) => `${who} thinks this result is wrong:`,
+  openBody: disputeOpenedWords,
   waiting: 'A group admin will correct it or let it stand. Points stay as they are until then.',
   reviewHint:
     'You have no stake in this bet, so you can correct the result (points are reversed exactly, then paid again) or let it stand.',
@@ -50,7 +51,6 @@ export const REVIEW_TEXT = {
   back: 'Back',
   closed: 'This result was reviewed by an admin and is final.',
   someone: 'A player',
-  you: 'You',
 };
 
 function formatLeft(ms: number): string {
@@ -127,9 +127,8 @@ export function ResolutionReview({
       {dispute?.state === 'open' && (
         <OpenDispute
           bet={bet}
-          who={
-            dispute.userId === viewerId ? REVIEW_TEXT.you : (disputerName ?? REVIEW_TEXT.someone)
-          }
+          who={disputerName ?? REVIEW_TEXT.someone}
+          isViewer={dispute.userId === viewerId}
           canJudge={canJudgeDispute}
         />
       )}
@@ -143,7 +142,17 @@ export function ResolutionReview({
   );
 }
 
-function OpenDispute({ bet, who, canJudge }: { bet: BetRow; who: string; canJudge: boolean }) {
+function OpenDispute({
+  bet,
+  who,
+  isViewer,
+  canJudge,
+}: {
+  bet: BetRow;
+  who: string;
+  isViewer: boolean;
+  canJudge: boolean;
+}) {
   const [isCorrecting, setIsCorrecting] = useState(false);
   const [answer, setAnswer] = useState('');
   const [isBusy, setIsBusy] = useState(false);
@@ -168,7 +177,7 @@ function OpenDispute({ bet, who, canJudge }: { bet: BetRow; who: string; canJudg
         <Flag size={16} aria-hidden="true" className={styles.flag} />
         {REVIEW_TEXT.openHeading}
       </p>
-      <p>{REVIEW_TEXT.openBody(who)}</p>
+      <p>{REVIEW_TEXT.openBody(who, isViewer)}</p>
       <blockquote className={styles.reason}>{bet.dispute?.reason}</blockquote>
       {!canJudge ? (
         <p className={styles.muted}>{REVIEW_TEXT.waiting}</p>

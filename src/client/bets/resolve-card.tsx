@@ -1,4 +1,4 @@
-import { CheckCheck } from 'lucide-react';
+import { CheckCheck, Hourglass } from 'lucide-react';
 import { useState } from 'react';
 import {
   answerChoices,
@@ -6,11 +6,13 @@ import {
   betTypeRulesOf,
   validateCorrectAnswer,
 } from '../../domain/bet-types';
+import { isBettingOpen } from '../../domain/fair-resolution';
 import { errorMessage } from '../data/api-client';
 import type { BetRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { useNow } from '../ui/use-now';
 import { AnswerInput, ANSWER_TEXT } from './answer-input';
 import { resolveBet } from './bet-actions';
 import styles from './resolve-card.module.css';
@@ -19,6 +21,10 @@ import styles from './resolve-card.module.css';
 // the actual number) → confirmation (title, answer, the warning, Back, Confirm with
 // "Resolving..."); "Bet resolved!"; a failure is a toast. The parent keys it by bet id, so
 // a different bet starts again at selection with no answer.
+// While betting is still open (the domain's isBettingOpen), a result would cut everyone off
+// before the close they were promised: the card first offers only "Close betting now and
+// settle", which says who it cuts off and asks again before the selection shows. The card has
+// its own tint and heading so it never reads as part of the betting form above it.
 
 const RESOLVE_TEXT = {
   heading: 'Resolve this bet',
@@ -35,12 +41,29 @@ const RESOLVE_TEXT = {
   resolving: 'Resolving...',
   resolved: 'Bet resolved!',
   failed: 'Failed to resolve bet. Please try again.',
+  stillOpen: 'Betting is still open',
+  stillOpenHint:
+    'It closes on its own when the countdown ends. Settle now only if the answer is already known.',
+  closeNow: 'Close betting now and settle',
+  closeQuestion: 'Close betting now?',
+  cutOff: 'Everyone is cut off: once you settle, nobody can place or change a wager on this bet.',
+  picked: (count: number) =>
+    count === 0
+      ? 'Nobody has picked yet.'
+      : count === 1
+        ? '1 person has picked.'
+        : `${count} people have picked.`,
+  keepOpen: 'Keep betting open',
+  closeConfirm: 'Yes, close betting',
 };
 
 export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle?: boolean }) {
   const [answer, setAnswer] = useState('');
   const [phase, setPhase] = useState<'selection' | 'confirmation'>('selection');
   const [isResolving, setIsResolving] = useState(false);
+  // Settling before the close: idle (only the step is offered), asking (its warning), agreed.
+  const [early, setEarly] = useState<'idle' | 'asking' | 'agreed'>('idle');
+  const isOpen = isBettingOpen(bet, useNow(5000));
   const asked = betTypeRulesOf(bet.betType)?.correctAnswer;
   const isSupported =
     asked !== undefined && (asked.input === 'number' || answerChoices(bet).length > 0);
@@ -70,6 +93,44 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
         <p className={styles.unsupported}>{RESOLVE_TEXT.notSent}</p>
       ) : !isSupported ? (
         <p className={styles.unsupported}>{ANSWER_TEXT.unsupported(bet.betType)}</p>
+      ) : isOpen && early === 'idle' ? (
+        <>
+          <div className={styles.open}>
+            <Hourglass size={18} aria-hidden="true" className={styles.openIcon} />
+            <div>
+              <p className={styles.openTitle}>{RESOLVE_TEXT.stillOpen}</p>
+              <p className={styles.openHint}>{RESOLVE_TEXT.stillOpenHint}</p>
+            </div>
+          </div>
+          <div className={styles.actions}>
+            <Button variant="secondary" onClick={() => setEarly('asking')}>
+              {RESOLVE_TEXT.closeNow}
+            </Button>
+          </div>
+        </>
+      ) : isOpen && early === 'asking' ? (
+        <div
+          className={styles.confirm}
+          role="group"
+          aria-labelledby={`close-q-${bet.id}`}
+          aria-describedby={`close-w-${bet.id}`}
+        >
+          <p id={`close-q-${bet.id}`} className={styles.question}>
+            {RESOLVE_TEXT.closeQuestion}
+          </p>
+          <p id={`close-w-${bet.id}`} className={styles.warning}>
+            {RESOLVE_TEXT.cutOff} {RESOLVE_TEXT.picked(bet.wagerCount ?? 0)}
+          </p>
+          <div className={styles.actions}>
+            {/* Focus on the safe choice: a stray Enter keeps betting open. */}
+            <Button variant="secondary" onClick={() => setEarly('idle')} autoFocus>
+              {RESOLVE_TEXT.keepOpen}
+            </Button>
+            <Button variant="danger" onClick={() => setEarly('agreed')}>
+              {RESOLVE_TEXT.closeConfirm}
+            </Button>
+          </div>
+        </div>
       ) : phase === 'selection' ? (
         <>
           <AnswerInput

@@ -1,5 +1,6 @@
-import { RotateCw, Trophy, Users } from 'lucide-react';
+import { RotateCw, Trophy, Undo2, Users } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { outcomeOfStatistics, refundReasonText } from '../../domain/bet-outcome';
 import { answerLabel, type BetRules } from '../../domain/bet-types';
 import { errorMessage } from '../data/api-client';
 import { Button } from '../ui/button';
@@ -100,14 +101,22 @@ export function ResultsPanel({
   }
 
   const stats = cached;
+  // A refund (the answer on the line, or nobody right) crowns nobody: no trophy, and it says why.
+  const refund = stats.refundReason ?? null;
+  const outcome = outcomeOfStatistics(stats);
   return (
     <div className={styles.panel}>
       {stats.isResolved && stats.correctAnswer !== null && (
-        <div className={styles.banner} role="status">
-          <Trophy size={22} aria-hidden="true" />
+        <div className={`${styles.banner} ${refund ? styles.refundBanner : ''}`} role="status">
+          {refund ? (
+            <Undo2 size={22} aria-hidden="true" />
+          ) : (
+            <Trophy size={22} aria-hidden="true" />
+          )}
           <div>
             <p className={styles.bannerTitle}>{RESULTS_TEXT.resolved}</p>
             <p className={styles.bannerAnswer}>{answerLabel(bet, stats.correctAnswer)}</p>
+            {refund && <p className={styles.bannerNote}>{refundReasonText(refund)}</p>}
           </div>
         </div>
       )}
@@ -130,6 +139,9 @@ export function ResultsPanel({
                 <strong>{answerLabel(bet, stats.userWager.prediction)}</strong>
                 <Points value={stats.userWager.points} size="small" />
               </p>
+              {outcome && (
+                <p className={`${styles.outcome} ${styles[outcome.kind]}`}>{outcome.text}</p>
+              )}
             </Card>
           )}
           <ResultsSummary stats={stats} />

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { refundReasonText } from '../../domain/bet-outcome';
 import type { BetStatistics } from '../../domain/bets';
 import { Card } from '../ui/card';
 import { Points } from '../ui/points';
@@ -58,6 +59,9 @@ export function ResultsSummary({ stats }: { stats: BetStatistics }) {
               points={breakdown.losersPoints}
             />
           </div>
+          {stats.refundReason && (
+            <p className={styles.breakdownNote}>{refundReasonText(stats.refundReason)}</p>
+          )}
         </Card>
       )}
     </>

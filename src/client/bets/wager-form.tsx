@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
+import { isValidWagerPoints, wagerPointChoices } from '../../domain/bets';
 import { isWageringOpen, prefillMultiplier } from '../../domain/bet-lists';
 import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
 import type { Membership } from '../../domain/groups';
@@ -8,15 +9,18 @@ import type { BetRow, WagerRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Points } from '../ui/points';
-import { defaultPreset, ValueSelector, valueSelectorError } from '../ui/value-selector';
+import { defaultPreset, ValueSelector } from '../ui/value-selector';
 import { AnswerInput } from './answer-input';
 import { placeWager } from './bet-actions';
 import styles from './bet-card.module.css';
 
 // The betting form of spec 02 §2, §4: the answer input with live odds, the multiplier value
-// selector (1x / 2x / 3x of the base, or a custom amount), "If you win: about N points",
-// Submit Prediction / Update Wager. An existing wager prefills the prediction and the
-// multiplier (points / base when that is 1–3).
+// selector, "If you win: about N points", Submit Prediction / Update Wager. An existing wager
+// prefills the prediction and the multiplier (points / base when that is 1–3). The selector
+// offers only what the server accepts (1x / 2x / 3x of the base, the domain's
+// wagerPointChoices): the spec's custom "?" amount is left out, since any other number is
+// refused. A refused write leaves the form as the player filled it (bet-card.tsx keeps it
+// mounted while it is sent).
 
 /** Said instead of the form once betting has closed (bet-card.tsx), and as the form's reason. */
 export const WAGERING_CLOSED_TEXT = 'Wagering is closed for this bet.';
@@ -45,11 +49,24 @@ interface WagerFormProps {
   /** Leaving the "Change" mode without submitting. */
   onCancel?: () => void;
   onPlaced?: () => void;
+  /** While a write is out: the parent keeps the form on screen, so a refusal leaves the pick. */
+  onSendingChange?: (isSending: boolean) => void;
 }
 
-export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: WagerFormProps) {
+export function WagerForm({
+  bet,
+  wager,
+  membership,
+  now,
+  onCancel,
+  onPlaced,
+  onSendingChange,
+}: WagerFormProps) {
   const base = bet.baseWagerAmount;
-  const presets = [1, 2, 3].map((m) => ({ label: `${m}x`, value: base * m }));
+  const presets = wagerPointChoices(base).map((value) => ({
+    label: `${value / base}x`,
+    value,
+  }));
   const [prediction, setPrediction] = useState(wager?.prediction ?? '');
   const [points, setPoints] = useState<number | null>(() => {
     const multiplier = wager ? prefillMultiplier(wager.points, base) : null;
@@ -62,8 +79,8 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
     answerOdds(bet, totals).map((entry) => [entry.answer, formatMultiplier(entry.multiplier)]),
   );
   const isPredictionValid = validatePrediction(bet, prediction) === null;
-  const isPointsValid =
-    points !== null && valueSelectorError(points) === null && Number.isInteger(points);
+  // The server's own rule, so nothing the form lets through is refused for its amount.
+  const isPointsValid = points !== null && isValidWagerPoints(base, points);
   // Changing a wager frees its old points first (ARCHITECTURE.md §4: the difference is debited).
   const spendable = (membership?.availablePoints ?? 0) + (wager?.points ?? 0);
   const reason = !isWageringOpen(bet, now)
@@ -82,6 +99,7 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
   const submit = async () => {
     if (!isPredictionValid || !isPointsValid || points === null) return;
     setIsBusy(true);
+    onSendingChange?.(true);
     try {
       const placed = await placeWager(bet.id, prediction.trim(), points);
       // Queued offline: the outbox has told the player it goes out when they're back.
@@ -91,6 +109,7 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
       toast.error(errorMessage(error, WAGER_TEXT.failed));
     } finally {
       setIsBusy(false);
+      onSendingChange?.(false);
     }
   };
 
@@ -116,6 +135,7 @@ export function WagerForm({ bet, wager, membership, now, onCancel, onPlaced }: W
         presets={presets}
         value={points}
         onChange={setPoints}
+        allowCustom={false}
         disabled={isDisabled}
         summary={points !== null && isPointsValid ? <Points value={points} size="small" /> : null}
       />

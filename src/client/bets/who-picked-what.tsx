@@ -1,4 +1,5 @@
 import { Check, EyeOff, Users } from 'lucide-react';
+import { winningBadge } from '../../domain/bet-outcome';
 import { answerChoices, answerLabel, findWinners, normalizeAnswer } from '../../domain/bet-types';
 import type { RevealedPick } from '../../domain/fair-resolution';
 import type { BetRow } from '../data/db';
@@ -15,7 +16,8 @@ export const PICKS_TEXT = {
   heading: 'Who picked what',
   hidden: 'Picks are revealed when betting closes.',
   none: 'Nobody wagered on this bet.',
-  correct: 'Correct',
+  /** "Correct", or "Closest" on a numeric bet (its closest guesses win). */
+  correct: winningBadge,
   you: 'You',
   players: (n: number) => `${n} ${n === 1 ? 'player' : 'players'}`,
   multiple: (n: number) => `${n}×`,
@@ -69,7 +71,9 @@ export function WhoPickedWhat({
                     <span className={styles.answerLabel}>
                       {isCorrect && <Check size={16} aria-hidden="true" />}
                       {answerLabel(bet, group.answer)}
-                      {isCorrect && <span className={styles.correctTag}>{PICKS_TEXT.correct}</span>}
+                      {isCorrect && (
+                        <span className={styles.correctTag}>{PICKS_TEXT.correct(bet)}</span>
+                      )}
                     </span>
                     <span className={styles.answerMeta}>
                       {PICKS_TEXT.players(group.picks.length)} ·{' '}

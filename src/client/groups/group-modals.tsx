@@ -53,7 +53,7 @@ export function openShareGroupModal(group: Parameters<typeof shareLink>[1] & { n
   const link = shareLink(window.location.origin, group);
   openModal({
     title: `Share ${group.name}`,
-    render: () => lazyBody(<ShareGroupModal link={link} />),
+    render: () => lazyBody(<ShareGroupModal link={link} groupName={group.name} />),
   });
 }
 

@@ -1,3 +1,5 @@
+import { floorTopUpHint } from '../../domain/floor-top-up';
+import { GROUP_LIMITS } from '../../domain/groups';
 import type { GroupRow } from '../data/db';
 import { ConfirmDialog } from '../shell/confirm-dialog';
 import { openModal } from '../shell/modal-store';
@@ -16,8 +18,8 @@ import styles from './group-details.module.css';
 const TEXT = {
   heading: 'Settings',
   topUps: 'Top-ups',
-  topUpsHint:
-    'Members whose points fall below the base wager get topped up to the floor once a week.',
+  /** Names the floor, which follows the group's starting points. */
+  topUpsHint: floorTopUpHint,
   inviteCode: 'Invite code',
   inviteCodeHint: 'Anyone with the code or an invite link can join this private group.',
   newCode: 'New invite code',
@@ -39,7 +41,7 @@ export function GroupSettings({ group }: { group: GroupRow }) {
       <Card>
         <Toggle
           label={TEXT.topUps}
-          description={TEXT.topUpsHint}
+          description={TEXT.topUpsHint(group.defaultPoints ?? GROUP_LIMITS.defaultPoints)}
           checked={group.floorTopUp ?? true}
           disabled={group.id < 0}
           onChange={(on) => void setFloorTopUp(group.id, on)}

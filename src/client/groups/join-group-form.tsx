@@ -5,6 +5,7 @@ import type { z } from '../../domain/zod';
 import {
   GROUP_MESSAGES,
   joinPrivateRequestSchema,
+  parseInviteLink,
   type PublicGroupSummary,
 } from '../../domain/groups';
 import { errorMessage } from '../data/api-client';
@@ -31,7 +32,8 @@ const TEXT = {
   groupIdPlaceholder: 'e.g. 42',
   inviteCode: 'Invite code',
   inviteCodePlaceholder: 'From your invite link',
-  privateHint: 'Ask the group’s creator for its ID and invite code, or open their invite link.',
+  privateHint:
+    'Paste the invite link into either field, or type the group ID and invite code from the group’s Share screen.',
   submit: 'Join Group',
   busy: 'Joining...',
   failed: 'Failed to join group. Please try again.',
@@ -179,6 +181,16 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
     defaultValues: { groupId: prefill.groupId ?? '', inviteCode: prefill.inviteCode ?? '' },
   });
   const { errors, isSubmitting } = form.formState;
+  // A pasted invite link (an installed app has no address bar to open it in) fills both
+  // fields with its id and code, whichever field it went into.
+  const fillFromLink = (event: { target: { value: string } }) => {
+    const invite = parseInviteLink(event.target.value);
+    if (!invite) return;
+    const options = { shouldValidate: true, shouldDirty: true, shouldTouch: true };
+    form.setValue('groupId', String(invite.groupId), options);
+    if (invite.inviteCode) form.setValue('inviteCode', invite.inviteCode, options);
+    else form.setValue('inviteCode', '', { shouldDirty: true });
+  };
 
   const onSubmit = form.handleSubmit(async ({ groupId, inviteCode }) => {
     setFailure(null);
@@ -201,7 +213,7 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
         autoComplete="off"
         placeholder={TEXT.groupIdPlaceholder}
         error={errors.groupId?.message}
-        {...form.register('groupId')}
+        {...form.register('groupId', { onChange: fillFromLink })}
       />
       <TextField
         label={TEXT.inviteCode}
@@ -209,7 +221,7 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
         spellCheck={false}
         placeholder={TEXT.inviteCodePlaceholder}
         error={errors.inviteCode?.message}
-        {...form.register('inviteCode')}
+        {...form.register('inviteCode', { onChange: fillFromLink })}
       />
       <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
         {TEXT.submit}

@@ -12,6 +12,7 @@ import { Spinner } from '../ui/spinner';
 import { AccountCard } from './account-card';
 import { MoveDeviceCard } from './move-device-card';
 import { openEditAccountModal, openUpgradeModal } from './account-modals';
+import { openGuestLogoutConfirm } from './guest-logout-confirm';
 import { YourDataCard } from './your-data-card';
 import styles from './profile-page.module.css';
 
@@ -44,8 +45,9 @@ export function ProfilePage() {
     };
   }, []);
 
-  // The route guard takes a logged-out person to /login (without a returnUrl).
-  const onLogout = () => void logout();
+  // The route guard takes a logged-out person to /login (without a returnUrl). A guest is warned
+  // first: nobody can sign in to a guest account again.
+  const onLogout = () => (user?.isTemporary ? openGuestLogoutConfirm(user.id) : void logout());
 
   if (!user) return null;
 

@@ -1,10 +1,32 @@
 import { Clock } from 'lucide-react';
+import { BET_LIMITS } from '../../domain/bet-limits';
+import { answerLabel, type BetRules } from '../../domain/bet-types';
+import {
+  answerOdds,
+  formatMultiplier,
+  projectedPayout,
+  totalOf,
+  type AnswerTotals,
+} from '../../domain/odds';
 import styles from './bet-preview.module.css';
 
-const PREVIEW_ANSWERS = [
-  { label: 'Yes', odds: '×1.6', isChosen: true },
-  { label: 'No', odds: '×2.7', isChosen: false },
-] as const;
+// The card plays by the game's rules, worked out by the same functions the wager form uses: a
+// bet of base 3 (the largest), the player's 3× wager on Yes, the friends' points already in.
+const PREVIEW_BET: BetRules = { betType: 'yes_no', betTypeConfig: {} };
+const PREVIEW_BASE = Math.max(...BET_LIMITS.baseWagerTiers);
+const PREVIEW_MULTIPLIER = 3;
+const PREVIEW_WAGER = PREVIEW_BASE * PREVIEW_MULTIPLIER;
+const PREVIEW_PICK = 'yes';
+const FRIENDS_TOTALS: AnswerTotals = { yes: 6, no: 9 };
+const PREVIEW_ANSWERS = answerOdds(PREVIEW_BET, {
+  ...FRIENDS_TOTALS,
+  [PREVIEW_PICK]: totalOf(FRIENDS_TOTALS, PREVIEW_PICK) + PREVIEW_WAGER,
+}).map((odds) => ({
+  label: answerLabel(PREVIEW_BET, odds.answer),
+  odds: formatMultiplier(odds.multiplier),
+  isChosen: odds.answer === PREVIEW_PICK,
+}));
+const PREVIEW_PAYOUT = projectedPayout(PREVIEW_BET, FRIENDS_TOTALS, PREVIEW_PICK, PREVIEW_WAGER);
 
 const PREVIEW_LEADERS = [
   { rank: 1, name: 'Maya', points: 142 },
@@ -38,7 +60,8 @@ export function BetPreview() {
         </div>
         <p className={styles.payout}>
           <span className={styles.coin} />
-          Wager 12 · If you win: about 19 points
+          Wager {PREVIEW_WAGER} points ({PREVIEW_MULTIPLIER}× the base {PREVIEW_BASE}) · If you win:
+          about {PREVIEW_PAYOUT} points
         </p>
       </div>
       <ol className={styles.leaderboard}>

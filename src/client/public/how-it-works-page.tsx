@@ -1,9 +1,14 @@
 import { Brain, Briefcase, Cake, EyeOff, Flag, Plane, Trophy, Tv, Undo2 } from 'lucide-react';
+import { proportionalShare } from '../../domain/payout';
 import { CtaBand } from './cta-band';
 import { FeatureCard, FeatureGrid } from './feature-card';
 import { PageIntro, PageSection, PublicPage } from './public-page';
 import { StepList, StepItem } from './step-list';
 import styles from './how-it-works-page.module.css';
+
+// The example's numbers follow the game's rules: a wager is 1, 2 or 3 × a base of 1, 2 or 3,
+// and the payout is the domain's own share of the pool.
+const EXAMPLE = { pool: 60, winningStake: 20, stake: 6, payout: proportionalShare(60, 6, 20) };
 
 /** /how-it-works: the three steps of a game and the nights it is made for (spec 01 §2). */
 export default function HowItWorksPage() {
@@ -42,8 +47,9 @@ export default function HowItWorksPage() {
         <div className={styles.example}>
           <span className={styles.coin} aria-hidden="true" />
           <p>
-            <strong>How the pool is shared:</strong> say 60 points are in the pool and the winners
-            wagered 20 of them. If 6 of those 20 were yours, you get 18 points back.
+            <strong>How the pool is shared:</strong> say {EXAMPLE.pool} points are in the pool and
+            the winners wagered {EXAMPLE.winningStake} of them. If {EXAMPLE.stake} of those were
+            yours (2× a base of 3), you get {EXAMPLE.payout} points back.
           </p>
         </div>
       </PageSection>

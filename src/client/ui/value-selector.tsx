@@ -5,7 +5,8 @@ import styles from './value-selector.module.css';
 // Spec 02 §2, §5 "Wager value selector": preset buttons, a custom button marked "?", a label
 // (default prefix "Wager Amount:"), a custom number input ("Enter amount"); minimum 1 by
 // default ("Value must be at least 1"), an optional required check with its own message; the
-// smallest preset is the default selection (the caller passes it as the initial value).
+// smallest preset is the default selection (the caller passes it as the initial value). A
+// caller whose rules allow only the presets turns the custom amount off (`allowCustom`).
 
 const VALUE_SELECTOR_TEXT = {
   label: 'Wager Amount:',
@@ -46,6 +47,8 @@ interface ValueSelectorProps {
   disabled?: boolean;
   /** What follows the label: the chosen value in words, e.g. points with the coin mark. */
   summary?: ReactNode;
+  /** False where only the presets are allowed (a wager's 1x, 2x or 3x): no "?" is offered. */
+  allowCustom?: boolean;
 }
 
 export function ValueSelector({
@@ -58,10 +61,11 @@ export function ValueSelector({
   requiredMessage,
   disabled,
   summary,
+  allowCustom = true,
 }: ValueSelectorProps) {
   const id = useId();
   const isPreset = value !== null && presets.some((preset) => preset.value === value);
-  const [isCustom, setIsCustom] = useState(() => value !== null && !isPreset);
+  const [isCustom, setIsCustom] = useState(() => allowCustom && value !== null && !isPreset);
   const [text, setText] = useState(() => (value !== null && !isPreset ? String(value) : ''));
   const [isTouched, setIsTouched] = useState(false);
   const error =
@@ -87,19 +91,21 @@ export function ValueSelector({
             {preset.label}
           </button>
         ))}
-        <button
-          type="button"
-          className={styles.option}
-          aria-pressed={isCustom}
-          aria-label={VALUE_SELECTOR_TEXT.customLabel}
-          onClick={() => {
-            setIsCustom(true);
-            const parsed = text.trim() === '' ? null : Number(text);
-            onChange(parsed);
-          }}
-        >
-          {VALUE_SELECTOR_TEXT.custom}
-        </button>
+        {allowCustom && (
+          <button
+            type="button"
+            className={styles.option}
+            aria-pressed={isCustom}
+            aria-label={VALUE_SELECTOR_TEXT.customLabel}
+            onClick={() => {
+              setIsCustom(true);
+              const parsed = text.trim() === '' ? null : Number(text);
+              onChange(parsed);
+            }}
+          >
+            {VALUE_SELECTOR_TEXT.custom}
+          </button>
+        )}
       </div>
       {isCustom && (
         <div className={styles.custom}>

@@ -9,7 +9,7 @@ import {
   type MembershipRow,
 } from '../db/schema';
 import { isAbandoned, mayJudgeDispute } from '../../domain/fair-resolution';
-import { isKeptOutOfGroup } from '../../domain/groups';
+import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
   cannotCancelBet,
   cannotDeleteComment,
@@ -246,8 +246,25 @@ async function requireMember(
 }
 
 /** An invite code is a secret: compared in constant time. */
+/** Whether `given` opens a group whose code is `expected`: without case (`normalizeInviteCode`), in constant time. */
 function isSameCode(expected: string, given = ''): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
+  const a = Buffer.from(normalizeInviteCode(expected));
+  const b = Buffer.from(normalizeInviteCode(given));
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The group an invite link opens, for a visitor not signed in (the invite preview): a private
+ * group whose code is `inviteCode`. A wrong code, an unknown group and a public group get the
+ * same 403, so the answer tells nothing without the code.
+ */
+export async function requireInviteCode(
+  tx: Executor,
+  groupId: number,
+  inviteCode: string,
+): Promise<GroupRow> {
+  const [group] = await tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
+  if (!group || group.privacy !== 'private' || !isSameCode(group.inviteCode ?? '', inviteCode))
+    throw wrongInviteCode();
+  return group;
 }

@@ -11,6 +11,8 @@ import {
   groupSettingsSchema,
   groupUserParamsSchema,
   inviteCodeResponseSchema,
+  invitePreviewRequestSchema,
+  invitePreviewSchema,
   joinPrivateRequestSchema,
   joinPublicRequestSchema,
   leaderboardResponseSchema,
@@ -280,5 +282,38 @@ export async function groupsRoutes(
       request.query.cursor === undefined
         ? memberState.getMemberState(currentUser(request))
         : mirror.pull(currentUser(request), request.query.cursor),
+  );
+}
+
+export interface InviteRoutesOptions {
+  groups: GroupsService;
+  rateLimits: RateLimits;
+}
+
+/**
+ * POST /api/invites/preview, the one groups call for visitors not signed in: an invite link's
+ * id and code in, the group's name and who invited out, so the account screens can say
+ * "Ana invited you to Thursday Crew". A wrong code tells nothing; tries per IP are as few as
+ * for invite-code joins (the code rides in the body, never in a URL that could be logged).
+ */
+export async function inviteRoutes(
+  instance: FastifyInstance,
+  { groups, rateLimits }: InviteRoutesOptions,
+) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const triesPerIp = rateLimitHook(app, {
+    name: 'invite-preview-ip',
+    max: rateLimits.joinPrivatePerIp,
+    windowMs: rateLimits.windowMs,
+    key: byIp,
+  });
+
+  app.post(
+    '/invites/preview',
+    {
+      onRequest: [triesPerIp],
+      schema: { body: invitePreviewRequestSchema, response: { 200: invitePreviewSchema } },
+    },
+    async (request) => groups.previewInvite(request.body.groupId, request.body.inviteCode),
   );
 }

@@ -6,6 +6,7 @@ import {
   type Group,
   type GroupSettings,
   type InviteCodeResponse,
+  type InvitePreview,
   type UpdateGroupSettingsInput,
   type Membership,
   type PublicGroupSummary,
@@ -21,7 +22,7 @@ import {
   presentOneGroup,
   presentPublicGroupSummary,
 } from './group.presenter';
-import { requireGroupAccess } from './group-access';
+import { requireGroupAccess, requireInviteCode } from './group-access';
 import { joinMembership } from './membership.service';
 
 // The rules of groups (spec 02 §3–§7, ARCHITECTURE.md §4). Each change runs in one
@@ -190,6 +191,29 @@ export function createGroupsService({
         await tx.update(groups).set({ inviteCode, updatedAt: now() }).where(eq(groups.id, groupId));
         return { inviteCode };
       });
+    },
+
+    /**
+     * What an invite link tells a visitor before they have an account: the group's name and
+     * who invited them, only for the right code (`requireInviteCode`). The link does not say
+     * who shared it, so the inviter is the creator while still a member, else the
+     * longest-standing admin (every group keeps one).
+     */
+    async previewInvite(groupId: number, inviteCode: string): Promise<InvitePreview> {
+      const group = await requireInviteCode(db, groupId, inviteCode);
+      const [inviter] = await db
+        .select({ displayName: users.displayName })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(and(eq(memberships.groupId, group.id), isNull(memberships.leftAt)))
+        .orderBy(
+          desc(eq(memberships.userId, group.createdByUserId)),
+          asc(memberships.role),
+          asc(memberships.joinedAt),
+          asc(memberships.userId),
+        )
+        .limit(1);
+      return { groupName: group.name, inviterName: inviter?.displayName ?? '' };
     },
 
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
-import { NOTIFICATION_RETENTION_MS } from '../../domain/notifications';
+import { CLOSES_SOON_SHARE, NOTIFICATION_RETENTION_MS } from '../../domain/notifications';
 import type { Database } from '../db/connect';
 import {
   bets,
@@ -15,7 +15,8 @@ import { pruneNotifications, saveNotifications } from '../notifications/notifica
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // A member who has not picked hears once that a bet closes soon (CLOSES_SOON_
-// REMINDER_MS before, default 2 h; not for a bet created with less time left than that); the
+// REMINDER_MS before, default 2 h; a bet made with less time left, in the last half of its open
+// time: domain closesSoonLeadMs); the
 // creator of a closed, unresolved bet hears it at close and then once a day until it is
 // resolved, cancelled or expired. Inbox entries older than 30 days go.
 //
@@ -54,8 +55,9 @@ export async function runReminders(
   const { db, events } = deps;
   const outcome: RemindersOutcome = { closesSoon: 0, resolveReminders: 0, pruned: 0 };
   const lead = new Date(now.getTime() + deps.closesSoonMs);
+  const leadInterval = sql.raw(`interval '${Math.round(deps.closesSoonMs / 1000)} seconds'`);
 
-  // Closes soon: active bets closing within the lead, made with at least the lead to go; every
+  // Closes soon: active bets in their last stretch (the lead, or the last half of a bet made with less); every
   // current member without a wager, who did not mute the group or bet, and was not told yet.
   for (;;) {
     const due = await db
@@ -80,7 +82,9 @@ export async function runReminders(
           lte(bets.expiresAt, lead),
           // Its picks were shown (a resolution since undone): betting will not close, it has.
           isNull(bets.picksRevealedAt),
-          sql`${bets.createdAt} <= ${bets.expiresAt} - ${sql.raw(`interval '${Math.round(deps.closesSoonMs / 1000)} seconds'`)}`,
+          // Due in the bet's last stretch (domain closesSoonLeadMs): the lead, or for a bet made
+          // with less time to go, the last half of its open time, so it is reminded too.
+          sql`${bets.expiresAt} - (case when ${bets.expiresAt} - ${bets.createdAt} >= ${leadInterval} then ${leadInterval} else (${bets.expiresAt} - ${bets.createdAt}) * ${sql.raw(String(CLOSES_SOON_SHARE))} end) <= ${now.toISOString()}::timestamptz`,
           notExists(
             db
               .select({ one: sql`1` })

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   COALESCING_KINDS,
   DEFAULT_NOTIFICATION_SETTINGS,
@@ -13,6 +13,7 @@ import { namesPhrase } from '../../domain/seasons';
 import { ODDS_PUSH_INTERVAL_MS } from '../../domain/push';
 import type { Executor } from '../db/connect';
 import {
+  memberships,
   notifications,
   notificationSettings,
   pushOddsNotices,
@@ -419,8 +420,75 @@ export async function pruneNotifications(tx: Executor, before: Date): Promise<nu
 export async function forgetNotificationsOf(tx: Executor, userId: number): Promise<void> {
   await tx.delete(notifications).where(eq(notifications.userId, userId));
   await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId));
+  await uncountJoin(tx, userId);
   await unnameActor(tx, userId);
   await unnameWinner(tx, userId);
+}
+
+/**
+ * A deleted account left its groups, so no friend should read that it joined: a "joined" entry
+ * it was the latest of counts one less (one of it alone, count 0, is read and left out of every
+ * inbox) and names the latest other player who joined in its time, if one is still a member; the
+ * group's player count drops with it. Restamped by the update, so every mirror pulls it.
+ */
+async function uncountJoin(tx: Executor, userId: number): Promise<void> {
+  const rows = await tx
+    .select()
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.kind, 'memberJoined'),
+        eq(notifications.actorId, userId),
+        gt(notifications.count, 0),
+      ),
+    );
+  for (const row of rows) {
+    // The entry gathers the joins since the recipient's previous entry of the group.
+    const [previous] = await tx
+      .select({ at: sql<Date | null>`max(${notifications.updatedAt})` })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.userId, row.userId),
+          eq(notifications.key, row.key),
+          lt(notifications.id, row.id),
+        ),
+      );
+    const since = previous?.at ? new Date(previous.at) : null;
+    const [latest] =
+      row.count > 1
+        ? await tx
+            .select({ id: users.id, name: users.displayName })
+            .from(memberships)
+            .innerJoin(users, eq(users.id, memberships.userId))
+            .where(
+              and(
+                eq(memberships.groupId, row.groupId),
+                isNull(memberships.leftAt),
+                ne(memberships.userId, row.userId),
+                ne(memberships.userId, userId),
+                since ? gt(memberships.joinedAt, since) : undefined,
+                lte(memberships.joinedAt, row.updatedAt),
+              ),
+            )
+            .orderBy(desc(memberships.joinedAt))
+            .limit(1)
+        : [];
+    const { actorName: _gone, ...payload } = row.payload;
+    await tx
+      .update(notifications)
+      .set({
+        count: row.count - 1,
+        readAt: row.count <= 1 ? (row.readAt ?? new Date()) : row.readAt,
+        actorId: latest?.id ?? null,
+        payload: {
+          ...payload,
+          ...(latest ? { actorName: latest.name } : {}),
+          ...(payload.memberCount === undefined ? {} : { memberCount: payload.memberCount - 1 }),
+        },
+      })
+      .where(eq(notifications.id, row.id));
+  }
 }
 
 /**

@@ -5,9 +5,10 @@ import { findGroupName, listActiveMemberIds } from '../groups/membership.service
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 import { claimOddsNotices, withoutMuted } from './notification-store';
 
-// A wager moved the odds: whoever else backed the bet hears how their own pick pays now, at
-// most once per bet per 10 minutes each (claimed in one statement, so every instance agrees; the
-// entry gathers the moves while unread).
+// A wager moved the odds: whoever else backed the bet hears how their own pick pays now. Each
+// move updates their one unread entry of the bet (gathered while unread, so the inbox keeps one
+// "odds moved" per bet, telling the latest pool); the push goes at most once per bet per 10
+// minutes each (claimed in one statement, so every instance agrees).
 
 export function oddsNotices({ db, now, save }: NoticeContext): NoticeHandlers {
   return {
@@ -26,12 +27,14 @@ export function oddsNotices({ db, now, save }: NoticeContext): NoticeHandlers {
         bet.groupId,
         bet.id,
       );
-      const claimed = await claimOddsNotices(db, bet.id, recipients, now());
-      if (claimed.length === 0) return;
+      if (recipients.length === 0) return;
+      // Every move updates the one unread entry; only the claimed ones are pushed.
+      const claimed = new Set(await claimOddsNotices(db, bet.id, recipients, now()));
+      const quiet = new Set(recipients.filter((id) => !claimed.has(id)));
       const groupName = (await findGroupName(db, bet.groupId)) ?? 'your group';
       await save(
         'oddsChanged',
-        claimed.map((userId) => {
+        recipients.map((userId) => {
           const prediction = predictions.get(userId)!;
           const onPick = totalOf(event.answerTotals, prediction);
           return {
@@ -48,6 +51,7 @@ export function oddsNotices({ db, now, save }: NoticeContext): NoticeHandlers {
             },
           };
         }),
+        quiet,
       );
     },
   };

@@ -61,6 +61,29 @@ describe('value selector (spec 02 §2, §5)', () => {
   });
 });
 
+describe('value selector without a custom amount (a wager: only what the server accepts)', () => {
+  it('offers the presets alone, no "?"', () => {
+    const seen: Array<number | null> = [];
+    render(
+      <ValueSelector
+        presets={presets}
+        value={2}
+        allowCustom={false}
+        onChange={(next) => seen.push(next)}
+      />,
+    );
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      '1x',
+      '2x',
+      '3x',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Custom amount' })).toBeNull();
+    expect(screen.queryByPlaceholderText('Enter amount')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '2x' }));
+    expect(seen).toEqual([4]);
+  });
+});
+
 describe('countdown (spec 02 §4, §9)', () => {
   it('ticks every second, shows seconds only in the last minute, colours by time left, then "Expired"', () => {
     vi.useFakeTimers();

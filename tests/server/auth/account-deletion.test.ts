@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
@@ -261,6 +262,140 @@ describe('DELETE /auth/users/me', () => {
       { id: maya.user.id, displayName: DELETED_PLAYER_NAME, username: '', email: '' },
     ]);
     expect(await currentGroupsOf(maya.user.id)).toEqual([]);
+  });
+
+  it("leaves this week's table, member counts and open bets' participation; her join leaves friends' inboxes; her settled results stay", async () => {
+    const maya = await createMaya();
+    const bo = await createPlayer(server, 'Bo');
+    const cy = await createPlayer(server, 'Cy');
+    const group = await createGroup(server, bo);
+    await joinGroup(server, cy, group);
+    await joinGroup(server, maya, group);
+    const settled = await createBet(server, bo, group);
+    await placeWager(server, maya, settled, 'yes', 1);
+    await placeWager(server, bo, settled, 'no', 1);
+    expect((await resolve(server, bo, settled, 'yes')).status).toBe(200);
+    const open = await createBet(server, bo, group);
+    await placeWager(server, bo, open, 'yes', 1);
+    const joined = async (user: AuthResponse) =>
+      (await inboxOf(server, user)).notifications.filter((n) => n.kind === 'memberJoined');
+    expect((await joined(bo)).map((n) => notificationText(n).title)).toEqual([
+      `2 players joined ${group.name}`,
+    ]);
+    expect((await joined(cy)).map((n) => n.count)).toEqual([1]);
+
+    expect((await deleteAccount(server, maya, maya.password)).status).toBe(200);
+
+    const week = await server.request<{ members: Array<{ userId: number }> }>(
+      'GET',
+      `/api/groups/${group.id}/leaderboard/period?${new URLSearchParams({
+        from: new Date(server.clock.now().getTime() - DAY).toISOString(),
+        previousFrom: new Date(server.clock.now().getTime() - 8 * DAY).toISOString(),
+      })}`,
+      { token: bo.accessToken },
+    );
+    expect(week.status, week.text).toBe(200);
+    expect(week.body.members.map((m) => m.userId).sort()).toEqual([bo.user.id, cy.user.id].sort());
+    const found = await server.request<Array<{ id: number; memberCount: number }>>(
+      'GET',
+      `/api/groups/public?search=${encodeURIComponent(group.name)}`,
+      { token: cy.accessToken },
+    );
+    expect(found.body.find((g) => g.id === group.id)?.memberCount).toBe(2);
+    const openStats = await server.request('GET', `/api/bets/${open.id}/statistics`, {
+      token: cy.accessToken,
+    });
+    expect(openStats.body).toMatchObject({ totalParticipants: 1, totalMembers: 2 });
+    // Her settled result stays: the bet she won still counts her wager.
+    const settledStats = await server.request('GET', `/api/bets/${settled.id}/statistics`, {
+      token: cy.accessToken,
+    });
+    expect(settledStats.body).toMatchObject({ totalParticipants: 2, totalMembers: 3 });
+
+    // Nobody's inbox says a deleted player joined: an entry of her alone is gone, a gathered one
+    // counts one less and names the one who is still there.
+    const [gathered] = await joined(bo);
+    expect(gathered?.count).toBe(1);
+    expect(notificationText(gathered!).title).toBe(`${cy.user.displayName} joined ${group.name}`);
+    expect(await joined(cy)).toEqual([]);
+    for (const user of [bo, cy])
+      for (const entry of (await inboxOf(server, user)).notifications)
+        expect(notificationText(entry).title).not.toContain(`${DELETED_PLAYER_NAME} joined`);
+  });
+
+  it('whatever players do, whoever deleted their account or left is on no current table and in no "joined" entry', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            who: fc.integer({ min: 0, max: 2 }),
+            act: fc.constantFrom('wager', 'leave', 'delete', 'resolve'),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        async (steps) => {
+          const bo = await createPlayer(server, 'Bo');
+          const group = await createGroup(server, bo);
+          const others = [];
+          for (const name of ['Ann', 'Cal', 'Dee']) {
+            const user = await createUser(server, { displayName: name });
+            await joinGroup(server, user, group);
+            others.push(user);
+          }
+          const current = new Set([bo.user.id, ...others.map((o) => o.user.id)]);
+          let bet = await createBet(server, bo, group);
+          let backers = new Set<number>();
+          for (const { who, act } of steps) {
+            const user = others[who]!;
+            const here = current.has(user.user.id);
+            if (act === 'wager' && here && !backers.has(user.user.id)) {
+              await placeWager(server, user, bet, 'yes', 1);
+              backers.add(user.user.id);
+            } else if (act === 'leave' && here) {
+              const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+                token: user.accessToken,
+              });
+              expect(left.status, left.text).toBe(200);
+              current.delete(user.user.id);
+            } else if (act === 'delete' && here) {
+              expect((await deleteAccount(server, user, user.password)).status).toBe(200);
+              current.delete(user.user.id);
+            } else if (act === 'resolve') {
+              await placeWager(server, bo, bet, 'no', 1);
+              expect((await resolve(server, bo, bet, 'yes')).status).toBe(200);
+              bet = await createBet(server, bo, group);
+              backers = new Set();
+            }
+            const expected = [...current].sort((a, b) => a - b);
+            const board = await server.request('GET', `/api/groups/${group.id}/leaderboard`, {
+              token: bo.accessToken,
+            });
+            expect(board.body.users.map((u: { id: number }) => u.id).sort()).toEqual(
+              expected.sort(),
+            );
+            const week = await server.request<{ members: Array<{ userId: number }> }>(
+              'GET',
+              `/api/groups/${group.id}/leaderboard/period?${new URLSearchParams({
+                from: new Date(server.clock.now().getTime() - DAY).toISOString(),
+                previousFrom: new Date(server.clock.now().getTime() - 8 * DAY).toISOString(),
+              })}`,
+              { token: bo.accessToken },
+            );
+            for (const member of week.body.members) expect(current).toContain(member.userId);
+            const stats = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+              token: bo.accessToken,
+            });
+            expect(stats.body.totalMembers).toBe(current.size);
+            for (const entry of (await inboxOf(server, bo)).notifications) {
+              if (entry.kind !== 'memberJoined') continue;
+              const text = notificationText(entry);
+              expect(`${text.title} ${text.body}`).not.toContain(DELETED_PLAYER_NAME);
+            }
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 
   it('keeps her open wagers, which settle to her left membership with the ledger balanced', async () => {

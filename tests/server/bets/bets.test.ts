@@ -319,6 +319,14 @@ describe('GET /bets/{id}/statistics', () => {
         losersPoints: 2,
       },
     });
+    // The viewer's line says what the payout gave back, so the results screens can word it.
+    const settled = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+      token: member.accessToken,
+    });
+    expect(betStatisticsSchema.strict().parse(settled.body)).toMatchObject({
+      userWager: { prediction: 'no', points: 6, winnings: 8 },
+      refundReason: null,
+    });
   });
 });
 

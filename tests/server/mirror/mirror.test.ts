@@ -114,7 +114,8 @@ describe('a first pull', () => {
         statistics: expect.objectContaining({
           isResolved: true,
           totalParticipants: 2,
-          userWager: { prediction: 'yes', points: 1 },
+          // The player picked yes, the answer was no: nothing won.
+          userWager: { prediction: 'yes', points: 1, winnings: 0 },
         }),
       }),
     ]);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ODDS_PUSH_INTERVAL_MS } from '../../../src/domain/push';
 import { createBet, placeWager, resolve, cancel } from '../bets/bet.factories';
@@ -214,6 +215,79 @@ describe('mutes and push kinds', () => {
       payload: { multiplier: 6, pool: 6 },
     });
     expect(oddsPushes()).toHaveLength(1);
+  });
+
+  it('keeps one unread "odds moved" entry per bet that follows every move, pushed at most once per 10 minutes', async () => {
+    const { group, creator, member, admin } = await createGroupWithRoles(server);
+    const device = await subscribedDevice(server, standIn, member);
+    const bet = await createBet(server, creator, group, { title: 'Rain at the match?' });
+    await placeWager(server, member, bet, 'yes', 1);
+    await placeWager(server, creator, bet, 'no', 2);
+    // Within the 10 minutes: no new push, but the entry says how the pick pays now.
+    await placeWager(server, admin, bet, 'no', 3);
+    const entries = (await inboxOf(server, member)).notifications.filter(
+      (n) => n.kind === 'oddsChanged' && n.betId === bet.id,
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      count: 2,
+      readAt: null,
+      payload: { pool: 6, multiplier: 6 },
+    });
+    expect(device.notifications().filter((n) => n.tag === `bet-${bet.id}-odds`)).toHaveLength(1);
+  });
+
+  it('never holds more than one unread "odds moved" entry per bet, and it tells the latest pool', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            player: fc.integer({ min: 0, max: 3 }),
+            bet: fc.integer({ min: 0, max: 1 }),
+            points: fc.integer({ min: 1, max: 3 }),
+            readFirst: fc.boolean(),
+            later: fc.boolean(),
+          }),
+          { minLength: 2, maxLength: 8 },
+        ),
+        async (steps) => {
+          // A fresh group each run: its players start with their full points.
+          const { group, creator, member, admin } = await createGroupWithRoles(server);
+          const extra = await createPlayer(server, 'Extra');
+          await joinGroup(server, extra, group);
+          const players = [creator, member, admin, extra];
+          const bets = [
+            await createBet(server, creator, group),
+            await createBet(server, creator, group),
+          ];
+          const pools = [0, 0];
+          const backers = [new Set<number>(), new Set<number>()];
+          for (const step of steps) {
+            const player = players[step.player]!;
+            if (step.readFirst)
+              await server.request('POST', '/api/notifications/read-all', {
+                token: player.accessToken,
+                body: { upTo: server.clock.now().toISOString() },
+              });
+            if (step.later) server.clock.advance(ODDS_PUSH_INTERVAL_MS + 1000);
+            if (backers[step.bet]!.has(step.player)) continue;
+            await placeWager(server, player, bets[step.bet]!, 'yes', step.points);
+            pools[step.bet]! += step.points;
+            backers[step.bet]!.add(step.player);
+            for (const [index, other] of players.entries()) {
+              const unread = (await inboxOf(server, other)).notifications.filter(
+                (n) => n.kind === 'oddsChanged' && n.betId === bets[step.bet]!.id && !n.readAt,
+              );
+              expect(unread.length).toBeLessThanOrEqual(1);
+              // Whoever else backed this bet hears of this move: the entry says the pool now.
+              if (index !== step.player && backers[step.bet]!.has(index))
+                expect(unread[0]?.payload.pool).toBe(pools[step.bet]);
+            }
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 
   it('refuses bad input with 400 and muting a group one is not in with 403', async () => {

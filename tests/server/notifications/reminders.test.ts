@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closesSoonLeadMs } from '../../../src/domain/notifications';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import {
@@ -20,7 +22,7 @@ import { startTestServer, useTestServer, type TestServer } from '../harness';
 import { inboxOf, mute, NO_TIMERS, sendReminders } from './notification.factories';
 
 // The reminders job: "closes soon" once per bet per member who has not picked,
-// 2 hours before it closes; the creator reminded to resolve at close, then once a day. Exactly
+// 2 hours before it closes (a bet made with less time left, in the last half of its time); the creator reminded to resolve at close, then once a day. Exactly
 // once however many instances run it at once, and across a restart.
 
 const server = useTestServer(NO_TIMERS);
@@ -111,14 +113,51 @@ describe('closes soon', () => {
     expect(await kindsOf(quiet, 'closesSoon', bet.id)).toHaveLength(1);
   });
 
-  it('is not sent for a bet made with less than 2 hours to go, nor once it has closed', async () => {
-    const { group, creator } = await createGroupWithRoles(server);
-    const short = await createBet(server, creator, group, { expiresAt: expiresIn(server, HOUR) });
-    expect(await remind(short, at(short, -30 * MINUTE))).toEqual([]);
+  it('reminds a bet made with less than 2 hours to go in the last half of its time; none once it has closed', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    // A 90-minute bet: due 45 minutes before it closes, not before.
+    const short = await createBet(server, creator, group, {
+      expiresAt: expiresIn(server, 90 * MINUTE),
+    });
+    expect(await remind(short, at(short, -46 * MINUTE))).toEqual([]);
+    expect(await remind(short, at(short, -44 * MINUTE))).toEqual(ids(admin, creator, member));
+    expect(await remind(short, at(short, -MINUTE))).toEqual([]);
     const long = await createBet(server, creator, group, {
       expiresAt: expiresIn(server, 3 * HOUR),
     });
     expect(await remind(long, at(long, MINUTE))).toEqual([]);
+  });
+
+  it('reminds every bet exactly once before it closes, whatever its length, never before its due time', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    await fc.assert(
+      fc.asyncProperty(
+        // From 4 minutes to 3 days open; the job's runs fall at random moments of the bet's life.
+        fc.integer({ min: 4 * MINUTE, max: 3 * DAY }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 }),
+        async (openMs, moments) => {
+          const created = server.clock.now();
+          const bet = await createBet(server, creator, group, {
+            expiresAt: expiresIn(server, openMs),
+          });
+          const closes = Date.parse(bet.expiresAt);
+          const dueAt = closes - closesSoonLeadMs(created, new Date(closes), 2 * HOUR);
+          // The job runs at least once a minute: a run falls in every minute of the bet's life.
+          const runs = [...moments.map((m) => created.getTime() + m * openMs), closes - MINUTE / 2]
+            .map((t) => Math.min(t, closes - 1000))
+            .sort((a, b) => a - b);
+          const reminded: number[] = [];
+          for (const when of runs) {
+            const got = await remind(bet, new Date(when));
+            if (when < dueAt) expect(got).toEqual([]);
+            reminded.push(...got);
+          }
+          expect(reminded.sort((a, b) => a - b)).toEqual(ids(admin, creator, member));
+          server.clock.advance(openMs + MINUTE);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 
   it('is not sent for a bet closed early, its resolution undone after everyone saw the picks', async () => {

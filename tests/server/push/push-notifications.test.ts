@@ -170,13 +170,13 @@ describe('a bet resolved', () => {
     expect(results(devices.members[0]!)).toEqual([
       {
         title: 'Resolved: Rain at the match?',
-        body: 'You won 5 points',
+        body: 'You won 5 points (+2)',
         url: `/bets/${bet.id}`,
         tag: `bet-${bet.id}`,
       },
     ]);
-    expect(results(devices.members[1]!).map((n) => n.body)).toEqual(['Better luck next time']);
-    expect(results(devices.members[2]!).map((n) => n.body)).toEqual(['You won 16 points']);
+    expect(results(devices.members[1]!).map((n) => n.body)).toEqual(['You lost 6 points']);
+    expect(results(devices.members[2]!).map((n) => n.body)).toEqual(['You won 16 points (+7)']);
     expect(results(devices.creator)).toEqual([]);
     expect(devices.outsider.requests()).toEqual([]);
   });
