@@ -1,30 +1,19 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoViolations } from './axe.helpers';
 import { createBetViaApi, fairStepViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
   createGroupViaApi,
   joinViaApi,
+  openAs,
   registerPlayer,
   uniqueGroupName,
-  type Player,
 } from './groups.helpers';
 
 // How a bet ends, in the player's words, at phone size: a result says what the player won, got
 // back or lost (as the inbox does), a refund is named as one, a numeric bet's closest guesses are
 // "Closest"; betting closed, a cancelled bet, a dispute and the top-up floor are each worded for
 // the one looking.
-
-async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(path);
-  return page;
-}
 
 async function threePlayers(request: Parameters<typeof registerPlayer>[0]) {
   const [ana, ben, cleo] = await Promise.all([

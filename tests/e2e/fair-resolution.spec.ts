@@ -1,29 +1,18 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
+import { expect, test, type Page } from '@playwright/test';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
   createGroupViaApi,
   joinViaApi,
+  openAs,
   registerPlayer,
   uniqueGroupName,
-  type Player,
 } from './groups.helpers';
 
 // Fair resolution with two players in two browser contexts: who picked what shows once betting
 // closes; the creator undoes a resolution and both headers show the points from before; a
 // participant disputes a result and an admin without a stake in it corrects it.
-
-async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(path);
-  return page;
-}
 
 /** The header's available points (the number next to the coin). */
 const headerPoints = (page: Page, points: number) =>

@@ -1,5 +1,5 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { newPerson, type Person } from './accounts.helpers';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { newPerson, signIn, type Person } from './accounts.helpers';
 
 // Factories for the group specs: a registered person with an access token, and groups
 // created through the API (fast), so each spec drives only the screens under test.
@@ -100,4 +100,15 @@ export async function declinePushPrompt(page: Page) {
   const prompt = page.getByRole('dialog', { name: 'Enable group updates' });
   await prompt.getByRole('button', { name: 'Not now' }).click();
   await expect(prompt).toHaveCount(0);
+}
+
+/** A browser context of its own, signed in as `player` (remembered), opened at `path`. */
+export async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/login');
+  await signIn(page, player.person, { rememberMe: true });
+  await page.waitForURL(/\/(dashboard|group)/);
+  await page.goto(path);
+  return page;
 }
