@@ -1,5 +1,5 @@
 // ESLint: TypeScript rules everywhere, React hooks rules on the client, the import direction
-// of ARCHITECTURE.md §2 (domain imports nothing of ours; server and client never import each
+// of docs/architecture.md §2 (domain imports nothing of ours; server and client never import each
 // other; the service worker imports the domain only), the client's boundaries between its
 // features (bulletproof-react's zones), no import cycles, and kebab-case file and folder names.
 import { existsSync } from 'node:fs';
@@ -10,10 +10,10 @@ import checkFile from 'eslint-plugin-check-file';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-// Zod comes through src/domain/zod.ts everywhere (it sets zod up before any schema is built).
+// Zod comes through src/domain/schemas/zod.ts everywhere (it sets zod up before any schema is built).
 const ZOD = {
   name: 'zod',
-  message: "Import z from src/domain/zod.ts, never 'zod' itself: it configures zod first.",
+  message: "Import z from src/domain/schemas/zod.ts, never 'zod' itself: it configures zod first.",
 };
 
 const layer = (message, patterns, { allowZod = false } = {}) => ({
@@ -84,10 +84,11 @@ const SEAMS = [
     imports: [
       'bets/bet-card.tsx',
       'bets/bet-modals.tsx',
+      'bets/bet-summary-card.tsx',
       'bets/resolve-card.tsx',
       'bets/use-bets.ts',
     ],
-    why: 'the dashboard queues the bets to wager on and to resolve, with their cards',
+    why: 'the dashboard queues the bets to wager on and to resolve, and lists the open ones, with their cards',
   },
   {
     folder: 'dashboard',
@@ -284,36 +285,66 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...layer('The client imports src/domain, never src/server (ARCHITECTURE.md §2).', [
+      ...layer('The client imports src/domain, never src/server (docs/architecture.md §2).', [
         '**/server/**',
       ]),
     },
   },
   {
+    // The rules carry no zod, so a screen that shows them loads none: types are plain
+    // TypeScript, and the schemas (src/domain/schemas) import the rules, never the other way.
     files: ['src/domain/**/*.ts'],
+    ignores: ['src/domain/schemas/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'zod',
+              message: 'A rule file imports no zod: its schema goes in src/domain/schemas.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/server/**', '**/client/**', '**/src-sw/**'],
+              message:
+                'src/domain is pure: it imports nothing of ours outside src/domain (docs/architecture.md §2).',
+            },
+            {
+              group: ['zod/*', '**/schemas', '**/schemas/*', './schemas/**'],
+              message: 'A rule file imports no zod: its schema goes in src/domain/schemas.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/domain/schemas/**/*.ts'],
     rules: layer(
-      'src/domain is pure: it imports nothing of ours outside src/domain (ARCHITECTURE.md §2).',
+      'src/domain is pure: it imports nothing of ours outside src/domain (docs/architecture.md §2).',
       ['**/server/**', '**/client/**', '**/src-sw/**'],
     ),
   },
   {
-    files: ['src/domain/zod.ts'],
+    files: ['src/domain/schemas/zod.ts'],
     rules: layer(
-      'src/domain is pure: it imports nothing of ours outside src/domain (ARCHITECTURE.md §2).',
+      'src/domain is pure: it imports nothing of ours outside src/domain (docs/architecture.md §2).',
       ['**/server/**', '**/client/**', '**/src-sw/**'],
       { allowZod: true },
     ),
   },
   {
     files: ['src/server/**/*.ts'],
-    rules: layer('The server imports src/domain, never src/client (ARCHITECTURE.md §2).', [
+    rules: layer('The server imports src/domain, never src/client (docs/architecture.md §2).', [
       '**/client/**',
       '**/src-sw/**',
     ]),
   },
   {
     files: ['src-sw/**/*.ts'],
-    rules: layer('The service worker imports src/domain only (ARCHITECTURE.md §2).', [
+    rules: layer('The service worker imports src/domain only (docs/architecture.md §2).', [
       '**/server/**',
       '**/client/**',
     ]),

@@ -28,7 +28,7 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     baseURL,
-    // The phone-sized reference of DESIGN.md.
+    // The phone-sized reference of docs/design.md.
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 1,
     // The app honours reduced motion (no modal slide): a click never races a sheet still

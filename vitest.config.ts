@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'domain',
-          include: ['tests/domain/**/*.test.ts'],
+          include: ['tests/domain/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['tests/fail-on-console-error.ts'],
         },

@@ -1,8 +1,8 @@
 import { count } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { registerRequestSchema } from '../src/domain/auth';
+import { registerRequestSchema } from '../src/domain/schemas/auth';
 import type { Bet, CreateBetInput } from '../src/domain/bets';
-import { createBetRequestSchema } from '../src/domain/bets';
+import { createBetRequestSchema } from '../src/domain/schemas/bets';
 import type { Group } from '../src/domain/groups';
 import { createAuthService } from '../src/server/auth/auth.service';
 import { AccessTokens, type AuthUser } from '../src/server/auth/tokens';

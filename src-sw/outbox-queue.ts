@@ -3,7 +3,7 @@ import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
 import { TAB_ONLY_WRITE_HEADER } from '../src/domain/constants';
 
-// The outbox's background-sync queue (ARCHITECTURE.md §8). The page's Dexie outbox
+// The outbox's background-sync queue (docs/architecture.md §8). The page's Dexie outbox
 // (src/client/data/outbox.ts) is the one source of truth and the primary sender: it has the
 // token refresh. This queue only delivers while no page is open:
 // - every /api write carrying an Idempotency-Key goes to the network; one that fails for lack

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 
-// A test that logs an unexpected console.error fails (CONVENTIONS.md, Tests). A test that
+// A test that logs an unexpected console.error fails (docs/conventions.md, Tests). A test that
 // expects one spies on console.error itself (vi.spyOn(console, 'error').mockImplementation()).
 let errors: unknown[][] = [];
 const original = console.error;

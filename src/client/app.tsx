@@ -6,7 +6,7 @@ import { AppShell } from './shell/app-shell';
 import { HomeRedirect, RequireSession } from './shell/require-session';
 import { usePageTitle } from './shell/use-page-title';
 
-// The route table of spec 01 §2. Every screen is its own lazy chunk, so a visitor on the
+// The route table of docs/accounts-and-shell.md §2. Every screen is its own lazy chunk, so a visitor on the
 // landing page downloads only the shell and the landing page.
 
 const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>

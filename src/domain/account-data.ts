@@ -1,14 +1,12 @@
-import { z } from './zod';
-import { LIMITS } from './constants';
-import { BET_TYPES } from './bet-types';
-import { BET_STATES } from './bets';
-import { LEDGER_KINDS } from './ledger';
-import { NOTIFICATION_KINDS, notificationPayloadSchema, PUSH_KINDS } from './notifications';
+import type { BetState } from './bets';
+import type { BetType } from './bet-types';
+import type { LEDGER_KINDS } from './ledger';
+import type { NotificationKind, NotificationPayload, PushKind } from './notifications';
 
 // A player's own data: GET /auth/users/me/export answers
 // the export document below as a JSON download; DELETE /auth/users/me deletes the account.
 // Nothing secret is ever part of the export: no password hash, no token or token hash, no
-// push keys (README, Security notes).
+// push keys (README, Security notes). The wire schemas: schemas/account-data.ts.
 
 /** What a deleted player is called wherever their points, wagers and bets still show. */
 export const DELETED_PLAYER_NAME = 'Deleted player';
@@ -24,157 +22,124 @@ export function accountExportFileName(userId: number, at: Date): string {
 
 /**
  * DELETE /auth/users/me. A full account confirms with its current password (403
- * `invalid_current_password` otherwise, as a password change); a guest has none to send.
+ * `invalid_current_password` otherwise, as a password change); a guest has none to send, and
+ * may send no body at all.
  */
-export const deleteAccountRequestSchema = z
-  .object({
-    currentPassword: z
-      .string()
-      .max(LIMITS.passwordMax * 4)
-      .optional(),
-  })
-  // A guest's request may come without a body at all.
-  .nullish()
-  .transform((value) => value ?? {});
-export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;
+export type DeleteAccountRequest = { currentPassword?: string | undefined } | null | undefined;
 
-const isoTime = z.string();
-
-export const accountExportSchema = z.object({
-  format: z.literal(ACCOUNT_EXPORT_FORMAT),
-  version: z.literal(ACCOUNT_EXPORT_VERSION),
-  exportedAt: isoTime,
-  profile: z.object({
-    id: z.number().int(),
-    displayName: z.string(),
-    firstName: z.string(),
-    lastName: z.string(),
+export type AccountExport = {
+  format: typeof ACCOUNT_EXPORT_FORMAT;
+  version: typeof ACCOUNT_EXPORT_VERSION;
+  exportedAt: string;
+  profile: {
+    id: number;
+    displayName: string;
+    firstName: string;
+    lastName: string;
     /** Empty for a guest. */
-    email: z.string(),
-    username: z.string(),
-    isTemporary: z.boolean(),
-    appName: z.string(),
-    profilePictureUrl: z.string().nullable(),
-    createdAt: isoTime,
-    updatedAt: isoTime,
-  }),
+    email: string;
+    username: string;
+    isTemporary: boolean;
+    appName: string;
+    profilePictureUrl: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
   /** Every group the player is or was in, with their points there now. */
-  memberships: z.array(
-    z.object({
-      groupId: z.number().int(),
-      groupName: z.string(),
-      role: z.enum(['member', 'admin']),
-      isCreator: z.boolean(),
-      totalPoints: z.number().int(),
-      availablePoints: z.number().int(),
-      joinedAt: isoTime,
-      leftAt: isoTime.nullable(),
-    }),
-  ),
-  wagers: z.array(
-    z.object({
-      id: z.number().int(),
-      betId: z.number().int(),
-      betTitle: z.string(),
-      groupId: z.number().int(),
-      prediction: z.string(),
-      points: z.number().int(),
-      createdAt: isoTime,
-      updatedAt: isoTime,
-    }),
-  ),
+  memberships: {
+    groupId: number;
+    groupName: string;
+    role: 'member' | 'admin';
+    isCreator: boolean;
+    totalPoints: number;
+    availablePoints: number;
+    joinedAt: string;
+    leftAt: string | null;
+  }[];
+  wagers: {
+    id: number;
+    betId: number;
+    betTitle: string;
+    groupId: number;
+    prediction: string;
+    points: number;
+    createdAt: string;
+    updatedAt: string;
+  }[];
   /** The comments the player wrote on bets (deleted ones are gone). */
-  comments: z.array(
-    z.object({
-      id: z.number().int(),
-      betId: z.number().int(),
-      betTitle: z.string(),
-      groupId: z.number().int(),
-      text: z.string(),
-      createdAt: isoTime,
-    }),
-  ),
-  betsCreated: z.array(
-    z.object({
-      id: z.number().int(),
-      groupId: z.number().int(),
-      title: z.string(),
-      description: z.string().nullable(),
-      betType: z.enum(BET_TYPES),
-      state: z.enum(BET_STATES),
-      baseWagerAmount: z.number().int(),
-      expiresAt: isoTime,
-      correctAnswer: z.string().nullable(),
-      resolvedAt: isoTime.nullable(),
-      createdAt: isoTime,
-    }),
-  ),
+  comments: {
+    id: number;
+    betId: number;
+    betTitle: string;
+    groupId: number;
+    text: string;
+    createdAt: string;
+  }[];
+  betsCreated: {
+    id: number;
+    groupId: number;
+    title: string;
+    description: string | null;
+    betType: BetType;
+    state: BetState;
+    baseWagerAmount: number;
+    expiresAt: string;
+    correctAnswer: string | null;
+    resolvedAt: string | null;
+    createdAt: string;
+  }[];
   /** Every change of the player's points, oldest first. */
-  ledger: z.array(
-    z.object({
-      id: z.number().int(),
-      groupId: z.number().int(),
-      kind: z.enum(LEDGER_KINDS),
-      totalDelta: z.number().int(),
-      availableDelta: z.number().int(),
-      betId: z.number().int().nullable(),
-      wagerId: z.number().int().nullable(),
-      createdAt: isoTime,
-    }),
-  ),
+  ledger: {
+    id: number;
+    groupId: number;
+    kind: (typeof LEDGER_KINDS)[number];
+    totalDelta: number;
+    availableDelta: number;
+    betId: number | null;
+    wagerId: number | null;
+    createdAt: string;
+  }[];
   /** The browsers that may receive notifications: the push service's host only, never the endpoint's path or keys. */
-  pushSubscriptions: z.array(
-    z.object({
-      deviceName: z.string().nullable(),
-      userAgent: z.string().nullable(),
-      appName: z.string(),
-      endpointHost: z.string(),
-      isActive: z.boolean(),
-      createdAt: isoTime,
-      lastSuccessAt: isoTime.nullable(),
-    }),
-  ),
+  pushSubscriptions: {
+    deviceName: string | null;
+    userAgent: string | null;
+    appName: string;
+    endpointHost: string;
+    isActive: boolean;
+    createdAt: string;
+    lastSuccessAt: string | null;
+  }[];
   /** Each sign-in (a refresh token family): when it began, when it was last refreshed, whether it is still live. */
-  sessions: z.array(
-    z.object({
-      appName: z.string(),
-      createdAt: isoTime,
-      lastUsedAt: isoTime,
-      expiresAt: isoTime,
-      isActive: z.boolean(),
-    }),
-  ),
+  sessions: {
+    appName: string;
+    createdAt: string;
+    lastUsedAt: string;
+    expiresAt: string;
+    isActive: boolean;
+  }[];
   /** The player's inbox, newest activity first: each entry as it was sent. */
-  notifications: z.array(
-    z.object({
-      id: z.number().int(),
-      kind: z.enum(NOTIFICATION_KINDS),
-      groupId: z.number().int(),
-      betId: z.number().int().nullable(),
-      count: z.number().int(),
-      payload: notificationPayloadSchema,
-      createdAt: isoTime,
-      updatedAt: isoTime,
-      readAt: isoTime.nullable(),
-    }),
-  ),
+  notifications: {
+    id: number;
+    kind: NotificationKind;
+    groupId: number;
+    betId: number | null;
+    count: number;
+    payload: NotificationPayload;
+    createdAt: string;
+    updatedAt: string;
+    readAt: string | null;
+  }[];
   /** Which kinds the player keeps off push, and the groups and bets they muted. */
-  notificationSettings: z.object({
-    pushOff: z.array(z.enum(PUSH_KINDS)),
-    mutedGroupIds: z.array(z.number().int()),
-    mutedBetIds: z.array(z.number().int()),
-  }),
-});
-export type AccountExport = z.infer<typeof accountExportSchema>;
+  notificationSettings: {
+    pushOff: PushKind[];
+    mutedGroupIds: number[];
+    mutedBetIds: number[];
+  };
+};
 
 // ---- the profile's delete confirmation ----
 
-const DELETE_ACCOUNT_PASSWORD_REQUIRED = 'Enter your current password to delete your account.';
+export const DELETE_ACCOUNT_PASSWORD_REQUIRED =
+  'Enter your current password to delete your account.';
 
-/** A full account's confirmation: its current password. */
-export const deleteFullAccountFormSchema = z.object({
-  currentPassword: z.string().min(1, DELETE_ACCOUNT_PASSWORD_REQUIRED),
-});
-/** A guest's confirmation: the button alone. */
-export const deleteGuestAccountFormSchema = z.object({ currentPassword: z.string() });
-export type DeleteAccountForm = z.infer<typeof deleteFullAccountFormSchema>;
+export type DeleteAccountForm = { currentPassword: string };

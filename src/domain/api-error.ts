@@ -1,4 +1,4 @@
-// The one error body every endpoint answers with (ARCHITECTURE.md §6): the client shows
+// The one error body every endpoint answers with (docs/architecture.md §6): the client shows
 // `message` and branches on the stable snake_case `code`. These are all the codes the server
 // sends: its AppError takes nothing else, so the client's checks on `code` are checked too.
 export const API_ERROR_CODES = [
@@ -89,7 +89,7 @@ export function isApiErrorCode(value: unknown): value is ApiErrorCode {
   return (API_ERROR_CODES as readonly unknown[]).includes(value);
 }
 
-/** The body of every refusal (ARCHITECTURE.md §6). */
+/** The body of every refusal (docs/architecture.md §6). */
 export interface ApiErrorBody {
   message: string;
   code: ApiErrorCode;

@@ -1,342 +1,116 @@
-import { z } from './zod';
-import { DEFAULT_APP_NAME, LIMITS } from './constants';
-import { MAX_ID } from './ids';
+import { LIMITS } from './constants';
 
-// Request and response schemas of the accounts API (spec 01 §3, §5, §7), with the spec's
-// exact messages. The server validates with them; the client's forms use the form schemas.
+// The accounts API's types and the rules its schemas and forms share (the schemas, with the
+// exact messages users see: schemas/auth.ts).
 
 const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-/** The standard address pattern with the length limits of spec 01 §5 (254 overall, 64 local part). */
-function isValidEmail(value: string): boolean {
+/** The standard address pattern with the length limits of docs/accounts-and-shell.md §5 (254 overall, 64 local part). */
+export function isValidEmail(value: string): boolean {
   if (value.length > LIMITS.emailMax || !EMAIL_PATTERN.test(value)) return false;
   return value.indexOf('@') <= LIMITS.emailLocalMax;
 }
 
-// ---- the shared registration schema (spec 01 §5) ----
-
-const email = z
-  .string({ error: 'Invalid email' })
-  .trim()
-  .refine(isValidEmail, 'Invalid email')
-  .transform((value) => value.toLowerCase());
-
-const password = z
-  .string({ error: 'Password must be 8–72 chars' })
-  .min(LIMITS.passwordMin, 'Password must be 8–72 chars')
-  .max(LIMITS.passwordMax, 'Password must be 8–72 chars');
-
-const displayName = z
-  .string({ error: 'Display name must be 2–50 chars' })
-  .trim()
-  .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-  .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars');
-
-const username = z
-  .string({ error: 'Username must be 3–30 chars' })
-  .trim()
-  .toLowerCase()
-  .min(LIMITS.usernameMin, 'Username must be 3–30 chars')
-  .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
-  .regex(/^[a-z0-9_]+$/, 'Only lowercase letters, numbers, underscore');
-
-const personName = z
-  .string({ error: 'Required' })
-  .trim()
-  .min(LIMITS.nameMin, 'Required')
-  .max(LIMITS.nameMax, 'Max 50 chars');
-
-/** The app a session is for (spec 01 §3); other features' sign-ins take it too. */
-export const appName = z
-  .string({ error: 'App name is required' })
-  .trim()
-  .min(1, 'App name is required')
-  .max(LIMITS.appNameMax, `App name must be at most ${LIMITS.appNameMax} characters`);
-
-const passwordsMatch = (value: { password?: string; passwordConfirm?: string }) =>
-  value.password === undefined || value.password === value.passwordConfirm;
-
-export const registerRequestSchema = z
-  .strictObject({
-    firstName: personName,
-    lastName: personName,
-    displayName,
-    username,
-    email,
-    password,
-    passwordConfirm: z.string({ error: 'Passwords do not match' }),
-    appName,
-    isTemporary: z.boolean({ error: 'isTemporary must be true or false' }).default(false),
-  })
-  .refine(passwordsMatch, { message: 'Passwords do not match', path: ['passwordConfirm'] });
-export type RegisterRequest = z.input<typeof registerRequestSchema>;
-
-/** PUT /auth/users/me: the register fields, all optional (spec 01 §3). */
-export const updateProfileRequestSchema = z
-  .strictObject({
-    firstName: personName.optional(),
-    lastName: personName.optional(),
-    displayName: displayName.optional(),
-    username: username.optional(),
-    email: email.optional(),
-    password: password.optional(),
-    passwordConfirm: z.string().optional(),
-    /** A full account's password, required to change its password or its email (README, Security notes). */
-    currentPassword: z
-      .string()
-      .max(LIMITS.passwordMax * 4)
-      .optional(),
-    appName: appName.optional(),
-    isTemporary: z.boolean({ error: 'isTemporary must be true or false' }).optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.password === undefined) return;
-    if (value.passwordConfirm === undefined || value.passwordConfirm === '') {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Please confirm your password',
-        path: ['passwordConfirm'],
-      });
-    } else if (value.passwordConfirm !== value.password) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Passwords do not match',
-        path: ['passwordConfirm'],
-      });
-    }
-  });
-export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
-
-export const loginRequestSchema = z.strictObject({
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .min(1, 'Email is required')
-    .transform((v) => v.toLowerCase()),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
-  appName: appName.default(DEFAULT_APP_NAME),
-});
-
-export const registerGuestRequestSchema = z.strictObject({
-  displayName,
-  appName: appName.default(DEFAULT_APP_NAME),
-});
-
-export const refreshTokenRequestSchema = z.strictObject({
-  refreshToken: z
-    .string({ error: 'Refresh token is required' })
-    .min(1, 'Refresh token is required')
-    .max(512),
-});
-export const revokeTokenRequestSchema = refreshTokenRequestSchema;
-
-export const forgotPasswordRequestSchema = z.strictObject({
-  email,
-  appName: appName.default(DEFAULT_APP_NAME),
-});
-
-export const resetPasswordRequestSchema = z
-  .strictObject({
-    token: z
-      .string({ error: 'Reset token is required' })
-      .min(1, 'Reset token is required')
-      .max(512),
-    password,
-    passwordConfirm: z.string({ error: 'Passwords do not match' }),
-  })
-  .refine(passwordsMatch, { message: 'Passwords do not match', path: ['passwordConfirm'] });
-export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
-
-/** POST /auth/confirm-email: the token of the link mailed to a new address. */
-export const confirmEmailChangeRequestSchema = z.strictObject({
-  token: z
-    .string({ error: 'Confirmation token is required' })
-    .min(1, 'Confirmation token is required')
-    .max(512),
-});
-export type ConfirmEmailChangeRequest = z.input<typeof confirmEmailChangeRequestSchema>;
-
-/** GET /auth/users/ids?ids=1,2,3 */
-export const userIdsQuerySchema = z.strictObject({
-  ids: z
-    .string({ error: 'ids is required' })
-    .regex(/^\d{1,10}(,\d{1,10}){0,199}$/, 'ids must be a comma-joined list of up to 200 user ids')
-    .transform((value) => [...new Set(value.split(',').map(Number))])
-    .refine(
-      (ids) => ids.every((id) => id >= 1 && id <= MAX_ID),
-      'ids must be a comma-joined list of up to 200 user ids',
-    ),
-});
-
-// ---- responses ----
-
-/**
- * The user as the API returns it: the session user of spec 01 §3 (id, appName, displayName,
- * isTemporary, email, username, roles) together with the full user's fields. A guest has
- * empty email, username, names and roles.
- */
-export const userSchema = z.object({
-  id: z.number().int(),
-  appName: z.string(),
-  email: z.string(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  displayName: z.string(),
-  isTemporary: z.boolean(),
-  roles: z.array(z.string()),
-  profilePictureUrl: z.string().nullable(),
-});
-export type User = z.infer<typeof userSchema>;
-
-export const authResponseSchema = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
-  user: userSchema,
-});
-export type AuthResponse = z.infer<typeof authResponseSchema>;
-
-export const updateProfileResponseSchema = z.object({
-  user: userSchema,
-  accessToken: z.string().optional(),
-  refreshToken: z.string().optional(),
-});
-export type UpdateProfileResponse = z.infer<typeof updateProfileResponseSchema>;
-
-/** A user bubble (spec 01 §3): email only for yourself, empty for everyone else (README, Security notes). */
-export const userBubbleSchema = z.object({
-  id: z.number().int(),
-  displayName: z.string(),
-  username: z.string(),
-  email: z.string(),
-});
-export type UserBubble = z.infer<typeof userBubbleSchema>;
-
-export const messageResponseSchema = z.object({ message: z.string() });
-export type MessageResponse = z.infer<typeof messageResponseSchema>;
-
-// ---- the client's form schemas (spec 01 §5, "Login form", "Register form", "Other forms") ----
-
-export const loginFormSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Email is required')
-    .refine(isValidEmail, 'Please enter a valid email address'),
-  password: z
-    .string()
-    .min(1, 'Password is required')
-    .min(LIMITS.loginPasswordMin, 'Password must be at least 6 characters'),
-  rememberMe: z.boolean(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
-
-/** The password-strength pattern of spec 01 §5: a digit or non-word character, an uppercase and a lowercase letter. */
-const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*(\d|\W)).*$/;
-
-const strongPassword = z
-  .string()
-  .min(1, 'Password is required')
-  .min(LIMITS.passwordMin, 'Password must be at least 8 characters')
-  .regex(
-    STRONG_PASSWORD_PATTERN,
-    'Password must include at least one uppercase letter, one lowercase letter, and one number or special character',
-  )
-  .max(LIMITS.passwordMax, 'Password must be 8–72 chars');
-
-const confirmation = <T extends { password: string; passwordConfirm: string }>(
-  value: T,
-  ctx: z.RefinementCtx,
-) => {
-  if (value.passwordConfirm === '') {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'Please confirm your password',
-      path: ['passwordConfirm'],
-    });
-  } else if (value.passwordConfirm !== value.password) {
-    ctx.addIssue({ code: 'custom', message: 'Passwords do not match', path: ['passwordConfirm'] });
-  }
-};
-
-/** The account fields the register and edit-account forms share, with the form messages of spec 01 §5. */
-const accountFormFields = {
-  firstName: z.string().trim().min(1, 'First name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-  lastName: z.string().trim().min(1, 'Last name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-    .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
-  username: z
-    .string()
-    .trim()
-    .min(1, 'Username is required')
-    .min(LIMITS.usernameMin, 'Username must be at least 3 characters')
-    .max(LIMITS.usernameMax, 'Username must be 3–30 chars')
-    .regex(/^[A-Za-z0-9_]+$/, 'Only lowercase letters, numbers, underscore'),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Email is required')
-    .refine(isValidEmail, 'Please enter a valid email address'),
-};
-
-export const registerFormSchema = z
-  .object({
-    ...accountFormFields,
-    password: strongPassword,
-    passwordConfirm: z.string(),
-    acceptTerms: z.boolean().refine((v) => v, 'You must agree to the terms and conditions'),
-  })
-  .superRefine(confirmation);
-export type RegisterForm = z.infer<typeof registerFormSchema>;
+/** The password-strength pattern of docs/accounts-and-shell.md §5: a digit or non-word character, an uppercase and a lowercase letter. */
+export const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*(\d|\W)).*$/;
 
 export const CURRENT_PASSWORD_REQUIRED =
   'Enter your current password to change your email or password';
 
-export const editAccountFormSchema = z
-  .object({
-    ...accountFormFields,
-    password: z.union([z.literal(''), strongPassword]),
-    passwordConfirm: z.string(),
-    currentPassword: z.string(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.password !== '') confirmation(value, ctx);
-    // An email change needs it too; the form knows the current email (edit-account-modal.tsx).
-    if (value.password !== '' && value.currentPassword === '') {
-      ctx.addIssue({
-        code: 'custom',
-        message: CURRENT_PASSWORD_REQUIRED,
-        path: ['currentPassword'],
-      });
-    }
-  });
-export type EditAccountForm = z.infer<typeof editAccountFormSchema>;
+// ---- requests, as sent ----
 
-export const forgotPasswordFormSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Email is required')
-    .refine(isValidEmail, 'Please enter a valid email address'),
-});
-export type ForgotPasswordForm = z.infer<typeof forgotPasswordFormSchema>;
+export type RegisterRequest = {
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  username: string;
+  email: string;
+  password: string;
+  passwordConfirm: string;
+  appName: string;
+  isTemporary?: boolean | undefined;
+};
 
-export const resetPasswordFormSchema = z
-  .object({ password: strongPassword, passwordConfirm: z.string() })
-  .superRefine(confirmation);
-export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+/** PUT /auth/users/me: the register fields, all optional (docs/accounts-and-shell.md §3). */
+export type UpdateProfileRequest = {
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  displayName?: string | undefined;
+  username?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+  passwordConfirm?: string | undefined;
+  /** A full account's password, required to change its password or its email (README, Security notes). */
+  currentPassword?: string | undefined;
+  appName?: string | undefined;
+  isTemporary?: boolean | undefined;
+};
 
-export const guestFormSchema = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-    .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
-});
-export type GuestForm = z.infer<typeof guestFormSchema>;
+export type ResetPasswordRequest = { token: string; password: string; passwordConfirm: string };
+
+/** POST /auth/confirm-email: the token of the link mailed to a new address. */
+export type ConfirmEmailChangeRequest = { token: string };
+
+// ---- responses ----
+
+/**
+ * The user as the API returns it: the session user of docs/accounts-and-shell.md §3 (id, appName, displayName,
+ * isTemporary, email, username, roles) together with the full user's fields. A guest has
+ * empty email, username, names and roles.
+ */
+export type User = {
+  id: number;
+  appName: string;
+  email: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  isTemporary: boolean;
+  roles: string[];
+  profilePictureUrl: string | null;
+};
+
+export type AuthResponse = { accessToken: string; refreshToken: string; user: User };
+
+export type UpdateProfileResponse = {
+  user: User;
+  accessToken?: string | undefined;
+  refreshToken?: string | undefined;
+};
+
+/** A user bubble (docs/accounts-and-shell.md §3): email only for yourself, empty for everyone else (README, Security notes). */
+export type UserBubble = { id: number; displayName: string; username: string; email: string };
+
+export type MessageResponse = { message: string };
+
+// ---- the client's forms (docs/accounts-and-shell.md §5, "Login form", "Register form", "Other forms") ----
+
+export type LoginForm = { email: string; password: string; rememberMe: boolean };
+
+interface AccountFormFields {
+  firstName: string;
+  lastName: string;
+  displayName: string;
+  username: string;
+  email: string;
+}
+
+export interface RegisterForm extends AccountFormFields {
+  password: string;
+  passwordConfirm: string;
+  acceptTerms: boolean;
+}
+
+export interface EditAccountForm extends AccountFormFields {
+  password: string;
+  passwordConfirm: string;
+  currentPassword: string;
+}
+
+export type ForgotPasswordForm = { email: string };
+
+export type ResetPasswordForm = { password: string; passwordConfirm: string };
+
+export type GuestForm = { displayName: string };

@@ -1,4 +1,4 @@
-// Avatar initials (spec 01 §2): first plus last initial; else the first initial; else the
+// Avatar initials (docs/accounts-and-shell.md §2): first plus last initial; else the first initial; else the
 // email initial; else "U". An unknown user (none at all) shows "?".
 
 export interface AvatarPerson {

@@ -1,4 +1,4 @@
-// The limits and messages of bets and wagers (spec 02 §5), shared by the wire schemas
+// The limits and messages of bets and wagers (docs/groups-and-bets.md §5), shared by the wire schemas
 // (bets.ts) and the per-type rules (bet-types.ts), so the form and the server refuse the same
 // things with the same words.
 
@@ -10,11 +10,11 @@ export const BET_LIMITS = {
   optionsMax: 10,
   optionMax: 100,
   predictionMax: 100,
-  /** The $, $$, $$$ tiers of spec 02 §5. */
+  /** The $, $$, $$$ tiers of docs/groups-and-bets.md §5. */
   baseWagerTiers: [1, 2, 3],
-  /** A wager is the base amount times one of these (spec 02 §3, §5). */
+  /** A wager is the base amount times one of these (docs/groups-and-bets.md §3, §5). */
   multipliers: [1, 2, 3],
-  /** The bet form's default expiry, now + 24 h (spec 02 §5). */
+  /** The bet form's default expiry, now + 24 h (docs/groups-and-bets.md §5). */
   defaultExpiryMs: 24 * 60 * 60 * 1000,
 } as const;
 
@@ -49,7 +49,7 @@ export const BET_MESSAGES = {
   betRequired: 'Bet is required',
   answerRequired: 'Answer is required',
   answerMax: 'Answer must be 100 characters or less',
-  // The numeric answer input's texts (spec 02 §5).
+  // The numeric answer input's texts (docs/groups-and-bets.md §5).
   numberRequired: 'Please enter a number',
   numberInvalid: 'Please enter a valid number',
   yesNo: 'Prediction must be yes or no',

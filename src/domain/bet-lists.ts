@@ -1,7 +1,7 @@
 import { wagerMultiplier } from './bets';
 import { isBettingOpen } from './fair-resolution';
 
-// The client's bet queues, list orders, search and countdown (spec 02 §2, §4, §9). Each
+// The client's bet queues, list orders, search and countdown (docs/groups-and-bets.md §2, §4, §9). Each
 // ordering is total (every tie ends in the id), so a list never reorders by itself when the
 // same bets arrive in another order from the server or the socket.
 
@@ -20,12 +20,12 @@ function compareTimes(a: number | null, b: number | null): number {
   return a === null ? 1 : -1;
 }
 
-/** Active list order (spec 02 §4): soonest expiry first, invalid dates last, then lower id. */
+/** Active list order (docs/groups-and-bets.md §4): soonest expiry first, invalid dates last, then lower id. */
 export function compareActiveBets(a: Dated, b: Dated): number {
   return compareTimes(timeOf(a.expiresAt), timeOf(b.expiresAt)) || a.id - b.id;
 }
 
-/** Resolved list order (spec 02 §4): most recently resolved first, missing resolvedAt last, then higher id (the newer bet). */
+/** Resolved list order (docs/groups-and-bets.md §4): most recently resolved first, missing resolvedAt last, then higher id (the newer bet). */
 export function compareResolvedBets(
   a: { id: number; resolvedAt?: string | null },
   b: { id: number; resolvedAt?: string | null },
@@ -41,21 +41,21 @@ export function sortActiveBets<T extends Dated>(bets: readonly T[]): T[] {
   return [...bets].sort(compareActiveBets);
 }
 
-/** Resolved bets in list order; spec 02 §4 also logs those without resolvedAt (see `betsMissingResolvedAt`). */
+/** Resolved bets in list order; docs/groups-and-bets.md §4 also logs those without resolvedAt (see `betsMissingResolvedAt`). */
 export function sortResolvedBets<T extends { id: number; resolvedAt?: string | null }>(
   bets: readonly T[],
 ): T[] {
   return [...bets].sort(compareResolvedBets);
 }
 
-/** The resolved bets spec 02 §4 wants logged: no usable resolvedAt. */
+/** The resolved bets docs/groups-and-bets.md §4 wants logged: no usable resolvedAt. */
 export function betsMissingResolvedAt<T extends { id: number; resolvedAt?: string | null }>(
   bets: readonly T[],
 ): T[] {
   return bets.filter((bet) => timeOf(bet.resolvedAt) === null);
 }
 
-/** The resolve queue's head (spec 02 §4): earliest expiresAt, ties by lower id; null when there is none. */
+/** The resolve queue's head (docs/groups-and-bets.md §4): earliest expiresAt, ties by lower id; null when there is none. */
 export function nextBetToResolve<T extends Dated>(bets: Iterable<T>): T | null {
   let best: T | null = null;
   for (const bet of bets) if (best === null || compareActiveBets(bet, best) < 0) best = bet;
@@ -64,7 +64,7 @@ export function nextBetToResolve<T extends Dated>(bets: Iterable<T>): T | null {
 
 /**
  * Wagering is open while the bet is active, its expiry has not passed (an unparsable date counts
- * as not expired, spec 02 §4) and its picks were never shown (fair-resolution.ts isBettingOpen).
+ * as not expired, docs/groups-and-bets.md §4) and its picks were never shown (fair-resolution.ts isBettingOpen).
  */
 export function isWageringOpen(
   bet: { state: string; expiresAt: string; picksRevealedAt?: string | null },
@@ -74,7 +74,18 @@ export function isWageringOpen(
 }
 
 /**
- * The bet queue's head (spec 02 §4): the earliest-expiring unwagered bet whose group's
+ * What is open across the player's groups: the bets still taking wagers (isBettingOpen),
+ * soonest close first, in the active list's order.
+ */
+export function openBets<T extends Dated & { state: string; picksRevealedAt?: string | null }>(
+  bets: Iterable<T>,
+  now: number,
+): T[] {
+  return sortActiveBets([...bets].filter((bet) => isBettingOpen(bet, now)));
+}
+
+/**
+ * The bet queue's head (docs/groups-and-bets.md §4): the earliest-expiring unwagered bet whose group's
  * available points cover its base wager. Memberships are keyed by group id (as in
  * /member/state). With `now`, bets whose wagering has closed are skipped too.
  */
@@ -111,18 +122,18 @@ export function nextActionableBet<
   return best;
 }
 
-/** Bet search (spec 02 §5): a case-insensitive substring of the title on the trimmed query; blank matches all. */
+/** Bet search (docs/groups-and-bets.md §5): a case-insensitive substring of the title on the trimmed query; blank matches all. */
 export function searchBets<T extends { title: string }>(bets: readonly T[], query: string): T[] {
   const needle = query.trim().toLowerCase();
   return needle === '' ? [...bets] : bets.filter((bet) => bet.title.toLowerCase().includes(needle));
 }
 
-/** The multiplier an existing wager prefills (spec 02 §4): points / base when that is 1, 2 or 3, else none. */
+/** The multiplier an existing wager prefills (docs/groups-and-bets.md §4): points / base when that is 1, 2 or 3, else none. */
 export function prefillMultiplier(points: number, base: number): 1 | 2 | 3 | null {
   return wagerMultiplier(base, points);
 }
 
-// ---- countdown (spec 02 §2, §4, §9) ----
+// ---- countdown (docs/groups-and-bets.md §2, §4, §9) ----
 
 export const COUNTDOWN = {
   tickMs: 1000,

@@ -8,7 +8,7 @@ import {
 import type { BetStatistics } from './bets';
 import { computeResolution, poolOf, type PayoutWager } from './payout';
 
-// GET /bets/{id}/statistics (spec 02 §3, the results panel of spec 02 §2), computed from the
+// GET /bets/{id}/statistics (docs/groups-and-bets.md §3, the results panel of docs/groups-and-bets.md §2), computed from the
 // bet's wagers. Winners are decided by the bet type's rule (bet-types.ts), as for the payout,
 // so the panel agrees with it. Percentages are 0–100 with one decimal; the average is per
 // participant with one decimal.
@@ -21,16 +21,29 @@ function percentOf(part: number, whole: number): number {
   return whole > 0 ? roundTenth((part / whole) * 100) : 0;
 }
 
+/**
+ * How many members a bet's participation is counted against: the group's members, and anyone
+ * who wagered on it and has left since (they were a member when they took part; their wager
+ * stays in the pool). Each person once, so "participants / members" never reads 2 / 1.
+ */
+export function participationMembers(
+  memberIds: readonly number[],
+  wagerUserIds: readonly number[],
+): number {
+  return new Set([...memberIds, ...wagerUserIds]).size;
+}
+
 export type StatisticsInput = {
   bet: BetRules & { state: string; correctAnswer: string | null };
   wagers: readonly PayoutWager[];
+  /** The members counted against (participationMembers): current ones and those who wagered and left. */
   totalMembers: number;
   /** The viewer, whose own wager is reported; other members' predictions appear only as per-answer totals. */
   viewerId: number | null;
 };
 
 /**
- * The statistics of spec 02 §3. Winners and losers are counted once the bet is resolved with a
+ * The statistics of docs/groups-and-bets.md §3. Winners and losers are counted once the bet is resolved with a
  * valid answer: winners picked the winning answer, losers did not; an over/under push has
  * neither (everyone was refunded). The answer distribution lists the bet's choices in their
  * order (even those nobody picked), then other numeric guesses ascending.
@@ -38,10 +51,13 @@ export type StatisticsInput = {
 export function computeBetStatistics({
   bet,
   wagers,
-  totalMembers,
+  totalMembers: counted,
   viewerId,
 }: StatisticsInput): BetStatistics {
   const totalParticipants = new Set(wagers.map((wager) => wager.userId)).size;
+  // Every participant was a member when they wagered: a count kept before that was counted
+  // (participationMembers) never falls below them.
+  const totalMembers = Math.max(counted, totalParticipants);
   const totalPoints = poolOf(wagers);
   const isResolved = bet.state === 'resolved';
   const correctAnswer = bet.correctAnswer ?? null;

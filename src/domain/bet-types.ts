@@ -1,5 +1,4 @@
-import { z } from './zod';
-import { BET_LIMITS, BET_MESSAGES, DEFAULT_NO_LABEL, DEFAULT_YES_LABEL } from './bet-limits';
+import { BET_MESSAGES, DEFAULT_NO_LABEL, DEFAULT_YES_LABEL } from './bet-limits';
 import {
   atScale,
   canonicalDecimal,
@@ -9,16 +8,17 @@ import {
   parseDecimal,
 } from './decimal';
 
-// The bet-type table of ARCHITECTURE.md §5: one entry per type with its config schema, what
+// The bet-type table of docs/architecture.md §5: one entry per type with its config, what
 // a prediction and a correct answer may be, how answers are stored and labelled, and who
 // wins. Everything that differs between types is here, so the server, the odds, the
 // statistics and the screens read an entry instead of switching on `betType`; adding a type
-// is adding an entry (TypeScript asks for one per BET_TYPES name) and its tests.
+// is adding an entry (TypeScript asks for one per BET_TYPES name), its config's schema in
+// schemas/bet-types.ts and its tests.
 
 export const BET_TYPES = ['yes_no', 'multiple_choice', 'numeric', 'over_under'] as const;
 export type BetType = (typeof BET_TYPES)[number];
 
-/** A stored config: spec 02 §3 calls it a free record, so the rules read it defensively. */
+/** A stored config: docs/groups-and-bets.md §3 calls it a free record, so the rules read it defensively. */
 type StoredConfig = Readonly<Record<string, unknown>>;
 
 /** The bet fields the per-type rules need; a stored bet may name a type this build does not know. */
@@ -46,14 +46,26 @@ type AnswerRule = {
   label?: string;
 };
 
+/** The config each type's bet carries once its request is validated (defaults applied). */
+export type BetTypeConfigs = {
+  yes_no: { yesLabel: string; noLabel: string };
+  multiple_choice: { options: string[] };
+  numeric: Record<string, never>;
+  over_under: { line: number };
+};
+
 export type BetTypeRules = {
-  /** POST /bets: the type's `betTypeConfig`, with its defaults applied. */
-  configSchema: z.ZodType;
-  /** The type's name in the bet form's type picker (spec 02 §2, the "Type" step). */
+  /**
+   * A valid config as the server stores it (its own keys only, labels and options trimmed, a
+   * blank label its default, blank options dropped): what a new bet shows before the server
+   * has answered. Whether it is valid is its schema's to say (schemas/bet-types.ts).
+   */
+  withDefaults: (config: StoredConfig) => StoredConfig;
+  /** The type's name in the bet form's type picker (docs/groups-and-bets.md §2, the "Type" step). */
   name: string;
   /** The answers a wager can pick, in display order; empty when any number goes. */
   choices: (config: StoredConfig) => string[];
-  /** The label players see for an answer (spec 02 §2 "Answer inputs"). */
+  /** The label players see for an answer (docs/groups-and-bets.md §2 "Answer inputs"). */
   answerLabel: (config: StoredConfig, answer: string) => string;
   /** Shown after each choice's label while wagering (over/under: its line). */
   choiceDetail?: (config: StoredConfig) => string | undefined;
@@ -67,14 +79,9 @@ export type BetTypeRules = {
 
 // ---- the pieces the entries share ----
 
-const label = (fallback: string) =>
-  z
-    .string({ error: BET_MESSAGES.labelMax })
-    .trim()
-    .max(BET_LIMITS.labelMax, BET_MESSAGES.labelMax)
-    .nullish()
-    // A blank label shows the default (spec 02 §2, "Answer inputs").
-    .transform((value) => (value ? value : fallback));
+/** A label as stored: trimmed, and the default when blank (docs/groups-and-bets.md §2, "Answer inputs"). */
+const labelOrDefault = (value: unknown, fallback: string) =>
+  (typeof value === 'string' ? value.trim() : '') || fallback;
 
 const oneOfTheChoices = (notAChoice: string): AnswerRule => ({
   input: 'choices',
@@ -150,13 +157,13 @@ function sideOfLine(config: StoredConfig, wagers: readonly RuledWager[], answer:
 // ---- the table ----
 
 const yesNo = {
-  configSchema: z.object({
-    yesLabel: label(DEFAULT_YES_LABEL),
-    noLabel: label(DEFAULT_NO_LABEL),
+  withDefaults: (config) => ({
+    yesLabel: labelOrDefault(config.yesLabel, DEFAULT_YES_LABEL),
+    noLabel: labelOrDefault(config.noLabel, DEFAULT_NO_LABEL),
   }),
   name: 'Yes / No',
   choices: () => ['yes', 'no'],
-  // The bet's own labels (spec 02 §2); a blank one shows the default.
+  // The bet's own labels (docs/groups-and-bets.md §2); a blank one shows the default.
   answerLabel: (config, answer) =>
     answer === 'yes'
       ? (config.yesLabel as string | undefined) || DEFAULT_YES_LABEL
@@ -170,34 +177,11 @@ const yesNo = {
 } satisfies BetTypeRules;
 
 const multipleChoice = {
-  configSchema: z.object({
-    options: z.preprocess(
-      // Blank options are dropped before validation (spec 02 §5), and each option is trimmed.
-      (value) =>
-        Array.isArray(value)
-          ? value
-              .map((option) => (typeof option === 'string' ? option.trim() : option))
-              .filter((option) => option !== '')
-          : value,
-      z
-        .array(
-          z
-            .string({ error: BET_MESSAGES.configInvalid })
-            .max(BET_LIMITS.optionMax, BET_MESSAGES.optionMax),
-          {
-            error: BET_MESSAGES.optionsMin,
-          },
-        )
-        .min(BET_LIMITS.optionsMin, BET_MESSAGES.optionsMin)
-        .max(BET_LIMITS.optionsMax, BET_MESSAGES.optionsMax)
-        // A prediction is matched to an option by its text, so two options that differ only in
-        // case would be indistinguishable to players.
-        .refine(
-          (options) =>
-            new Set(options.map((option) => option.toLowerCase())).size === options.length,
-          BET_MESSAGES.optionsDistinct,
-        ),
-    ),
+  // Blank options are dropped (docs/groups-and-bets.md §5), and each option is trimmed.
+  withDefaults: (config) => ({
+    options: optionsOf(config)
+      .map((option) => option.trim())
+      .filter((option) => option !== ''),
   }),
   name: 'Multiple choice',
   choices: optionsOf,
@@ -209,7 +193,7 @@ const multipleChoice = {
 } satisfies BetTypeRules;
 
 const numeric = {
-  configSchema: z.object({}),
+  withDefaults: () => ({}),
   name: 'Number',
   // Any number is an answer: there is nothing to pick from.
   choices: () => [],
@@ -222,21 +206,14 @@ const numeric = {
 } satisfies BetTypeRules;
 
 const overUnder = {
-  configSchema: z.object({
-    line: z.number({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null
-          ? BET_MESSAGES.lineRequired
-          : BET_MESSAGES.lineInvalid,
-    }),
-  }),
+  withDefaults: (config) => ({ line: config.line }),
   name: 'Over / under',
   choices: () => ['over', 'under'],
   answerLabel: (_config, answer) =>
     answer === 'over' ? 'Over' : answer === 'under' ? 'Under' : answer,
   choiceDetail: (config) => (typeof config.line === 'number' ? String(config.line) : undefined),
   prediction: oneOfTheChoices(BET_MESSAGES.overUnder),
-  // Resolved with the actual number, not with over or under (ARCHITECTURE.md §5).
+  // Resolved with the actual number, not with over or under (docs/architecture.md §5).
   correctAnswer: { ...aNumber, label: 'The actual number' },
   // Predictions are over or under; the correct answer is a number, stored canonical.
   normalize: (text) => (isDecimalString(text) ? canonicalDecimal(text) : text),
@@ -252,9 +229,7 @@ export const BET_TYPE_RULES = {
 } as const satisfies Record<BetType, BetTypeRules>;
 
 /** The config a bet of type `T` carries once its request is validated (defaults applied). */
-export type BetTypeConfigOf<T extends BetType> = z.output<
-  (typeof BET_TYPE_RULES)[T]['configSchema']
->;
+export type BetTypeConfigOf<T extends BetType> = BetTypeConfigs[T];
 
 /** A bet type's entry, or undefined for a name this build does not know ("toString" included). */
 export function betTypeRulesOf(betType: string): BetTypeRules | undefined {
@@ -270,12 +245,12 @@ export function answerChoices(bet: BetRules): string[] {
   return betTypeRulesOf(bet.betType)?.choices(bet.betTypeConfig) ?? [];
 }
 
-/** The label players see for an answer: yes/no use the bet's labels (spec 02 §2), others show as stored. */
+/** The label players see for an answer: yes/no use the bet's labels (docs/groups-and-bets.md §2), others show as stored. */
 export function answerLabel(bet: BetRules, answer: string): string {
   return betTypeRulesOf(bet.betType)?.answerLabel(bet.betTypeConfig, answer) ?? answer;
 }
 
-/** Why a prediction does not fit the bet, or null when it does (ARCHITECTURE.md §5, "a prediction"). */
+/** Why a prediction does not fit the bet, or null when it does (docs/architecture.md §5, "a prediction"). */
 export function validatePrediction(bet: BetRules, value: string): string | null {
   const rules = betTypeRulesOf(bet.betType);
   if (!rules) return unsupported(bet.betType);
@@ -303,7 +278,7 @@ export function normalizeAnswer(bet: BetRules, value: string): string {
 }
 
 /**
- * Which wagers win against a correct answer (ARCHITECTURE.md §5 "who wins"): yes_no and
+ * Which wagers win against a correct answer (docs/architecture.md §5 "who wins"): yes_no and
  * multiple_choice by equality; numeric the smallest absolute difference, exactly in decimal
  * (ties all win); over_under over if actual > line, under if actual < line, a push when
  * equal. Throws when the answer does not fit the bet: check it with `validateCorrectAnswer`.

@@ -1,9 +1,6 @@
-import { z } from './zod';
-import { idSchema } from './ids';
-
-// Comments on a bet: the request and response schemas, their limits and messages.
-// A comment carries its author and text, never a prediction or a wager: nothing in it tells
-// another member what its author picked (ARCHITECTURE.md §5). A deleted comment stays as a
+// Comments on a bet: their types, limits, messages and rules (the wire schemas:
+// schemas/comments.ts). A comment carries its author and text, never a prediction or a wager: nothing in it tells
+// another member what its author picked (docs/architecture.md §5). A deleted comment stays as a
 // tombstone (`deletedAt` set, text cleared) so the mirror's delta pull can carry the deletion.
 
 export const COMMENT_LIMITS = {
@@ -16,38 +13,27 @@ export const COMMENT_MESSAGES = {
   commentRequired: 'Comment is required',
 } as const;
 
-/** The text as stored: trimmed, 1–500 characters (line breaks allowed). */
-const commentTextSchema = z
-  .string({ error: COMMENT_MESSAGES.textRequired })
-  .trim()
-  .min(1, COMMENT_MESSAGES.textRequired)
-  .max(COMMENT_LIMITS.textMax, COMMENT_MESSAGES.textMax);
+/** POST /bets/{id}/comments: the text, trimmed, 1–500 characters (line breaks allowed). */
+export type CreateCommentRequest = { text: string };
 
-export const createCommentRequestSchema = z.strictObject({ text: commentTextSchema });
-export type CreateCommentRequest = z.input<typeof createCommentRequestSchema>;
-
-export const commentIdParamsSchema = z.object({
-  commentId: idSchema(COMMENT_MESSAGES.commentRequired),
-});
-
-export const commentSchema = z.object({
-  id: z.number().int(),
-  betId: z.number().int(),
-  groupId: z.number().int(),
-  userId: z.number().int(),
+export type Comment = {
+  id: number;
+  betId: number;
+  groupId: number;
+  userId: number;
   /** The author's display name now (also after they left the group). */
-  userName: z.string(),
+  userName: string;
   /** Empty once deleted. */
-  text: z.string(),
-  createdAt: z.string(),
+  text: string;
+  createdAt: string;
   /** Set once the author or a group admin deleted it. */
-  deletedAt: z.string().nullable(),
-});
-export type Comment = z.infer<typeof commentSchema>;
+  deletedAt: string | null;
+};
 
-/** A comment with the version of its row (src/domain/mirror.ts): the mirror and the socket events carry it. */
-export const versionedCommentSchema = commentSchema.extend({ version: z.number().int() });
-export type VersionedComment = z.infer<typeof versionedCommentSchema>;
+/** A comment with the version of its row (mirror.ts): the mirror and the socket events carry it. */
+export interface VersionedComment extends Comment {
+  version: number;
+}
 
 /**
  * Oldest first, newest last (the thread reads down). A comment the server has not numbered yet

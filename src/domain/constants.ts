@@ -1,6 +1,6 @@
-// Business constants of spec 01 §9 and spec 02 §9, shared by server and client.
+// Business constants of docs/accounts-and-shell.md §9 and docs/groups-and-bets.md §9, shared by server and client.
 
-/** The product's default application name (spec 00, spec 01 §1). */
+/** The product's default application name (docs/accounts-and-shell.md §1). */
 export const DEFAULT_APP_NAME = 'hunch';
 
 export const AUTH_BASE = '/auth';
@@ -13,6 +13,8 @@ export const STORAGE_KEYS = {
   activeGroup: 'active_group',
   /** Whose local data (Dexie mirror, held writes) this browser keeps: read at start, before Dexie loads. */
   localDataOwner: 'local_data_owner',
+  /** The invite a visitor brought to "Forgot password", kept for the reset mail's round trip. */
+  pendingInvite: 'pending_invite',
 } as const;
 
 /**
@@ -46,7 +48,7 @@ export const TIMING = {
   serviceWorkerWaitMs: 30_000,
 } as const;
 
-/** Lifetimes of the session tokens (ARCHITECTURE.md §6). */
+/** Lifetimes of the session tokens (docs/architecture.md §6). */
 export const TOKEN_LIFETIME = {
   accessSeconds: 15 * 60,
   refreshSeconds: 30 * 24 * 60 * 60,

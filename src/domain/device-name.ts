@@ -1,4 +1,4 @@
-// The device name of a push subscription (spec 02 §3: "a derived label such as Mobile
+// The device name of a push subscription (docs/groups-and-bets.md §3: "a derived label such as Mobile
 // Chrome, Desktop Firefox, iPad, Desktop Browser"), so a player can tell their devices
 // apart. Pure: the user agent string is passed in.
 

@@ -1,9 +1,7 @@
-import { z } from './zod';
-
 // Picks revealed once betting closes, and a way out of a wrong or abandoned
 // resolution (undo, dispute, an admin's review, admins settling abandoned bets), with each
-// bet's history. The windows, the request and response schemas and the rules both sides read.
-// Imports nothing of bets.ts (which carries these fields on the bet), so no cycle.
+// bet's history. The windows, the types and the rules both sides read (the wire schemas:
+// schemas/fair-resolution.ts). Imports nothing of bets.ts (which carries these fields on the bet).
 
 /** The one who resolved a bet may undo it for this long after resolvedAt. */
 export const UNDO_WINDOW_MS = 10 * 60 * 1000;
@@ -24,36 +22,23 @@ export const DISPUTE_STATES = ['open', 'closed'] as const;
 export type DisputeState = (typeof DISPUTE_STATES)[number];
 
 /** One member's pick, shown to every member once betting has closed. */
-export const revealedPickSchema = z.object({
-  userId: z.number().int(),
-  userName: z.string(),
-  prediction: z.string(),
-  points: z.number().int(),
-});
-export type RevealedPick = z.infer<typeof revealedPickSchema>;
+export type RevealedPick = {
+  userId: number;
+  userName: string;
+  prediction: string;
+  points: number;
+};
 
 /** The open (or last reviewed) dispute of a bet's current resolution. */
-export const betDisputeSchema = z.object({
-  state: z.enum(DISPUTE_STATES),
-  userId: z.number().int(),
-  reason: z.string(),
-  at: z.string(),
-});
-export type BetDispute = z.infer<typeof betDisputeSchema>;
+export type BetDispute = {
+  state: DisputeState;
+  userId: number;
+  reason: string;
+  at: string;
+};
 
-export const disputeRequestSchema = z.strictObject({
-  reason: z
-    .string({ error: FAIR_MESSAGES.reasonRequired })
-    .trim()
-    .min(1, FAIR_MESSAGES.reasonRequired)
-    .max(DISPUTE_LIMITS.reasonMax, FAIR_MESSAGES.reasonMax),
-});
-export type DisputeRequest = z.input<typeof disputeRequestSchema>;
-
-export const picksResponseSchema = z.object({
-  betId: z.number().int(),
-  picks: z.array(revealedPickSchema),
-});
+/** POST /bets/{id}/dispute. */
+export type DisputeRequest = { reason: string };
 
 export const BET_HISTORY_KINDS = [
   'created',
@@ -68,25 +53,23 @@ export const BET_HISTORY_KINDS = [
 export type BetHistoryKind = (typeof BET_HISTORY_KINDS)[number];
 
 /** One line of a bet's history: what happened, by whom (null: by itself, the expiry job), when. */
-export const betHistoryEntrySchema = z.object({
-  id: z.number().int(),
-  betId: z.number().int(),
-  groupId: z.number().int(),
-  kind: z.enum(BET_HISTORY_KINDS),
-  actorId: z.number().int().nullable(),
+export type BetHistoryEntry = {
+  id: number;
+  betId: number;
+  groupId: number;
+  kind: BetHistoryKind;
+  actorId: number | null;
   /** The actor's display name now. */
-  actorName: z.string().nullable(),
+  actorName: string | null;
   /** The answer named by a resolution or re-resolution. */
-  correctAnswer: z.string().nullable(),
+  correctAnswer: string | null;
   /** A dispute's reason. */
-  reason: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type BetHistoryEntry = z.infer<typeof betHistoryEntrySchema>;
-export const versionedBetHistoryEntrySchema = betHistoryEntrySchema.extend({
-  version: z.number().int(),
-});
-export type VersionedBetHistoryEntry = z.infer<typeof versionedBetHistoryEntrySchema>;
+  reason: string | null;
+  createdAt: string;
+};
+export interface VersionedBetHistoryEntry extends BetHistoryEntry {
+  version: number;
+}
 
 export interface TimedBet {
   state: string;
@@ -124,15 +107,6 @@ export function undoDeadline(bet: {
 }): number | null {
   if (bet.state !== 'resolved' || !bet.resolvedAt) return null;
   return ms(bet.resolvedAt) + UNDO_WINDOW_MS;
-}
-
-/** Whether a participant may still dispute the bet's resolution at `now`. */
-export function isDisputable(
-  bet: { state: string; resolvedAt: string | Date | null; dispute?: BetDispute | null },
-  now: number,
-): boolean {
-  if (bet.state !== 'resolved' || !bet.resolvedAt || bet.dispute) return false;
-  return now < ms(bet.resolvedAt) + DISPUTE_WINDOW_MS;
 }
 
 /** Who is in the group and who has a say in a bet's dispute: the facts `disputeJudgeIds` weighs. */

@@ -1,9 +1,8 @@
-import { z } from './zod';
-import { idSchema, MAX_ID } from './ids';
+import { MAX_ID } from './ids';
 
-// Groups: the request and response schemas of spec 02 §7 (Groups) with the messages of
-// spec 02 §5, and the pure group rules (share link of spec 02 §2, invite codes, the role
-// checks of spec 02 §6, the leaderboard order of spec 02 §2).
+// Groups: their types and messages (the wire schemas: schemas/groups.ts), and the pure group
+// rules (share link of docs/groups-and-bets.md §2, invite codes, the role
+// checks of docs/groups-and-bets.md §6, the leaderboard order of docs/groups-and-bets.md §2).
 
 export const GROUP_LIMITS = {
   nameMin: 3,
@@ -20,7 +19,7 @@ export const GROUP_LIMITS = {
   searchMax: 100,
 } as const;
 
-const GROUP_PRIVACIES = ['public', 'private'] as const;
+export const GROUP_PRIVACIES = ['public', 'private'] as const;
 export type GroupPrivacy = (typeof GROUP_PRIVACIES)[number];
 
 export const GROUP_MESSAGES = {
@@ -39,69 +38,20 @@ export const GROUP_MESSAGES = {
   groupIdRequired: 'Group ID is required',
   inviteCodeRequired: 'Invite code is required',
   userRequired: 'User is required',
+  nothingToChange: 'Send a new name or description.',
 } as const;
 
 /** The characters of an invite code: URL-safe, so a code survives a share link unescaped. */
 export const INVITE_CODE_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-// ---- requests ----
-
-const groupName = z
-  .string({ error: GROUP_MESSAGES.nameRequired })
-  .trim()
-  .min(1, { error: GROUP_MESSAGES.nameRequired, abort: true })
-  .min(GROUP_LIMITS.nameMin, GROUP_MESSAGES.nameMin)
-  .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.nameMax);
-
-const inviteCode = z
-  .string({ error: GROUP_MESSAGES.inviteCodeLength })
-  .trim()
-  .nullish()
-  // Blank means "generate one" (spec 02 §5).
-  .transform((value) => (value ? value : undefined))
-  .refine(
-    (value) =>
-      value === undefined ||
-      (value.length >= GROUP_LIMITS.inviteCodeMin && value.length <= GROUP_LIMITS.inviteCodeMax),
-    {
-      message: GROUP_MESSAGES.inviteCodeLength,
-      abort: true,
-    },
-  )
-  .refine(
-    (value) => value === undefined || INVITE_CODE_PATTERN.test(value),
-    GROUP_MESSAGES.inviteCodeCharacters,
-  );
-
-/** Starting points: a whole number from 1 to 1,000,000, default 100 (spec 02 §5, §9). */
-const defaultPointsSchema = z
-  .number({ error: GROUP_MESSAGES.pointsRequired })
-  .int(GROUP_MESSAGES.pointsWhole)
-  .min(GROUP_LIMITS.pointsMin, GROUP_MESSAGES.pointsMin)
-  .max(GROUP_LIMITS.pointsMax, GROUP_MESSAGES.pointsMax);
-
-/**
- * POST /groups. An invite code belongs to a private group only: sent with a public group it
- * is dropped (a form keeps the field's value when privacy is switched back), and blank on a
- * private group it is left for the server to generate (`generateInviteCode`).
- */
-export const createGroupRequestSchema = z
-  .strictObject({
-    name: groupName,
-    description: z
-      .string({ error: GROUP_MESSAGES.descriptionMax })
-      .trim()
-      .max(GROUP_LIMITS.descriptionMax, GROUP_MESSAGES.descriptionMax)
-      .nullish()
-      .transform((value) => (value ? value : undefined)),
-    privacy: z.enum(GROUP_PRIVACIES, { error: GROUP_MESSAGES.privacyRequired }).default('public'),
-    inviteCode,
-    defaultPoints: defaultPointsSchema.default(GROUP_LIMITS.defaultPoints),
-  })
-  .transform(({ inviteCode: code, ...rest }): CreateGroupInput =>
-    rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest,
-  );
-export type CreateGroupRequest = z.input<typeof createGroupRequestSchema>;
+// ---- request/** POST /groups, as a form sends it. */
+export type CreateGroupRequest = {
+  name: string;
+  description?: string | null | undefined;
+  privacy?: GroupPrivacy | undefined;
+  inviteCode?: string | null | undefined;
+  defaultPoints?: number | undefined;
+};
 /** A validated group request: `inviteCode` only on a private group that chose one. */
 export type CreateGroupInput = {
   name: string;
@@ -111,147 +61,78 @@ export type CreateGroupInput = {
   defaultPoints: number;
 };
 
-/** POST /groups/join-public: the group is chosen by its name (spec 02 §4). */
-export const joinPublicRequestSchema = z.strictObject({
-  groupName: z
-    .string({ error: GROUP_MESSAGES.publicGroupRequired })
-    .trim()
-    .min(1, GROUP_MESSAGES.publicGroupRequired)
-    .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.publicGroupRequired),
-});
-
-/** POST /groups/join-private: group id and invite code, both required (spec 02 §5); an id from a link is a string. */
-export const joinPrivateRequestSchema = z.strictObject({
-  groupId: idSchema(GROUP_MESSAGES.groupIdRequired),
-  inviteCode: z
-    .string({ error: GROUP_MESSAGES.inviteCodeRequired })
-    .trim()
-    .min(1, GROUP_MESSAGES.inviteCodeRequired)
-    .max(GROUP_LIMITS.inviteCodeMax, GROUP_MESSAGES.inviteCodeLength),
-});
-
-/**
- * POST /api/invites/preview, signed out: the id and code of an invite link. It answers who
- * invited the visitor to which group, and only when the code is right.
- */
-export const invitePreviewRequestSchema = joinPrivateRequestSchema;
-
 /** What an invite link may tell a visitor before they have an account: two names, nothing more. */
-export const invitePreviewSchema = z.object({
-  groupName: z.string(),
-  inviterName: z.string(),
-});
-export type InvitePreview = z.infer<typeof invitePreviewSchema>;
-
-/** POST /groups/{id}/members and POST /groups/{id}/admins. */
-export const groupMemberRequestSchema = z.strictObject({
-  userId: idSchema(GROUP_MESSAGES.userRequired),
-});
-export const groupAdminRequestSchema = groupMemberRequestSchema;
-
-/** Route params `{id}` and `{id}/…/{userId}` of the group calls. */
-export const groupIdParamsSchema = z.object({ id: idSchema(GROUP_MESSAGES.groupIdRequired) });
-export const groupUserParamsSchema = z.object({
-  id: idSchema(GROUP_MESSAGES.groupIdRequired),
-  userId: idSchema(GROUP_MESSAGES.userRequired),
-});
-
-/** GET /groups?membership=mine&managed_by=mine&privacy= (unknown query keys are ignored). */
-/** GET /groups answers a page of at most this many groups (the public list reached megabytes). */
-const GROUP_LIST_PAGE_MAX = 100;
-
-export const listGroupsQuerySchema = z.object({
-  membership: z.literal('mine').optional(),
-  managed_by: z.literal('mine').optional(),
-  privacy: z.enum(GROUP_PRIVACIES).optional(),
-  /** Page size, 1–100 (default 100); the next page starts at the `X-Next-Offset` answer header. */
-  limit: z.coerce.number().int().min(1).max(GROUP_LIST_PAGE_MAX).default(GROUP_LIST_PAGE_MAX),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
-});
-
-/** GET /groups/public?search= */
-export const publicGroupsQuerySchema = z.object({
-  search: z.string().trim().max(GROUP_LIMITS.searchMax).optional(),
-});
-
-/** GET /groups/{id}/membership?user= */
-export const membershipQuerySchema = z.object({
-  user: idSchema(GROUP_MESSAGES.userRequired).optional(),
-});
-
-// ---- responses (spec 02 §3) ----
+export type InvitePreview = { groupName: string; inviterName: string };
 
 /**
- * A group. `inviteCode` is present only for members of a private group (spec 02 §3: "private
- * only, optional"); admins count as members (spec 02 §6), and both lists hold user ids.
+ * A group. `inviteCode` is present only for members of a private group (docs/groups-and-bets.md §3: "private
+ * only, optional"); admins count as members (docs/groups-and-bets.md §6), and both lists hold user ids.
  */
-export const groupSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  privacy: z.enum(GROUP_PRIVACIES),
-  inviteCode: z.string().optional(),
-  defaultPoints: z.number().int(),
+export type Group = {
+  id: number;
+  name: string;
+  description: string | null;
+  privacy: GroupPrivacy;
+  inviteCode?: string | undefined;
+  defaultPoints: number;
   /** For its members: the weekly floor top-up is on (admins switch it in the group's settings). */
-  floorTopUp: z.boolean().optional(),
-  createdByUserId: z.number().int(),
-  admins: z.array(z.number().int()),
-  memberUserIds: z.array(z.number().int()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type Group = z.infer<typeof groupSchema>;
+  floorTopUp?: boolean | undefined;
+  createdByUserId: number;
+  admins: number[];
+  memberUserIds: number[];
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** A group's settings an admin may change (the weekly floor top-up, on by default). */
-export const groupSettingsSchema = z.object({
-  floorTopUp: z.boolean(),
-});
-export type GroupSettings = z.infer<typeof groupSettingsSchema>;
+export type GroupSettings = { floorTopUp: boolean };
 
 /** POST /groups/{id}/invite-code: an admin's new invite code for a private group (the old one stops working). */
-export const inviteCodeResponseSchema = z.object({ inviteCode: z.string() });
-export type InviteCodeResponse = z.infer<typeof inviteCodeResponseSchema>;
+export type InviteCodeResponse = { inviteCode: string };
+
+/** PATCH /groups/{id}, as a form sends it: only the fields sent change; a blank description clears it. */
+export type UpdateGroupRequest = {
+  name?: string | undefined;
+  description?: string | null | undefined;
+};
+/** A validated PATCH /groups/{id}: a new name, a new description (null: none), or both. */
+export type UpdateGroupInput = {
+  name?: string | undefined;
+  description?: string | null | undefined;
+};
 
 /** Changing settings: only the fields sent change. */
-export const updateGroupSettingsRequestSchema = groupSettingsSchema.partial().strict();
-export type UpdateGroupSettingsInput = z.infer<typeof updateGroupSettingsRequestSchema>;
+export type UpdateGroupSettingsInput = Partial<GroupSettings>;
 
 /** A public group in search results and the join typeahead. */
-export const publicGroupSummarySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  memberCount: z.number().int(),
-});
-export type PublicGroupSummary = z.infer<typeof publicGroupSummarySchema>;
+export type PublicGroupSummary = {
+  id: number;
+  name: string;
+  description: string | null;
+  memberCount: number;
+};
 
-const MEMBERSHIP_ROLES = ['member', 'admin', 'creator'] as const;
+/** A membership's role, as the server stores it; the group's creator is an admin (`createdByUserId` says who created it). */
+export const MEMBERSHIP_ROLES = ['member', 'admin'] as const;
 
 /** A user's points in a group; `availablePoints <= totalPoints`, available below zero only while a re-resolution's debt is unpaid. */
-export const membershipSchema = z.object({
-  groupId: z.number().int(),
-  userId: z.number().int(),
-  userName: z.string(),
-  totalPoints: z.number().int(),
-  availablePoints: z.number().int(),
-  role: z.enum(MEMBERSHIP_ROLES).optional(),
-});
-export type Membership = z.infer<typeof membershipSchema>;
+export type Membership = {
+  groupId: number;
+  userId: number;
+  userName: string;
+  totalPoints: number;
+  availablePoints: number;
+  role?: (typeof MEMBERSHIP_ROLES)[number] | undefined;
+};
 
-const leaderboardEntrySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  points: z.number().int(),
-});
-export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+export type LeaderboardEntry = { id: number; name: string; points: number };
 
 /** GET /groups/{id}/leaderboard */
-export const leaderboardResponseSchema = z.object({ users: z.array(leaderboardEntrySchema) });
-export type LeaderboardResponse = z.infer<typeof leaderboardResponseSchema>;
+export type LeaderboardResponse = { users: LeaderboardEntry[] };
 
 // ---- rules ----
 
-/** Spec 02 §6: the creator, admin and member checks derive from the group; admins count as members. */
+/** docs/groups-and-bets.md §6: the creator, admin and member checks derive from the group; admins count as members. */
 export function isGroupCreator(group: Pick<Group, 'createdByUserId'>, userId: number): boolean {
   return group.createdByUserId === userId;
 }
@@ -282,7 +163,7 @@ export function membershipAsSeenBy<
 }
 
 /**
- * The share link of spec 02 §2: {origin}/group/{id}, plus ?inviteCode={code} for a private
+ * The share link of docs/groups-and-bets.md §2: {origin}/group/{id}, plus ?inviteCode={code} for a private
  * group whose code the viewer knows. A trailing slash on the origin is ignored.
  */
 export function shareLink(
@@ -351,7 +232,7 @@ export function generateInviteCode(randomBytes: (length: number) => Uint8Array):
   return code;
 }
 
-/** The group selector's search (spec 02 §2, §5): a case-insensitive substring of the name; a blank query matches all. */
+/** The group selector's search (docs/groups-and-bets.md §2, §5): a case-insensitive substring of the name; a blank query matches all. */
 export function searchGroupsByName<T extends { name: string }>(
   groups: readonly T[],
   query: string,
@@ -362,7 +243,7 @@ export function searchGroupsByName<T extends { name: string }>(
     : groups.filter((group) => group.name.toLowerCase().includes(needle));
 }
 
-/** The leaderboard order (spec 02 §2): points descending, ties by user id so the order is stable; ranks 1..n. */
+/** The leaderboard order (docs/groups-and-bets.md §2): points descending, ties by user id so the order is stable; ranks 1..n. */
 export function rankLeaderboard<T extends LeaderboardEntry>(
   users: readonly T[],
 ): Array<T & { rank: number }> {

@@ -1,10 +1,10 @@
-import { z } from './zod';
-
 // Period leaderboards: "This week", "This month" beside "All time". A member's
 // points in a period are what they won or lost in it: the sum of the total deltas of their
 // result entries in the ledger (payouts and their reversals; refunds are 0), created in the period. Join grants,
 // and any other grant, are not results. Ranks share places on equal points (1, 2, 2, 4), and
-// the movement is the rank in the previous period of the same length minus the rank now.
+// the movement is the rank in the previous period of the same length minus the rank now, shown
+// only where there is an earlier standing to compare with (periodMovements). The
+// wire schemas: schemas/leaderboard-periods.ts.
 
 export const LEADERBOARD_PERIODS = ['week', 'month'] as const;
 export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
@@ -32,46 +32,93 @@ export function previousPeriodStart(period: LeaderboardPeriod, now: Date): Date 
   return new Date(start.getFullYear(), start.getMonth(), start.getDate() - 7);
 }
 
-const instant = (message: string) => z.iso.datetime({ offset: true, error: message });
-
 /** GET /api/groups/{id}/leaderboard/period?from=…&previousFrom=… (the client's calendar). */
-export const periodLeaderboardQuerySchema = z
-  .strictObject({
-    from: instant('from must be a date and time'),
-    previousFrom: instant('previousFrom must be a date and time'),
-  })
-  .refine((query) => Date.parse(query.previousFrom) < Date.parse(query.from), {
-    message: 'previousFrom must be before from',
-    path: ['previousFrom'],
-  })
-  .refine((query) => Date.parse(query.from) - Date.parse(query.previousFrom) <= 32 * 86_400_000, {
-    message: 'A period is at most a month long',
-    path: ['previousFrom'],
-  });
-export type PeriodLeaderboardQuery = z.infer<typeof periodLeaderboardQuerySchema>;
+export type PeriodLeaderboardQuery = { from: string; previousFrom: string };
 
-export const periodResultSchema = z.object({
-  userId: z.number().int(),
-  name: z.string(),
+export type PeriodResult = {
+  userId: number;
+  name: string;
   /** Won or lost since `from`. */
-  points: z.number().int(),
+  points: number;
   /** Won or lost from `previousFrom` until `from`. */
-  previousPoints: z.number().int(),
-});
-export type PeriodResult = z.infer<typeof periodResultSchema>;
+  previousPoints: number;
+  /** Had a result before `from` (ever): without one there is no earlier place to move from. */
+  hasEarlierResults?: boolean;
+};
 
-export const periodLeaderboardSchema = z.object({
-  groupId: z.number().int(),
-  from: z.string(),
-  previousFrom: z.string(),
-  members: z.array(periodResultSchema),
-});
-export type PeriodLeaderboard = z.infer<typeof periodLeaderboardSchema>;
+export type PeriodLeaderboard = {
+  groupId: number;
+  from: string;
+  previousFrom: string;
+  members: PeriodResult[];
+};
 
 export interface RankedPeriodResult extends PeriodResult {
   rank: number;
-  /** Places climbed since the previous period (negative: dropped). */
-  movement: number;
+  /** Places climbed since the previous period (negative: dropped); null: no earlier place to compare with. */
+  movement: number | null;
+}
+
+/** What settling a bet did to one member's total, and when: one result entry of the ledger. */
+export interface ResultEntry {
+  userId: number;
+  totalDelta: number;
+  at: string | Date;
+}
+
+/** An instant as milliseconds, from the wire's ISO text or the database's Date. */
+export const msOf = (at: string | Date) => (typeof at === 'string' ? Date.parse(at) : at.getTime());
+
+/**
+ * Each member's sums for a period: what their result entries made since `from`, and from
+ * `previousFrom` until `from`; and whether they had any result before `from`. The server feeds
+ * it the ledger, the client the entries its mirror rebuilds (settlement-entries.ts): one rule.
+ */
+export function sumPeriodResults(
+  members: ReadonlyArray<{ userId: number; name: string }>,
+  entries: readonly ResultEntry[],
+  window: { from: string | Date; previousFrom: string | Date },
+): PeriodResult[] {
+  const from = msOf(window.from);
+  const previousFrom = msOf(window.previousFrom);
+  const sums = new Map(
+    members.map(({ userId, name }) => [
+      userId,
+      { userId, name, points: 0, previousPoints: 0, hasEarlierResults: false },
+    ]),
+  );
+  for (const entry of entries) {
+    const sum = sums.get(entry.userId);
+    if (!sum) continue;
+    const at = msOf(entry.at);
+    if (at >= from) sum.points += entry.totalDelta;
+    else {
+      sum.hasEarlierResults = true;
+      if (at >= previousFrom) sum.previousPoints += entry.totalDelta;
+    }
+  }
+  return [...sums.values()].sort((a, b) => a.userId - b.userId);
+}
+
+/**
+ * The places a member climbed since the period before, or null when there is no earlier
+ * standing to compare with: they had no result before this period (new to the group, or never
+ * settled a bet), or everyone who had one stood level (a group's first week). The earlier
+ * places are among those who had a result; a copy kept from before this rule counts everyone.
+ */
+export function periodMovements(
+  members: readonly PeriodResult[],
+): Map<PeriodResult, number | null> {
+  const now = competitionRanks(members, (member) => member.points);
+  const earlier = members.filter((member) => member.hasEarlierResults !== false);
+  const isLevel = earlier.every((member) => member.previousPoints === earlier[0]?.previousPoints);
+  const before = competitionRanks(earlier, (member) => member.previousPoints);
+  return new Map(
+    members.map((member) => {
+      const rankBefore = before.get(member);
+      return [member, isLevel || rankBefore === undefined ? null : rankBefore - now.get(member)!];
+    }),
+  );
 }
 
 /** Competition ranks (1, 2, 2, 4) by a score, highest first. */
@@ -88,12 +135,12 @@ export function competitionRanks<T>(rows: readonly T[], score: (row: T) => numbe
 /** The period's standings: by points, then name; each with its rank and its movement. */
 export function rankPeriodResults(members: readonly PeriodResult[]): RankedPeriodResult[] {
   const now = competitionRanks(members, (member) => member.points);
-  const before = competitionRanks(members, (member) => member.previousPoints);
+  const movements = periodMovements(members);
   return members
     .map((member) => ({
       ...member,
       rank: now.get(member)!,
-      movement: before.get(member)! - now.get(member)!,
+      movement: movements.get(member)!,
     }))
     .sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name) || a.userId - b.userId);
 }

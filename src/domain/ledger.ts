@@ -1,6 +1,6 @@
-// The ledger of ARCHITECTURE.md §4: every change of a membership's points is one entry, and
+// The ledger of docs/architecture.md §4: every change of a membership's points is one entry, and
 // this is the one place its deltas are computed, by the server when it writes ledger rows and
-// by the client when it updates points optimistically or applies a realtime event (spec 02 §4).
+// by the client when it updates points optimistically or applies a realtime event (docs/groups-and-bets.md §4).
 // A membership's points are the sum of its entries' deltas.
 
 export const LEDGER_KINDS = [
@@ -20,9 +20,9 @@ export type LedgerEvent =
   | { kind: 'join_grant'; points: number }
   /** Placing a wager sets points aside: available drops, total stays until the bet settles. */
   | { kind: 'wager_placed'; points: number }
-  /** Changing a wager debits or credits the difference (ARCHITECTURE.md §4). */
+  /** Changing a wager debits or credits the difference (docs/architecture.md §4). */
   | { kind: 'wager_changed'; previousPoints: number; points: number }
-  /** A resolution entry (spec 02 §3 distribution): total by winnings − wagerAmount, available by winnings. */
+  /** A resolution entry (docs/groups-and-bets.md §3 distribution): total by winnings − wagerAmount, available by winnings. */
   | { kind: 'payout'; winnings: number; wagerAmount: number }
   /** Cancel, expiry, no winner or an over/under push: the stake comes back, total unchanged. */
   | { kind: 'refund'; wagerAmount: number }
@@ -96,7 +96,7 @@ export type Points = { totalPoints: number; availablePoints: number };
 /**
  * Apply a delta to a membership's points. The server never needs `floorAtZero` (its CHECK
  * constraint holds); the client uses it for other members' points, which it only knows from
- * the leaderboard (spec 02 §4: "the same with a floor of 0").
+ * the leaderboard (docs/groups-and-bets.md §4: "the same with a floor of 0").
  */
 export function applyPointsDelta<T extends Points>(
   points: T,

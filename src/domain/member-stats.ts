@@ -1,76 +1,64 @@
-import { BET_TYPES } from './bet-types';
-import { idSchema } from './ids';
-import { z } from './zod';
+import type { BetType } from './bet-types';
 
 // A member's track record in a group, computed by the server from resolved bets
 // only: a bet whose resolution was undone is active again and does not count until it is
 // resolved anew. A wager is right when the bet's rule made it a winner, wrong when it lost;
-// a refund (nobody won, an over/under push) is played but neither.
+// a refund (nobody won, an over/under push) is played but neither. The wire schemas:
+// schemas/member-stats.ts.
 
-/** GET /groups/{id}/members/{userId}/stats?vs={otherUserId} */
-export const memberStatsQuerySchema = z.object({
-  vs: idSchema('Pick a member to compare with').optional(),
-});
-
-const betRefSchema = z.object({ betId: z.number().int(), title: z.string() });
-
-export const typeAccuracySchema = z.object({
-  betType: z.enum(BET_TYPES),
+export type TypeAccuracy = {
+  betType: BetType;
   /** The type's name as the bet form shows it ("Yes / No"). */
-  name: z.string(),
+  name: string;
   /** Resolved bets of this type played (refunds included). */
-  played: z.number().int(),
+  played: number;
   /** Bets of this type won or lost. */
-  decided: z.number().int(),
-  won: z.number().int(),
+  decided: number;
+  won: number;
   /**
    * Numeric bets only: how far the guesses were from the answer, on average, as a share of the
    * answer (0 is spot on; |guess − answer| / max(|answer|, 1), capped at 1). Null otherwise.
    */
-  averageMiss: z.number().nullable(),
-});
-export type TypeAccuracy = z.infer<typeof typeAccuracySchema>;
+  averageMiss: number | null;
+};
 
 /** One step of the points-over-time line: the member's total points after a change. */
-export const pointsStepSchema = z.object({ at: z.string(), total: z.number().int() });
-export type PointsStep = z.infer<typeof pointsStepSchema>;
+export type PointsStep = { at: string; total: number };
 
-export const headToHeadSchema = z.object({
-  otherUserId: z.number().int(),
-  otherName: z.string(),
+export type HeadToHead = {
+  otherUserId: number;
+  otherName: string;
   /** Resolved bets both played. */
-  betsTogether: z.number().int(),
+  betsTogether: number;
   /** Of those, how often each was right. */
-  youRight: z.number().int(),
-  themRight: z.number().int(),
+  youRight: number;
+  themRight: number;
   /** Net points each won or lost on those bets. */
-  youNet: z.number().int(),
-  themNet: z.number().int(),
-});
-export type HeadToHead = z.infer<typeof headToHeadSchema>;
+  youNet: number;
+  themNet: number;
+};
 
-export const memberStatsSchema = z.object({
-  groupId: z.number().int(),
-  userId: z.number().int(),
-  name: z.string(),
-  totalPoints: z.number().int(),
-  betsPlayed: z.number().int(),
-  won: z.number().int(),
-  lost: z.number().int(),
+export type MemberStats = {
+  groupId: number;
+  userId: number;
+  name: string;
+  totalPoints: number;
+  betsPlayed: number;
+  won: number;
+  lost: number;
   /** won / (won + lost), or null before the first decided bet. */
-  winRate: z.number().nullable(),
+  winRate: number | null;
   /** Points won minus points lost on resolved bets. */
-  netPoints: z.number().int(),
+  netPoints: number;
   /** The largest net gain on one bet. */
-  bestWin: betRefSchema.extend({ points: z.number().int() }).nullable(),
+  bestWin: { betId: number; title: string; points: number } | null;
   /** Consecutive wins (or losses) up to the latest decided bet; refunds neither break nor extend it. */
-  streak: z.object({ kind: z.enum(['won', 'lost']), count: z.number().int() }).nullable(),
-  accuracy: z.array(typeAccuracySchema),
+  streak: { kind: 'won' | 'lost'; count: number } | null;
+  accuracy: TypeAccuracy[];
   /** At most MAX_POINTS_STEPS steps, oldest first. */
-  pointsOverTime: z.array(pointsStepSchema),
-  headToHead: headToHeadSchema.nullable(),
-});
-export type MemberStats = z.infer<typeof memberStatsSchema>;
+  pointsOverTime: PointsStep[];
+  headToHead: HeadToHead | null;
+};
 
 export const MAX_POINTS_STEPS = 120;
 

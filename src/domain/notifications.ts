@@ -1,7 +1,4 @@
-import { z } from './zod';
-import { idSchema } from './ids';
-
-// The in-app inbox and its controls. Every notification Hunch sends is a row of
+// The in-app inbox and its controls (the wire schemas: schemas/notifications.ts). Every notification Hunch sends is a row of
 // the recipient's inbox first; a push is only a copy of it, sent when the player's choices
 // allow. The texts are built from the row's kind, count and payload in notification-texts.ts,
 // so the inbox, the push and every device say the same words.
@@ -80,73 +77,70 @@ export function closesSoonLeadMs(createdAt: Date, expiresAt: Date, maxLeadMs: nu
 export const NOTIFICATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The facts a notification's text is made of, as they were when it was sent. */
-export const notificationPayloadSchema = z.object({
-  groupName: z.string(),
-  betTitle: z.string().optional(),
+export type NotificationPayload = {
+  groupName: string;
+  betTitle?: string | undefined;
   /** Who acted: the bet's creator, the member who joined, the comment's author. */
-  actorName: z.string().optional(),
+  actorName?: string | undefined;
   /** A comment's first words. */
-  excerpt: z.string().optional(),
+  excerpt?: string | undefined;
   /** closesSoon: when betting closes. */
-  expiresAt: z.string().optional(),
+  expiresAt?: string | undefined;
   /** betResult: how the bet ended ('undone': its resolution was taken back since). */
-  outcome: z.enum(['resolved', 'cancelled', 'expired', 'undone']).optional(),
+  outcome?: 'resolved' | 'cancelled' | 'expired' | 'undone' | undefined;
   /** betResult (resolved): the answer as the bet shows it; oddsChanged: the recipient's own pick. */
-  answer: z.string().optional(),
+  answer?: string | undefined;
   /** oddsChanged: what each point on the recipient's pick pays now (pool ÷ points on it). */
-  multiplier: z.number().optional(),
+  multiplier?: number | undefined;
   /** oddsChanged: the points in the pool now. */
-  pool: z.number().int().optional(),
+  pool?: number | undefined;
   /** betResult: everything paid back (stake included), and the stake. */
-  winnings: z.number().int().optional(),
-  wagerAmount: z.number().int().optional(),
+  winnings?: number | undefined;
+  wagerAmount?: number | undefined;
   /** memberJoined: how many players the group has now; seasonEnded: how many were ranked. */
-  memberCount: z.number().int().optional(),
+  memberCount?: number | undefined;
   /** disputeOpened: what the disputer says is wrong. */
-  reason: z.string().optional(),
+  reason?: string | undefined;
   /** disputeClosed: the admin re-resolved the bet, or let the result stand. */
-  review: z.enum(['reResolved', 'dismissed']).optional(),
+  review?: 'reResolved' | 'dismissed' | undefined;
   /**
    * floorTopUp: the points added, and the available points after. seasonEnded: the recipient's
    * points won or lost in the season, and, when the season reset points, what everyone starts at.
    */
-  points: z.number().int().optional(),
-  availablePoints: z.number().int().optional(),
+  points?: number | undefined;
+  availablePoints?: number | undefined;
   /** seasonEnded: the season, the recipient's final rank (ties share one) and who came first. */
-  seasonName: z.string().optional(),
-  rank: z.number().int().optional(),
-  winnerName: z.string().optional(),
+  seasonName?: string | undefined;
+  rank?: number | undefined;
+  winnerName?: string | undefined;
   /** seasonEnded: who `winnerName` names (the recipient aside), so a deleted account leaves it. */
-  winnerIds: z.array(z.number().int()).optional(),
-});
-export type NotificationPayload = z.infer<typeof notificationPayloadSchema>;
+  winnerIds?: number[] | undefined;
+};
 
-export const notificationSchema = z.object({
-  id: z.number().int(),
-  kind: z.enum(NOTIFICATION_KINDS),
-  groupId: z.number().int(),
+export type Notification = {
+  id: number;
+  kind: NotificationKind;
+  groupId: number;
   /** The bet it is about (the latest, for gathered new bets); null for a group matter (joins, top-ups, seasons). */
-  betId: z.number().int().nullable(),
+  betId: number | null;
   /** How many events this entry gathers (1 for the kinds sent once). */
-  count: z.number().int(),
-  payload: notificationPayloadSchema,
-  createdAt: z.string(),
+  count: number;
+  payload: NotificationPayload;
+  createdAt: string;
   /** Its last activity: the inbox is ordered by it, newest first. */
-  updatedAt: z.string(),
-  readAt: z.string().nullable(),
-  version: z.number().int(),
-});
-export type Notification = z.infer<typeof notificationSchema>;
+  updatedAt: string;
+  readAt: string | null;
+  version: number;
+};
 
 /** Which kinds reach push, and what is muted; one per player, in the mirror. */
-export const notificationSettingsSchema = z.object({
+export type NotificationSettings = {
   /** The push kinds the player turned off (all on by default). */
-  pushOff: z.array(z.enum(PUSH_KINDS)),
-  mutedGroupIds: z.array(z.number().int()),
-  mutedBetIds: z.array(z.number().int()),
-  version: z.number().int(),
-});
-export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+  pushOff: PushKind[];
+  mutedGroupIds: number[];
+  mutedBetIds: number[];
+  version: number;
+};
 
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   pushOff: [],
@@ -164,40 +158,13 @@ export const NOTIFICATION_MESSAGES = {
 } as const;
 
 /** POST /notifications/read: these entries are read. */
-export const markNotificationsReadRequestSchema = z.strictObject({
-  ids: z
-    .array(idSchema(NOTIFICATION_MESSAGES.notificationRequired), {
-      error: NOTIFICATION_MESSAGES.idsRequired,
-    })
-    .min(1, NOTIFICATION_MESSAGES.idsRequired)
-    .max(500, NOTIFICATION_MESSAGES.idsRequired),
-});
-export type MarkNotificationsReadRequest = z.input<typeof markNotificationsReadRequestSchema>;
+export type MarkNotificationsReadRequest = { ids: Array<string | number> };
 
-/** POST /notifications/read-all: every entry whose last activity is at or before `upTo` (what the device showed) is read. */
-export const markAllNotificationsReadRequestSchema = z.strictObject({
-  upTo: z.iso.datetime({ offset: true, error: NOTIFICATION_MESSAGES.upToRequired }),
-});
-export type MarkAllNotificationsReadRequest = z.input<typeof markAllNotificationsReadRequestSchema>;
+/** POST /notifications/read-all: every entry whose last activity is at or before `upTo` is read. */
+export type MarkAllNotificationsReadRequest = { upTo: string };
 
 /** PUT /notification-settings/push. */
-export const pushKindsRequestSchema = z.strictObject({
-  pushOff: z
-    .array(z.enum(PUSH_KINDS, { error: NOTIFICATION_MESSAGES.pushOffInvalid }), {
-      error: NOTIFICATION_MESSAGES.pushOffInvalid,
-    })
-    .max(PUSH_KINDS.length, NOTIFICATION_MESSAGES.pushOffInvalid),
-});
-export type PushKindsRequest = z.input<typeof pushKindsRequestSchema>;
+export type PushKindsRequest = { pushOff: PushKind[] };
 
 /** PUT /groups/{groupId}/mute and /bets/{betId}/mute. */
-export const muteRequestSchema = z.strictObject({
-  muted: z.boolean({ error: NOTIFICATION_MESSAGES.mutedRequired }),
-});
-export type MuteRequest = z.input<typeof muteRequestSchema>;
-
-/** The answer of GET /notifications: the caller's inbox, newest activity first. */
-export const notificationListSchema = z.object({
-  notifications: z.array(notificationSchema),
-  unreadCount: z.number().int(),
-});
+export type MuteRequest = { muted: boolean };

@@ -1,7 +1,7 @@
 import { answerChoices, normalizeAnswer, type BetRules } from './bet-types';
 import { proportionalShare } from './payout';
 
-// Live odds on the bet card (ARCHITECTURE.md §5 "Odds", our addition): per answer, what the
+// Live odds on the bet card (docs/architecture.md §5 "Odds", our addition): per answer, what the
 // pool pays per point staked, and what a new wager would get if its answer won. It reuses
 // payout.ts's share so the card never promises a number the payout would not pay.
 

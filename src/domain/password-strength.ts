@@ -1,4 +1,4 @@
-// The register form's strength meter (spec 01 §4): up to 25 points for length (full at 12
+// The register form's strength meter (docs/accounts-and-shell.md §4): up to 25 points for length (full at 12
 // characters) plus 18.75 for each of an uppercase letter, a lowercase letter, a digit and a
 // symbol, so 0 to 100. Below 30 the meter is red, below 60 yellow, otherwise green.
 

@@ -1,6 +1,6 @@
 import { findWinners, type BetRules } from './bet-types';
 
-// The pari-mutuel payout of ARCHITECTURE.md §5, the one copy of the rule: the server pays with
+// The pari-mutuel payout of docs/architecture.md §5, the one copy of the rule: the server pays with
 // it, the client's odds (odds.ts) and the statistics (bet-statistics.ts) reuse its parts.
 // Points are integers and the pool is shared with BigInt, so no rounding ever creates or
 // destroys a point: the winnings always add up to the pool.
@@ -14,7 +14,7 @@ export type PayoutWager = {
   createdAt: string;
 };
 
-/** One entry of the betResolved payload (spec 02 §3): total changes by winnings − wagerAmount, available by winnings. */
+/** One entry of the betResolved payload (docs/groups-and-bets.md §3): total changes by winnings − wagerAmount, available by winnings. */
 export type Distribution = { userId: number; winnings: number; wagerAmount: number };
 
 export type Resolution = {
@@ -89,7 +89,7 @@ export function splitPool(pool: number, stakes: readonly number[]): number[] {
   return shares.map((entry) => Number(entry.share));
 }
 
-/** Every wager back in full: on cancel and expiry, and when nobody wins (ARCHITECTURE.md §5). In wager order. */
+/** Every wager back in full: on cancel and expiry, and when nobody wins (docs/architecture.md §5). In wager order. */
 export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
   return inWagerOrder(wagers).map((wager) => ({
     userId: wager.userId,

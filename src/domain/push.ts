@@ -1,17 +1,7 @@
-import { z } from './zod';
+// Push: the types of the subscription calls (the wire schemas: schemas/push.ts), and the
+// notification payload the service worker shows.
 
-// Push: the request and response schemas of spec 02 §7 (Push) for a subscription of spec 02
-// §3, and the notification payload the service worker shows (ARCHITECTURE.md §7).
-
-const PUSH_LIMITS = {
-  appNameMax: 50,
-  deviceIdMax: 128,
-  endpointMax: 2048,
-  userAgentMax: 512,
-  deviceNameMax: 100,
-} as const;
-
-/** At most one "odds changed" push per bet per person in this window (ARCHITECTURE.md §7). */
+/** At most one "odds changed" push per bet per person in this window (docs/architecture.md §7). */
 export const ODDS_PUSH_INTERVAL_MS = 10 * 60 * 1000;
 
 export const PUSH_MESSAGES = {
@@ -24,83 +14,29 @@ export const PUSH_MESSAGES = {
   authKey: 'keys.auth must be a 16-byte secret in base64url',
 } as const;
 
-/** base64url (RFC 4648 §5), padding optional, as PushSubscription.toJSON() gives the keys. */
-const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+/** POST /push-subscriptions: a browser's PushSubscription plus where it lives (docs/groups-and-bets.md §3), as validated. */
+export type RegisterPushSubscriptionRequest = {
+  appName: string;
+  deviceId: string;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  userAgent?: string | null | undefined;
+  deviceName?: string | null | undefined;
+};
 
-/** Bytes of a base64url string (padding ignored). */
-function base64urlByteLength(value: string): number {
-  return Math.floor((value.replace(/=+$/, '').length * 3) / 4);
-}
+export type VapidPublicKeyResponse = { publicKey: string };
 
-const base64urlKey = (bytes: number, message: string) =>
-  z
-    .string({ error: message })
-    .regex(BASE64URL, message)
-    .refine((value) => base64urlByteLength(value) === bytes, message);
-
-const appName = z
-  .string({ error: PUSH_MESSAGES.appNameRequired })
-  .trim()
-  .min(1, PUSH_MESSAGES.appNameRequired)
-  .max(PUSH_LIMITS.appNameMax);
-// The client generates it once per app and keeps it (spec 02 §3); it appears in a URL path.
-const deviceId = z
-  .string({ error: PUSH_MESSAGES.deviceIdRequired })
-  .trim()
-  .min(1, PUSH_MESSAGES.deviceIdRequired)
-  .max(PUSH_LIMITS.deviceIdMax)
-  .regex(/^[A-Za-z0-9_.:-]+$/, PUSH_MESSAGES.deviceIdCharacters);
-
-// Push services are reached over https. Plain http is accepted by the schema so a local
-// stand-in push service works in development and tests; the server refuses it unless the
-// app itself is served over http (src/server/push/push.service.ts).
-const endpoint = z
-  .url({ protocol: /^https?$/, error: PUSH_MESSAGES.endpointUrl })
-  .max(PUSH_LIMITS.endpointMax);
-
-const optionalLabel = (max: number) => z.string().trim().max(max).nullish();
-
-// ---- requests ----
-
-/** POST /push-subscriptions: a browser's PushSubscription plus where it lives (spec 02 §3). */
-export const registerPushSubscriptionSchema = z.strictObject({
-  appName,
-  deviceId,
-  endpoint,
-  keys: z.strictObject({
-    p256dh: base64urlKey(65, PUSH_MESSAGES.p256dhKey),
-    auth: base64urlKey(16, PUSH_MESSAGES.authKey),
-  }),
-  userAgent: optionalLabel(PUSH_LIMITS.userAgentMax),
-  deviceName: optionalLabel(PUSH_LIMITS.deviceNameMax),
-});
-export type RegisterPushSubscriptionRequest = z.infer<typeof registerPushSubscriptionSchema>;
-
-/** GET /push-subscriptions/status?deviceId&appName. */
-export const pushStatusQuerySchema = z.object({ deviceId, appName });
-
-/** DELETE /push-subscriptions/user/{deviceId}?appName and PATCH …/deactivate?appName. */
-export const pushDeviceParamsSchema = z.object({ deviceId });
-export const pushAppQuerySchema = z.object({ appName });
-
-// ---- responses ----
-
-export const vapidPublicKeyResponseSchema = z.object({ publicKey: z.string() });
-export type VapidPublicKeyResponse = z.infer<typeof vapidPublicKeyResponseSchema>;
-
-export const pushStatusResponseSchema = z.object({ active: z.boolean() });
-export type PushStatusResponse = z.infer<typeof pushStatusResponseSchema>;
+export type PushStatusResponse = { active: boolean };
 
 /** A registered subscription as its owner sees it; its keys never leave the server again. */
-export const pushSubscriptionSchema = z.object({
-  appName: z.string(),
-  deviceId: z.string(),
-  deviceName: z.string().nullable(),
-  active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type PushSubscription = z.infer<typeof pushSubscriptionSchema>;
+export type PushSubscription = {
+  appName: string;
+  deviceId: string;
+  deviceName: string | null;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
 
 // ---- what a push carries ----
 

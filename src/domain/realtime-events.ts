@@ -5,11 +5,11 @@ import type { RevealedPick } from './fair-resolution';
 import type { Notification } from './notifications';
 import type { Distribution } from './payout';
 
-// The realtime events of spec 02 §3 with their payloads, in ONE interface: the socket.io
+// The realtime events of docs/groups-and-bets.md §3 with their payloads, in ONE interface: the socket.io
 // server and client take it as their ServerToClientEvents generic, the server's in-process
 // event bus (src/server/events.ts) is typed by it, and the client's sync engine applies each
-// event to Dexie by the rules of spec 02 §4. `groupId` is added wherever it helps the client
-// find what to update (ARCHITECTURE.md §7). Dates travel as ISO 8601 strings.
+// event to Dexie by the rules of docs/groups-and-bets.md §4. `groupId` is added wherever it helps the client
+// find what to update (docs/architecture.md §7). Dates travel as ISO 8601 strings.
 //
 // `version` (mirror.ts) is the version of the row the event changed: the bet for bet events and
 // wagerPlaced (a wager stamps its bet, whose totals changed), the membership's public stamp for
@@ -29,9 +29,9 @@ export interface BetCreatedPayload {
 }
 
 /**
- * A bet's totals moved (spec 02 §3 wagerPlaced). Members hear only the new totals, not who
+ * A bet's totals moved (docs/groups-and-bets.md §3 wagerPlaced). Members hear only the new totals, not who
  * caused them, gathered over a short window (WAGER_TOTALS_WINDOW_MS), so nobody can read
- * another member's pick off a change (ARCHITECTURE.md §5: this is safer than the spec's
+ * another member's pick off a change (docs/architecture.md §5: this is safer than the spec's
  * payload, which names the wagerer and their points). The wager's owner also gets their own
  * copy at once, with `userId`, `points` and `previousPoints`.
  */
@@ -59,7 +59,7 @@ export const WAGER_TOTALS_WINDOW_MS = 1000;
 export interface BetResolvedPayload {
   betId: number;
   groupId: number;
-  /** Per wager: total changes by winnings − wagerAmount, available by winnings (ARCHITECTURE.md §5). */
+  /** Per wager: total changes by winnings − wagerAmount, available by winnings (docs/architecture.md §5). */
   distributions: Distribution[];
   version: number;
 }
@@ -95,6 +95,24 @@ export interface UserJoinedGroupPayload {
   userName: string;
   totalPoints: number;
   availablePoints: number;
+  version: number;
+}
+
+/**
+ * A member left or an admin removed them (`removed`). Sent to the group and to the former
+ * member's own sockets (their other devices drop the group), before they stop hearing the group.
+ * `version` is the group's: its member lists changed.
+ */
+export interface UserLeftGroupPayload {
+  groupId: number;
+  userId: number;
+  removed: boolean;
+  version: number;
+}
+
+/** An admin renamed the group or changed its description; `version` is the group's (the pull brings the row). */
+export interface GroupUpdatedPayload {
+  groupId: number;
   version: number;
 }
 
@@ -191,7 +209,7 @@ export interface SeasonEventPayload {
 /** authError's message when the server closes a socket whose access token expired: the client refreshes and reconnects at once. */
 export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
 
-/** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (spec 02 §8). */
+/** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (docs/groups-and-bets.md §8). */
 interface AuthErrorPayload {
   message: string;
 }
@@ -211,6 +229,8 @@ export interface ServerToClientEvents {
   betExpired(payload: BetExpiredPayload): void;
   pointsRefunded(payload: PointsRefundedPayload): void;
   userJoinedGroup(payload: UserJoinedGroupPayload): void;
+  userLeftGroup(payload: UserLeftGroupPayload): void;
+  groupUpdated(payload: GroupUpdatedPayload): void;
   groupCreated(payload: GroupCreatedPayload): void;
   commentPosted(payload: CommentEventPayload): void;
   commentDeleted(payload: CommentEventPayload): void;
@@ -230,7 +250,7 @@ export interface ServerToClientEvents {
 
 /**
  * The client sends nothing over the socket: every change goes through the HTTP API and its
- * outbox (ARCHITECTURE.md §8), so the socket is a one-way feed.
+ * outbox (docs/architecture.md §8), so the socket is a one-way feed.
  */
 export type ClientToServerEvents = Record<never, never>;
 

@@ -1,7 +1,7 @@
 import { DEFAULT_RETURN_URL } from './constants';
 import { parseInviteLink, type InviteLinkParts } from './groups';
 
-// Where the login page goes after signing in (spec 01 §2): the returnUrl query parameter if
+// Where the login page goes after signing in (docs/accounts-and-shell.md §2): the returnUrl query parameter if
 // present; else with a groupId, /group/{groupId}/invite?inviteCode={inviteCode} when an
 // invite code is present, otherwise /group/{groupId}; else /dashboard.
 

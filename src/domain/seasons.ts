@@ -1,6 +1,4 @@
-import { z } from './zod';
-import { idSchema } from './ids';
-import { competitionRanks } from './leaderboard-periods';
+import { competitionRanks, msOf, type ResultEntry } from './leaderboard-periods';
 
 // Seasons: a group's admin starts one with a name and an end date; when it ends
 // (on its date, by the seasons job, or "End season now") its final standings are archived and,
@@ -8,6 +6,7 @@ import { competitionRanks } from './leaderboard-periods';
 // starting points through the ledger (kind season_reset). A member's points in a season are
 // what they won or lost in it: the ledger's result entries (RESULT_LEDGER_KINDS) created between
 // its start and its end, as the period leaderboards count them. Ties share a rank (1, 2, 2, 4).
+// The wire schemas: schemas/seasons.ts.
 
 export const SEASON_STATES = ['active', 'ended'] as const;
 export type SeasonState = (typeof SEASON_STATES)[number];
@@ -26,17 +25,13 @@ export const SEASON_MESSAGES = {
   endsAtTooFar: 'A season can last a year at most',
 } as const;
 
-export const startSeasonRequestSchema = z.strictObject({
-  name: z
-    .string({ error: SEASON_MESSAGES.nameRequired })
-    .trim()
-    .min(1, SEASON_MESSAGES.nameRequired)
-    .max(SEASON_LIMITS.nameMax, SEASON_MESSAGES.nameMax),
-  endsAt: z.iso.datetime({ offset: true, error: SEASON_MESSAGES.endsAtRequired }),
+/** POST /groups/{id}/seasons. */
+export type StartSeasonRequest = {
+  name: string;
+  endsAt: string;
   /** At the end, set everyone's available points back to the group's starting points. */
-  resetPoints: z.boolean().default(false),
-});
-export type StartSeasonRequest = z.input<typeof startSeasonRequestSchema>;
+  resetPoints?: boolean | undefined;
+};
 
 /** Why an end date is refused at `now`, or null when it is fine (the server and the sheet agree). */
 export function endsAtProblem(endsAt: Date, now: Date): string | null {
@@ -47,47 +42,40 @@ export function endsAtProblem(endsAt: Date, now: Date): string | null {
   return null;
 }
 
-export const seasonParamsSchema = z.object({
-  id: idSchema('Group ID is required'),
-  seasonId: idSchema('Season is required'),
-});
-
-export const seasonStandingSchema = z.object({
-  userId: z.number().int(),
+export type SeasonStanding = {
+  userId: number;
   /** The display name as it was when the season ended. */
-  userName: z.string(),
-  rank: z.number().int(),
+  userName: string;
+  rank: number;
   /** Won or lost during the season. */
-  points: z.number().int(),
+  points: number;
   /** Total points when the season ended (before any reset). */
-  totalPoints: z.number().int(),
-});
-export type SeasonStanding = z.infer<typeof seasonStandingSchema>;
+  totalPoints: number;
+};
 
-export const seasonSchema = z.object({
-  id: z.number().int(),
-  groupId: z.number().int(),
-  name: z.string(),
-  startsAt: z.string(),
-  endsAt: z.string(),
-  resetPoints: z.boolean(),
+export type Season = {
+  id: number;
+  groupId: number;
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  resetPoints: boolean;
   /** Null once its starter deleted their account. */
-  createdBy: z.number().int().nullable(),
-  state: z.enum(SEASON_STATES),
-  endedAt: z.string().nullable(),
+  createdBy: number | null;
+  state: SeasonState;
+  endedAt: string | null;
   /** By rank then name; empty while the season runs. */
-  standings: z.array(seasonStandingSchema),
-});
-export type Season = z.infer<typeof seasonSchema>;
+  standings: SeasonStanding[];
+};
 
-export const versionedSeasonSchema = seasonSchema.extend({ version: z.number().int() });
-export type VersionedSeason = z.infer<typeof versionedSeasonSchema>;
+export interface VersionedSeason extends Season {
+  version: number;
+}
 
-export const seasonListSchema = z.object({
+export type SeasonList = {
   /** The running season first, then past seasons newest first. */
-  seasons: z.array(seasonSchema),
-});
-export type SeasonList = z.infer<typeof seasonListSchema>;
+  seasons: Season[];
+};
 
 /** Standings by points (ties share a rank), then name, then id. */
 export function rankSeasonStandings<T extends Omit<SeasonStanding, 'rank'>>(
@@ -97,6 +85,34 @@ export function rankSeasonStandings<T extends Omit<SeasonStanding, 'rank'>>(
   return rows
     .map((row) => ({ ...row, rank: ranks.get(row)! }))
     .sort((a, b) => a.rank - b.rank || a.userName.localeCompare(b.userName) || a.userId - b.userId);
+}
+
+/**
+ * A season's standings from result entries: what each member won or lost from its start until
+ * `until` (absent: so far), ranked. The server ends a season with its ledger's entries; a device
+ * shows the running season's standings so far with the entries its mirror rebuilds.
+ */
+export function seasonStandingsOf(
+  members: ReadonlyArray<Pick<SeasonStanding, 'userId' | 'userName' | 'totalPoints'>>,
+  entries: readonly ResultEntry[],
+  window: { startsAt: string | Date; until?: string | Date },
+): SeasonStanding[] {
+  const start = msOf(window.startsAt);
+  const end = window.until === undefined ? Infinity : msOf(window.until);
+  const points = new Map<number, number>();
+  for (const entry of entries) {
+    const at = msOf(entry.at);
+    if (at >= start && at < end)
+      points.set(entry.userId, (points.get(entry.userId) ?? 0) + entry.totalDelta);
+  }
+  return rankSeasonStandings(
+    members.map((member) => ({
+      userId: member.userId,
+      userName: member.userName,
+      points: points.get(member.userId) ?? 0,
+      totalPoints: member.totalPoints,
+    })),
+  );
 }
 
 /** "Maya", "Maya and Sam", "Maya, Sam and 2 others": who came first, for the season's inbox entry. */

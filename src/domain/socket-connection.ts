@@ -1,9 +1,9 @@
-// The realtime connection's rules (spec 02 §4, §8, §9), pure so the schedule and the error
+// The realtime connection's rules (docs/groups-and-bets.md §4, §8, §9), pure so the schedule and the error
 // typing are tested without a socket. The client's socket service applies them; socket.io's
 // own reconnection is switched off because its defaults (20 s time-out, 1–5 s delays)
 // are not the spec's.
 
-/** Spec 02 §9: the socket constants. */
+/** docs/groups-and-bets.md §9: the socket constants. */
 export const SOCKET_LIMITS = {
   connectTimeoutMs: 5000,
   maxReconnectAttempts: 5,
@@ -11,7 +11,7 @@ export const SOCKET_LIMITS = {
   maxDelayMs: 30_000,
 } as const;
 
-/** Spec 02 §4: the connection statuses a view may show. */
+/** docs/groups-and-bets.md §4: the connection statuses a view may show. */
 export type SocketStatus =
   'disconnected' | 'connecting' | 'reconnecting' | 'connected' | 'error' | 'signed-out';
 
@@ -36,7 +36,7 @@ export function canReconnect(
   return attemptsMade < maxAttempts;
 }
 
-/** The reconnecting toast's text (spec 02 §4). */
+/** The reconnecting toast's text (docs/groups-and-bets.md §4). */
 export function reconnectingMessage(
   attempt: number,
   maxAttempts: number = SOCKET_LIMITS.maxReconnectAttempts,
@@ -58,7 +58,7 @@ const SOCKET_ERROR_MESSAGES = {
 } as const;
 
 /**
- * Spec 02 §8: a message containing "Authentication" is an authentication error, anything else
+ * docs/groups-and-bets.md §8: a message containing "Authentication" is an authentication error, anything else
  * a connection error (default text "Connection failed"); socket.io names its connect time-out
  * "timeout", which keeps that name as its type.
  */
@@ -69,7 +69,7 @@ export function classifySocketError(message: string | null | undefined): SocketE
   return { type: 'connection', message: text || SOCKET_ERROR_MESSAGES.default };
 }
 
-/** Spec 02 §8: what is left once every attempt has failed. */
+/** docs/groups-and-bets.md §8: what is left once every attempt has failed. */
 export const maxAttemptsError: SocketError = {
   type: 'network',
   message: SOCKET_ERROR_MESSAGES.maxAttempts,
@@ -77,7 +77,7 @@ export const maxAttemptsError: SocketError = {
 
 /**
  * Whether a disconnect was meant: socket.io reports "io client disconnect" when this client
- * closed it and "io server disconnect" when the server did; neither is reconnected (spec 02 §4).
+ * closed it and "io server disconnect" when the server did; neither is reconnected (docs/groups-and-bets.md §4).
  * A dropped transport, a missed ping or a server restart is.
  */
 export function isIntentionalDisconnect(reason: string): boolean {

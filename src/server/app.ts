@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accessTokens = new AccessTokens(
     config.jwtSecret ?? loadOrCreateSecrets(config.dataDir).jwtSecret,
   );
-  // Services publish here after their commits; realtime and push subscribe (ARCHITECTURE.md §7).
+  // Services publish here after their commits; realtime and push subscribe (docs/architecture.md §7).
   const events = createEventBus(app.log);
   app.decorate('events', events);
   // A token passes only while its session lives. Remembering live sessions is exact only
@@ -212,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Before the idempotency hooks: a NUL byte is refused (400) before anything stores or hashes it.
   registerControlCharacterGuard(app);
-  // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (ARCHITECTURE.md §4).
+  // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (docs/architecture.md §4).
   registerIdempotency(app, { db: database.db });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -252,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
-  // Web push (ARCHITECTURE.md §7): the notifier hears the bus and sends off the request path.
+  // Web push (docs/architecture.md §7): the notifier hears the bus and sends off the request path.
   const isAllowedEndpoint = (endpoint: string) =>
     isAllowedPushEndpoint(endpoint, config.pushEndpointRules);
   const push = createPushService({ db: database.db, now: deps.now, isAllowedEndpoint });
@@ -360,7 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
   };
   const db = database.db;
-  // Unresolved bets expire 7 days after expiresAt (ARCHITECTURE.md §5).
+  // Unresolved bets expire 7 days after expiresAt (docs/architecture.md §5).
   startJob(config.betExpiryIntervalMs, (o) => startBetExpiryJob({ ...o, db, events }));
   // Nobody is out of the game: the weekly floor top-up.
   startJob(config.floorTopUpIntervalMs, (o) => startFloorTopUpJob({ ...o, db, events }));

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { betIdParamsSchema } from '../domain/bets';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { betIdParamsSchema } from '../domain/schemas/bets';
 import type { PublicBetPreview } from './bets/bet-preview.service';
 import { notFound } from './errors';
 import { betLinkPreviewTags, withHeadTags } from './link-preview';
@@ -79,11 +79,12 @@ export function registerClientApp(app: FastifyInstance, options: ClientAppOption
       cacheControl: false,
       // Source maps hold the whole source: built for our own debugging, never served (audit item 18).
       allowedPath: (pathName: string) => !pathName.endsWith('.map'),
-      setHeaders: (reply: FastifyReply, filePath: string) => {
+      // The installed @fastify/static (9.x) hands over the raw response, not Fastify's reply.
+      setHeaders: (response, filePath) => {
         const isHashedAsset = filePath.startsWith(
           path.join(options.clientDir, 'assets') + path.sep,
         );
-        reply.header(
+        response.setHeader(
           'cache-control',
           isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
         );

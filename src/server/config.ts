@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from '../domain/zod';
+import { z } from '../domain/schemas/zod';
 import {
   DEFAULT_PUSH_ENDPOINT_HOSTS,
   parsePushEndpointHosts,
@@ -7,7 +7,7 @@ import {
 } from './push/push-endpoints';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
-// Every setting of ARCHITECTURE.md §3, parsed once. Each has a working default so a fresh
+// Every setting of docs/architecture.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);

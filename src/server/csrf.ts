@@ -3,7 +3,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { csrfMismatch } from './errors';
 
-// The double-submit cookie of spec 01 §4 and ARCHITECTURE.md §6. Every response to a request
+// The double-submit cookie of docs/accounts-and-shell.md §4 and docs/architecture.md §6. Every response to a request
 // without the cookie sets one; the client reads it with JavaScript and echoes it in
 // X-XSRF-TOKEN on its non-GET requests. A request that carries the cookie (so it comes from a
 // browser that has visited us) must echo it: another site can make the browser send our

@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
+import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
 import { isTransactionConflict } from './db/transaction-retry';
 
-// The one error vocabulary of the API (CONVENTIONS.md, "One error vocabulary"): each factory
+// The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
 // `message`. Every error leaves the server as {message, code, fieldErrors?}; the codes are
 // the domain's ApiErrorCode, so a code outside that list does not compile.
@@ -55,7 +56,7 @@ export const invalidTransferCode = () =>
     'invalid_transfer_code',
     'This sign-in link has expired, was already used or was cancelled. Make a new one on your other device.',
   );
-/** A guest upgrade must carry every field of a full account (spec 01 §3, ARCHITECTURE.md §6). */
+/** A guest upgrade must carry every field of a full account (docs/accounts-and-shell.md §3, docs/architecture.md §6). */
 export const upgradeIncomplete = (missing: string[]) =>
   new AppError(
     400,
@@ -63,10 +64,10 @@ export const upgradeIncomplete = (missing: string[]) =>
     'To upgrade, send firstName, lastName, username, email, password and passwordConfirm.',
     Object.fromEntries(missing.map((field) => [field, 'Required'])),
   );
-/** A prediction that does not fit the bet's type (ARCHITECTURE.md §5); the message is the domain's. */
+/** A prediction that does not fit the bet's type (docs/architecture.md §5); the message is the domain's. */
 export const invalidPrediction = (message: string) =>
   new AppError(400, 'invalid_prediction', message, { prediction: message });
-/** A wager's points must be the bet's base amount times 1, 2 or 3 (spec 02 §3, §5). */
+/** A wager's points must be the bet's base amount times 1, 2 or 3 (docs/groups-and-bets.md §3, §5). */
 export const invalidWagerPoints = (base: number) =>
   new AppError(
     400,
@@ -84,7 +85,7 @@ export const upgradeRequired = () =>
     'upgrade_required',
     'Upgrade to a full account (isTemporary false) to set an email, username or password.',
   );
-/** Idempotency-Key is 1–255 visible ASCII characters (ARCHITECTURE.md §4); a UUID fits. */
+/** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
 export const invalidIdempotencyKey = () =>
   new AppError(
     400,
@@ -109,14 +110,14 @@ export const csrfMismatch = () =>
     'csrf_mismatch',
     'Security token mismatch. Please reload the page and try again.',
   );
-/** A private group's content is for its members (spec 02 §6); the client opens the private join dialog on it. */
+/** A private group's content is for its members (docs/groups-and-bets.md §6); the client opens the private join dialog on it. */
 export const notMember = () => new AppError(403, 'not_member', "You're not a member of this group");
 export const notGroupAdmin = () =>
   new AppError(403, 'not_group_admin', 'Only group admins can do this.');
-/** Resolving is the bet creator's (spec 02 §6: only the creator gets it in the resolve queue). */
+/** Resolving is the bet creator's (docs/groups-and-bets.md §6: only the creator gets it in the resolve queue). */
 export const notBetCreator = () =>
   new AppError(403, 'not_bet_creator', 'Only the creator of this bet can resolve it.');
-/** Cancelling is for the bet's creator or an admin of its group (ARCHITECTURE.md §5). */
+/** Cancelling is for the bet's creator or an admin of its group (docs/architecture.md §5). */
 export const cannotCancelBet = () =>
   new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
 /** A comment is deleted by its author or an admin of its group. */
@@ -142,7 +143,7 @@ export const cannotJudgeOwnDispute = () =>
     'cannot_review_dispute',
     'You have a stake in this bet, so someone without one judges its dispute.',
   );
-/** Others' picks stay hidden while betting is open (ARCHITECTURE.md §5). */
+/** Others' picks stay hidden while betting is open (docs/architecture.md §5). */
 export const picksHidden = () =>
   new AppError(403, 'picks_hidden', 'Picks are revealed when betting closes.');
 export const notWagerOwner = () =>
@@ -188,7 +189,7 @@ export const headersTooLarge = () =>
 export const emailOrUsernameTaken = () =>
   new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
 const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
-/** Public groups are joined by name, so their names are unique case-insensitively (ARCHITECTURE.md §4). */
+/** Public groups are joined by name, so their names are unique case-insensitively (docs/architecture.md §4). */
 export const groupNameTaken = () =>
   new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
 /** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
@@ -204,7 +205,7 @@ export const idempotencyInProgress = () =>
     'A request with this key is still being processed. Try again shortly.',
   );
 
-/** One wager per user per bet (ARCHITECTURE.md §4): a change is a PUT of the existing wager. */
+/** One wager per user per bet (docs/architecture.md §4): a change is a PUT of the existing wager. */
 /** One dispute per resolution: an open one waits for an admin, a reviewed one is final. */
 export const disputeExists = () =>
   new AppError(409, 'dispute_exists', 'This resolution has already been disputed.');
@@ -224,7 +225,7 @@ export const seasonActive = () =>
 // ---- 422 (a rule) ----
 /** Ending needs a running season: one that ended already (on its date, or by another admin) stays as it was. */
 export const seasonOver = () => new AppError(422, 'season_over', 'This season has already ended.');
-/** Wagers are taken only while the bet is active and before its expiresAt (spec 02 §4). */
+/** Wagers are taken only while the bet is active and before its expiresAt (docs/groups-and-bets.md §4). */
 export const betClosed = (reason: 'expired' | 'not_active') =>
   new AppError(
     422,
@@ -250,6 +251,31 @@ export const disputeWindowOver = () =>
   new AppError(422, 'dispute_window_over', 'Resolutions can only be disputed within 24 hours.');
 export const noOpenDispute = () =>
   new AppError(422, 'no_open_dispute', 'This bet has no open dispute.');
+
+/** The error a bet policy's refusal answers with (domain/policies/bet-policy.ts names the code, this its status and words). */
+export function betRefusal(reason: BetRefusal, state: string): AppError {
+  const errors: Record<BetRefusal, () => AppError> = {
+    not_member: notMember,
+    not_bet_creator: notBetCreator,
+    cannot_cancel_bet: cannotCancelBet,
+    cannot_undo_resolution: cannotUndoResolution,
+    cannot_dispute: cannotDispute,
+    cannot_review_dispute: cannotReviewDispute,
+    own_stake: cannotJudgeOwnDispute,
+    bet_closed: () => betClosed('not_active'),
+    bet_expired: () => betClosed('expired'),
+    already_resolved: alreadyResolved,
+    bet_not_active: () => betNotActive(state),
+    not_resolved: notResolved,
+    resolution_final: resolutionFinal,
+    undo_window_over: undoWindowOver,
+    dispute_exists: disputeExists,
+    dispute_window_over: disputeWindowOver,
+    no_open_dispute: noOpenDispute,
+    picks_hidden: picksHidden,
+  };
+  return errors[reason]();
+}
 /** A public group is joined by name or link: it has no invite code to change. */
 export const noInviteCode = () =>
   new AppError(422, 'no_invite_code', 'Only a private group has an invite code.');

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '../domain/notifications';
 import type { ServerToClientEvents, WagerPlacedPayload } from '../domain/realtime-events';
 
-// The in-process bus of domain events (CONVENTIONS.md, "Events after commit"). A service
+// The in-process bus of domain events (docs/conventions.md, "Events after commit"). A service
 // publishes only after its transaction has committed, so a listener never announces a change
 // that was rolled back; the realtime module (socket.io rooms) and push subscribe to it. A
 // service never touches socket.io itself.
@@ -37,12 +37,12 @@ interface InternalEvents {
 /** Everything about a committed wager change except the pick. */
 export type WagerSavedPayload = Required<WagerPlacedPayload>;
 
-/** Everything the bus carries: the client-facing events of spec 02 §3 and the internal ones. */
+/** Everything the bus carries: the client-facing events of docs/groups-and-bets.md §3 and the internal ones. */
 type BusEvents = ServerToClientEvents & InternalEvents;
 export type BusEventName = keyof BusEvents;
 export type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0];
 
-/** Who may receive an event: everyone in a group's room, or one user's sockets (ARCHITECTURE.md §7). */
+/** Who may receive an event: everyone in a group's room, or one user's sockets (docs/architecture.md §7). */
 export type Audience = { groupId: number } | { userId: number };
 
 export type PublishedEvent = {
@@ -58,7 +58,7 @@ export interface EventBus {
   subscribe(listener: EventListener): () => void;
 }
 
-/** The socket.io room of an audience: `group:{id}` or `user:{id}` (ARCHITECTURE.md §7). */
+/** The socket.io room of an audience: `group:{id}` or `user:{id}` (docs/architecture.md §7). */
 export function roomOf(audience: Audience): string {
   return 'groupId' in audience ? `group:${audience.groupId}` : `user:${audience.userId}`;
 }

@@ -93,7 +93,7 @@ export function loggerOptions(
   return {
     level: config.logLevel,
     ...safeLogging,
-    // Pretty in a terminal, JSON lines everywhere else (ARCHITECTURE.md §3).
+    // Pretty in a terminal, JSON lines everywhere else (docs/architecture.md §3).
     ...(process.stdout.isTTY
       ? {
           transport: {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import webpush from 'web-push';
 
 // Secrets that are not configured are generated once and kept in DATA_DIR, so sessions
-// survive a restart with no configuration (ARCHITECTURE.md §3). Each secret is generated only
+// survive a restart with no configuration (docs/architecture.md §3). Each secret is generated only
 // when it is asked for, i.e. when its variable is unset, and kept in the same file.
 
 export interface GeneratedSecrets {
@@ -62,7 +62,7 @@ export function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
 /**
  * The VAPID keys kept in DATA_DIR, generated on first use. Browsers tie a subscription to the
  * public key, so changing it would silently cut every device off: it is made once and kept.
- * Several instances must share one pair, so they set VAPID_* instead (ARCHITECTURE.md §3).
+ * Several instances must share one pair, so they set VAPID_* instead (docs/architecture.md §3).
  */
 export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
   const keys = loadOrCreateEntry(

@@ -1,32 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import helmet, { type HelmetOptions } from 'helmet';
 
 // Helmet's security headers (CSP, HSTS, nosniff, frame and referrer rules…). They depend only
 // on the configuration, never on the request (no CSP nonces here), so helmet runs once at
-// start-up against a recording response and every reply gets the recorded headers:
+// start-up against a response that is never sent and every reply gets the recorded headers:
 // @fastify/helmet rebuilt the helmet middleware, CSP parsing included, on every request.
 
 type HeaderValue = string | number | readonly string[];
 
-/** The headers helmet sets for `options`, computed once. */
+/**
+ * The headers helmet sets for `options`, computed once: helmet's middleware runs against a real
+ * (unsent) Node response, and the headers it set are read back with the response's public
+ * `getHeaders()`.
+ */
 function helmetHeaders(options: Readonly<HelmetOptions>): Record<string, HeaderValue> {
-  const headers: Record<string, HeaderValue> = {};
-  const recorder = {
-    setHeader(name: string, value: HeaderValue) {
-      headers[name.toLowerCase()] = value;
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()];
-    },
-    getHeader(name: string) {
-      return headers[name.toLowerCase()];
-    },
-  };
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
   let failure: unknown;
-  helmet(options)({ headers: {} } as never, recorder as never, (error?: unknown) => {
+  helmet(options)(request, response, (error?: unknown) => {
     failure = error;
   });
   if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  const headers: Record<string, HeaderValue> = {};
+  for (const [name, value] of Object.entries(response.getHeaders()))
+    if (value !== undefined) headers[name] = value;
   return headers;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { avatarInitials } from '../../src/domain/avatar';
 
-describe('avatar initials (spec 01 §2)', () => {
+describe('avatar initials (docs/accounts-and-shell.md §2)', () => {
   it('uses the first and last initial when both names exist', () => {
     expect(
       avatarInitials({ firstName: 'ada', lastName: 'Lovelace', email: 'ada@example.com' }),

@@ -9,6 +9,7 @@ import {
   isWageringOpen,
   nextActionableBet,
   nextBetToResolve,
+  openBets,
   prefillMultiplier,
   searchBets,
   sortActiveBets,
@@ -191,6 +192,50 @@ describe('isWageringOpen', () => {
           expect(isWageringOpen({ state, expiresAt, picksRevealedAt: null }, now)).toBe(
             state === 'active' && offset > 0,
           );
+        },
+      ),
+    );
+  });
+});
+
+describe('openBets', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+
+  it('keeps the bets open for betting, soonest close first, ties by the lower id', () => {
+    const bets = [
+      bet(1, '2030-01-03T00:00:00Z'),
+      bet(2, '2029-12-31T00:00:00Z'),
+      bet(3, '2030-01-02T00:00:00Z', { state: 'resolved' }),
+      bet(4, '2030-01-02T00:00:00Z'),
+      bet(5, '2030-01-02T00:00:00Z'),
+      { ...bet(6, '2030-01-01T06:00:00Z'), picksRevealedAt: '2029-12-31T12:00:00Z' },
+      bet(7, 'whenever'),
+    ];
+    expect(openBets(bets, now).map((entry) => entry.id)).toEqual([4, 5, 1, 7]);
+  });
+
+  it('lists exactly the bets isWageringOpen allows, in the active order (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            id: fc.integer({ min: 1, max: 500 }),
+            offset: fc.integer({ min: -2 * DAY, max: 2 * DAY }),
+            state: fc.constantFrom('active', 'resolved', 'cancelled'),
+            revealed: fc.boolean(),
+          }),
+          { selector: (entry) => entry.id, maxLength: 20 },
+        ),
+        (rows) => {
+          const bets = rows.map(({ id, offset, state, revealed }) => ({
+            ...bet(id, new Date(now + offset).toISOString(), { state }),
+            picksRevealedAt: revealed ? '2029-12-01T00:00:00Z' : null,
+          }));
+          const open = openBets(bets, now);
+          expect(open.every((entry) => isWageringOpen(entry, now))).toBe(true);
+          expect(open).toHaveLength(bets.filter((entry) => isWageringOpen(entry, now)).length);
+          for (let i = 1; i < open.length; i++)
+            expect(compareActiveBets(open[i - 1]!, open[i]!)).toBeLessThan(0);
         },
       ),
     );

@@ -11,7 +11,7 @@ import {
   winningBadge,
 } from '../../src/domain/bet-outcome';
 import { computeBetStatistics } from '../../src/domain/bet-statistics';
-import { betStatisticsSchema } from '../../src/domain/bets';
+import { betStatisticsSchema } from '../../src/domain/schemas/bets';
 import { floorTopUpHint } from '../../src/domain/floor-top-up';
 import { notificationText } from '../../src/domain/notification-texts';
 import { computeResolution } from '../../src/domain/payout';

@@ -11,7 +11,8 @@ import {
   validatePrediction,
   type BetType,
 } from '../../src/domain/bet-types';
-import { createBetRequestSchema } from '../../src/domain/bets';
+import { BET_TYPE_CONFIG_SCHEMAS } from '../../src/domain/schemas/bet-types';
+import { createBetRequestSchema } from '../../src/domain/schemas/bets';
 
 // The bet-type table walked entry by entry: whatever a type allows, its own pieces agree with
 // each other. A new type needs an entry here too (TypeScript asks for it).
@@ -25,7 +26,7 @@ const SAMPLE_CONFIGS: Record<BetType, Record<string, unknown>> = {
 
 /** A bet of each type, its config as the create schema stores it. */
 const betsByType = BET_TYPES.map((betType) => {
-  const parsed = BET_TYPE_RULES[betType].configSchema.parse(SAMPLE_CONFIGS[betType]);
+  const parsed = BET_TYPE_CONFIG_SCHEMAS[betType].parse(SAMPLE_CONFIGS[betType]);
   return { betType, betTypeConfig: parsed as Record<string, unknown> };
 });
 
@@ -43,6 +44,21 @@ describe('the bet-type table', () => {
   it('knows no type by an Object.prototype name', () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'nope'])
       expect(betTypeRulesOf(name)).toBeUndefined();
+  });
+
+  // Valid configs as a form may send them: blanks, padding, keys of no type.
+  const SENT_CONFIGS: Array<[BetType, Record<string, unknown>]> = [
+    ['yes_no', {}],
+    ['yes_no', { yesLabel: '  Rain ', noLabel: '', line: 4 }],
+    ['yes_no', { yesLabel: null, noLabel: 'Sun' }],
+    ['multiple_choice', { options: [' Red ', '', 'Green', '  '] }],
+    ['numeric', { options: ['a'] }],
+    ['over_under', { line: 2.5, yesLabel: 'x' }],
+  ];
+  it.each(SENT_CONFIGS)('%s: withDefaults stores %j as the create schema does', (type, sent) => {
+    expect(BET_TYPE_RULES[type].withDefaults(sent)).toEqual(
+      BET_TYPE_CONFIG_SCHEMAS[type].parse(sent),
+    );
   });
 
   it.each(betsByType)('$betType: the create schema accepts its sample config', (bet) => {

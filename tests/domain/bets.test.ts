@@ -7,21 +7,23 @@ import {
   validatePrediction,
 } from '../../src/domain/bet-types';
 import {
+  defaultExpiresAt,
+  isExpiryInFuture,
+  isValidWagerPoints,
+  wagerMultiplier,
+  wagerPointChoices,
+  type Bet,
+} from '../../src/domain/bets';
+import {
   betSchema,
   betStatisticsSchema,
   betUserContextSchema,
   createBetRequestSchema,
   createBetRequestSchemaAt,
-  defaultExpiresAt,
-  isExpiryInFuture,
-  isValidWagerPoints,
   placeWagerRequestSchema,
   resolveRequestSchema,
   updateWagerRequestSchema,
-  wagerMultiplier,
-  wagerPointChoices,
-  type Bet,
-} from '../../src/domain/bets';
+} from '../../src/domain/schemas/bets';
 import { canonicalDecimal } from '../../src/domain/decimal';
 
 function messagesOf(result: {

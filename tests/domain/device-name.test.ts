@@ -27,7 +27,7 @@ const UA = {
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36',
 };
 
-describe('deriveDeviceName (spec 02 §3)', () => {
+describe('deriveDeviceName (docs/groups-and-bets.md §3)', () => {
   it.each([
     [UA.androidChrome, 'Mobile Chrome'],
     [UA.androidFirefox, 'Mobile Firefox'],

@@ -1,23 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  createGroupRequestSchema,
   generateInviteCode,
-  groupSchema,
   INVITE_CODE_PATTERN,
   isGroupAdmin,
   isGroupCreator,
   isGroupMember,
-  joinPrivateRequestSchema,
-  joinPublicRequestSchema,
-  leaderboardResponseSchema,
-  listGroupsQuerySchema,
   membershipAsSeenBy,
   rankLeaderboard,
   searchGroupsByName,
   shareLink,
   type Group,
 } from '../../src/domain/groups';
+import {
+  createGroupRequestSchema,
+  groupSchema,
+  joinPrivateRequestSchema,
+  joinPublicRequestSchema,
+  leaderboardResponseSchema,
+  listGroupsQuerySchema,
+} from '../../src/domain/schemas/groups';
 
 function messagesOf(result: {
   success: boolean;
@@ -43,7 +45,7 @@ function createGroup(overrides: Partial<Group> = {}): Group {
 }
 
 describe('createGroupRequestSchema', () => {
-  it('fills the defaults of spec 02 §5: public, 100 starting points', () => {
+  it('fills the defaults of docs/groups-and-bets.md §5: public, 100 starting points', () => {
     expect(createGroupRequestSchema.parse({ name: '  Book Club ' })).toEqual({
       name: 'Book Club',
       privacy: 'public',
@@ -148,7 +150,7 @@ describe('join requests', () => {
 });
 
 describe('listGroupsQuerySchema', () => {
-  it('accepts the filters of spec 02 §7 and nothing else for them', () => {
+  it('accepts the filters of docs/groups-and-bets.md §7 and nothing else for them', () => {
     expect(
       listGroupsQuerySchema.parse({ membership: 'mine', managed_by: 'mine', privacy: 'private' }),
     ).toEqual({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { memberStateResponseSchema } from '../../src/domain/member-state';
+import { memberStateResponseSchema } from '../../src/domain/schemas/member-state';
 
 describe('memberStateResponseSchema', () => {
-  it('reads the maps of spec 02 §3 keyed by id, with full bets for offline use', () => {
+  it('reads the maps of docs/groups-and-bets.md §3 keyed by id, with full bets for offline use', () => {
     const bet = {
       id: 3,
       title: 'Rain?',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measurePassword, scorePassword, strengthColour } from '../../src/domain/password-strength';
 
-describe('password strength (spec 01 §4)', () => {
+describe('password strength (docs/accounts-and-shell.md §4)', () => {
   it('scores an empty password 0 and paints it red', () => {
     expect(measurePassword('')).toEqual({ score: 0, colour: 'red' });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeReturnUrl, returnUrlFromSearch } from '../../src/domain/return-url';
 
-describe('login return URL (spec 01 §2)', () => {
+describe('login return URL (docs/accounts-and-shell.md §2)', () => {
   it('prefers the returnUrl query parameter over everything else', () => {
     expect(computeReturnUrl({ returnUrl: '/profile', groupId: '7', inviteCode: 'abc123' })).toBe(
       '/profile',

@@ -9,7 +9,7 @@ import {
   reconnectingMessage,
 } from '../../src/domain/socket-connection';
 
-describe('the reconnection schedule (spec 02 §4, §9)', () => {
+describe('the reconnection schedule (docs/groups-and-bets.md §4, §9)', () => {
   it('waits 1, 2, 4, 8 and 16 s before the five attempts', () => {
     expect([1, 2, 3, 4, 5].map((attempt) => reconnectDelay(attempt))).toEqual([
       1000, 2000, 4000, 8000, 16_000,
@@ -43,7 +43,7 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
   });
 });
 
-describe('socket errors (spec 02 §8)', () => {
+describe('socket errors (docs/groups-and-bets.md §8)', () => {
   it('types a message containing "Authentication" as an authentication error', () => {
     expect(classifySocketError('Authentication failed: no access token')).toEqual({
       type: 'authentication',

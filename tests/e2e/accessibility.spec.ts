@@ -11,7 +11,7 @@ import {
 } from './groups.helpers';
 import { walkPushAndOfflineStates } from './push.helpers';
 
-// axe-core finds no violation on any public or account page (CONVENTIONS.md, Accessible).
+// axe-core finds no violation on any public or account page (docs/conventions.md, Accessible).
 
 const PUBLIC_PAGES = [
   '/landing',

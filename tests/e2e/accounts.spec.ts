@@ -41,7 +41,7 @@ test('profile shows the account and Logout signs out', async ({ page, request })
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  // Nothing of the session is left; the push device id is the device's, not the user's (spec 02 §3).
+  // Nothing of the session is left; the push device id is the device's, not the user's (docs/groups-and-bets.md §3).
   const keysLeft = await page.evaluate(() => [
     ...Object.keys(localStorage),
     ...Object.keys(sessionStorage),

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-/** axe-core finds no violation on the page as it is now (CONVENTIONS.md, Accessible). */
+/** axe-core finds no violation on the page as it is now (docs/conventions.md, Accessible). */
 export async function expectNoViolations(page: Page, name: string) {
   // Let the lazy page and its entry animations settle before judging contrast.
   await page.waitForLoadState('networkidle');

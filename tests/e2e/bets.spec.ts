@@ -6,7 +6,7 @@ import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from '
 // Bets end to end: two members of one group in two browser contexts play one bet of each
 // type: the creator makes it in the bet modal, both wager on the bet page, the creator
 // resolves, both see the results panel, and the header's points and the leaderboard move
-// exactly as the payout rule (ARCHITECTURE.md §5) says. Each starts with 100 points.
+// exactly as the payout rule (docs/architecture.md §5) says. Each starts with 100 points.
 
 type Wager = { answer: string | { number: string }; multiplier: '1x' | '2x' | '3x' };
 interface Round {

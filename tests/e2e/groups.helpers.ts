@@ -93,7 +93,7 @@ export function activeGroupButton(page: Page, name: string) {
 }
 
 /**
- * After a join, a device without push gets the "Enable group updates" prompt (spec 02 §4);
+ * After a join, a device without push gets the "Enable group updates" prompt (docs/groups-and-bets.md §4);
  * specs about something else answer it with "Not now".
  */
 export async function declinePushPrompt(page: Page) {

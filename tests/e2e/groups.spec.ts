@@ -10,7 +10,7 @@ import {
   uniqueGroupName,
 } from './groups.helpers';
 
-// Spec 02 §2 and §4 end to end, against the real server: create, share, join by link (as a
+// docs/groups-and-bets.md §2 and §4 end to end, against the real server: create, share, join by link (as a
 // brand-new guest), by name and by code; members and the leaderboard on both sides.
 
 async function expectMembers(page: Page, names: string[]) {

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newPerson, signIn } from './accounts.helpers';
+import { newPerson, readResetLink, signIn } from './accounts.helpers';
 import { expectNoViolations } from './axe.helpers';
 import {
   activeGroupButton,
@@ -14,9 +14,10 @@ import { shootIfAsked } from './screens.helpers';
 
 // Issue #24, "The invited friend", at phone size: (1) signed out, an invite link names the
 // group and who invited, and every way in (sign up, sign in, a forgotten password and back,
-// guest) ends inside the group; (2) without opening the link, the "Private Group" form takes
-// the pasted link, a code in the wrong case still works, and the share sheet shows the id and
-// code as text beside copy, QR and the phone's own share sheet.
+// a password reset through the mail, guest) ends inside the group; (2) without opening the
+// link, the "Private Group" form takes the pasted link, a code in the wrong case still works,
+// and the share sheet shows the id and code as text beside copy, QR and the phone's own share
+// sheet.
 
 interface Invite {
   ana: Player;
@@ -111,6 +112,40 @@ test('the invited friend who forgot their password goes back and signs in: insid
   await expect(invitedNote(page, invite)).toBeVisible();
 
   await signIn(page, friend.person);
+  await expectInsideGroup(page, invite, friend.person.displayName);
+  await page.context().close();
+});
+
+test('the invited friend who resets a forgotten password by mail signs in inside the group', async ({
+  browser,
+  request,
+}) => {
+  const invite = await anaInvites({ request });
+  const friend = await registerPlayer(request);
+  const page = await freshPage(browser);
+  await page.goto(invite.path);
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  await page.getByLabel('Email').fill(friend.person.email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText('Password reset link has been sent to your email.')).toBeVisible();
+
+  // The mail carries no invite: this browser keeps it across the round trip.
+  const link = await readResetLink(friend.person.email);
+  expect(link).not.toContain(invite.group.inviteCode!);
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Create a new password' })).toBeVisible();
+  await expect(invitedNote(page, invite)).toBeVisible();
+  await expectNoViolations(page, 'reset password with an invite');
+  await shootIfAsked(page, 'invite-reset-password-phone');
+  const password = 'Fresh-Start-99';
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password').fill(password);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText('Your password has been reset successfully.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(invitedNote(page, invite)).toBeVisible();
+
+  await signIn(page, { email: friend.person.email, password });
   await expectInsideGroup(page, invite, friend.person.displayName);
   await page.context().close();
 });

@@ -19,7 +19,7 @@ import {
 } from './groups.helpers';
 import { freePort, startServerProcess, type ServerProcess } from './server-process';
 
-// Live updates end to end (spec 02 §4): two players in two browser contexts on a
+// Live updates end to end (docs/groups-and-bets.md §4): two players in two browser contexts on a
 // server of this spec's own — its own port and a DATA_DIR that outlives a restart — so the
 // reconnection test can stop and start it. The other player's moves go through the API with
 // their token; what is asserted is what the screens show, without reloading.
@@ -197,7 +197,7 @@ test('a server restart shows the reconnecting toast, then recovers with the curr
   await server.stop();
   const toast = bobPage.getByRole('status').filter({ hasText: /^Reconnecting\.\.\. \(\d\/5\)$/ });
   await expect(toast).toBeVisible();
-  // Not dismissible (spec 02 §4).
+  // Not dismissible (docs/groups-and-bets.md §4).
   await expect(toast.getByRole('button', { name: 'Dismiss notification' })).toHaveCount(0);
 
   await server.start();

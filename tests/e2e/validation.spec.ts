@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { registerViaApi, signIn } from './accounts.helpers';
 
-// Every validation message of spec 01 §5 appears under its field, once the field is touched.
+// Every validation message of docs/accounts-and-shell.md §5 appears under its field, once the field is touched.
 
 const errorOf = (page: Page, label: string, exact = true) =>
   page.getByLabel(label, { exact }).locator('xpath=ancestor::div[.//label][1]').locator('p');

@@ -16,7 +16,8 @@ import { budget, log, type Section } from './lib/report';
 // a group and open bets, put into localStorage before the page runs); every JavaScript file
 // the page fetched until the network is idle is gzipped (level 9, as a static host would) and
 // summed. The build's chunk → module map says whether socket.io-client or Dexie were on the
-// landing page's path.
+// landing page's path, and whether zod was on either (the schemas load with the forms that
+// need them; the screens' rules carry none).
 
 const LANDING_BUDGET_KB = 100;
 const DASHBOARD_BUDGET_KB = 200;
@@ -25,6 +26,7 @@ const FORBIDDEN_ON_LANDING = [
   /node_modules\/engine\.io-client\//,
   /node_modules\/dexie\//,
 ];
+const ZOD = [/node_modules\/zod\//];
 
 interface Loaded {
   files: { path: string; bytes: number; gzip: number }[];
@@ -50,8 +52,18 @@ async function loadPage(page: Page, url: string): Promise<Loaded> {
     );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
+  // The page's own screen is drawn (its lazy chunk ran: every screen has an h1), then whatever
+  // it fetched after is in. On a loaded machine the screen's chunk can start after the first
+  // quiet moment, which the first networkidle alone would miss.
+  await page.locator('h1').first().waitFor({ state: 'attached' });
+  await page.waitForLoadState('networkidle');
   await page.waitForTimeout(1500);
-  await Promise.all(pending);
+  // A script that arrived while the last bodies were read is counted too.
+  for (let awaited = 0; awaited < pending.length;) {
+    const batch = pending.slice(awaited);
+    awaited = pending.length;
+    await Promise.all(batch);
+  }
   return { files, gzipKB: files.reduce((sum, file) => sum + file.gzip, 0) / 1024 };
 }
 
@@ -67,12 +79,15 @@ export async function measurePages(build: ClientBuild, origin: string, session: 
     const dashboard = await loadPage(dashboardPage, `${origin}/dashboard`);
     const finalPath = new URL(dashboardPage.url()).pathname;
     await dashboardContext.close();
-    const forbidden = landing.files.flatMap((file) =>
-      (build.modulesByFile.get(file.path.replace(/^\//, '')) ?? [])
-        .filter((id) => FORBIDDEN_ON_LANDING.some((pattern) => pattern.test(id)))
-        .map((id) => `${file.path}: ${id.replace(/.*node_modules\//, '')}`),
-    );
-    return { landing, dashboard, finalPath, forbidden };
+    const modulesOn = (loaded: Loaded, patterns: RegExp[]) =>
+      loaded.files.flatMap((file) =>
+        (build.modulesByFile.get(file.path.replace(/^\//, '')) ?? [])
+          .filter((id) => patterns.some((pattern) => pattern.test(id)))
+          .map((id) => `${file.path}: ${id.replace(/.*node_modules\//, '')}`),
+      );
+    const forbidden = modulesOn(landing, FORBIDDEN_ON_LANDING);
+    const zod = modulesOn(landing, ZOD).concat(modulesOn(dashboard, ZOD));
+    return { landing, dashboard, finalPath, forbidden, zod };
   } finally {
     await browser.close();
   }
@@ -83,7 +98,7 @@ export async function run(): Promise<Section> {
   const app = await startClientServer(build.outDir);
   try {
     const session = await app.newSession();
-    const { landing, dashboard, finalPath, forbidden } = await measurePages(
+    const { landing, dashboard, finalPath, forbidden, zod } = await measurePages(
       build,
       app.origin,
       session,
@@ -116,12 +131,16 @@ export async function run(): Promise<Section> {
           0,
           'max',
         ),
+        budget('6 zod on both paths', 'zod modules', 'modules', zod.length, 0, 'max'),
       ],
       notes: [
         ...(finalPath !== '/dashboard'
           ? [`the signed-in load ended on ${finalPath}, not /dashboard`]
           : []),
         ...(forbidden.length ? [`on the landing path: ${[...forbiddenModules].join(', ')}`] : []),
+        ...(zod.length
+          ? [`zod in: ${[...new Set(zod.map((entry) => entry.split(': ')[0]))].join(', ')}`]
+          : []),
       ],
     };
   } finally {

@@ -13,7 +13,7 @@ import {
 import { startChild } from './lib/processes';
 import { atLeast, atMost, budget, log, reported, type Row, type Section } from './lib/report';
 
-// Benchmark 8: the local mirror's pull (GET /api/member/state?cursor=…, ARCHITECTURE.md §8) for
+// Benchmark 8: the local mirror's pull (GET /api/member/state?cursor=…, docs/architecture.md §8) for
 // the member-state benchmark's player (10 groups of 20 members, 50 bets each) on PostgreSQL:
 // the bytes and requests of a first sync, of a reconnect with nothing changed and of catching up
 // on 10 changed bets, and the no-change pull's throughput against an authenticated route that

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccessTokens } from '../../src/server/auth/tokens';
 
-// The access token check every signed-in call goes through (ARCHITECTURE.md §6): forged,
+// The access token check every signed-in call goes through (docs/architecture.md §6): forged,
 // tampered and expired tokens are refused, also once a token has been verified and is
 // answered from the verified-token cache.
 

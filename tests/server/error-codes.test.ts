@@ -20,6 +20,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[]> = {
   insufficientPoints: [3, 1],
   rateLimited: [30],
   wagerExists: [7],
+  betRefusal: ['not_member', 'active'],
 };
 
 /** Codes handleError (through errors.ts's own factories) and the readiness probe send. */

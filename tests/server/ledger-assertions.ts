@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { DatabaseConnection } from '../../src/server/db/connect';
 import { groups, ledger, memberships } from '../../src/server/db/schema';
 
-// The ledger invariant of ARCHITECTURE.md §4, checked straight in the database after every
+// The ledger invariant of docs/architecture.md §4, checked straight in the database after every
 // test of a feature that moves points (groups, bets):
 // - each membership's points are the sums of its ledger rows' deltas;
 // - each membership got exactly one join grant, of its group's defaultPoints;

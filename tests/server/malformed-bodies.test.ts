@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../../src/domain/api-error';
 import { createUser, useTestServer } from './harness';
 
-// No input of any shape produces a 500 (ARCHITECTURE.md §6): every endpoint that
+// No input of any shape produces a 500 (docs/architecture.md §6): every endpoint that
 // takes a body gets every kind of garbage and must answer 4xx with the error body.
 
 const MEGABYTE = 'x'.repeat(1024 * 1024);

@@ -9,8 +9,10 @@ interface AuthLayoutProps {
   subtitle?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
-  /** The login page's heading is the product title itself (spec 01 §2). */
+  /** The login page's heading is the product title itself (docs/accounts-and-shell.md §2). */
   isBrandHeading?: boolean;
+  /** "?returnUrl=…" for the invite note when the invite is not in the address (the reset page). */
+  inviteSearch?: string;
 }
 
 /** The frame of the account screens: the Hunch mark, who invited the visitor (if anyone), one card, the way back out below. */
@@ -20,6 +22,7 @@ export function AuthLayout({
   children,
   footer,
   isBrandHeading = false,
+  inviteSearch,
 }: AuthLayoutProps) {
   return (
     <div className={styles.page}>
@@ -31,7 +34,7 @@ export function AuthLayout({
           <h1 className={isBrandHeading ? styles.brandTitle : styles.title}>{title}</h1>
           {subtitle && <p className={styles.subtitle}>{subtitle}</p>}
         </div>
-        <InviteNote />
+        <InviteNote search={inviteSearch} />
         <div className={styles.card}>{children}</div>
         {footer && <div className={styles.footer}>{footer}</div>}
       </div>

@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router-dom';
 import { returnQuery } from '../../domain/return-url';
-import { forgotPasswordFormSchema, type ForgotPasswordForm } from '../../domain/auth';
+import { type ForgotPasswordForm } from '../../domain/auth';
+import { forgotPasswordFormSchema } from '../../domain/schemas/auth';
 import { requestPasswordReset } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
+import { rememberedInvite } from '../data/remembered-invite';
 import { usePageTitle } from '../shell/use-page-title';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
@@ -14,7 +16,7 @@ import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
 import styles from './auth-form.module.css';
 
-// Spec 01 §2 "Forgot-password page", §8.
+// docs/accounts-and-shell.md §2 "Forgot-password page", §8.
 const TEXT = {
   title: 'Reset your password',
   subtitle: "Enter your account's email and we'll send you a link to choose a new password.",
@@ -29,7 +31,8 @@ const TEXT = {
 
 export function ForgotPasswordPage() {
   usePageTitle('Reset your password');
-  // Back to Login keeps an invite link's way into its group.
+  // Back to Login keeps an invite link's way into its group; so does the mailed link, in this
+  // browser (the mail itself carries no invite).
   const { search } = useLocation();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
     null,
@@ -45,6 +48,7 @@ export function ForgotPasswordPage() {
     setOutcome(null);
     try {
       await requestPasswordReset(values);
+      rememberedInvite.keep(search);
       form.reset();
       setOutcome({ tone: 'success', message: TEXT.sent });
     } catch (error) {

@@ -2,7 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { guestFormSchema, type GuestForm } from '../../domain/auth';
+import { type GuestForm } from '../../domain/auth';
+import { guestFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { registerGuest } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
@@ -13,7 +14,7 @@ import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
 import styles from './auth-form.module.css';
 
-// Spec 01 §2 "Guest page", §8 "Guest failure".
+// docs/accounts-and-shell.md §2 "Guest page", §8 "Guest failure".
 const TEXT = {
   title: 'Play as a guest',
   subtitle: 'Pick a name your friends will recognise. No email needed.',

@@ -17,10 +17,13 @@ const knownPreviews = new Map<string, InvitePreview>();
 /**
  * On every account screen a visitor reaches from an invite link: who invited them to what.
  * The invite rides in the screen's returnUrl (src/domain/return-url.ts), so whichever way in
- * they take ends in the group; a wrong code or a failed lookup simply shows nothing.
+ * they take ends in the group; a wrong code or a failed lookup simply shows nothing. `search`
+ * stands in for the address's query where the invite comes from elsewhere (the reset page
+ * takes it back from this browser after the mail's round trip).
  */
-export function InviteNote() {
-  const { search } = useLocation();
+export function InviteNote({ search: given }: { search?: string }) {
+  const location = useLocation();
+  const search = given ?? location.search;
   const invite = pendingInvite(search);
   const groupId = invite?.groupId;
   const inviteCode = invite?.inviteCode;

@@ -2,7 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { loginFormSchema, type LoginForm } from '../../domain/auth';
+import { type LoginForm } from '../../domain/auth';
+import { loginFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
@@ -15,7 +16,7 @@ import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
 import styles from './auth-form.module.css';
 
-// Spec 01 §2 "Login page", §4 "Forms", §8.
+// docs/accounts-and-shell.md §2 "Login page", §4 "Forms", §8.
 const TEXT = {
   title: 'Hunch',
   subtitle: 'Sign in to your account',

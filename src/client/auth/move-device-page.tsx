@@ -1,11 +1,8 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_RETURN_URL } from '../../domain/constants';
-import {
-  deviceTransferCode,
-  transferCodeFrom,
-  type DeviceTransferPreview,
-} from '../../domain/device-transfer';
+import { transferCodeFrom, type DeviceTransferPreview } from '../../domain/device-transfer';
+import { deviceTransferCode } from '../../domain/schemas/device-transfer';
 import { logout } from '../data/accounts-api';
 import { errorMessage, isNetworkError } from '../data/api-client';
 import { previewDeviceTransfer, redeemDeviceTransfer } from '../data/device-transfer-api';

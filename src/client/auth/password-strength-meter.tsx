@@ -1,7 +1,7 @@
 import { measurePassword, type StrengthColour } from '../../domain/password-strength';
 import styles from './password-strength-meter.module.css';
 
-// Our words for the three colours of spec 01 §4, so colour is not the only signal.
+// Our words for the three colours of docs/accounts-and-shell.md §4, so colour is not the only signal.
 const LABELS: Record<StrengthColour, string> = { red: 'Weak', yellow: 'Fair', green: 'Strong' };
 
 export function PasswordStrengthMeter({ password }: { password: string }) {

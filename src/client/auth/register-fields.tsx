@@ -7,7 +7,7 @@ import { TextField } from '../ui/text-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import styles from './auth-form.module.css';
 
-// The full-account fields (spec 01 §2 "Register page"), shared by /register and the guest
+// The full-account fields (docs/accounts-and-shell.md §2 "Register page"), shared by /register and the guest
 // upgrade modal.
 const TEXT = {
   firstName: 'First name',

@@ -2,7 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { registerFormSchema, type RegisterForm } from '../../domain/auth';
+import { type RegisterForm } from '../../domain/auth';
+import { registerFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { register as registerAccount } from '../data/accounts-api';
 import { ApiError } from '../data/api-client';
@@ -13,7 +14,7 @@ import { AuthLayout } from './auth-layout';
 import { EMPTY_REGISTER_FORM, RegisterFields } from './register-fields';
 import styles from './auth-form.module.css';
 
-// Spec 01 §2 "Register page", §5 "Register form", §8.
+// docs/accounts-and-shell.md §2 "Register page", §5 "Register form", §8.
 const TEXT = {
   title: 'Create your account',
   subtitle: 'Free, and ready in a minute.',
@@ -25,7 +26,7 @@ const TEXT = {
   failed: 'Registration failed. Please try again later.',
 };
 
-/** Spec 01 §8: the server's message; else 409 → duplicate; else the generic failure. */
+/** docs/accounts-and-shell.md §8: the server's message; else 409 → duplicate; else the generic failure. */
 export function registrationFailureMessage(error: unknown): string {
   if (error instanceof ApiError && error.hasServerMessage) return error.message;
   if (error instanceof ApiError && error.status === 409) return TEXT.duplicate;

@@ -2,10 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { resetPasswordFormSchema, type ResetPasswordForm } from '../../domain/auth';
+import { type ResetPasswordForm } from '../../domain/auth';
+import { resetPasswordFormSchema } from '../../domain/schemas/auth';
 import { TIMING } from '../../domain/constants';
 import { resetPassword } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
+import { rememberedInvite } from '../data/remembered-invite';
 import { usePageTitle } from '../shell/use-page-title';
 import { Button, buttonClassName } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
@@ -14,7 +16,7 @@ import { AuthLayout } from './auth-layout';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import styles from './auth-form.module.css';
 
-// Spec 01 §2 "Reset-password page", §4, §8.
+// docs/accounts-and-shell.md §2 "Reset-password page", §4, §8.
 const TEXT = {
   title: 'Create a new password',
   subtitle: 'Choose something you have not used here before.',
@@ -36,20 +38,24 @@ export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   // The mailed link carries the token in the path; older links use ?token=.
   const token = params.token || searchParams.get('token') || '';
+  // An invite brought to "Forgot password" in this browser: named here, and where signing in
+  // after the reset leads.
+  const [inviteSearch] = useState(() => rememberedInvite.query());
 
   return (
     <AuthLayout
       title={TEXT.title}
       subtitle={token ? TEXT.subtitle : undefined}
-      footer={<Link to="/login">{TEXT.back}</Link>}
+      inviteSearch={inviteSearch}
+      footer={<Link to={`/login${inviteSearch}`}>{TEXT.back}</Link>}
     >
       {token ? (
-        <ResetPasswordForm token={token} />
+        <ResetPasswordForm token={token} inviteSearch={inviteSearch} />
       ) : (
         <>
           <FormAlert tone="error">{TEXT.missingToken}</FormAlert>
           <Link
-            to="/forgot-password"
+            to={`/forgot-password${inviteSearch}`}
             className={buttonClassName({ variant: 'secondary', fullWidth: true })}
           >
             {TEXT.requestNew}
@@ -60,7 +66,7 @@ export function ResetPasswordPage() {
   );
 }
 
-function ResetPasswordForm({ token }: { token: string }) {
+function ResetPasswordForm({ token, inviteSearch }: { token: string; inviteSearch: string }) {
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
     null,
@@ -76,14 +82,19 @@ function ResetPasswordForm({ token }: { token: string }) {
 
   useEffect(() => {
     if (!isDone) return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), TIMING.resetRedirectMs);
+    const timer = setTimeout(
+      () => navigate(`/login${inviteSearch}`, { replace: true }),
+      TIMING.resetRedirectMs,
+    );
     return () => clearTimeout(timer);
-  }, [isDone, navigate]);
+  }, [isDone, navigate, inviteSearch]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setOutcome(null);
     try {
       await resetPassword({ token, ...values });
+      // From here on the invite rides in the address, as on the other account screens.
+      rememberedInvite.forget();
       setOutcome({ tone: 'success', message: TEXT.done });
     } catch (error) {
       console.warn('Password reset failed', error);

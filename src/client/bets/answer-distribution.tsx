@@ -6,7 +6,7 @@ import { Card } from '../ui/card';
 import { Points } from '../ui/points';
 import styles from './results-panel.module.css';
 
-// Spec 02 §2 "Answer Distribution", drawn as horizontal bars (DESIGN.md "Results"): per
+// docs/groups-and-bets.md §2 "Answer Distribution", drawn as horizontal bars (docs/design.md "Results"): per
 // answer its participants, percentage and points; the correct one in the success colour
 // with a check (and the word "Correct", so colour is not the only signal).
 

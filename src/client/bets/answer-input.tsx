@@ -5,7 +5,7 @@ import { isDecimalString } from '../../domain/decimal';
 import { FieldError } from '../ui/field-error';
 import styles from './answer-input.module.css';
 
-// Spec 02 §2 "Answer inputs": yes/no two buttons labelled by yesLabel and noLabel (defaults
+// docs/groups-and-bets.md §2 "Answer inputs": yes/no two buttons labelled by yesLabel and noLabel (defaults
 // Yes and No); multiple choice one button per option; numeric a number input "Enter your
 // answer" (messages once touched, §5). Over/under: Over and Under showing the line when
 // wagering; resolving it takes the actual number. Each choice may show its live odds.
@@ -19,7 +19,7 @@ export const ANSWER_TEXT = {
   unsupported: (type: string) => `Unsupported bet type ${type}`,
 };
 
-/** The numeric input's message (spec 02 §5), or null when the text is a number. */
+/** The numeric input's message (docs/groups-and-bets.md §5), or null when the text is a number. */
 function numericAnswerError(text: string): string | null {
   const value = text.trim();
   if (value === '') return BET_MESSAGES.numberRequired;
@@ -31,7 +31,7 @@ interface AnswerInputProps {
   bet: BetRules;
   value: string;
   onChange: (value: string) => void;
-  /** 'resolve' asks an over/under bet for the actual number (ARCHITECTURE.md §5). */
+  /** 'resolve' asks an over/under bet for the actual number (docs/architecture.md §5). */
   purpose?: 'wager' | 'resolve';
   /** "×2.4" per answer, shown on its button. */
   odds?: Readonly<Record<string, string>>;

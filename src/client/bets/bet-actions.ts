@@ -20,7 +20,7 @@ import {
   resolveBetMutator,
 } from '../data/bet-mutators';
 
-// The bet writes (spec 02 §4) the screens call. Each runs a named mutator through the outbox
+// The bet writes (docs/groups-and-bets.md §4) the screens call. Each runs a named mutator through the outbox
 // (data/bet-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked pending,
 // and is sent now or when the network returns; the pull that follows brings the server's rows.
 // A refusal rejects with the server's message (the screen shows it). The two loads are
@@ -76,7 +76,7 @@ export function createBetActions({
       );
     },
 
-    /** POST /bets/wagers, or PUT /bets/wagers/{id} when the player already has one (spec 02 §4). */
+    /** POST /bets/wagers, or PUT /bets/wagers/{id} when the player already has one (docs/groups-and-bets.md §4). */
     async placeWager(betId: number, prediction: string, points: number): Promise<WagerRow> {
       const user = currentUser();
       const previous = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();

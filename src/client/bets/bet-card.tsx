@@ -1,8 +1,8 @@
 import { Pencil } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { answerLabel } from '../../domain/bet-types';
-import { isWageringOpen } from '../../domain/bet-lists';
 import type { Membership } from '../../domain/groups';
+import { mayWager } from '../../domain/policies/bet-policy';
 import type { BetRow, WagerRow } from '../data/db';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -10,12 +10,12 @@ import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetMeta, BetPendingBadge } from './bet-meta';
 import { useNow } from '../ui/use-now';
-import { WagerForm, WAGERING_CLOSED_TEXT } from './wager-form';
+import { WagerForm } from './wager-form';
 import styles from './bet-card.module.css';
 
-// The bet card of spec 02 §4 for an active bet: unanswered (the form, or a line saying betting
-// has closed) or answered (locked, showing the wager, until the player chooses "Change"; we
-// keep it locked so a stray tap never moves points).
+// The bet card of docs/groups-and-bets.md §4 for an active bet: unanswered (the form; once betting has closed,
+// only the countdown's words saying so) or answered (locked, showing the wager, until the
+// player chooses "Change"; we keep it locked so a stray tap never moves points).
 
 const BET_CARD_TEXT = {
   yourWager: 'Your wager',
@@ -39,9 +39,14 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
   // a refusal (which takes that wager back) leaves the player's pick as it was.
   const [isSending, setIsSending] = useState(false);
   // A change begun before the close ends with it: the form never outlives betting.
-  const isLocked = wager !== null && !isSending && (!isChanging || !isWageringOpen(bet, now));
+  // The bet policy's answer: whether the player may wager now, and whether anyone still may.
+  const canWager = mayWager({ role: membership ? 'member' : null }, bet, now).allowed;
+  const isClosed = !mayWager({ role: 'member' }, bet, now).allowed;
+  const isLocked = wager !== null && !isSending && (!isChanging || !canWager);
+  const { cardRef, resultRef, noteSending } = useKeptFocus(isSending, isLocked);
   return (
     <Card
+      ref={cardRef}
       as="article"
       className={styles.card}
       aria-label={showTitle ? bet.title : 'Place your wager'}
@@ -55,15 +60,18 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
         </header>
       )}
       <BetMeta bet={bet} groupName={groupName} />
+      {/* Closed with no wager (expired, or its picks shown by a resolution since undone): no
+          form, and no line of its own: the countdown's words above already say betting closed. */}
       {isLocked ? (
-        <div className={styles.locked}>
+        // The wager's result takes the focus the form had (tabIndex -1: reachable by script only).
+        <div ref={resultRef} tabIndex={-1} className={styles.locked}>
           <p className={styles.lockedText}>
             <span className={styles.lockedLabel}>{BET_CARD_TEXT.yourWager}</span>
             <strong>{answerLabel(bet, wager.prediction)}</strong>
             <Points value={wager.points} size="small" />
             <PendingBadge row={wager} />
           </p>
-          {isWageringOpen(bet, now) && membership && (
+          {canWager && (
             <Button
               variant="secondary"
               size="small"
@@ -74,10 +82,7 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
             </Button>
           )}
         </div>
-      ) : !isWageringOpen(bet, now) && !wager ? (
-        // Closed (expired, or its picks shown by a resolution since undone): no form to fill in.
-        <p className={styles.reason}>{WAGERING_CLOSED_TEXT}</p>
-      ) : (
+      ) : isClosed && !wager ? null : (
         <WagerForm
           key={bet.id}
           bet={bet}
@@ -86,9 +91,39 @@ export function BetCard({ bet, wager, membership, showTitle = false, groupName }
           now={now}
           onCancel={wager ? () => setIsChanging(false) : undefined}
           onPlaced={() => setIsChanging(false)}
-          onSendingChange={setIsSending}
+          onSendingChange={(sending) => {
+            if (sending) noteSending();
+            setIsSending(sending);
+          }}
         />
       )}
     </Card>
   );
+}
+
+/**
+ * While a wager is sent its form's controls are disabled, which drops the keyboard's focus to
+ * the top of the page. Focus that was in the card when it went out comes back to it: to the
+ * result once the wager is in, to the form's own button when it was refused.
+ */
+function useKeptFocus(isSending: boolean, isLocked: boolean) {
+  const cardRef = useRef<HTMLElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  const wasInCard = useRef(false);
+  useEffect(() => {
+    if (isSending || !wasInCard.current) return;
+    wasInCard.current = false;
+    const card = cardRef.current;
+    if (!card || card.contains(document.activeElement)) return;
+    const target =
+      resultRef.current ?? card.querySelector<HTMLElement>('button[type="submit"]:not(:disabled)');
+    target?.focus();
+  }, [isSending, isLocked]);
+  return {
+    cardRef,
+    resultRef,
+    noteSending: () => {
+      wasInCard.current = cardRef.current?.contains(document.activeElement) ?? false;
+    },
+  };
 }

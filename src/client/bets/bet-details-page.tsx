@@ -2,7 +2,6 @@ import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { betStateWords } from '../../domain/bet-outcome';
-import { isAbandoned, isBettingClosed, mayJudgeDispute } from '../../domain/fair-resolution';
 import { isGroupAdmin } from '../../domain/groups';
 import { resolvedBetCardOf } from '../../domain/share-cards';
 import { ApiError, isNetworkError } from '../data/api-client';
@@ -18,6 +17,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { useNow } from '../ui/use-now';
 import { loadBetContext, serverIdOf } from './bet-actions';
+import { mirrorPolicy } from './mirror-policy';
 import { BetCard } from './bet-card';
 import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
@@ -30,7 +30,7 @@ import { useBet, useMyWager } from './use-bets';
 import { WhoPickedWhat } from './who-picked-what';
 import styles from './bet-details-page.module.css';
 
-// Spec 02 §2 "/bets/{id}" with the guard and resolver of §8: a bad id, 403, 404 or another
+// docs/groups-and-bets.md §2 "/bets/{id}" with the guard and resolver of §8: a bad id, 403, 404 or another
 // server error → /dashboard with "Failed to load bet. Please try again."; 401 → /login with
 // a return URL (RequireSession covers the signed-out case). Drawn from the mirror, which holds
 // every bet of the player's groups (readable offline); one it lacks is asked for through
@@ -106,29 +106,30 @@ function BetDetails({ betId }: { betId: number }) {
     else navigate('/dashboard');
   };
 
-  const isCreator = bet && user ? bet.createdBy === user.id : false;
   const isAdmin =
     bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
-  const canCancel =
-    bet && (bet.state === 'active' || bet.state === 'expired') && (isCreator || isAdmin);
-  // The server's rule: nobody who disputed or wagered judges a dispute (their picks are shown once closed).
-  const canJudgeDispute =
-    bet?.dispute?.state === 'open' && group?.admins && user
-      ? mayJudgeDispute(user.id, {
-          memberIds: [...(group.memberUserIds ?? []), ...group.admins],
-          adminIds: group.admins,
-          stakeholderIds: [
-            ...(bet.picks ?? []).map((pick) => pick.userId),
-            ...(wager ? [user.id] : []),
-          ],
-          disputedBy: bet.dispute.userId,
-        })
-      : false;
-  // Closed 24 h without a result, a bet may be settled by the group's admins too.
-  const canResolve =
-    bet &&
-    (bet.state === 'active' || bet.state === 'expired') &&
-    (isCreator || (isAdmin && isAbandoned(bet, now)));
+  // What the page offers is the bet policy's answer, the same the server gives.
+  const policy =
+    bet && user
+      ? mirrorPolicy(
+          bet,
+          {
+            userId: user.id,
+            membership,
+            group,
+            hasWagered: Boolean(wager),
+            // Whoever's pick shows has a stake (picks show once betting closed).
+            stakeholderIds: [
+              ...(bet.picks ?? []).map((pick) => pick.userId),
+              ...(wager ? [user.id] : []),
+            ],
+          },
+          now,
+        )
+      : null;
+  const canCancel = Boolean(policy?.cancel.allowed);
+  const canJudgeDispute = Boolean(policy?.judgeDispute.allowed);
+  const canResolve = Boolean(policy?.resolve.allowed);
 
   return (
     <AppPage
@@ -169,7 +170,9 @@ function BetDetails({ betId }: { betId: number }) {
             bet={bet}
             viewerId={user?.id}
             canJudgeDispute={canJudgeDispute}
-            hasWagered={Boolean(wager)}
+            policyFacts={
+              user ? { userId: user.id, membership, group, hasWagered: Boolean(wager) } : undefined
+            }
           />
           {bet.state === 'active' ? (
             <BetCard bet={bet} wager={wager ?? null} membership={membership ?? null} />
@@ -211,7 +214,11 @@ function BetDetails({ betId }: { betId: number }) {
             </div>
           )}
           {bet.state !== 'draft' && (
-            <WhoPickedWhat bet={bet} isClosed={isBettingClosed(bet, now)} viewerId={user?.id} />
+            <WhoPickedWhat
+              bet={bet}
+              isClosed={Boolean(policy?.seePicks.allowed)}
+              viewerId={user?.id}
+            />
           )}
           {membership && <CommentThread bet={bet} isAdmin={isAdmin} />}
           <BetHistoryList bet={bet} viewerId={user?.id} />

@@ -1,3 +1,4 @@
+import { BET_LIMITS } from '../../domain/bet-limits';
 import type { MyGroup } from '../groups/use-groups';
 import { SegmentedField } from '../ui/segmented-field';
 import { SelectField } from '../ui/select-field';
@@ -5,7 +6,7 @@ import { TextAreaField } from '../ui/text-area-field';
 import { TextField } from '../ui/text-field';
 import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-model';
 
-// Step 1 "Details" of the bet-creation stepper (spec 02 §2, §5): title, optional
+// Step 1 "Details" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): title, optional
 // description, expiry (default now + 24 h), base wager $ / $$ / $$$ (1, 2, 3), group.
 
 const DETAILS_TEXT = {
@@ -48,10 +49,15 @@ export function BetDetailsStep({
         label={DETAILS_TEXT.title}
         placeholder={DETAILS_TEXT.titlePlaceholder}
         value={values.title}
-        maxLength={100}
         error={shown('title')}
-        onChange={(event) => onChange({ title: event.target.value })}
+        onChange={(event) => {
+          onChange({ title: event.target.value });
+          // No silent cut at the limit: a longer title says so at once, and is kept as typed.
+          if (event.target.value.length > BET_LIMITS.titleMax) onTouch('title');
+        }}
         onBlur={() => onTouch('title')}
+        // The modal puts focus here (not on the step tabs): the first letters typed are the title's.
+        data-autofocus
         autoFocus
       />
       <TextAreaField

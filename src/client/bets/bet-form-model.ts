@@ -1,12 +1,9 @@
 import { BET_MESSAGES } from '../../domain/bet-limits';
 import type { BetType } from '../../domain/bet-types';
-import {
-  createBetRequestSchemaAt,
-  defaultExpiresAt,
-  type CreateBetRequest,
-} from '../../domain/bets';
+import { defaultExpiresAt, type CreateBetRequest } from '../../domain/bets';
+import { createBetRequestSchemaAt } from '../../domain/schemas/bets';
 
-// The bet-creation form's values and rules (spec 02 §5), kept pure so the stepper's rules
+// The bet-creation form's values and rules (docs/groups-and-bets.md §5), kept pure so the stepper's rules
 // are testable without a screen. Validation is the domain's createBetRequestSchemaAt, so the
 // form and the server refuse the same things with the same words.
 
@@ -94,7 +91,7 @@ export function toBetRequest(values: BetFormValues): CreateBetRequest {
   };
 }
 
-/** Every field's first error (spec 02 §5 messages), checked against the clock for the future expiry. */
+/** Every field's first error (docs/groups-and-bets.md §5 messages), checked against the clock for the future expiry. */
 export function validateBetForm(values: BetFormValues, now: number): BetFormErrors {
   const request = toBetRequest(values);
   // A group created offline still has its temporary (negative) id: the outbox puts the
@@ -117,6 +114,6 @@ export function hasErrorIn(errors: BetFormErrors, fields: readonly BetFormField[
   return fields.some((field) => errors[field] !== undefined);
 }
 
-/** Spec 02 §5: at most 10 options; one can be removed only while more than 2 remain. */
+/** docs/groups-and-bets.md §5: at most 10 options; one can be removed only while more than 2 remain. */
 export const canAddOption = (options: readonly string[]) => options.length < 10;
 export const canRemoveOption = (options: readonly string[]) => options.length > 2;

@@ -13,7 +13,7 @@ import { BetSummaryCard } from './bet-summary-card';
 import { useGroupBets } from './use-bets';
 import styles from './bet-list.module.css';
 
-// Spec 02 §2 "Bet list (group view)": tabs Active and Resolved, the search box, at most 3
+// docs/groups-and-bets.md §2 "Bet list (group view)": tabs Active and Resolved, the search box, at most 3
 // per tab in the group view (`limit`), all of them on /group/{id}/bets; "No Bets". Drawn from
 // the mirror, which holds every bet of the player's groups (readable offline, kept fresh by pulls).
 
@@ -48,7 +48,7 @@ export function BetList({
   const bets = data?.bets ?? [];
   const resolved = bets.filter((bet) => bet.state === 'resolved');
   useEffect(() => {
-    // Spec 02 §4: resolved bets without resolvedAt are listed last and logged.
+    // docs/groups-and-bets.md §4: resolved bets without resolvedAt are listed last and logged.
     const missing = betsMissingResolvedAt(resolved);
     if (missing.length > 0)
       console.warn(

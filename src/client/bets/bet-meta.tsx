@@ -6,7 +6,7 @@ import { Points } from '../ui/points';
 import { Countdown } from './countdown';
 import styles from './bet-card.module.css';
 
-// A bet's line of context (DESIGN.md "Cards"): the countdown, the group, the pool, how many have
+// A bet's line of context (docs/design.md "Cards"): the countdown, the group, the pool, how many have
 // wagered and how many comments it has.
 
 export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string }) {

@@ -19,7 +19,7 @@ function Loading() {
   );
 }
 
-/** Spec 02 §2: the bet-creation modal, its group defaulting to `groupId` (the active group). */
+/** docs/groups-and-bets.md §2: the bet-creation modal, its group defaulting to `groupId` (the active group). */
 export function openCreateBetModal(groupId: number | null) {
   openModal({
     title: 'Create a Bet',

@@ -13,7 +13,7 @@ import { Countdown } from './countdown';
 import { useBetStatistics } from './use-bets';
 import styles from './bet-summary-card.module.css';
 
-// Spec 02 §2 "Bet summary card" (the lists): an active bet shows its countdown and a Place
+// docs/groups-and-bets.md §2 "Bet summary card" (the lists): an active bet shows its countdown and a Place
 // Bet link while betting is open (View Bet once it closed: nothing can be placed then); a
 // resolved one "Answer:" (a dash if none) and View Results; with a wager, "Yours:" and
 // "Wagered:", and once settled what it gave the player, in the inbox's words.
@@ -28,13 +28,20 @@ const SUMMARY_CARD_TEXT = {
   none: '—',
 };
 
+/**
+ * The whole card opens the bet: its one link stretches over it, so a tap anywhere on the card
+ * leads there and the keyboard stops once per card. `groupName` names the bet's group where
+ * bets of several groups are listed together (the dashboard).
+ */
 export function BetSummaryCard({
   bet,
   wager,
+  groupName,
   headingLevel: Heading = 'h3',
 }: {
   bet: BetRow;
   wager: WagerRow | undefined;
+  groupName?: string;
   headingLevel?: 'h2' | 'h3';
 }) {
   const now = useNow();
@@ -57,6 +64,7 @@ export function BetSummaryCard({
           {bet.title} <BetPendingBadge bet={bet} />
         </Heading>
         <div className={styles.line}>
+          {groupName && <span className={styles.group}>{groupName}</span>}
           {isActive && (
             <Countdown expiresAt={bet.expiresAt} picksRevealedAt={bet.picksRevealedAt} />
           )}

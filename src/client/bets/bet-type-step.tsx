@@ -8,7 +8,7 @@ import type { BetStepProps } from './bet-details-step';
 import { canAddOption, canRemoveOption, type BetFormField } from './bet-form-model';
 import styles from './create-bet-form.module.css';
 
-// Step 2 "Type" of the bet-creation stepper (spec 02 §2, §5): the bet type and its config:
+// Step 2 "Type" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): the bet type and its config:
 // yes/no labels; 2–10 options with add and remove (remove only while more than 2 remain,
 // blanks dropped on submit); the over/under line.
 

@@ -3,7 +3,7 @@ import { openModal } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
 import { cancelBet } from './bet-actions';
 
-// Cancelling a bet (its creator or a group admin) behind a confirmation; spec 02 §8's
+// Cancelling a bet (its creator or a group admin) behind a confirmation; docs/groups-and-bets.md §8's
 // "Bet cancelled. N points refunded." or "Bet cancelled." when nothing was staked.
 
 export const CANCEL_TEXT = {

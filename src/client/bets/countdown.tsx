@@ -4,7 +4,7 @@ import { COUNTDOWN, countdownTone, formatCountdown } from '../../domain/bet-list
 import { useNow } from '../ui/use-now';
 import styles from './countdown.module.css';
 
-// Spec 02 §4, §9: ticks every 1 s; success above 24 h, warning within 24 h, error within 1 h
+// docs/groups-and-bets.md §4, §9: ticks every 1 s; success above 24 h, warning within 24 h, error within 1 h
 // or once ended; "Expired" when ended; seconds only in the last minute. The tone is also
 // spoken in words for screen readers (colour is never the only signal). No aria-live: a
 // region announcing every second would drown everything else out.
@@ -24,7 +24,7 @@ export function Countdown({
 }) {
   const now = useNow(COUNTDOWN.tickMs);
   const end = Date.parse(expiresAt);
-  // An unparsable date counts as not expired (spec 02 §4): show no time rather than "Expired".
+  // An unparsable date counts as not expired (docs/groups-and-bets.md §4): show no time rather than "Expired".
   if (!Number.isFinite(end)) return null;
   const left = end - now;
   const text = picksRevealedAt && left > 0 ? CLOSED : formatCountdown(left);

@@ -21,7 +21,7 @@ import { BetTypeStep } from './bet-type-step';
 import { useNow } from '../ui/use-now';
 import styles from './create-bet-form.module.css';
 
-// The bet-creation modal's body (spec 02 §2 "Bet creation: two-step stepper (Details,
+// The bet-creation modal's body (docs/groups-and-bets.md §2 "Bet creation: two-step stepper (Details,
 // Type)"): the group defaults to the active one; "Bet Created!" then the new bet's page.
 
 const CREATE_BET_TEXT = {

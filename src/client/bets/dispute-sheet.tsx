@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { DISPUTE_LIMITS, disputeRequestSchema } from '../../domain/fair-resolution';
+import { DISPUTE_LIMITS } from '../../domain/fair-resolution';
+import { disputeRequestSchema } from '../../domain/schemas/fair-resolution';
 import { errorMessage } from '../data/api-client';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { openModal } from '../shell/modal-store';

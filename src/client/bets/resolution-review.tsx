@@ -2,7 +2,7 @@ import { Flag, ShieldCheck, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { disputeOpenedWords } from '../../domain/bet-outcome';
 import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
-import { DISPUTE_WINDOW_MS, isDisputable, undoDeadline } from '../../domain/fair-resolution';
+import { DISPUTE_WINDOW_MS, undoDeadline } from '../../domain/fair-resolution';
 import { errorMessage } from '../data/api-client';
 import type { BetRow } from '../data/db';
 import { OUTBOX_TEXT } from '../data/outbox';
@@ -15,6 +15,7 @@ import { useNow } from '../ui/use-now';
 import { AnswerInput } from './answer-input';
 import { openDisputeSheet } from './dispute-sheet';
 import { dismissDispute, reResolveBet, undoResolution } from './fair-resolution-actions';
+import { mirrorPolicy, type MirrorFacts } from './mirror-policy';
 import { useMemberName } from './use-bet-history';
 import styles from './resolution-review.module.css';
 
@@ -62,24 +63,22 @@ export function ResolutionReview({
   bet,
   viewerId,
   canJudgeDispute,
-  hasWagered,
+  policyFacts,
 }: {
   bet: BetRow;
   viewerId: number | undefined;
   canJudgeDispute: boolean;
-  hasWagered: boolean;
+  /** What the bet policy weighs for the viewer (undefined: signed out). */
+  policyFacts: MirrorFacts | undefined;
 }) {
   const now = useNow(1000);
   const disputerName = useMemberName(bet.groupId, bet.dispute?.userId);
-  if (bet.state !== 'resolved' || bet.id < 0 || viewerId === undefined) return null;
+  if (bet.state !== 'resolved' || bet.id < 0 || viewerId === undefined || !policyFacts) return null;
+  // The bet policy's answers, each second (the undo window counts down).
+  const policy = mirrorPolicy(bet, policyFacts, now);
   const deadline = undoDeadline(bet);
-  const canUndo =
-    bet.resolvedBy === viewerId &&
-    deadline !== null &&
-    now < deadline &&
-    !bet.pendingWriteId &&
-    bet.dispute?.state !== 'closed';
-  const canDispute = hasWagered && bet.resolvedBy !== viewerId && isDisputable(bet, now);
+  const canUndo = policy.undo.allowed && deadline !== null && !bet.pendingWriteId;
+  const canDispute = policy.dispute.allowed;
   const dispute = bet.dispute;
   if (!canUndo && !canDispute && !dispute) return null;
 

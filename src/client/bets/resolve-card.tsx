@@ -17,7 +17,7 @@ import { AnswerInput, ANSWER_TEXT } from './answer-input';
 import { resolveBet } from './bet-actions';
 import styles from './resolve-card.module.css';
 
-// Spec 02 §2, §4 "Resolve card": selection (the answer input of the type; over/under takes
+// docs/groups-and-bets.md §2, §4 "Resolve card": selection (the answer input of the type; over/under takes
 // the actual number) → confirmation (title, answer, the warning, Back, Confirm with
 // "Resolving..."); "Bet resolved!"; a failure is a toast. The parent keys it by bet id, so
 // a different bet starts again at selection with no answer.

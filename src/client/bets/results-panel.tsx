@@ -14,7 +14,7 @@ import { ResultsSummary } from './results-summary';
 import { useBetStatistics } from './use-bets';
 import styles from './results-panel.module.css';
 
-// Spec 02 §2 "Bet results panel": the statistics the mirror holds for a resolved bet (readable
+// docs/groups-and-bets.md §2 "Bet results panel": the statistics the mirror holds for a resolved bet (readable
 // offline). A resolve still waiting in the outbox (`isPending`) has no results on the server
 // yet: they come with the pull once it is confirmed.
 

@@ -5,7 +5,7 @@ import { Card } from '../ui/card';
 import { Points } from '../ui/points';
 import styles from './results-panel.module.css';
 
-// Spec 02 §2: "Participation Overview" (participants / members, rate, total and average
+// docs/groups-and-bets.md §2: "Participation Overview" (participants / members, rate, total and average
 // points) and "Results Breakdown" (winners and losers: counts, percentages, points).
 
 const SUMMARY_TEXT = {

@@ -1,10 +1,15 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { BetStatistics } from '../../domain/bets';
-import { isWageringOpen, nextActionableBet, nextBetToResolve } from '../../domain/bet-lists';
-import { isAbandoned } from '../../domain/fair-resolution';
+import {
+  isWageringOpen,
+  nextActionableBet,
+  nextBetToResolve,
+  openBets,
+} from '../../domain/bet-lists';
 import { db, type BetRow, type HunchDb, type WagerRow } from '../data/db';
+import { mirrorPolicy } from './mirror-policy';
 
-// The bet views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync, an
+// The bet views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync, an
 // action or a socket event shows up on screen by itself. Each returns undefined while the
 // first answer is pending and null when the thing is absent.
 
@@ -66,7 +71,7 @@ async function myPointsByGroup(database: HunchDb, userId: number) {
 }
 
 /**
- * The unwagered bets (spec 02 §4), derived from the mirror: active bets of the player's groups
+ * The unwagered bets (docs/groups-and-bets.md §4), derived from the mirror: active bets of the player's groups
  * whose wagering is open and that carry no wager of theirs.
  */
 async function readUnwageredBets(
@@ -98,37 +103,47 @@ export async function readNextActionableBet(
 }
 
 /**
- * The resolve queue's head (spec 02 §4): the player's own bet still active that expires first,
- * or, in a group the player administers, a bet abandoned by its creator (closed a day without
- * a result: admins may resolve it too); null when none.
+ * The resolve queue's head (docs/groups-and-bets.md §4): among the active bets of the player's groups, those
+ * the bet policy lets them settle (their own; as an admin, those whose creator left or that
+ * closed a day ago without a result) that expires first; null when none.
  */
 export async function readNextBetToResolve(
   database: HunchDb,
   userId: number,
   now: number = Date.now(),
 ): Promise<BetRow | null> {
-  const adminOf = (await database.memberships.where('userId').equals(userId).toArray())
-    .filter((membership) => membership.role === 'admin' || membership.role === 'creator')
-    .map((membership) => membership.groupId);
-  const abandoned =
-    adminOf.length === 0
-      ? []
-      : await database.bets
-          .where('groupId')
-          .anyOf(adminOf)
-          .filter((bet) => bet.createdBy !== userId && isAbandoned(bet, now))
-          .toArray();
-  return nextBetToResolve([
-    ...(await database.bets
-      .where('createdBy')
-      .equals(userId)
-      .filter((bet) => bet.state === 'active')
-      .toArray()),
-    ...abandoned,
-  ]);
+  const memberships = await database.memberships.where('userId').equals(userId).toArray();
+  const groupIds = memberships.map((membership) => membership.groupId);
+  if (groupIds.length === 0) return null;
+  const groups = new Map(
+    (await database.groups.bulkGet(groupIds)).flatMap((group) =>
+      group ? [[group.id, group]] : [],
+    ),
+  );
+  const byGroup = new Map(memberships.map((membership) => [membership.groupId, membership]));
+  const active = await database.bets
+    .where('groupId')
+    .anyOf(groupIds)
+    .filter((bet) => bet.state === 'active')
+    .toArray();
+  return nextBetToResolve(
+    active.filter(
+      (bet) =>
+        mirrorPolicy(
+          bet,
+          {
+            userId,
+            membership: byGroup.get(bet.groupId),
+            group: groups.get(bet.groupId),
+            hasWagered: false,
+          },
+          now,
+        ).resolve.allowed,
+    ),
+  );
 }
 
-/** "Your Bet Queue" (spec 02 §4) across the player's groups. */
+/** "Your Bet Queue" (docs/groups-and-bets.md §4) across the player's groups. */
 export function useNextActionableBet(
   userId: number | undefined,
   now: number,
@@ -142,7 +157,7 @@ export function useNextActionableBet(
   );
 }
 
-/** "Your Resolve Queue" (spec 02 §4), with the abandoned bets of the groups the player administers. */
+/** "Your Resolve Queue" (docs/groups-and-bets.md §4), with the abandoned bets of the groups the player administers. */
 export function useNextBetToResolve(
   userId: number | undefined,
   now: number,
@@ -151,6 +166,58 @@ export function useNextBetToResolve(
   const minute = Math.floor(now / 60_000);
   return useLiveQuery(
     async () => (userId === undefined ? null : readNextBetToResolve(db, userId, minute * 60_000)),
+    [userId, minute],
+  );
+}
+
+/** An open bet as the dashboard lists it: with its group's name and the player's wager, if any. */
+export interface OpenBet {
+  bet: BetRow;
+  groupName: string;
+  wager: WagerRow | undefined;
+}
+
+/**
+ * Every bet still taking wagers in the player's groups, soonest close first (the domain's
+ * openBets): wagered on or not, affordable or not, so a wager never hides the others.
+ */
+export async function readOpenBets(
+  database: HunchDb,
+  userId: number,
+  now: number,
+): Promise<OpenBet[]> {
+  const groupIds = (await database.memberships.where('userId').equals(userId).toArray()).map(
+    (membership) => membership.groupId,
+  );
+  if (groupIds.length === 0) return [];
+  const bets = openBets(
+    await database.bets
+      .where('groupId')
+      .anyOf(groupIds)
+      .filter((bet) => bet.state === 'active')
+      .toArray(),
+    now,
+  );
+  const groups = await database.groups.bulkGet(groupIds);
+  const names = new Map(groups.flatMap((group) => (group ? [[group.id, group.name]] : [])));
+  const wagers = new Map(
+    (await database.wagers.where('userId').equals(userId).toArray()).map((wager) => [
+      wager.betId,
+      wager,
+    ]),
+  );
+  return bets.map((bet) => ({
+    bet,
+    groupName: names.get(bet.groupId) ?? '',
+    wager: wagers.get(bet.id),
+  }));
+}
+
+/** What is open across the player's groups, live from the mirror (re-read each minute as bets close). */
+export function useOpenBets(userId: number | undefined, now: number): OpenBet[] | undefined {
+  const minute = Math.floor(now / 60_000);
+  return useLiveQuery(
+    async () => (userId === undefined ? [] : readOpenBets(db, userId, minute * 60_000)),
     [userId, minute],
   );
 }

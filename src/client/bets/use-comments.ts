@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { compareComments } from '../../domain/comments';
 import { db, type CommentRow, type HunchDb } from '../data/db';
 
-// The comment views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync,
+// The comment views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync,
 // a write or a socket event shows up on screen by itself. Tombstones (deleted comments) are
 // kept in the mirror and never shown.
 

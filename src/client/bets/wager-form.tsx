@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, wagerPointChoices } from '../../domain/bets';
-import { isWageringOpen, prefillMultiplier } from '../../domain/bet-lists';
+import { prefillMultiplier } from '../../domain/bet-lists';
+import { mayWager } from '../../domain/policies/bet-policy';
 import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
 import type { Membership } from '../../domain/groups';
 import { errorMessage } from '../data/api-client';
@@ -14,7 +15,7 @@ import { AnswerInput } from './answer-input';
 import { placeWager } from './bet-actions';
 import styles from './bet-card.module.css';
 
-// The betting form of spec 02 §2, §4: the answer input with live odds, the multiplier value
+// The betting form of docs/groups-and-bets.md §2, §4: the answer input with live odds, the multiplier value
 // selector, "If you win: about N points", Submit Prediction / Update Wager. An existing wager
 // prefills the prediction and the multiplier (points / base when that is 1–3). The selector
 // offers only what the server accepts (1x / 2x / 3x of the base, the domain's
@@ -63,7 +64,10 @@ export function WagerForm({
   onSendingChange,
 }: WagerFormProps) {
   const base = bet.baseWagerAmount;
-  const presets = wagerPointChoices(base).map((value) => ({
+  // The bet policy's answer: whether the player may wager now, and the amounts the server takes.
+  const verdict = mayWager({ role: membership ? 'member' : null }, bet, now);
+  const amounts = verdict.allowed ? verdict.amounts : wagerPointChoices(base);
+  const presets = amounts.map((value) => ({
     label: `${value / base}x`,
     value,
   }));
@@ -81,15 +85,15 @@ export function WagerForm({
   const isPredictionValid = validatePrediction(bet, prediction) === null;
   // The server's own rule, so nothing the form lets through is refused for its amount.
   const isPointsValid = points !== null && isValidWagerPoints(base, points);
-  // Changing a wager frees its old points first (ARCHITECTURE.md §4: the difference is debited).
+  // Changing a wager frees its old points first (docs/architecture.md §4: the difference is debited).
   const spendable = (membership?.availablePoints ?? 0) + (wager?.points ?? 0);
-  const reason = !isWageringOpen(bet, now)
-    ? WAGER_TEXT.closed
-    : !membership
+  const reason = !verdict.allowed
+    ? verdict.code === 'not_member'
       ? WAGER_TEXT.notMember
-      : spendable < base
-        ? WAGER_TEXT.tooFewPoints
-        : null;
+      : WAGER_TEXT.closed
+    : spendable < base
+      ? WAGER_TEXT.tooFewPoints
+      : null;
   const isAffordable = points === null || points <= spendable;
   const payout =
     isPredictionValid && isPointsValid

@@ -10,7 +10,7 @@ import styles from './who-picked-what.module.css';
 // "Who picked what": once betting has closed (or the bet is settled) every member
 // sees each pick, grouped by answer, with the name, the points and their multiple of the base
 // wager; the winning answers carry a check and the word "Correct". While betting is open only
-// the rule shows: others' picks stay hidden (ARCHITECTURE.md §5).
+// the rule shows: others' picks stay hidden (docs/architecture.md §5).
 
 export const PICKS_TEXT = {
   heading: 'Who picked what',

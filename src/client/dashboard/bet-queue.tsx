@@ -13,20 +13,29 @@ import { EmptyState } from '../ui/empty-state';
 import { QueueSkeleton } from './queue-skeleton';
 import styles from './dashboard-page.module.css';
 
-// "Your Bet Queue" (spec 02 §2, §4): nextActionableBet across the player's groups, shown as
+// "Your Bet Queue" (docs/groups-and-bets.md §2, §4): nextActionableBet across the player's groups, shown as
 // the full bet card so the wager is placed right here; else the spec's empty text with what
-// to do next (DESIGN.md: "Create a bet", "Join a group").
+// to do next (docs/design.md: "Create a bet", "Join a group").
 
 const BET_QUEUE_TEXT = {
   heading: 'Your Bet Queue',
   empty: 'No active bets in your groups',
   emptyHint: 'Start one and see who agrees with you.',
+  /** The queue is empty while bets are open: each has the player's wager or asks more points than they have. */
+  coveredHint:
+    'Every open bet has your wager or asks more points than you have: they are all listed below.',
   noGroupHint: 'Bets from your groups show up here, the soonest to close first.',
   create: 'Create a bet',
   join: 'Join a group',
 };
 
-export function BetQueue({ userId }: { userId: number | undefined }) {
+export function BetQueue({
+  userId,
+  hasOpenBets,
+}: {
+  userId: number | undefined;
+  hasOpenBets: boolean;
+}) {
   const now = useNow(60_000);
   const bet = useNextActionableBet(userId, now);
   const active = useActiveGroup();
@@ -63,7 +72,11 @@ export function BetQueue({ userId }: { userId: number | undefined }) {
               )
             }
           >
-            {active ? BET_QUEUE_TEXT.emptyHint : BET_QUEUE_TEXT.noGroupHint}
+            {!active
+              ? BET_QUEUE_TEXT.noGroupHint
+              : hasOpenBets
+                ? BET_QUEUE_TEXT.coveredHint
+                : BET_QUEUE_TEXT.emptyHint}
           </EmptyState>
         </Card>
       )}

@@ -2,7 +2,7 @@ import { Card } from '../ui/card';
 import styles from './dashboard-page.module.css';
 
 /**
- * DESIGN.md "Loading": a skeleton for a card while the local database answers. A status, not a
+ * docs/design.md "Loading": a skeleton for a card while the local database answers. A status, not a
  * section: both queues load at once, and two landmarks named "Loading" would be one too many.
  */
 export function QueueSkeleton() {

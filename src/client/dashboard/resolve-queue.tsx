@@ -7,15 +7,16 @@ import { useNow } from '../ui/use-now';
 import { QueueSkeleton } from './queue-skeleton';
 import styles from './dashboard-page.module.css';
 
-// "Your Resolve Queue" (spec 02 §2, §4): nextBetToResolve among the bets the player created
-// and, for a group's admins, the group's abandoned bets (closed a day without a result), with
-// the resolve card inline; keyed by bet so the next bet starts at selection.
+// "Your Resolve Queue" (docs/groups-and-bets.md §2, §4): nextBetToResolve among the bets the bet policy lets
+// the player settle (their own; for a group's admins, bets whose creator left and bets closed a
+// day without a result), with the resolve card inline; keyed by bet so the next bet starts at
+// selection.
 
 const RESOLVE_QUEUE_TEXT = {
   heading: 'Your Resolve Queue',
   empty: 'No more bets to resolve for your groups.',
   emptyHint:
-    'Bets you create land here when it is time to call the answer, and as an admin, bets left unresolved a day after closing.',
+    'Bets you create land here when it is time to call the answer, and as an admin, bets whose creator left or that are still unresolved a day after closing.',
 };
 
 export function ResolveQueue({ userId }: { userId: number | undefined }) {

@@ -12,7 +12,7 @@ import type {
 import { AUTH_BASE, DEFAULT_APP_NAME } from '../../domain/constants';
 import { api, sessionStore } from './session';
 
-// The accounts API of spec 01 §7 as actions the screens call. Each one updates the session
+// The accounts API of docs/accounts-and-shell.md §7 as actions the screens call. Each one updates the session
 // as the spec says (remember-me, registration persistent, profile update replaces the user).
 
 export async function login({ email, password, rememberMe }: LoginForm): Promise<User> {

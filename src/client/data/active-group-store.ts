@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '../../domain/constants';
 
-// The active group (spec 02 §3 "Active group info"): id, name and availablePoints, stored in
+// The active group (docs/groups-and-bets.md §3 "Active group info"): id, name and availablePoints, stored in
 // the browser under the one key `active_group`. No Dexie and no zod here: the header reads it
 // and must stay light. Three states, so the header can show a spinner while it is unknown:
 //   undefined  not chosen yet (signed in, the first sync has not answered)
@@ -63,7 +63,7 @@ export function createActiveGroupStore(storage: Storage | null) {
 
     /**
      * After a sync: keep the chosen group when the player still belongs to it (with its fresh
-     * name and points), else take the first of their groups, else none (spec 02 §4).
+     * name and points), else take the first of their groups, else none (docs/groups-and-bets.md §4).
      */
     reconcile(myGroups: readonly ActiveGroupInfo[]) {
       const current = state ? myGroups.find((group) => group.id === state!.id) : undefined;

@@ -3,7 +3,7 @@ import type { AuthResponse } from '../../domain/auth';
 import { AUTH_BASE, TIMING } from '../../domain/constants';
 import type { SessionStore } from './session-store';
 
-// The one way the client talks HTTP (spec 01 §4 "Automatic token refresh"):
+// The one way the client talks HTTP (docs/accounts-and-shell.md §4 "Automatic token refresh"):
 // - every request carries the Bearer access token when one exists;
 // - a 401 on a request that carried it (and is not a refresh or logout call) triggers ONE
 //   shared refresh; concurrent requests wait for it up to 30 s, then retry with the new
@@ -19,7 +19,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorKind;
   readonly fieldErrors: Record<string, string> | undefined;
-  /** True when the server sent its own message (spec 01 §8: "the server's message, else …"). */
+  /** True when the server sent its own message (docs/accounts-and-shell.md §8: "the server's message, else …"). */
   readonly hasServerMessage: boolean;
 
   constructor(status: number, body: Partial<ApiErrorBody> | null, fallback = 'Request failed') {
@@ -194,7 +194,7 @@ export function createApiClient({
             freshToken = await sharedRefresh();
           } catch (error) {
             // Offline is not a failed refresh: an installed app on a flaky connection keeps
-            // its session and tries again later (ARCHITECTURE.md §8). Anything else (the
+            // its session and tries again later (docs/architecture.md §8). Anything else (the
             // server refused, no refresh token, the 30 s wait ran out) logs out.
             if (error instanceof TypeError)
               throw new ApiError(0, null, 'Network error. Please check your connection.');

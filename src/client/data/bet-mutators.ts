@@ -1,6 +1,5 @@
-import { normalizeAnswer } from '../../domain/bet-types';
+import { betTypeRulesOf, normalizeAnswer } from '../../domain/bet-types';
 import {
-  createBetRequestSchema,
   openBet,
   type Bet,
   type BetBasics,
@@ -13,7 +12,7 @@ import { emptyTotals, totalOf } from '../../domain/odds';
 import type { BetRow, MembershipRow, WagerRow } from './db';
 import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 
-// The bet writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): the request each is,
+// The bet writes as named mutators (data/mutators.ts, docs/architecture.md §8): the request each is,
 // and how it shows at once in the mirror. apply() runs again on top of the server's rows after
 // every pull while the write waits, so it reads the rows as they are then and never assumes.
 // Points that only the server can work out (a payout) are left to the pull.
@@ -59,13 +58,14 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
     const id = context.idFor(tempId);
     // Once numbered, the server's row (if a pull brought it) is the truth.
     if (id > 0 && (await context.db.bets.get(id))) return;
-    const parsed = createBetRequestSchema.safeParse(request);
+    // The config as the server will store it (its labels' defaults, options trimmed).
+    const config = (request.betTypeConfig ?? {}) as Record<string, unknown>;
     const basics = {
       id,
       title: request.title,
       description: request.description ?? null,
       betType: request.betType,
-      betTypeConfig: parsed.success ? parsed.data.betTypeConfig : (request.betTypeConfig ?? {}),
+      betTypeConfig: betTypeRulesOf(request.betType)?.withDefaults(config) ?? config,
       baseWagerAmount: request.baseWagerAmount,
       groupId: request.groupId,
       createdBy: context.userId,
@@ -79,7 +79,7 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
 
 /**
  * A new or changed wager: the wager row, the player's available points by the difference
- * (spec 02 §4) and the bet's totals (the odds) move at once.
+ * (docs/groups-and-bets.md §4) and the bet's totals (the odds) move at once.
  */
 export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
   name: 'placeWager',

@@ -3,7 +3,7 @@ import { API_BASE } from '../../domain/constants';
 import type { CommentRow } from '../data/db';
 import { withoutMark, type Mutator } from '../data/mutators';
 
-// The comment writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): the request each
+// The comment writes as named mutators (data/mutators.ts, docs/architecture.md §8): the request each
 // is and how it shows at once in the mirror. apply() runs again on top of the server's rows after
 // every pull while the write waits, so it reads the rows as they are then and never assumes.
 

@@ -8,7 +8,7 @@ import type { Notification, NotificationSettings } from '../../domain/notificati
 import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
 import type { Season } from '../../domain/seasons';
 
-// The client's local database `hunch` (ARCHITECTURE.md §8). Views read it with useLiveQuery;
+// The client's local database `hunch` (docs/architecture.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
 // `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror;
@@ -58,7 +58,7 @@ export type MembershipRow = Membership & Versioned & PendingMark;
 /** A bet in any state with its live answer totals and wager count (MirrorBet). */
 export type BetRow = Bet & Versioned & PendingMark;
 
-/** The player's own wagers only (others' picks stay hidden, ARCHITECTURE.md §5). */
+/** The player's own wagers only (others' picks stay hidden, docs/architecture.md §5). */
 export type WagerRow = Wager & Versioned & PendingMark;
 
 /** A resolved bet's statistics as the player sees them. */
@@ -84,9 +84,9 @@ export const SETTINGS_ROW_ID = 1;
 export type NotificationSettingsRow = NotificationSettings & { id: number } & PendingMark;
 
 /**
- * A period leaderboard as the server last answered it: not part of the mirror's
- * pull (sums over others' wagers are the server's to make), kept so a view already seen reads
- * offline. `from` says which week or month it is.
+ * A period leaderboard as the server last answered it: not part of the mirror's pull; offline
+ * the mirror's own sums stand in (mirror-results.ts), this copy only while the mirror holds
+ * nothing of the group. `from` says which week or month it is.
  */
 export type PeriodLeaderboardRow = PeriodLeaderboard & {
   period: LeaderboardPeriod;
@@ -148,7 +148,7 @@ export type HunchDb = Dexie & {
   notificationSettings: EntityTable<NotificationSettingsRow, 'id'>;
   memberStats: EntityTable<MemberStatsRow, 'key'>;
   seasons: EntityTable<SeasonRow, 'id'>;
-  /** Writes not yet confirmed by the server (ARCHITECTURE.md §8; data/outbox.ts). */
+  /** Writes not yet confirmed by the server (docs/architecture.md §8; data/outbox.ts). */
   outbox: EntityTable<OutboxEntry, 'id'>;
   shadow: EntityTable<ShadowRow, 'id'>;
   /** Writes of a session that ended before they were sent (data/session-end.ts). */
@@ -162,6 +162,8 @@ export type OutboxKind =
   | 'joinGroup'
   | 'leaveGroup'
   | 'setFloorTopUp'
+  | 'updateGroup'
+  | 'removeMember'
   | 'createBet'
   | 'placeWager'
   | 'updateWager'

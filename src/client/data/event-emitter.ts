@@ -1,5 +1,5 @@
 // A small typed event emitter: the session announces login, register, refresh, logout and
-// restored (spec 01 §4) so later features (sync engine, socket, push) can react to them
+// restored (docs/accounts-and-shell.md §4) so later features (sync engine, socket, push) can react to them
 // without the session knowing they exist.
 
 type Listener<T> = (payload: T) => void;

@@ -1,11 +1,11 @@
 import { API_BASE } from '../../domain/constants';
-import type { CreateGroupInput, Group } from '../../domain/groups';
+import type { CreateGroupInput, Group, UpdateGroupRequest } from '../../domain/groups';
 import type { AnswerContext, Mutator } from './mutators';
 
-// The group writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8). Creating a group
+// The group writes as named mutators (data/mutators.ts, docs/architecture.md §8). Creating a group
 // shows it at once under a temporary id with the creator holding the starting points; joining
 // a group this device knows shows the membership; leaving takes the group and everything in it
-// out of the mirror. The active group follows the answer (spec 02 §4).
+// out of the mirror. The active group follows the answer (docs/groups-and-bets.md §4).
 
 export interface CreateGroupArgs {
   tempId: number;
@@ -20,12 +20,24 @@ export interface LeaveGroupArgs {
   groupId: number;
 }
 
+export interface UpdateGroupArgs {
+  groupId: number;
+  changes: UpdateGroupRequest;
+}
+
+export interface RemoveMemberArgs {
+  groupId: number;
+  userId: number;
+  /** For the sync status sheet. */
+  userName: string;
+}
+
 export interface SetFloorTopUpArgs {
   groupId: number;
   floorTopUp: boolean;
 }
 
-/** The joined or created group becomes the active group (spec 02 §4), with the points the mirror knows. */
+/** The joined or created group becomes the active group (docs/groups-and-bets.md §4), with the points the mirror knows. */
 async function activate(group: Group, context: AnswerContext) {
   const membership = await context.db.memberships.get([group.id, context.userId]);
   context.activeGroup.set({
@@ -64,7 +76,7 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
       userName: context.userName,
       totalPoints: input.defaultPoints,
       availablePoints: input.defaultPoints,
-      role: 'creator',
+      role: 'admin',
     });
   },
   numbered: ({ tempId }, group) => [tempId, group.id],
@@ -150,9 +162,62 @@ export const setFloorTopUpMutator: Mutator<SetFloorTopUpArgs, unknown> = {
   },
 };
 
+/** An admin renames the group or changes its description: the group row shows it at once. */
+export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
+  name: 'updateGroup',
+  kind: () => 'updateGroup',
+  describe: ({ changes }) => changes.name ?? '',
+  request: ({ groupId, changes }) => ({
+    method: 'PATCH',
+    path: `${API_BASE}/groups/${groupId}`,
+    body: changes,
+  }),
+  async apply({ groupId, changes }, context) {
+    const group = await context.db.groups.get(context.idFor(groupId));
+    if (!group) return;
+    await context.put('groups', {
+      ...group,
+      ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+      ...(changes.description !== undefined
+        ? { description: changes.description?.trim() || null }
+        : {}),
+    });
+  },
+};
+
+/**
+ * An admin removes a member: their row leaves the group's member list at once. On the removed
+ * member's own devices the group goes with the pull their removal triggers.
+ */
+export const removeMemberMutator: Mutator<RemoveMemberArgs, Group> = {
+  name: 'removeMember',
+  kind: () => 'removeMember',
+  describe: ({ userName }) => userName,
+  request: ({ groupId, userId }) => ({
+    method: 'DELETE',
+    path: `${API_BASE}/groups/${groupId}/members/${userId}`,
+  }),
+  async apply({ groupId, userId }, context) {
+    const id = context.idFor(groupId);
+    if (await context.db.memberships.get([id, userId]))
+      await context.remove('memberships', [id, userId]);
+    const group = await context.db.groups.get(id);
+    if (!group) return;
+    await context.put('groups', {
+      ...group,
+      ...(group.admins ? { admins: group.admins.filter((admin) => admin !== userId) } : {}),
+      ...(group.memberUserIds
+        ? { memberUserIds: group.memberUserIds.filter((member) => member !== userId) }
+        : {}),
+    });
+  },
+};
+
 export const GROUP_MUTATORS = [
   createGroupMutator,
   joinGroupMutator,
   leaveGroupMutator,
   setFloorTopUpMutator,
+  updateGroupMutator,
+  removeMemberMutator,
 ] as const;

@@ -20,7 +20,7 @@ import { socketService, type SocketService } from './socket-service';
 import { createSyncEngine } from './sync-engine';
 import type { Mutator } from './mutators';
 
-// The local data, started once someone is signed in (ARCHITECTURE.md §8): the sync engine (pull),
+// The local data, started once someone is signed in (docs/architecture.md §8): the sync engine (pull),
 // the outbox (push) and realtime, over one Dexie mirror and one rebaser. It orders "send pending
 // writes, then pull" — at start, login / registration / restore, `online`, the page becoming
 // visible, a socket (re)connection, a write answered and the service worker's messages — one run
@@ -121,7 +121,7 @@ export function createLocalData({
       (async () => {
         do {
           again = false;
-          // Offline is the normal case here, not worth a line; anything else is logged (spec 02 §8).
+          // Offline is the normal case here, not worth a line; anything else is logged (docs/groups-and-bets.md §8).
           await syncOnce().catch((error: unknown) => {
             if (!isNetworkError(error)) console.warn('Syncing failed', error);
           });

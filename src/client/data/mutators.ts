@@ -11,7 +11,7 @@ import {
   type ShadowRow,
 } from './db';
 
-// Writes as named mutators, rebased on every pull (ARCHITECTURE.md §8; Replicache's model, as in
+// Writes as named mutators, rebased on every pull (docs/architecture.md §8; Replicache's model, as in
 // rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
 // (group-mutators.ts, bet-mutators.ts): each says which request it is and how it
 // changes the mirror optimistically. The outbox stores `{mutator, args}`; the rebaser keeps the

@@ -3,7 +3,7 @@ import { DEFAULT_NOTIFICATION_SETTINGS, type PushKind } from '../../domain/notif
 import { SETTINGS_ROW_ID, type NotificationRow } from './db';
 import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 
-// The inbox's writes as named mutators (data/mutators.ts, ARCHITECTURE.md §8): reading
+// The inbox's writes as named mutators (data/mutators.ts, docs/architecture.md §8): reading
 // entries, and the player's notification choices. Each shows at once in the mirror and goes out
 // through the outbox, offline too; apply() runs again after every pull while the write waits.
 

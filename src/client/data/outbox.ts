@@ -17,7 +17,7 @@ import {
 } from './mutators';
 import type { SessionStore } from './session-store';
 
-// The outbox (ARCHITECTURE.md §8): every signed-in write is a named mutator (mutators.ts).
+// The outbox (docs/architecture.md §8): every signed-in write is a named mutator (mutators.ts).
 // run(mutator, args):
 // 1. ONE Dexie transaction adds the entry (its id is the request's Idempotency-Key) and applies
 //    the mutator: the change shows at once, marked pending;
@@ -35,6 +35,8 @@ export const OUTBOX_TEXT = {
     joinGroup: "You're offline. You'll join the group when you're back.",
     leaveGroup: "You're offline. You'll leave the group when you're back.",
     setFloorTopUp: "You're offline. Your choice will be saved when you're back.",
+    updateGroup: "You're offline. The group's new details will be saved when you're back.",
+    removeMember: "You're offline. The member will be removed when you're back.",
     createBet: "You're offline. Your bet will be created when you're back.",
     placeWager: "You're offline. Your wager will be sent when you're back.",
     updateWager: "You're offline. Your wager will be sent when you're back.",
@@ -58,6 +60,8 @@ export const OUTBOX_TEXT = {
     joinGroup: 'Failed to join group. Please try again.',
     leaveGroup: 'Could not leave the group. Please try again.',
     setFloorTopUp: "The top-up setting wasn't saved. Please try again.",
+    updateGroup: "The group's details weren't saved. Please try again.",
+    removeMember: "The member wasn't removed. Please try again.",
     createBet: 'Failed to create bet. Please try again.',
     placeWager: 'Failed to submit wager',
     updateWager: 'Failed to submit wager',
@@ -82,6 +86,8 @@ export const OUTBOX_TEXT = {
     joinGroup: 'Joining a group',
     leaveGroup: 'Leaving a group',
     setFloorTopUp: 'Top-ups setting',
+    updateGroup: 'Group name and description',
+    removeMember: 'Removed member',
     createBet: 'New bet',
     placeWager: 'Wager',
     updateWager: 'Changed wager',

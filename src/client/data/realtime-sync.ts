@@ -7,6 +7,7 @@ import type {
   PointsRefundedPayload,
   RealtimeEventName,
   RealtimeEventPayload,
+  UserLeftGroupPayload,
   WagerPlacedPayload,
 } from '../../domain/realtime-events';
 import type { HunchDb } from './db';
@@ -15,7 +16,7 @@ import type { Notices } from './notices';
 import type { SessionStore } from './session-store';
 import type { SocketService } from './socket-service';
 
-// Realtime events and the mirror (ARCHITECTURE.md §8, spec 02 §4). An event is a hint, the pull
+// Realtime events and the mirror (docs/architecture.md §8, docs/groups-and-bets.md §4). An event is a hint, the pull
 // is the truth: wagerPlaced carries the bet's new totals and version, so the odds move at once
 // (only if the event is newer than the stored bet); commentPosted and commentDeleted carry the
 // whole comment, stored if newer (a tombstone too); every other event schedules ONE debounced
@@ -33,7 +34,7 @@ export interface RealtimeSyncOptions {
   debounceMs?: number;
 }
 
-/** Spec 02 §8's refund toast. */
+/** docs/groups-and-bets.md §8's refund toast. */
 export function refundMessage(totalRefunded: number, participants: number): string {
   return `${totalRefunded} points refunded to ${participants} participant(s)`;
 }
@@ -46,6 +47,10 @@ export const RESULT_CHANGED_TEXT = {
   disputed: (title: string) => `Someone thinks the result of “${title}” is wrong. Take a look.`,
 };
 
+/** What a player hears when an admin removed them from a group. */
+export const REMOVED_FROM_GROUP_TEXT = (groupName: string) =>
+  `An admin removed you from ${groupName}.`;
+
 /** The events that only tell the client to pull (all but wagerPlaced, which carries its totals). */
 const PULL_EVENTS = [
   'betCreated',
@@ -54,6 +59,10 @@ const PULL_EVENTS = [
   'betExpired',
   'pointsRefunded',
   'userJoinedGroup',
+  // A member left or was removed, the group was renamed: the group row and its members come
+  // with the pull (a removed player's pull drops the group).
+  'userLeftGroup',
+  'groupUpdated',
   'groupCreated',
   // Fair resolution: the picks, the undone or re-resolved payout and the history come with the pull.
   'picksRevealed',
@@ -179,6 +188,10 @@ export function createRealtimeSync({
       ]);
       return (membership?.version ?? -1) >= payload.version;
     }
+    if (event === 'userLeftGroup' || event === 'groupUpdated') {
+      const group = await db.groups.get(payload.groupId as number);
+      return (group?.version ?? -1) >= payload.version;
+    }
     const bet = typeof payload.betId === 'number' ? await db.bets.get(payload.betId) : undefined;
     return (bet?.version ?? -1) >= payload.version;
   };
@@ -229,6 +242,13 @@ export function createRealtimeSync({
     if (bet.createdBy === userId || isAdmin) toasts.info(RESULT_CHANGED_TEXT.disputed(bet.title));
   };
 
+  /** The player was removed (on another device, or while looking): told once, before the pull drops the group. */
+  const announceRemoval = async (payload: UserLeftGroupPayload) => {
+    if (!payload.removed || payload.userId !== me()) return;
+    const group = await db.groups.get(payload.groupId);
+    if (group) toasts.info(REMOVED_FROM_GROUP_TEXT(group.name));
+  };
+
   const onEvent = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
     if (me() === null) return;
     if (event === 'pointsRefunded')
@@ -237,6 +257,8 @@ export function createRealtimeSync({
       const undone = payload as unknown as ResolutionUndonePayload;
       await announceResultChange(undone, undone.undoneBy, RESULT_CHANGED_TEXT.undone);
     }
+    if (event === 'userLeftGroup')
+      await announceRemoval(payload as unknown as UserLeftGroupPayload);
     if (event === 'resolutionDisputed')
       await announceDispute(payload as unknown as ResolutionDisputedPayload);
     if (event === 'betReResolved') {

@@ -2,7 +2,7 @@ import type { AuthResponse, User } from '../../domain/auth';
 import { STORAGE_KEYS } from '../../domain/constants';
 import { createEventEmitter } from './event-emitter';
 
-// The signed-in session (spec 01 §4): the tokens and the user under the storage keys
+// The signed-in session (docs/accounts-and-shell.md §4): the tokens and the user under the storage keys
 // access_token, refresh_token and user_data, in localStorage when remembered (and always
 // after registration) or in sessionStorage otherwise. It is a subscribable store so React
 // reads it through useSyncExternalStore. No zod here: this file is on the landing page's
@@ -165,7 +165,7 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
       events.emit('login', { user: response.user });
     },
 
-    /** Registration (full or guest) always stores persistently (spec 01 §4). */
+    /** Registration (full or guest) always stores persistently (docs/accounts-and-shell.md §4). */
     register(response: AuthResponse) {
       start(response, true);
       events.emit('register', { user: response.user });

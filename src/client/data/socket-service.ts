@@ -23,12 +23,13 @@ import { notices, type Notices } from './notices';
 import { api, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
-// The one realtime connection (spec 02 §4, §7, §8, §9; ARCHITECTURE.md §7). It opens while
+// The one realtime connection (docs/groups-and-bets.md §4, §7, §8, §9; docs/architecture.md §7). It opens while
 // someone is signed in with an access token and closes at sign-out. socket.io's own
 // reconnection is off: this service runs the spec's policy instead (5 attempts, 1 s doubling
 // to 30 s, none after an intentional close, reset on success, cancelled by sign-out), shows
-// the "Reconnecting... (n/max)" toast, and on an authentication refusal refreshes the token
-// once before trying again. Events are re-emitted to listeners registered with `on`, which
+// the "Reconnecting... (n/max)" toast (not while the device is offline: the offline banner says
+// that, and the run starts afresh when the network is back), and on an authentication refusal
+// refreshes the token once before trying again. Events are re-emitted to listeners registered with `on`, which
 // survive reconnections and new sockets. This module pulls socket.io-client in: import it
 // from lazy code only (the landing page must stay small).
 
@@ -38,7 +39,7 @@ export interface SocketState {
   status: SocketStatus;
   /** The reconnection attempt under way or waited for (1..max); 0 when none. */
   attempt: number;
-  /** The last failure, typed per spec 02 §8; null once connected. */
+  /** The last failure, typed per docs/groups-and-bets.md §8; null once connected. */
   error: SocketError | null;
 }
 
@@ -54,8 +55,10 @@ export interface SocketServiceOptions {
   toasts?: Pick<Notices, 'show' | 'update' | 'dismiss'>;
   /** Where socket.io lives: the page's origin in the browser, a test server's URL in tests. */
   url?: () => string;
-  /** Where 'online' comes from; null in tests that do not want it. */
-  onlineEvents?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
+  /** Where 'online' and 'offline' come from; null in tests that do not want them. */
+  onlineEvents?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+  /** The browser's word on the network: while it says offline, the offline banner speaks for us. */
+  isOnline?: () => boolean;
   limits?: typeof SOCKET_LIMITS;
 }
 
@@ -82,6 +85,7 @@ export function createSocketService({
   toasts = notices,
   url = () => location.origin,
   onlineEvents = typeof window === 'undefined' ? null : window,
+  isOnline = () => typeof navigator === 'undefined' || navigator.onLine,
   limits = SOCKET_LIMITS,
 }: SocketServiceOptions = {}) {
   const listeners = new Set<() => void>();
@@ -117,7 +121,7 @@ export function createSocketService({
   const showReconnecting = (attempt: number) => {
     const message = reconnectingMessage(attempt, limits.maxReconnectAttempts);
     if (toastId === null || !toasts.update(toastId, message)) {
-      // Spec 02 §4: not dismissible, never dismissed by time; it goes once connected.
+      // docs/groups-and-bets.md §4: not dismissible, never dismissed by time; it goes once connected.
       toastId = toasts.show(message, 'warning', { duration: 0, dismissible: false });
     }
   };
@@ -127,9 +131,24 @@ export function createSocketService({
     socket?.connect();
   };
 
+  /**
+   * The device is offline: the shell's offline banner already says so, so no "Reconnecting..."
+   * toast stacks over it and no attempt is spent on a network that is not there. The 'online'
+   * event starts a fresh run.
+   */
+  const waitForNetwork = (error: SocketError | null) => {
+    cancelTimer();
+    hideToast();
+    publish({ status: 'reconnecting', attempt: 0, error });
+  };
+
   /** After a failure: the next attempt on the spec's schedule, or the network error once all are spent. */
   const scheduleReconnect = (error: SocketError) => {
     cancelTimer();
+    if (!isOnline()) {
+      waitForNetwork(error);
+      return;
+    }
     if (!canReconnect(state.attempt, limits.maxReconnectAttempts)) {
       hideToast();
       publish({ status: 'error', error: maxAttemptsError });
@@ -155,7 +174,7 @@ export function createSocketService({
         scheduleReconnect(error);
         return;
       }
-      // Spec 02 §7: a failed refresh ends the session (the logout event closes this socket).
+      // docs/groups-and-bets.md §7: a failed refresh ends the session (the logout event closes this socket).
       publish({ status: 'error', error });
       await session.logout('expired');
     }
@@ -212,7 +231,7 @@ export function createSocketService({
         return;
       }
       if (isIntentionalDisconnect(reason)) {
-        // The server closed it on purpose (or this client did): no reconnection (spec 02 §4).
+        // The server closed it on purpose (or this client did): no reconnection (docs/groups-and-bets.md §4).
         cancelTimer();
         hideToast();
         publish({ status: 'disconnected', attempt: 0, error: null });
@@ -267,6 +286,10 @@ export function createSocketService({
         // Spent attempts are not the end: the browser saying it is back is worth a new run.
         if (state.status === 'error' || state.status === 'reconnecting') reconnectNow();
       };
+      const onOffline = () => {
+        // A run under way stops where it is: one calm offline state until the network is back.
+        if (state.status === 'reconnecting') waitForNetwork(state.error);
+      };
       unsubscribers = [
         session.events.on('login', () => reconnectNow()),
         session.events.on('register', () => reconnectNow()),
@@ -279,7 +302,11 @@ export function createSocketService({
       ];
       if (onlineEvents) {
         onlineEvents.addEventListener('online', onOnline);
-        unsubscribers.push(() => onlineEvents.removeEventListener('online', onOnline));
+        onlineEvents.addEventListener('offline', onOffline);
+        unsubscribers.push(() => {
+          onlineEvents.removeEventListener('online', onOnline);
+          onlineEvents.removeEventListener('offline', onOffline);
+        });
       }
       open();
     },

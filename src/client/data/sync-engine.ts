@@ -35,7 +35,7 @@ import type { Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
-// The pull (ARCHITECTURE.md §8): GET /api/member/state?cursor=… answers what changed in the
+// The pull (docs/architecture.md §8): GET /api/member/state?cursor=… answers what changed in the
 // player's view since the stored cursor (src/domain/mirror.ts). Each page is written in ONE
 // transaction, through the rebaser (pending writes stay drawn on top), by one merge function
 // per row type (bulk: one read, one write per table): a row replaces the stored one only if its version is not older. `reset` (no or
@@ -220,7 +220,7 @@ export function createSyncEngine({
     });
   };
 
-  /** The player's groups as active-group candidates, first by id (spec 02 §4: "the first of the user's groups"). */
+  /** The player's groups as active-group candidates, first by id (docs/groups-and-bets.md §4: "the first of the user's groups"). */
   const myGroupChoices = async (userId: number): Promise<ActiveGroupInfo[]> => {
     const memberships = await db.memberships.where('userId').equals(userId).toArray();
     const groups = await db.groups.bulkGet(memberships.map((m) => m.groupId));
@@ -296,7 +296,7 @@ export function createSyncEngine({
         try {
           await pullOnce();
         } catch (error) {
-          // Spec 02 §8: "User-state load failure: only logged" (by the caller). Offline with
+          // docs/groups-and-bets.md §8: "User-state load failure: only logged" (by the caller). Offline with
           // nothing stored, the active group is chosen from what this device knows.
           if (activeGroup.getSnapshot() === undefined)
             await reconcileActiveGroup().catch(() => undefined);

@@ -10,7 +10,7 @@ import { openJoinGroupModal } from './group-modals';
 import { GroupScreen } from './group-screen';
 import styles from './group-screen.module.css';
 
-// Spec 02 §2 "/group": a spinner while no active group is chosen yet, the active group's
+// docs/groups-and-bets.md §2 "/group": a spinner while no active group is chosen yet, the active group's
 // details, or with none "Join Your First Group!" and the header's Join Group button.
 export function ActiveGroupPage() {
   const active = useActiveGroup();

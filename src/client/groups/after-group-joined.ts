@@ -1,6 +1,6 @@
 import { toast } from '../shell/toast-store';
 
-// The flow after a successful join (spec 02 §4). The group is already the active group (the
+// The flow after a successful join (docs/groups-and-bets.md §4). The group is already the active group (the
 // join action made it so). The toast says it was joined (§4: "a toast says it was joined");
 // then the server's push status is checked (10 s time-out) and, when there is no active
 // subscription and the browser has not denied permission, the join modal switches to the

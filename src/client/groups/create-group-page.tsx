@@ -3,7 +3,7 @@ import { AppPage } from '../shell/app-page';
 import { Card } from '../ui/card';
 import { GroupForm } from './group-form';
 
-// Spec 02 §2 "/group/create": "Create Your Group" and the group form; the new group becomes
+// docs/groups-and-bets.md §2 "/group/create": "Create Your Group" and the group form; the new group becomes
 // the active group and the player goes to /group.
 export function CreateGroupPage() {
   const navigate = useNavigate();

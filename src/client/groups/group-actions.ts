@@ -4,6 +4,7 @@ import type {
   Group,
   InviteCodeResponse,
   PublicGroupSummary,
+  UpdateGroupRequest,
 } from '../../domain/groups';
 import { activeGroupStore } from '../data/active-group-store';
 import { ApiError, signedOutError } from '../data/api-client';
@@ -16,11 +17,13 @@ import {
   createGroupMutator,
   joinGroupMutator,
   leaveGroupMutator,
+  removeMemberMutator,
   setFloorTopUpMutator,
+  updateGroupMutator,
   type JoinGroupArgs,
 } from '../data/group-mutators';
 
-// The group writes of spec 02 §4 in one place. Creating, joining and leaving run named mutators
+// The group writes of docs/groups-and-bets.md §4 in one place. Creating, joining and leaving run named mutators
 // through the outbox (data/group-mutators.ts, data/outbox.ts): the change shows at once in the
 // mirror, marked pending, and goes out now or when the network returns; the pull that follows
 // brings the server's rows. A refusal rejects, so the screens show the message as before.
@@ -33,14 +36,14 @@ function currentUser() {
 
 /**
  * POST /groups: the group shows at once under a temporary (negative) id, marked pending, with
- * the creator holding the starting points (spec 02 §4), and becomes the active group; the
+ * the creator holding the starting points (docs/groups-and-bets.md §4), and becomes the active group; the
  * server's id replaces the temporary one on the answer. Offline, it resolves with the pending group.
  */
 export async function createGroup(input: CreateGroupInput): Promise<Group> {
   currentUser();
   const tempId = localData.outbox.tempId();
   const write = localData.run(createGroupMutator, { tempId, input });
-  // Spec 02 §4: the created group becomes the active group (the real id replaces it on the answer).
+  // docs/groups-and-bets.md §4: the created group becomes the active group (the real id replaces it on the answer).
   activeGroupStore.set({ id: tempId, name: input.name, availablePoints: input.defaultPoints });
   try {
     const result = await write;
@@ -75,7 +78,7 @@ async function join(args: JoinGroupArgs, knownId: number | undefined): Promise<G
   } as Group;
 }
 
-/** POST /groups/join-public: a public group is joined by its name (spec 02 §4). */
+/** POST /groups/join-public: a public group is joined by its name (docs/groups-and-bets.md §4). */
 export async function joinPublicGroup(groupName: string): Promise<Group> {
   const known = await db.groups.where('name').equals(groupName).first();
   return join({ privacy: 'public', groupName, ...(known ? { groupId: known.id } : {}) }, known?.id);
@@ -99,6 +102,35 @@ export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promi
   currentUser();
   const result = await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
   if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.setFloorTopUp);
+}
+
+/**
+ * PATCH /groups/{id}: an admin renames the group or changes its description, shown at once
+ * (the header's group name too) and sent now or when back online. A refusal (a public name
+ * taken) rejects with the server's message, and the old details come back.
+ */
+export async function updateGroup(groupId: number, changes: UpdateGroupRequest): Promise<void> {
+  currentUser();
+  try {
+    const result = await localData.run(updateGroupMutator, { groupId, changes });
+    if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.updateGroup);
+  } finally {
+    await localData.syncEngine.reconcileActiveGroup();
+  }
+}
+
+/**
+ * DELETE /groups/{id}/members/{userId}: an admin removes a member (the group policy says whom).
+ * The member leaves the list at once; the server ends their access and their devices drop
+ * the group. Sent now or when back online.
+ */
+export async function removeMember(
+  groupId: number,
+  member: { userId: number; userName: string },
+): Promise<void> {
+  currentUser();
+  const result = await localData.run(removeMemberMutator, { groupId, ...member });
+  if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.removeMember);
 }
 
 /**

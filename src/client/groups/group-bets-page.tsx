@@ -8,7 +8,7 @@ import { Card } from '../ui/card';
 import { useGroup } from './use-groups';
 import styles from './group-bets-page.module.css';
 
-// "/group/{id}/bets": spec 02 §2 has a "Hello world" placeholder; we show ALL of the group's
+// "/group/{id}/bets": docs/groups-and-bets.md §2 has a "Hello world" placeholder; we show ALL of the group's
 // bets with the group view's tabs and search instead (a placeholder is not good enough for a
 // real product).
 

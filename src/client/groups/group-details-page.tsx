@@ -1,7 +1,7 @@
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { GroupScreen } from './group-screen';
 
-// Spec 02 §2 "/group/{id}" with an optional ?inviteCode (the share link of a private group).
+// docs/groups-and-bets.md §2 "/group/{id}" with an optional ?inviteCode (the share link of a private group).
 export function GroupDetailsPage() {
   const { id } = useParams();
   const [search] = useSearchParams();
@@ -11,7 +11,7 @@ export function GroupDetailsPage() {
   return <GroupScreen key={groupId} groupId={groupId} inviteCode={inviteCode} />;
 }
 
-/** /group/{id}/invite?inviteCode= (where spec 01 §2's login return rule points): the same link as /group/{id}?inviteCode=. */
+/** /group/{id}/invite?inviteCode= (where docs/accounts-and-shell.md §2's login return rule points): the same link as /group/{id}?inviteCode=. */
 export function GroupInviteRedirect() {
   const { id } = useParams();
   const [search] = useSearchParams();

@@ -2,6 +2,7 @@ import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
+import { canManageGroup } from '../../domain/policies/group-policy';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { MuteButton } from '../inbox/mute-button';
@@ -14,7 +15,7 @@ import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
 import { GroupSettings } from './group-settings';
 import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
-import { useMyMembership } from './use-groups';
+import { rosterOf, useMyMembership } from './use-groups';
 import styles from './group-details.module.css';
 
 // The running season's banner (a lazy chunk of src/client/seasons).
@@ -22,7 +23,7 @@ const SeasonBanner = lazy(() =>
   import('../seasons/season-banner').then((module) => ({ default: module.SeasonBanner })),
 );
 
-// The group details view of spec 02 §2: the name as heading, its description, Share (only
+// The group details view of docs/groups-and-bets.md §2: the name as heading, its description, Share (only
 // when a shareable link exists), the bet list (3 per tab), the Members list
 // of user bubbles, and Leave group behind a confirmation.
 
@@ -38,7 +39,7 @@ const TEXT = {
 };
 
 /** A link exists for a public group, and for a private one whose invite code the viewer knows. */
-/** Spec 02 §9: the group view shows at most 3 bets per tab; "View All Bets" shows the rest. */
+/** docs/groups-and-bets.md §9: the group view shows at most 3 bets per tab; "View All Bets" shows the rest. */
 const BETS_PER_TAB = 3;
 
 function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'private' } {
@@ -120,7 +121,7 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
 
       <GroupMembers group={group} userId={userId} />
 
-      {role && <GroupSettings group={group} />}
+      {canManageGroup(rosterOf(group), userId) && <GroupSettings group={group} />}
 
       <div className={styles.leave}>
         <Button

@@ -3,12 +3,12 @@ import { Globe, Lock } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import {
-  createGroupRequestSchema,
   GROUP_LIMITS,
   type CreateGroupInput,
   type CreateGroupRequest,
   type Group,
 } from '../../domain/groups';
+import { createGroupRequestSchema } from '../../domain/schemas/groups';
 import { errorMessage } from '../data/api-client';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -18,7 +18,7 @@ import { TextField } from '../ui/text-field';
 import { createGroup } from './group-actions';
 import styles from './group-form.module.css';
 
-// The group form of spec 02 §2 and §5: name, optional description, privacy (public by
+// The group form of docs/groups-and-bets.md §2 and §5: name, optional description, privacy (public by
 // default), an optional invite code for a private group (blank: the server makes one) and
 // the starting points (100 by default). Used on /group/create and in the group selector.
 
@@ -43,7 +43,7 @@ const TEXT = {
 };
 
 // The form's schema is the request schema of src/domain/groups.ts itself: its messages are
-// spec 02 §5's, and its output is exactly what POST /groups takes.
+// docs/groups-and-bets.md §5's, and its output is exactly what POST /groups takes.
 const groupFormSchema = createGroupRequestSchema;
 type GroupFormValues = CreateGroupRequest;
 

@@ -40,7 +40,7 @@ export function openGroupSelectorModal() {
   });
 }
 
-/** The join modal; a prefilled id or code opens its Private Group tab (spec 02 §4). */
+/** The join modal; a prefilled id or code opens its Private Group tab (docs/groups-and-bets.md §4). */
 export function openJoinGroupModal(prefill?: JoinPrefill) {
   openModal({
     title: 'Join a Group',
@@ -48,7 +48,7 @@ export function openJoinGroupModal(prefill?: JoinPrefill) {
   });
 }
 
-/** Spec 02 §2 "Share {group name}", with the share link for this origin. */
+/** docs/groups-and-bets.md §2 "Share {group name}", with the share link for this origin. */
 export function openShareGroupModal(group: Parameters<typeof shareLink>[1] & { name: string }) {
   const link = shareLink(window.location.origin, group);
   openModal({

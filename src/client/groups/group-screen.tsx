@@ -23,10 +23,10 @@ import { openJoinGroupModal } from './group-modals';
 import { useGroup, useMyMembership } from './use-groups';
 import styles from './group-screen.module.css';
 
-// One group on screen (spec 02 §2 "/group/{id}", also what /group shows for the active group):
+// One group on screen (docs/groups-and-bets.md §2 "/group/{id}", also what /group shows for the active group):
 // a spinner while it loads; the details for a member; the "not a member" card with Join group
 // for a public group; "Group not found or inaccessible" otherwise. A 403 opens the private
-// join dialog prefilled with the id and any invite code (spec 02 §8). With an invite code in
+// join dialog prefilled with the id and any invite code (docs/groups-and-bets.md §8). With an invite code in
 // the link the player joins at once: the link is the invitation, one more click adds nothing.
 
 const TEXT = {
@@ -87,7 +87,7 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
   });
 
   // Load the group; then, once per visit, act on what the server said: with an invite code a
-  // non-member joins at once; a 403 without one opens the private join dialog (spec 02 §8).
+  // non-member joins at once; a 403 without one opens the private join dialog (docs/groups-and-bets.md §8).
   useEffect(() => {
     let isCurrent = true;
     loadGroup(groupId).then(({ status, group: fresh }) => {

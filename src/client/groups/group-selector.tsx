@@ -14,7 +14,7 @@ import { JoinGroupForm } from './join-group-form';
 import { useMyGroups, type MyGroup } from './use-groups';
 import styles from './group-selector.module.css';
 
-// The group selector modal of spec 02 §2: search my groups by name (case-insensitive
+// The group selector modal of docs/groups-and-bets.md §2: search my groups by name (case-insensitive
 // substring), a 22rem list where choosing a group makes it active, and Join and Create,
 // whose forms open inside the same modal.
 

@@ -8,9 +8,11 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Toggle } from '../ui/toggle';
 import { rotateInviteCode, setFloorTopUp } from './group-actions';
+import { GroupDetailsForm } from './group-details-form';
 import styles from './group-details.module.css';
 
-// The group's settings, for its admins: the weekly top-up ("nobody is out of the game"), and a
+// The group's settings, for its admins (the group policy's canManageGroup): its name and
+// description (group-details-form.tsx), the weekly top-up ("nobody is out of the game"), and a
 // private group's invite code with a way to change it (a code that leaked, a member removed who
 // knows it). The top-up is the group row's flag in the mirror (readable offline); a change goes
 // through the outbox, shown at once. A new invite code is the server's, so it needs the network.
@@ -39,6 +41,7 @@ export function GroupSettings({ group }: { group: GroupRow }) {
         {TEXT.heading}
       </h2>
       <Card>
+        <GroupDetailsForm group={group} />
         <Toggle
           label={TEXT.topUps}
           description={TEXT.topUpsHint(group.defaultPoints ?? GROUP_LIMITS.defaultPoints)}

@@ -1,13 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from '../../domain/zod';
-import {
-  GROUP_MESSAGES,
-  joinPrivateRequestSchema,
-  parseInviteLink,
-  type PublicGroupSummary,
-} from '../../domain/groups';
+import type { z } from '../../domain/schemas/zod';
+import { GROUP_MESSAGES, parseInviteLink, type PublicGroupSummary } from '../../domain/groups';
+import { joinPrivateRequestSchema } from '../../domain/schemas/groups';
 import { errorMessage } from '../data/api-client';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
@@ -17,7 +13,7 @@ import { afterGroupJoined } from './after-group-joined';
 import { joinPrivateGroup, joinPublicGroup, searchPublicGroups } from './group-actions';
 import styles from './join-group-form.module.css';
 
-// The join form of spec 02 §2 and §4: tabs "Public Group" (a typeahead over the public
+// The join form of docs/groups-and-bets.md §2 and §4: tabs "Public Group" (a typeahead over the public
 // groups, then Join) and "Private Group" (group id and invite code). A prefilled id or code
 // (from an invite link or a 403) opens the private tab; switching tabs clears both forms and
 // their messages. After a join: afterGroupJoined (toast, close; the push prompt plugs in there).
@@ -60,7 +56,7 @@ export function JoinGroupForm({
   const [mode, setMode] = useState<Mode>(
     prefill.groupId || prefill.inviteCode ? 'private' : 'public',
   );
-  // Each switch remounts the panel: its fields and messages start empty (spec 02 §4).
+  // Each switch remounts the panel: its fields and messages start empty (docs/groups-and-bets.md §4).
   const [generation, setGeneration] = useState(0);
   const switchTo = (next: Mode) => {
     if (next === mode) return;
@@ -169,7 +165,7 @@ function PublicJoin({ onJoined }: { onJoined: () => void }) {
   );
 }
 
-// Both fields are required (spec 02 §5); the id arrives as text and leaves as a number.
+// Both fields are required (docs/groups-and-bets.md §5); the id arrives as text and leaves as a number.
 type PrivateJoinValues = z.input<typeof joinPrivateRequestSchema>;
 type PrivateJoinRequest = z.output<typeof joinPrivateRequestSchema>;
 

@@ -5,9 +5,9 @@ import { CopyLink } from '../ui/copy-link';
 import { QrCode } from '../ui/qr-code';
 import styles from './share-group-modal.module.css';
 
-// The share modal of spec 02 §2: "Scan the QR code to join the group", the QR code of the
+// The share modal of docs/groups-and-bets.md §2: "Scan the QR code to join the group", the QR code of the
 // share link (size 250, error correction M), the link, and a copy button whose "Copied!"
-// lasts 2 s (spec 02 §9). Beside them: a private group's id and invite code as text (what the
+// lasts 2 s (docs/groups-and-bets.md §9). Beside them: a private group's id and invite code as text (what the
 // join form's "Private Group" tab asks for, to read out or type on another phone), and the
 // phone's own share sheet where the browser has one.
 

@@ -1,8 +1,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { Membership } from '../../domain/groups';
+import type { GroupRoster } from '../../domain/policies/group-policy';
 import { db, type GroupRow, type MembershipRow } from '../data/db';
 
-// The groups views' reads: live queries on the Dexie mirror (ARCHITECTURE.md §8), so a sync,
+// The groups views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync,
 // an action or a socket event shows up on screen without any view asking for it.
 // Each returns undefined while the first answer is pending.
 
@@ -24,6 +25,15 @@ export function useMyGroups(userId: number | undefined): MyGroup[] | undefined {
       }))
       .sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
   }, [userId]);
+}
+
+/** Who is in the group as the mirror knows it, for the group policy (src/domain/policies). */
+export function rosterOf(group: GroupRow): GroupRoster {
+  return {
+    createdByUserId: group.createdByUserId ?? -1,
+    admins: group.admins ?? [],
+    memberUserIds: group.memberUserIds ?? [],
+  };
 }
 
 /** One group as this device knows it; null when it knows nothing of it. */

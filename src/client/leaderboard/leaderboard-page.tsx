@@ -15,7 +15,7 @@ import { PeriodTabs, type LeaderboardView } from './period-tabs';
 import { useLeaderboard, type RankedRow } from './use-leaderboard';
 import styles from './leaderboard-page.module.css';
 
-// Spec 02 §2 "/leaderboard": the active group's members by total points descending, ranked
+// docs/groups-and-bets.md §2 "/leaderboard": the active group's members by total points descending, ranked
 // 1..n, in the data table (Rank and Points sortable, "Search...", "No data to show"). The
 // player's own row is highlighted, and says "You" so colour is not the only sign. A query
 // over the mirror's memberships: every group's standings render offline, kept fresh by pulls.
@@ -88,6 +88,7 @@ export function LeaderboardPage() {
     {
       key: 'points',
       header: 'Points',
+      hint: 'total',
       align: 'end',
       sortValue: (row) => row.points,
       render: (row) => <Points value={row.points} size="small" word="never" />,

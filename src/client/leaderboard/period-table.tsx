@@ -11,7 +11,8 @@ import styles from './leaderboard-page.module.css';
 
 // This week / This month: points won or lost in the period, from the ledger (the
 // server sums it), ranked with shared places, and how far each member moved since the period
-// before (▲2, ▼1). Shown offline as last fetched, and said so.
+// before (▲2, ▼1), where there was an earlier standing to move from. Offline, the same sums
+// come from the mirror, and the table says so.
 
 const TEXT = {
   caption: (group: string, period: LeaderboardPeriod) => `${group} standings this ${period}`,
@@ -19,7 +20,7 @@ const TEXT = {
   offlineNone: (period: LeaderboardPeriod) =>
     `You're offline. This ${period}'s standings show once you're back.`,
   failed: "We couldn't load these standings. Please try again later.",
-  offlineSeen: "You're offline: these are the standings as you last saw them.",
+  offlineSeen: "You're offline: these standings are as of your last sync.",
   quietTitle: (period: LeaderboardPeriod) => `No results yet this ${period}`,
   quietText: 'Points won or lost on bets settled from now on count here.',
   movedUp: (places: number) => `up ${places} ${places === 1 ? 'place' : 'places'}`,
@@ -27,7 +28,8 @@ const TEXT = {
   same: 'same place',
 };
 
-function Movement({ movement }: { movement: number }) {
+function Movement({ movement }: { movement: number | null }) {
+  if (movement === null) return null;
   if (movement === 0)
     return (
       <span className={styles.same} aria-label={TEXT.same} title={TEXT.same}>

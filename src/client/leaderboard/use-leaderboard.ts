@@ -9,7 +9,7 @@ export interface RankedRow {
 }
 
 /**
- * The group's members by total points descending, then by name, ranked 1..n (spec 02 §2): a
+ * The group's members by total points descending, then by name, ranked 1..n (docs/groups-and-bets.md §2): a
  * query over the mirror's memberships; undefined while loading.
  */
 export function useLeaderboard(groupId: number | undefined): RankedRow[] | undefined {

@@ -7,21 +7,24 @@ import {
 } from '../../domain/leaderboard-periods';
 import { isNetworkError } from '../data/api-client';
 import { db } from '../data/db';
+import { periodBoardOf, readGroupResults } from '../data/mirror-results';
 import { periodWindow, refreshPeriodLeaderboard } from '../data/period-leaderboards';
 
 export interface PeriodStandings {
   /** Ranked, once this week's (or month's) answer is here; undefined until then. */
   rows: RankedPeriodResult[] | undefined;
-  /** offline: showing nothing new could be fetched; failed: the server refused. */
+  /** offline: worked out from the mirror, as of its last sync; failed: the server refused. */
   status: 'loading' | 'ready' | 'offline' | 'failed';
-  /** When the rows shown were fetched (ms since the epoch). */
+  /** When the rows shown were fetched (ms since the epoch); absent for the mirror's own. */
   fetchedAt?: number;
 }
 
 /**
- * The group's standings this week or month: the copy kept in Dexie (offline, what was seen),
- * refreshed from the server when the view opens and whenever the group's points move in the
- * mirror (a bet settled). A copy of an earlier week or month is not shown as this one.
+ * The group's standings this week or month: the server's answer, kept in Dexie and refreshed
+ * when the view opens and whenever the group's points move in the mirror (a bet settled).
+ * Offline, the same sums are worked out from the mirror (mirror-results.ts), and a kept copy
+ * stands in only while the mirror holds nothing of the group. A copy of an earlier week or
+ * month is not shown as this one.
  */
 export function usePeriodLeaderboard(
   groupId: number,
@@ -62,8 +65,17 @@ export function usePeriodLeaderboard(
     };
   }, [groupId, period, from, key, pointsSignature]);
 
-  const current = stored && stored.from === from ? stored : undefined;
   const status = fetchState?.key === key ? fetchState.status : 'loading';
+  const isOffline = status === 'offline';
+  const mirrored = useLiveQuery(async () => {
+    if (!isOffline) return null;
+    const results = await readGroupResults(groupId);
+    return results.members.length > 0
+      ? periodBoardOf(groupId, period, new Date(from), results)
+      : null;
+  }, [isOffline, groupId, period, from]);
+  if (isOffline && mirrored) return { rows: rankPeriodResults(mirrored.members), status };
+  const current = stored && stored.from === from ? stored : undefined;
   return {
     rows: current ? rankPeriodResults(current.members) : undefined,
     status: current && status === 'loading' ? 'ready' : status,

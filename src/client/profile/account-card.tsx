@@ -5,7 +5,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import styles from './profile-page.module.css';
 
-// The account information card of /profile (spec 01 §2, §3 "Full user").
+// The account information card of /profile (docs/accounts-and-shell.md §2, §3 "Full user").
 export function AccountCard({ user, onEdit }: { user: User; onEdit?: () => void }) {
   const rows: [string, string][] = user.isTemporary
     ? [['Display name', user.displayName]]

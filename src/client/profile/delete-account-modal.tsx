@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Check, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { type DeleteAccountForm } from '../../domain/account-data';
 import {
   deleteFullAccountFormSchema,
   deleteGuestAccountFormSchema,
-  type DeleteAccountForm,
-} from '../../domain/account-data';
+} from '../../domain/schemas/account-data';
 import { deleteAccount } from '../data/account-data-api';
 import { ApiError, isNetworkError } from '../data/api-client';
 import { useSession } from '../data/use-session';

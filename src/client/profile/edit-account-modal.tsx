@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   CURRENT_PASSWORD_REQUIRED,
-  editAccountFormSchema,
   type EditAccountForm,
   type UpdateProfileRequest,
 } from '../../domain/auth';
+import { editAccountFormSchema } from '../../domain/schemas/auth';
 import { ApiError } from '../data/api-client';
 import { updateProfile } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
@@ -17,7 +17,7 @@ import { PasswordField } from '../ui/password-field';
 import { TextField } from '../ui/text-field';
 import styles from '../auth/auth-form.module.css';
 
-// Spec 01 §2 "Edit-account form", §5 "Other forms", §8 "Profile update failure".
+// docs/accounts-and-shell.md §2 "Edit-account form", §5 "Other forms", §8 "Profile update failure".
 const TEXT = {
   firstName: 'First name',
   lastName: 'Last name',

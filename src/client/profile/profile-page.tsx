@@ -16,7 +16,7 @@ import { openGuestLogoutConfirm } from './guest-logout-confirm';
 import { YourDataCard } from './your-data-card';
 import styles from './profile-page.module.css';
 
-// Spec 01 §2 "Profile page", with the push notification settings of spec 02 §2.
+// docs/accounts-and-shell.md §2 "Profile page", with the push notification settings of docs/groups-and-bets.md §2.
 const TEXT = {
   title: 'Profile',
   loading: 'Loading profile...',

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { registerFormSchema, type RegisterForm } from '../../domain/auth';
+import { type RegisterForm } from '../../domain/auth';
+import { registerFormSchema } from '../../domain/schemas/auth';
 import { DEFAULT_APP_NAME } from '../../domain/constants';
 import { updateProfile } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
@@ -12,8 +13,8 @@ import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import styles from '../auth/auth-form.module.css';
 
-// Spec 01 §2 "Upgrade modal (for guests)": the title is the modal's heading; no login link.
-// The same id, groups and points carry over (ARCHITECTURE.md §6).
+// docs/accounts-and-shell.md §2 "Upgrade modal (for guests)": the title is the modal's heading; no login link.
+// The same id, groups and points carry over (docs/architecture.md §6).
 const TEXT = {
   intro: 'Save your progress, access all features, and keep your account secure.',
   submit: 'Complete Registration',

@@ -4,7 +4,7 @@ import { FeatureCard, FeatureGrid } from './feature-card';
 import { PageIntro, PageSection, PublicPage } from './public-page';
 import styles from './about-page.module.css';
 
-/** /about: why Hunch exists, what it stands for and where it came from (spec 01 §2). */
+/** /about: why Hunch exists, what it stands for and where it came from (docs/accounts-and-shell.md §2). */
 export default function AboutPage() {
   return (
     <PublicPage>

@@ -3,7 +3,7 @@ import { ButtonLink } from './button-link';
 import { PublicPage } from './public-page';
 import styles from './blog-page.module.css';
 
-/** /blog: shown until the first posts are written (spec 01 §2 names its heading). */
+/** /blog: shown until the first posts are written (docs/accounts-and-shell.md §2 names its heading). */
 export default function BlogPage() {
   return (
     <PublicPage>

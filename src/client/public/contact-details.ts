@@ -3,5 +3,5 @@
 export const CONTACT_EMAIL = 'hello@hunch.app';
 
 // The date the terms and the privacy policy were last changed. Update it with every change;
-// a material change also needs 30 days' notice before it applies (spec 01 §9).
+// a material change also needs 30 days' notice before it applies (docs/accounts-and-shell.md §9).
 export const LEGAL_LAST_UPDATED = '23 November 2026';

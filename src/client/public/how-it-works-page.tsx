@@ -10,7 +10,7 @@ import styles from './how-it-works-page.module.css';
 // and the payout is the domain's own share of the pool.
 const EXAMPLE = { pool: 60, winningStake: 20, stake: 6, payout: proportionalShare(60, 6, 20) };
 
-/** /how-it-works: the three steps of a game and the nights it is made for (spec 01 §2). */
+/** /how-it-works: the three steps of a game and the nights it is made for (docs/accounts-and-shell.md §2). */
 export default function HowItWorksPage() {
   return (
     <PublicPage>

@@ -7,7 +7,7 @@ import { FeatureCard, FeatureGrid } from './feature-card';
 import { PageSection, PublicPage } from './public-page';
 import styles from './landing-page.module.css';
 
-/** /landing: what Hunch is, in one screen, for a visitor who is not signed in (spec 01 §2). */
+/** /landing: what Hunch is, in one screen, for a visitor who is not signed in (docs/accounts-and-shell.md §2). */
 export default function LandingPage() {
   return (
     <PublicPage>

@@ -6,7 +6,7 @@ import { LegalDocument, LegalSection } from './legal-document';
 const REFRESH_TOKEN_DAYS = TOKEN_LIFETIME.refreshSeconds / (24 * 60 * 60);
 const RESET_LINK_MINUTES = TOKEN_LIFETIME.passwordResetSeconds / 60;
 
-/** /privacy-policy: what Hunch collects, keeps on your device and never does (spec 01 §2). */
+/** /privacy-policy: what Hunch collects, keeps on your device and never does (docs/accounts-and-shell.md §2). */
 export default function PrivacyPolicyPage() {
   return (
     <LegalDocument

@@ -3,7 +3,7 @@ import { MINIMUM_AGE, TERMS_NOTICE_DAYS } from '../../domain/constants';
 import { CONTACT_EMAIL, LEGAL_LAST_UPDATED } from './contact-details';
 import { LegalDocument, LegalSection } from './legal-document';
 
-/** /terms-conditions: the rules of using Hunch, in 15 sections (spec 01 §2 and §9). */
+/** /terms-conditions: the rules of using Hunch, in 15 sections (docs/accounts-and-shell.md §2 and §9). */
 export default function TermsPage() {
   return (
     <LegalDocument

@@ -8,7 +8,7 @@ import { pushService } from './push-session';
 import { enablePush } from './push-toggle';
 import styles from './push-prompt.module.css';
 
-// The "Enable group updates" prompt of spec 02 §2 and §4, shown in the join modal after a
+// The "Enable group updates" prompt of docs/groups-and-bets.md §2 and §4, shown in the join modal after a
 // join when this device has no active subscription and permission is not denied. It closes
 // when notifications are enabled (or that failed, with its message) or declined. Below it:
 // the rule that decides whether to offer it, and offerPushPrompt(), which the join flow calls.
@@ -46,7 +46,7 @@ function PushPrompt({ onDone }: { onDone: () => void }) {
   );
 }
 
-// Spec 02 §4, after a join: the server's push status is checked with a 10 s time-out. With
+// docs/groups-and-bets.md §4, after a join: the server's push status is checked with a 10 s time-out. With
 // no active subscription and permission not denied, the join modal switches to the "Enable
 // group updates" prompt; otherwise it closes. If the check errors (or times out) the join
 // simply completes: §4 says so, and a prompt the status could not justify would nag people
@@ -92,7 +92,7 @@ export async function shouldOfferPushPrompt({
 }
 
 /**
- * After a join (spec 02 §4): when the status check says so, the open join modal becomes the
+ * After a join (docs/groups-and-bets.md §4): when the status check says so, the open join modal becomes the
  * "Enable group updates" prompt (or, for a join made on the group page, the prompt opens).
  * Resolves true when the prompt is showing.
  */

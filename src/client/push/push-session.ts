@@ -2,7 +2,7 @@ import { api, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
 import { createPushApi, createPushService, type PushService } from './push-subscription';
 
-// Spec 01 §4 and spec 02 §4: the push subscription is set up after login, registration,
+// docs/accounts-and-shell.md §4 and docs/groups-and-bets.md §4: the push subscription is set up after login, registration,
 // session restore and token refresh, and detached on logout. Started once at app start
 // (src/client/pwa/start-pwa.ts), after the session was restored, so a restored session is
 // resumed here directly.

@@ -14,7 +14,7 @@ import {
 } from './push-toggle';
 import styles from './push-settings-card.module.css';
 
-// Profile "Push notifications" settings (spec 02 §2, §4): the toggle on, off or blocked for
+// Profile "Push notifications" settings (docs/groups-and-bets.md §2, §4): the toggle on, off or blocked for
 // this device. Blocked (the browser denied permission) disables it and says how to allow it.
 
 const TEXT = {

@@ -11,7 +11,7 @@ import { SERVICE_WORKER_URL } from '../pwa/register-service-worker';
 // This device's push subscription, from the browser to the server: who the device is, the
 // push calls under /api, and the service that subscribes, unsubscribes, resumes and detaches.
 
-// Who this device is to the push service (spec 02 §3): a device id generated once per app and
+// Who this device is to the push service (docs/groups-and-bets.md §3): a device id generated once per app and
 // kept in localStorage (it must outlive a logout, so a later login finds the same
 // subscription row), and a readable device name derived from the user agent.
 
@@ -47,7 +47,7 @@ export function getDeviceName(
   return deriveDeviceName(nav.userAgent, nav.maxTouchPoints ?? 0);
 }
 
-// The push calls of spec 02 §7, under /api (ARCHITECTURE.md). Each takes the app's name and
+// The push calls of docs/groups-and-bets.md §7, under /api (docs/architecture.md). Each takes the app's name and
 // this device's id; the server keeps one subscription per user, app and device.
 
 const BASE = `${API_BASE}/push-subscriptions`;
@@ -85,13 +85,13 @@ export function createPushApi(api: ApiClient) {
   };
 }
 
-// This device's push subscription (spec 02 §3, §4, §7): subscribe (permission → the browser's
+// This device's push subscription (docs/groups-and-bets.md §3, §4, §7): subscribe (permission → the browser's
 // PushManager → register on the server), unsubscribe (locally, then delete on the server; a
 // server failure still counts as success), the server's status, re-registering after a
 // sign-in and detaching at logout. The browser and the server are passed in, so the rules are
 // tested without either.
 
-/** Spec 02 §8, internal errors. */
+/** docs/groups-and-bets.md §8, internal errors. */
 export const PUSH_ERRORS = {
   notSupported: 'Push not supported',
   permissionDenied: 'Permission denied by user. Enable in browser settings.',
@@ -210,7 +210,7 @@ export function createPushService({
     /** GET status: does the server hold an active subscription for this device? */
     status: (signal?: AbortSignal) => pushApi.getStatus(deviceId(), appName, signal),
 
-    /** Enable (spec 02 §4): request permission, subscribe, register on the server. */
+    /** Enable (docs/groups-and-bets.md §4): request permission, subscribe, register on the server. */
     async subscribe(): Promise<void> {
       if (!browser.isSupported()) throw new Error(PUSH_ERRORS.notSupported);
       const permission = await browser.requestPermission();
@@ -221,7 +221,7 @@ export function createPushService({
       await pushApi.register(toRequest(subscription));
     },
 
-    /** Disable (spec 02 §4): unsubscribe locally, then delete on the server; a server failure still counts as success. */
+    /** Disable (docs/groups-and-bets.md §4): unsubscribe locally, then delete on the server; a server failure still counts as success. */
     async unsubscribe(): Promise<void> {
       if (!browser.isSupported()) throw new Error(PUSH_ERRORS.notSupported);
       const registration = await browser.existingRegistration();
@@ -236,7 +236,7 @@ export function createPushService({
     },
 
     /**
-     * After login, registration, session restore or token refresh (spec 02 §4): with permission
+     * After login, registration, session restore or token refresh (docs/groups-and-bets.md §4): with permission
      * granted, a subscription this browser still holds, or one the server still counts as
      * active, is registered again for whoever is signed in now. Never asks for permission.
      */
@@ -257,7 +257,7 @@ export function createPushService({
       await pushApi.register(toRequest(await browserSubscription(registration)));
     },
 
-    /** At logout (spec 02 §4): the server stops sending here; fire and forget. */
+    /** At logout (docs/groups-and-bets.md §4): the server stops sending here; fire and forget. */
     detach(accessToken: string | null): void {
       if (!accessToken || !browser.isSupported()) return;
       pushApi.deactivate(deviceId(), appName, accessToken).catch((error: unknown) => {

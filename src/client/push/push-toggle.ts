@@ -1,6 +1,6 @@
 import { PushPermissionDeniedError, type PushService } from './push-subscription';
 
-// The profile's push toggle (spec 02 §4 "Push toggle states", §8 messages), framework-free:
+// The profile's push toggle (docs/groups-and-bets.md §4 "Push toggle states", §8 messages), framework-free:
 // the card (push-settings-card.tsx) shows the status and the toasts these functions return.
 // - on: permission granted, signed in, and the server says active; blocked: permission denied
 //   (the toggle is disabled, with instructions); off: anything else;

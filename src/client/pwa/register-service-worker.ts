@@ -1,6 +1,6 @@
 import { TIMING } from '../../domain/constants';
 
-// Spec 01 §4 "App lifecycle": the service worker (src-sw, built to /sw.js) is registered once
+// docs/accounts-and-shell.md §4 "App lifecycle": the service worker (src-sw, built to /sw.js) is registered once
 // the app is stable (the page has loaded and the browser is idle) or after 30000 ms at the
 // latest; an update check runs every 3,600,000 ms. A new version that finished installing
 // waits: it takes over when the app next starts, so nothing reloads under the player's hands

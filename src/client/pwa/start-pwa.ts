@@ -3,7 +3,7 @@ import type { SessionStore } from '../data/session-store';
 import { toast } from '../shell/toast-store';
 import { captureInstallPrompt } from './install-prompt';
 
-// What the installed app needs at start (spec 01 §4 "App lifecycle"): the service worker,
+// What the installed app needs at start (docs/accounts-and-shell.md §4 "App lifecycle"): the service worker,
 // registered once the page is stable (a production build only: the dev server has no
 // /sw.js), and the push subscription following the session. Both are lazy chunks, so the
 // landing page's first load does not carry them; push loads only once someone is signed in

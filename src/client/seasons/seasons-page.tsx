@@ -1,6 +1,6 @@
 import { CalendarClock, Flag, Plus, Trophy } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
-import { seasonPodium } from '../../domain/seasons';
+import { seasonPodium, type SeasonStanding } from '../../domain/seasons';
 import type { SeasonRow } from '../data/db';
 import { useSession } from '../data/use-session';
 import { useGroup, useMyMembership } from '../groups/use-groups';
@@ -13,12 +13,12 @@ import { Points, signedPoints } from '../ui/points';
 import { useNow } from '../ui/use-now';
 import { openEndSeasonConfirm } from './end-season-confirm';
 import { openStartSeasonSheet } from './start-season-sheet';
-import { endsInText, useSeasons } from './use-seasons';
+import { endsInText, useSeasons, useStandingsSoFar } from './use-seasons';
 import styles from './seasons.module.css';
 
-// /group/:id/seasons: the running season (admins end it early here, or start the next one) and
-// the archive, each past season with its podium and full standings. Read from the mirror, so
-// it opens offline.
+// /group/:id/seasons: the running season with its standings so far (admins end it early here,
+// or start the next one) and the archive, each past season with its podium and full standings.
+// Read from the mirror, so it opens offline.
 
 const PLACE_LABEL = ['1st', '2nd', '3rd'];
 /** +3, −2, 0: won or lost during the season. */
@@ -56,7 +56,7 @@ export function SeasonsPage() {
           <Link to="/leaderboard">{groupName}</Link>
         </p>
       )}
-      {running && <RunningSeason season={running} isAdmin={isAdmin} />}
+      {running && <RunningSeason season={running} isAdmin={isAdmin} userId={user?.id} />}
       {seasons && seasons.length === 0 && (
         <Card>
           <EmptyState icon={<Trophy size={26} />} title="No seasons yet">
@@ -80,8 +80,17 @@ export function SeasonsPage() {
   );
 }
 
-function RunningSeason({ season, isAdmin }: { season: SeasonRow; isAdmin: boolean }) {
+function RunningSeason({
+  season,
+  isAdmin,
+  userId,
+}: {
+  season: SeasonRow;
+  isAdmin: boolean;
+  userId: number | undefined;
+}) {
   const now = useNow(60_000);
+  const standings = useStandingsSoFar(season);
   return (
     <Card className={styles.running} aria-label={`Running season ${season.name}`}>
       <div className={styles.runningHead}>
@@ -94,6 +103,16 @@ function RunningSeason({ season, isAdmin }: { season: SeasonRow; isAdmin: boolea
           </p>
         </div>
       </div>
+      {standings && standings.length > 0 && (
+        <div className={styles.standings}>
+          <h3 className={styles.standingsTitle}>Standings so far</h3>
+          <StandingsTable
+            caption={`${season.name} standings so far`}
+            standings={standings}
+            userId={userId}
+          />
+        </div>
+      )}
       {isAdmin && season.id > 0 && (
         <div className={styles.actions}>
           <Button
@@ -157,39 +176,58 @@ function PastSeason({
       {season.standings.length > 0 && (
         <details className={styles.standings}>
           <summary>Full standings</summary>
-          <table>
-            <caption className="visually-hidden">{season.name} final standings</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Player</th>
-                <th scope="col" className={styles.end}>
-                  Season
-                </th>
-                <th scope="col" className={styles.end}>
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {season.standings.map((standing) => (
-                <tr
-                  key={standing.userId}
-                  className={standing.userId === userId ? styles.mine : undefined}
-                >
-                  <td>{standing.rank}</td>
-                  <th scope="row">
-                    {standing.userName}
-                    {standing.userId === userId && <span className={styles.you}>You</span>}
-                  </th>
-                  <td className={styles.end}>{signedPoints(standing.points)}</td>
-                  <td className={styles.end}>{standing.totalPoints}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StandingsTable
+            caption={`${season.name} final standings`}
+            standings={season.standings}
+            userId={userId}
+          />
         </details>
       )}
     </Card>
+  );
+}
+
+/** Rank, player, what they won or lost in the season, and their total points. */
+function StandingsTable({
+  caption,
+  standings,
+  userId,
+}: {
+  caption: string;
+  standings: readonly SeasonStanding[];
+  userId: number | undefined;
+}) {
+  return (
+    <table>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Rank</th>
+          <th scope="col">Player</th>
+          <th scope="col" className={styles.end}>
+            Season
+          </th>
+          <th scope="col" className={styles.end}>
+            Total
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {standings.map((standing) => (
+          <tr
+            key={standing.userId}
+            className={standing.userId === userId ? styles.mine : undefined}
+          >
+            <td>{standing.rank}</td>
+            <th scope="row">
+              {standing.userName}
+              {standing.userId === userId && <span className={styles.you}>You</span>}
+            </th>
+            <td className={styles.end}>{signedPoints(standing.points)}</td>
+            <td className={styles.end}>{standing.totalPoints}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

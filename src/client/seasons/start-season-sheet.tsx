@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { endsAtProblem, SEASON_LIMITS, startSeasonRequestSchema } from '../../domain/seasons';
+import { endsAtProblem, SEASON_LIMITS } from '../../domain/seasons';
+import { startSeasonRequestSchema } from '../../domain/schemas/seasons';
 import { errorMessage } from '../data/api-client';
 import { OUTBOX_TEXT } from '../data/outbox';
 import { openModal } from '../shell/modal-store';

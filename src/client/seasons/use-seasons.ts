@@ -1,5 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { seasonStandingsOf, type SeasonStanding } from '../../domain/seasons';
 import { db, type SeasonRow } from '../data/db';
+import { readGroupResults } from '../data/mirror-results';
 
 /** The group's seasons from the mirror: the running one first, then past ones newest first. */
 export function useSeasons(groupId: number | undefined): SeasonRow[] | undefined {
@@ -13,6 +15,28 @@ export function useSeasons(groupId: number | undefined): SeasonRow[] | undefined
         b.id - a.id,
     );
   }, [groupId]);
+}
+
+/**
+ * A running season's standings so far, worked out from the mirror as the server works out the
+ * final ones from its ledger: what each member won or lost since the start. Live: a settled bet
+ * moves them. Undefined for an ended season (its standings come archived).
+ */
+export function useStandingsSoFar(season: SeasonRow | undefined): SeasonStanding[] | undefined {
+  const active = season?.state === 'active' ? season : undefined;
+  return useLiveQuery(async () => {
+    if (!active) return undefined;
+    const { members, entries } = await readGroupResults(active.groupId);
+    return seasonStandingsOf(
+      members.map((member) => ({
+        userId: member.userId,
+        userName: member.name,
+        totalPoints: member.totalPoints,
+      })),
+      entries,
+      { startsAt: active.startsAt },
+    );
+  }, [active?.groupId, active?.startsAt]);
 }
 
 /** "ends in 5 days", "ends in 3 hours", "ends in a few minutes", "ending now". */

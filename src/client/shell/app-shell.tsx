@@ -12,7 +12,7 @@ import { ToastHost } from './toast-host';
 import { toast } from './toast-store';
 import styles from './app-shell.module.css';
 
-// The application shell (spec 01 §2): fixed header (hidden on the auth pages), the main
+// The application shell (docs/accounts-and-shell.md §2): fixed header (hidden on the auth pages), the main
 // content (under the offline indicator), the phone footer navigation for signed-in players,
 // the modal host and toasts.
 export function AppShell() {

@@ -8,8 +8,9 @@ import { Spinner } from '../ui/spinner';
 import styles from './app-header.module.css';
 
 /**
- * Spec 01 §2: the player's available points in the active group, a spinner while the active
- * group is not known yet, the active group's name (opens the group selector), or "Join
+ * The header's corner: the player's available points in the active group (labelled so: the
+ * leaderboard shows total points, which include points held in open bets), a spinner while the
+ * active group is not known yet, the active group's name (opens the group selector), or "Join
  * Group" (opens the join modal) when there is none. The points come live from Dexie; the
  * stored active group's copy covers the moment before the database answers.
  */
@@ -30,7 +31,12 @@ export function HeaderGroupCorner() {
   const points = membership?.availablePoints ?? active.availablePoints;
   return (
     <>
-      <Points value={points} size="small" word="never" className={styles.points} />
+      {/* Seen: "96 available"; heard: "96 points available to bet". */}
+      <span className={styles.points} data-testid="header-available-points">
+        <Points value={points} size="small" word="never" />{' '}
+        <span className={styles.pointsLabel}>available</span>
+        <span className="visually-hidden"> to bet</span>
+      </span>
       <button
         type="button"
         className={styles.groupButton}

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Spinner } from '../ui/spinner';
 import styles from './app-header.module.css';
 
-// The header's group corner (spec 01 §2) is rendered only for a signed-in player, and its
+// The header's group corner (docs/accounts-and-shell.md §2) is rendered only for a signed-in player, and its
 // code is a lazy chunk: it reads Dexie, which must stay off the landing page's path.
 const HeaderGroupCorner = lazy(() =>
   import('./header-group-corner').then((m) => ({ default: m.HeaderGroupCorner })),

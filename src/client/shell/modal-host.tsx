@@ -5,7 +5,7 @@ import { modalStore as defaultStore, type ModalEntry, type ModalStore } from './
 import styles from './modal-host.module.css';
 
 // Renders the one open modal: an aria-modal dialog with backdrop, close button and Escape,
-// page scroll locked, focus moved in, trapped, and given back on close (spec 01 §2).
+// page scroll locked, focus moved in, trapped, and given back on close (docs/accounts-and-shell.md §2).
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';

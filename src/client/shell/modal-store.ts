@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-// One modal at a time (spec 01 §2): opening one while another is open replaces it with a
+// One modal at a time (docs/accounts-and-shell.md §2): opening one while another is open replaces it with a
 // warning. Closing plays the exit animation, then removes it. Any code opens a modal with
 // openModal({ title, render: (close) => <MyForm onDone={close} /> }); replaceModal(...) for the
 // next step of the open modal's flow (no warning).
@@ -65,7 +65,7 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
     return entry.id;
   };
   const open = (request: ModalRequest) => show(request, false);
-  /** The open modal turns into the next step of its flow (the join modal into the push prompt, spec 02 §4). */
+  /** The open modal turns into the next step of its flow (the join modal into the push prompt, docs/groups-and-bets.md §4). */
   const replace = (request: ModalRequest) => show(request, true);
 
   return {

@@ -1,6 +1,6 @@
 import { House, Trophy, UserRound, UsersRound, type LucideIcon } from 'lucide-react';
 
-// The four tabs of the app navigation (spec 01 §2): the footer on phones, the header on wide
+// The four tabs of the app navigation (docs/accounts-and-shell.md §2): the footer on phones, the header on wide
 // screens. The central Bet button sits between Leaderboard and Group.
 export interface NavItem {
   to: string;
@@ -15,7 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/profile', label: 'Profile', icon: UserRound },
 ];
 
-/** The header is hidden on these (spec 01 §2; /move signs a device in, /confirm-email opens a mailed link). */
+/** The header is hidden on these (docs/accounts-and-shell.md §2; /move signs a device in, /confirm-email opens a mailed link). */
 const AUTH_PATHS = [
   '/login',
   '/register',

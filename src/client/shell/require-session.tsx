@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../data/use-session';
 
-/** The signed-in guard (spec 01 §2): a visitor goes to /login?returnUrl=<where they were going>. */
+/** The signed-in guard (docs/accounts-and-shell.md §2): a visitor goes to /login?returnUrl=<where they were going>. */
 export function RequireSession() {
   const { user, signedOutBy } = useSession();
   const location = useLocation();

@@ -1,7 +1,7 @@
 import { useLayoutEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 
-/** The content scrolls to the top on every navigation (spec 01 §2). */
+/** The content scrolls to the top on every navigation (docs/accounts-and-shell.md §2). */
 export function ScrollToTop() {
   const { pathname } = useLocation();
   useLayoutEffect(() => {

@@ -1,6 +1,6 @@
 import { TIMING } from '../../domain/constants';
 
-// Toasts (spec 01 §3, §4): success, error, warning and info; 5000 ms by default, error toasts
+// Toasts (docs/accounts-and-shell.md §3, §4): success, error, warning and info; 5000 ms by default, error toasts
 // have duration 0 and stay until dismissed; an optional action button. Call
 // toast.success('Profile Updated!') from anywhere.
 

@@ -15,8 +15,9 @@ import styles from './member-stats-page.module.css';
 
 // /group/:id/members/:userId[?vs=]: a member's track record in a group (bets
 // played, win rate, net points, best win, streak, accuracy per bet type, points over time)
-// and head-to-head against another member. The server computes them; the last answer seen is
-// kept in Dexie, so the screen reads offline once seen.
+// and head-to-head against another member. The server computes them; offline the same record
+// is worked out from the mirror (data/member-stats.ts), the points line kept from the last
+// answer seen.
 
 export function MemberStatsPage() {
   const params = useParams();
@@ -26,7 +27,7 @@ export function MemberStatsPage() {
   const userId = Number(params.userId);
   const vsParam = new URLSearchParams(location.search).get('vs');
   const vs = vsParam ? Number(vsParam) : undefined;
-  const { stats, fetchedAt, error, isLoading } = useMemberStats(groupId, userId, vs);
+  const { stats, fetchedAt, isFromMirror, error, isLoading } = useMemberStats(groupId, userId, vs);
   const members = useLiveQuery(
     () => db.memberships.where('groupId').equals(groupId).toArray(),
     [groupId],
@@ -59,8 +60,13 @@ export function MemberStatsPage() {
     <AppPage title={title}>
       <p className={styles.subtitle}>
         {isSelf ? stats.name : 'Member'} · {stats.totalPoints} pts
-        {error === 'offline' && fetchedAt && (
-          <span className={styles.offline}> · Offline: as of {formatTime(fetchedAt)}</span>
+        {isFromMirror ? (
+          <span className={styles.offline}> · Offline: as of your last sync</span>
+        ) : (
+          error === 'offline' &&
+          fetchedAt && (
+            <span className={styles.offline}> · Offline: as of {formatTime(fetchedAt)}</span>
+          )
         )}
       </p>
       <section className={styles.tiles} aria-label="Record">
@@ -86,7 +92,11 @@ export function MemberStatsPage() {
 
       <Card>
         <h2 className={styles.heading}>Points over time</h2>
-        <PointsChart steps={stats.pointsOverTime} />
+        {isFromMirror && stats.pointsOverTime.length === 0 ? (
+          <p className={styles.muted}>The line shows once you&apos;re back online.</p>
+        ) : (
+          <PointsChart steps={stats.pointsOverTime} />
+        )}
       </Card>
 
       <Card>

@@ -11,7 +11,7 @@ interface AvatarProps {
   className?: string;
 }
 
-// Spec 01 §2: a profile picture only when the feature flag is on (it is off), else initials.
+// docs/accounts-and-shell.md §2: a profile picture only when the feature flag is on (it is off), else initials.
 export function Avatar({ user, size = 'medium', shape = 'circle', className }: AvatarProps) {
   const classes = [styles.avatar, styles[size], styles[shape], className].filter(Boolean).join(' ');
   if (PROFILE_PICTURES_ENABLED && user?.profilePictureUrl) {

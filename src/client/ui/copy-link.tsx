@@ -4,7 +4,7 @@ import { Button } from './button';
 import styles from './copy-link.module.css';
 
 // A link to hand to someone (or to another device): the link, read-only and selected on
-// focus, and a copy button whose "Copied!" lasts 2 s (spec 02 §9). Without clipboard access
+// focus, and a copy button whose "Copied!" lasts 2 s (docs/groups-and-bets.md §9). Without clipboard access
 // (an insecure origin, an old browser) the link is selected for the person to copy.
 
 const TEXT = {

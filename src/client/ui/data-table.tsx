@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, Search } from 'lucide-react';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import styles from './data-table.module.css';
 
-// The generic data table of spec 02 §2: a "Search..." box, sortable columns whose header
+// The generic data table of docs/groups-and-bets.md §2: a "Search..." box, sortable columns whose header
 // cycles ascending → descending → none, and "No data to show" when no row is left.
 
 type SortDirection = 'ascending' | 'descending';
@@ -14,6 +14,8 @@ export interface SortState {
 export interface DataTableColumn<Row> {
   key: string;
   header: string;
+  /** A word or two beside the header saying which figure the column holds ("total"). */
+  hint?: string;
   /** The cell; the text of searchText (or sortValue) when omitted. */
   render?: (row: Row) => ReactNode;
   /** Makes the column sortable by this value. */
@@ -172,7 +174,10 @@ function HeaderCell<Row>({
   if (!column.sortValue) {
     return (
       <th scope="col" className={className}>
-        {column.header}
+        <span className={styles.headerText}>
+          {column.header}
+          <HeaderHint hint={column.hint} />
+        </span>
       </th>
     );
   }
@@ -182,7 +187,10 @@ function HeaderCell<Row>({
   return (
     <th scope="col" aria-sort={direction ?? 'none'} className={className}>
       <button type="button" className={styles.sortButton} onClick={onSort}>
-        {column.header}
+        <span className={styles.headerText}>
+          {column.header}
+          <HeaderHint hint={column.hint} />
+        </span>
         <Icon
           size={14}
           aria-hidden="true"
@@ -190,5 +198,17 @@ function HeaderCell<Row>({
         />
       </button>
     </th>
+  );
+}
+
+/** The hint under the header's word, small; heard as "Points (total)". */
+function HeaderHint({ hint }: { hint: string | undefined }) {
+  if (!hint) return null;
+  return (
+    <span className={styles.hint}>
+      <span className="visually-hidden"> (</span>
+      {hint}
+      <span className="visually-hidden">)</span>
+    </span>
   );
 }

@@ -9,7 +9,7 @@ interface EmptyStateProps {
   headingLevel?: 'h2' | 'h3';
 }
 
-/** An empty state says what to do next (DESIGN.md). */
+/** An empty state says what to do next (docs/design.md). */
 export function EmptyState({
   icon,
   title,

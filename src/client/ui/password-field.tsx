@@ -9,7 +9,7 @@ interface PasswordFieldProps extends Omit<TextFieldProps, 'type' | 'hint'> {
   meter?: ReactNode;
 }
 
-/** A password input with a show/hide toggle (spec 01 §2, login page). */
+/** A password input with a show/hide toggle (docs/accounts-and-shell.md §2, login page). */
 export function PasswordField({
   label,
   error,

@@ -1,7 +1,7 @@
 import styles from './points.module.css';
 
 // Points are always shown with a small coin mark in the accent colour, in tabular figures,
-// and with the word "points" where space allows (DESIGN.md "Components"). Screen readers
+// and with the word "points" where space allows (docs/design.md "Components"). Screen readers
 // always hear the word.
 
 /** A gain or loss as players read it: "+1,240", "−35" (a true minus sign) or "0". */

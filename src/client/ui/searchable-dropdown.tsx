@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import fieldStyles from './field.module.css';
 import styles from './listbox.module.css';
 
-// The searchable dropdown of spec 02 §2 and §4 ("Async dropdown"): its options load
+// The searchable dropdown of docs/groups-and-bets.md §2 and §4 ("Async dropdown"): its options load
 // asynchronously; while loading it reads "Loading...", a failure shows the error with a Retry
 // button, no options at all leaves it read-only with "No options", and once open a search box
 // filters the list ("No results" when nothing matches). The list is at most 15rem tall.

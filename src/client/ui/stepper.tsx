@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button } from './button';
 import styles from './stepper.module.css';
 
-// Spec 02 §4, §5 "Stepper": step tabs, Back, Next, Submit on the last step; a step is
+// docs/groups-and-bets.md §4, §5 "Stepper": step tabs, Back, Next, Submit on the last step; a step is
 // reachable only if every earlier step is valid; Next and Submit are disabled while the
 // current step is invalid. The form owns the values and marks fields touched when a
 // disabled-looking Next is pressed (it stays focusable through aria-disabled for that).

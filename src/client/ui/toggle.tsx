@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import styles from './toggle.module.css';
 
-// An accessible switch (spec 02 §2 "toggle", used by the push settings): a real button with
+// An accessible switch (docs/groups-and-bets.md §2 "toggle", used by the push settings): a real button with
 // role="switch" and aria-checked, its label beside it, an optional description under it.
 
 interface ToggleProps {

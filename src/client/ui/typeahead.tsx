@@ -4,7 +4,7 @@ import { FieldError } from './field-error';
 import fieldStyles from './field.module.css';
 import styles from './listbox.module.css';
 
-// The typeahead of spec 02 §4: a search starts once the text has 3 characters and the
+// The typeahead of docs/groups-and-bets.md §4: a search starts once the text has 3 characters and the
 // typing has paused for 300 ms; the list shows "Loading...", "No results" or "Error loading
 // options". An ARIA combobox: arrows move, Enter chooses, Escape closes.
 

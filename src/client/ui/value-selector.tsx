@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { FieldError } from './field-error';
 import styles from './value-selector.module.css';
 
-// Spec 02 §2, §5 "Wager value selector": preset buttons, a custom button marked "?", a label
+// docs/groups-and-bets.md §2, §5 "Wager value selector": preset buttons, a custom button marked "?", a label
 // (default prefix "Wager Amount:"), a custom number input ("Enter amount"); minimum 1 by
 // default ("Value must be at least 1"), an optional required check with its own message; the
 // smallest preset is the default selection (the caller passes it as the initial value). A
@@ -22,7 +22,7 @@ export interface ValuePreset {
   value: number;
 }
 
-/** Why a value cannot be chosen, or null (the rules of spec 02 §5). */
+/** Why a value cannot be chosen, or null (the rules of docs/groups-and-bets.md §5). */
 export function valueSelectorError(
   value: number | null,
   { min = 1, required = true, requiredMessage = VALUE_SELECTOR_TEXT.required } = {},

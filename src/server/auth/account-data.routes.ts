@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  accountExportFileName,
-  accountExportSchema,
-  deleteAccountRequestSchema,
-} from '../../domain/account-data';
-import { messageResponseSchema } from '../../domain/auth';
+import { accountExportFileName } from '../../domain/account-data';
+import { accountExportSchema, deleteAccountRequestSchema } from '../../domain/schemas/account-data';
+import { messageResponseSchema } from '../../domain/schemas/auth';
 import { rateLimitHook } from '../rate-limits';
 import type { AccountDataService } from './account-data.service';
 import { currentUser } from './authenticate';

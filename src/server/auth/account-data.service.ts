@@ -4,10 +4,10 @@ import {
   ACCOUNT_EXPORT_VERSION,
   DELETED_PLAYER_NAME,
   type AccountExport,
-  type deleteAccountRequestSchema,
 } from '../../domain/account-data';
+import { type deleteAccountRequestSchema } from '../../domain/schemas/account-data';
 import type { MessageResponse } from '../../domain/auth';
-import type { z } from '../../domain/zod';
+import type { z } from '../../domain/schemas/zod';
 import { readBetsCreatedBy, readWagersOf } from '../bets/bet-data';
 import { deleteCommentsOf, readCommentsOf } from '../comments/comment-data';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from '../../domain/zod';
+import { z } from '../../domain/schemas/zod';
 import {
   authResponseSchema,
   confirmEmailChangeRequestSchema,
@@ -17,13 +17,13 @@ import {
   userBubbleSchema,
   userIdsQuerySchema,
   userSchema,
-} from '../../domain/auth';
+} from '../../domain/schemas/auth';
 import type { RateLimits } from '../config';
 import { byIp, rateLimitHook } from '../rate-limits';
 import type { AuthService } from './auth.service';
 import { currentUser } from './authenticate';
 
-// The accounts API of spec 01 §7 under /auth. Each route declares its schemas, its auth and
+// The accounts API of docs/accounts-and-shell.md §7 under /auth. Each route declares its schemas, its auth and
 // its limits, and calls one service function.
 
 export interface AuthRoutesOptions {

@@ -1,19 +1,21 @@
 import { and, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
-import type { z } from '../../domain/zod';
+import type { z } from '../../domain/schemas/zod';
 import type {
   AuthResponse,
-  confirmEmailChangeRequestSchema,
-  forgotPasswordRequestSchema,
-  loginRequestSchema,
   MessageResponse,
-  registerGuestRequestSchema,
-  registerRequestSchema,
-  resetPasswordRequestSchema,
   UpdateProfileResponse,
-  updateProfileRequestSchema,
   User,
   UserBubble,
 } from '../../domain/auth';
+import type {
+  confirmEmailChangeRequestSchema,
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  registerGuestRequestSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  updateProfileRequestSchema,
+} from '../../domain/schemas/auth';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 import type { Database } from '../db/connect';
 import {
@@ -53,7 +55,7 @@ import {
 } from './tokens';
 import { presentUser, presentUserBubble } from './user.presenter';
 
-// The rules of accounts and sessions (spec 01, ARCHITECTURE.md §6). Each change runs in one
+// The rules of accounts and sessions (docs/accounts-and-shell.md, docs/architecture.md §6). Each change runs in one
 // transaction; routes only validate, call one function here and send what it returns.
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -65,7 +67,7 @@ const REVOKE_TOKEN_MESSAGE = 'Refresh token revoked.';
 const REVOKE_ALL_MESSAGE = 'Signed out everywhere.';
 const EMAIL_CHANGED_MESSAGE = 'Your email address has been changed.';
 
-/** The roles of a full account; guests have none (spec 01 §3). */
+/** The roles of a full account; guests have none (docs/accounts-and-shell.md §3). */
 const FULL_ACCOUNT_ROLES = ['user'];
 
 export interface AuthServiceDeps {
@@ -229,7 +231,7 @@ export function createAuthService({
 
     async login(input: z.output<typeof loginRequestSchema>): Promise<AuthResponse> {
       const [user] = await db.select().from(users).where(eq(users.email, input.email)).limit(1);
-      // Unknown email, wrong password and a guest (no password) all look the same (spec 01 §8).
+      // Unknown email, wrong password and a guest (no password) all look the same (docs/accounts-and-shell.md §8).
       const isValid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !isValid) throw invalidCredentials();
       return db.transaction((tx) => startSession(tx, user, input.appName));
@@ -413,7 +415,7 @@ export function createAuthService({
     },
 
     /**
-     * Profile update and guest upgrade (spec 01 §3, ARCHITECTURE.md §6). A guest becomes a full
+     * Profile update and guest upgrade (docs/accounts-and-shell.md §3, docs/architecture.md §6). A guest becomes a full
      * user with the same id by sending every account field and isTemporary false. When the
      * account type or the password changes, every other session is signed out and a new pair
      * of tokens is returned. A full account's new email is not set here: a link is mailed to
@@ -467,7 +469,7 @@ export function createAuthService({
           if (!isCorrect) throw invalidCurrentPassword();
         }
         // A full account's new email waits for its link (so a taken one cannot be told from a
-        // free one); a guest upgrade sets it at once, 409 when taken (spec 01 §3).
+        // free one); a guest upgrade sets it at once, 409 when taken (docs/accounts-and-shell.md §3).
         const pendingEmail = isEmailChange && !current.isTemporary ? input.email : undefined;
         const email = pendingEmail === undefined ? input.email : undefined;
         await assertEmailAndUsernameFree(tx, { email, username: input.username }, current.id);

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authResponseSchema, messageResponseSchema } from '../../domain/auth';
+import { authResponseSchema, messageResponseSchema } from '../../domain/schemas/auth';
 import {
   deviceTransferPreviewRequestSchema,
   deviceTransferPreviewSchema,
   deviceTransferSchema,
   redeemDeviceTransferRequestSchema,
-} from '../../domain/device-transfer';
+} from '../../domain/schemas/device-transfer';
 import type { RateLimits } from '../config';
 import { byIp, rateLimitHook } from '../rate-limits';
 import { currentUser } from './authenticate';

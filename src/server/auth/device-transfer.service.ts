@@ -2,12 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AuthResponse, MessageResponse } from '../../domain/auth';
 import { TOKEN_LIFETIME } from '../../domain/constants';
-import type {
-  DeviceTransfer,
-  DeviceTransferPreview,
-  redeemDeviceTransferRequestSchema,
-} from '../../domain/device-transfer';
-import type { z } from '../../domain/zod';
+import type { DeviceTransfer, DeviceTransferPreview } from '../../domain/device-transfer';
+import type { redeemDeviceTransferRequestSchema } from '../../domain/schemas/device-transfer';
+import type { z } from '../../domain/schemas/zod';
 import type { Database, Executor } from '../db/connect';
 import type { EventBus } from '../events';
 import { deviceTransfers, users, type UserRow } from '../db/schema';

@@ -11,7 +11,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { SignJWT } from 'jose';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 
-// The credentials of ARCHITECTURE.md §6: argon2id password hashes, 15-minute HS256 access
+// The credentials of docs/architecture.md §6: argon2id password hashes, 15-minute HS256 access
 // tokens (claims sub, app, tmp), and opaque random tokens (refresh, password reset) that are
 // stored only as SHA-256 hashes.
 

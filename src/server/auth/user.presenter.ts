@@ -1,9 +1,9 @@
 import type { User, UserBubble } from '../../domain/auth';
 import type { UserRow } from '../db/schema';
 
-// Never send a database row (CONVENTIONS.md): these shape users into the domain schemas.
+// Never send a database row (docs/conventions.md): these shape users into the domain schemas.
 
-/** The full user (spec 01 §3). A guest has empty email, username and names, and no roles. */
+/** The full user (docs/accounts-and-shell.md §3). A guest has empty email, username and names, and no roles. */
 export function presentUser(row: UserRow): User {
   return {
     id: row.id,

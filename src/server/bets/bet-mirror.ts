@@ -4,13 +4,13 @@ import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { bets, wagers } from '../db/schema';
 import type { MirrorScope } from '../groups/group-mirror';
-import { countActiveMembers } from '../groups/group-mirror';
+import { listActiveMemberIds } from '../groups/membership.service';
 import { presentBet, presentWager } from './bet.presenter';
 import { loadPicks, loadWagers, statisticsOf } from './bet-queries';
 
 // The bets feature's part of a mirror pull (src/server/mirror): every bet of the scope's groups
 // in every state with its live totals, the viewer's own wagers, and resolved bets' statistics as
-// the viewer sees them (never another member's pick while betting is open: ARCHITECTURE.md §5).
+// the viewer sees them (never another member's pick while betting is open: docs/architecture.md §5).
 // A wager stamps its bet (wagers.service.ts), so a bet whose totals moved counts as changed.
 // Once betting has closed the bet carries who picked what; jobs/picks-reveal.job.ts
 // stamps a bet when its expiry passes, so a device that pulled before the close gets them too.
@@ -78,11 +78,10 @@ export async function readBetMirror(
   const picksByBet = await loadPicks(tx, betRows, now);
   const resolved = betRows.filter((row) => row.state === 'resolved');
   // Only bets resolved before their member count was kept need today's (none since migration 0006).
-  const membersByGroup = await countActiveMembers(tx, [
-    ...new Set(
-      resolved.filter((row) => row.membersAtResolution === null).map((row) => row.groupId),
-    ),
-  ]);
+  const membersByGroup = new Map<number, number[]>();
+  for (const row of resolved)
+    if (row.membersAtResolution === null && !membersByGroup.has(row.groupId))
+      membersByGroup.set(row.groupId, await listActiveMemberIds(tx, row.groupId));
 
   return {
     bets: betRows.map((row) => {
@@ -102,7 +101,7 @@ export async function readBetMirror(
       statistics: statisticsOf(
         row,
         wagersByBet.get(row.id) ?? [],
-        membersByGroup.get(row.groupId) ?? 0,
+        membersByGroup.get(row.groupId) ?? [],
         viewerId,
       ),
     })),

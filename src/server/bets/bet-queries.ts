@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { BetStatistics } from '../../domain/bets';
 import { isBettingClosed, type RevealedPick } from '../../domain/fair-resolution';
-import { computeBetStatistics } from '../../domain/bet-statistics';
+import { computeBetStatistics, participationMembers } from '../../domain/bet-statistics';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { bets, users, wagers, type BetRow, type WagerRow } from '../db/schema';
@@ -72,18 +72,22 @@ export async function loadWagers(
 
 /**
  * A bet's statistics as `viewerId` may see them. A resolved bet counts the members it had when
- * it was resolved; any other the group's members now (`currentMembers`).
+ * it was resolved; any other the group's members now (`currentMemberIds`), with those who
+ * wagered on it and have left since (participationMembers).
  */
 export function statisticsOf(
   bet: BetRow,
   betWagers: readonly WagerRow[],
-  currentMembers: number,
+  currentMemberIds: readonly number[],
   viewerId: number,
 ): BetStatistics {
   const totalMembers =
     bet.state === 'resolved' && bet.membersAtResolution !== null
       ? bet.membersAtResolution
-      : currentMembers;
+      : participationMembers(
+          currentMemberIds,
+          betWagers.map((wager) => wager.userId),
+        );
   return computeBetStatistics({
     bet,
     wagers: betWagers.map(toPayoutWager),

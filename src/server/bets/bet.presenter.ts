@@ -5,12 +5,12 @@ import type { PayoutWager } from '../../domain/payout';
 import type { BetRow, WagerRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
-// Never send a database row (CONVENTIONS.md): bets and wagers shaped into the response
+// Never send a database row (docs/conventions.md): bets and wagers shaped into the response
 // schemas of src/domain/bets.ts. Dates travel as ISO 8601 strings.
 
 /**
  * A bet as responses carry it. With its wagers, it also carries `answerTotals` (points per
- * answer, for live odds) and `wagerCount`: never who picked what (ARCHITECTURE.md §5).
+ * answer, for live odds) and `wagerCount`: never who picked what (docs/architecture.md §5).
  */
 export function presentBet(
   row: BetRow,

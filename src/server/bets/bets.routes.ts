@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from '../../domain/zod';
+import { z } from '../../domain/schemas/zod';
 import { BET_MESSAGES } from '../../domain/bet-limits';
 import {
   betIdParamsSchema,
@@ -15,20 +15,20 @@ import {
   userWagersQuerySchema,
   wagerIdParamsSchema,
   wagerSchema,
-} from '../../domain/bets';
+} from '../../domain/schemas/bets';
 import {
   betHistoryEntrySchema,
   disputeRequestSchema,
   picksResponseSchema,
-} from '../../domain/fair-resolution';
-import { groupIdParamsSchema } from '../../domain/groups';
-import { idSchema } from '../../domain/ids';
+} from '../../domain/schemas/fair-resolution';
+import { groupIdParamsSchema } from '../../domain/schemas/groups';
+import { idSchema } from '../../domain/schemas/ids';
 import { currentUser } from '../auth/authenticate';
 import type { BetsService } from './bets.service';
 import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
 
-// The bets calls of spec 02 §7 under /api, and GET /api/groups/{id}/bets. Every route is for
+// The bets calls of docs/groups-and-bets.md §7 under /api, and GET /api/groups/{id}/bets. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
 // src/domain and calls one service function.
 
@@ -123,7 +123,7 @@ export async function betsRoutes(
       bets.resolveBet(currentUser(request), request.params.id, request.body.correctAnswer),
   );
 
-  // Spec 02 §7: the body is not shown; none is read. Send it without a Content-Type (or `{}`).
+  // docs/groups-and-bets.md §7: the body is not shown; none is read. Send it without a Content-Type (or `{}`).
   app.post(
     '/bets/:id/cancel',
     { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },

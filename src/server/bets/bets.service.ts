@@ -11,20 +11,21 @@ import {
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, type BetRow } from '../db/schema';
-import { alreadyResolved, betNotActive, invalidAnswer, validationFailed } from '../errors';
+import { invalidAnswer, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
 import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
+import { requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { recordBetHistory } from './bet-history';
 import { findBet, loadPicks, loadWagers, statisticsOf } from './bet-queries';
 import { announceSettlement, settleByRefund, settleByResolution } from './settlement.service';
 
-// The rules of bets (spec 02 §3–§7, ARCHITECTURE.md §5): creating, reading, resolving and
-// cancelling. Who may do each is groups/group-access.ts's; the points of a resolution or a
-// cancel move in settlement.service.ts, inside the same transaction as the state change;
-// events are published after the commit. The rules themselves (payout, statistics, answers)
+// The rules of bets (docs/groups-and-bets.md §3–§7, docs/architecture.md §5): creating, reading, resolving and
+// cancelling. Who may resolve or cancel is the bet policy's (bet-access.ts); the points of a
+// resolution or a cancel move in settlement.service.ts, inside the same transaction as the
+// state change; events are published after the commit. The rules themselves (payout, statistics, answers)
 // are src/domain's.
 
 export interface BetsServiceDeps {
@@ -52,7 +53,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
   }
 
   return {
-    /** POST /bets: a member creates an active bet in their group; its expiry must lie ahead (spec 02 §5). */
+    /** POST /bets: a member creates an active bet in their group; its expiry must lie ahead (docs/groups-and-bets.md §5). */
     async createBet(caller: AuthUser, input: CreateBetInput): Promise<Bet> {
       const at = now();
       if (!isExpiryInFuture(input.expiresAt, at.getTime())) {
@@ -134,7 +135,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       return rows.map((row) => presentBet(row, byBet.get(row.id)));
     },
 
-    /** GET /groups/{id}/bets: the same list, each bet with its statistics as the caller may see them (spec 02 §7). */
+    /** GET /groups/{id}/bets: the same list, each bet with its statistics as the caller may see them (docs/groups-and-bets.md §7). */
     async listGroupBetsWithStatistics(
       caller: AuthUser,
       groupId: number,
@@ -144,27 +145,28 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         db,
         rows.map((row) => row.id),
       );
-      const totalMembers = (await listActiveMemberIds(db, groupId)).length;
+      const memberIds = await listActiveMemberIds(db, groupId);
       return rows.map((row) => {
         const betWagers = byBet.get(row.id) ?? [];
         return {
           ...presentBet(row, betWagers),
-          statistics: statisticsOf(row, betWagers, totalMembers, caller.id),
+          statistics: statisticsOf(row, betWagers, memberIds, caller.id),
         };
       });
     },
 
-    /** GET /bets/{id}/statistics (spec 02 §3): others' predictions appear only as per-answer totals. */
+    /** GET /bets/{id}/statistics (docs/groups-and-bets.md §3): others' predictions appear only as per-answer totals. */
     async getStatistics(caller: AuthUser, betId: number): Promise<BetStatistics> {
       const bet = await readableBet(db, caller, betId);
       const betWagers = (await loadWagers(db, [bet.id])).get(bet.id) ?? [];
-      const totalMembers = (await listActiveMemberIds(db, bet.groupId)).length;
-      return statisticsOf(bet, betWagers, totalMembers, caller.id);
+      const memberIds = await listActiveMemberIds(db, bet.groupId);
+      return statisticsOf(bet, betWagers, memberIds, caller.id);
     },
 
     /**
      * PUT /bets/{id}/resolve: the creator names the correct answer, before or after expiry
-     * (a current admin does once the creator has left the group: group-access.ts).
+     * (a current admin does once the creator has left the group, or once the bet is abandoned:
+     * the bet policy).
      * One transaction locks the bet, pays every distribution of the pari-mutuel rule through
      * the ledger and marks the bet resolved, so resolving twice pays once: the second call
      * waits for the lock and then finds the bet resolved (422 already_resolved).
@@ -173,13 +175,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const settlement = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, {
-          userId: caller.id,
-          bet: locked,
-          permission: 'resolveBet',
-          now: at,
-        });
-        assertActive(locked);
+        await requireBetAction(tx, { userId: caller.id, bet: locked, action: 'resolve', now: at });
         const problem = validateCorrectAnswer(locked, correctAnswer);
         if (problem) throw invalidAnswer(problem);
         const answer = normalizeAnswer(locked, correctAnswer);
@@ -194,18 +190,11 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const settlement = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, { userId: caller.id, bet: locked, permission: 'cancelBet' });
-        assertActive(locked);
+        await requireBetAction(tx, { userId: caller.id, bet: locked, action: 'cancel', now: at });
         return settleByRefund(tx, locked, 'cancelled', at, caller.id);
       });
       announceSettlement(events, settlement);
       return presentBet(settlement.bet, settlement.betWagers);
     },
   };
-}
-
-/** Only an active bet settles: a resolved one says so (422 already_resolved), any other names its state. */
-function assertActive(bet: BetRow): void {
-  if (bet.state === 'resolved') throw alreadyResolved();
-  if (bet.state !== 'active') throw betNotActive(bet.state);
 }

@@ -2,28 +2,17 @@ import { and, eq } from 'drizzle-orm';
 import { normalizeAnswer, validateCorrectAnswer } from '../../domain/bet-types';
 import type { Bet } from '../../domain/bets';
 import {
-  DISPUTE_WINDOW_MS,
   isBettingClosed,
-  UNDO_WINDOW_MS,
   type BetHistoryEntry,
   type RevealedPick,
 } from '../../domain/fair-resolution';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, wagers, type BetRow } from '../db/schema';
-import {
-  betNotActive,
-  disputeExists,
-  disputeWindowOver,
-  invalidAnswer,
-  noOpenDispute,
-  notResolved,
-  picksHidden,
-  resolutionFinal,
-  undoWindowOver,
-} from '../errors';
+import { invalidAnswer, picksHidden } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
+import { requireBetAction } from './bet-access';
 import { presentBet } from './bet.presenter';
 import { readBetHistory, recordBetHistory } from './bet-history';
 import { findBet, loadPicks, loadWagers } from './bet-queries';
@@ -84,14 +73,7 @@ export function createFairResolutionService({
       const at = now();
       const reversal = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, {
-          userId: caller.id,
-          bet: locked,
-          permission: 'undoResolution',
-        });
-        assertResolved(locked);
-        if (locked.disputeState === 'closed') throw resolutionFinal();
-        if (at.getTime() > locked.resolvedAt!.getTime() + UNDO_WINDOW_MS) throw undoWindowOver();
+        await requireBetAction(tx, { userId: caller.id, bet: locked, action: 'undo', now: at });
         return reverseResolution(tx, locked, at, { actorId: caller.id });
       });
       const { bet } = reversal;
@@ -121,16 +103,13 @@ export function createFairResolutionService({
           .from(wagers)
           .where(and(eq(wagers.betId, locked.id), eq(wagers.userId, caller.id)))
           .limit(1);
-        await requireGroupAccess(tx, {
+        await requireBetAction(tx, {
           userId: caller.id,
           bet: locked,
-          permission: 'disputeResolution',
+          action: 'dispute',
+          now: at,
           hasWagered: Boolean(own),
         });
-        assertResolved(locked);
-        if (locked.disputeState) throw disputeExists();
-        if (at.getTime() >= locked.resolvedAt!.getTime() + DISPUTE_WINDOW_MS)
-          throw disputeWindowOver();
         const [updated] = await tx
           .update(bets)
           .set({
@@ -170,13 +149,13 @@ export function createFairResolutionService({
       const at = now();
       const { bet, historyId } = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, {
+        await requireBetAction(tx, {
           userId: caller.id,
           bet: locked,
-          permission: 'reviewDispute',
+          action: 'judgeDispute',
+          now: at,
           stakeholderIds: await stakeholdersOf(tx, locked),
         });
-        assertOpenDispute(locked);
         const [updated] = await tx
           .update(bets)
           .set({ disputeState: 'closed', updatedAt: at })
@@ -212,13 +191,13 @@ export function createFairResolutionService({
       const at = now();
       const result = await db.transaction(async (tx) => {
         const locked = await findBet(tx, betId, 'update');
-        await requireGroupAccess(tx, {
+        await requireBetAction(tx, {
           userId: caller.id,
           bet: locked,
-          permission: 'reviewDispute',
+          action: 'judgeDispute',
+          now: at,
           stakeholderIds: await stakeholdersOf(tx, locked),
         });
-        assertOpenDispute(locked);
         const problem = validateCorrectAnswer(locked, correctAnswer);
         if (problem) throw invalidAnswer(problem);
         const answer = normalizeAnswer(locked, correctAnswer);
@@ -268,13 +247,4 @@ export function createFairResolutionService({
 /** Whoever has a wager on the bet: none of them judges its dispute. */
 async function stakeholdersOf(tx: Executor, bet: BetRow): Promise<number[]> {
   return ((await loadWagers(tx, [bet.id])).get(bet.id) ?? []).map((wager) => wager.userId);
-}
-
-function assertResolved(bet: BetRow): void {
-  if (bet.state === 'active') throw notResolved();
-  if (bet.state !== 'resolved') throw betNotActive(bet.state);
-}
-
-function assertOpenDispute(bet: BetRow): void {
-  if (bet.state !== 'resolved' || bet.disputeState !== 'open') throw noOpenDispute();
 }

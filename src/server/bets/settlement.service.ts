@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { participationMembers } from '../../domain/bet-statistics';
 import { distributionEvent, reversalEvent } from '../../domain/ledger';
 import { computeResolution, refunds, type Distribution } from '../../domain/payout';
 import type { Executor } from '../db/connect';
@@ -13,7 +14,7 @@ import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';
 
-// Settling a bet (ARCHITECTURE.md §5): resolving pays the pari-mutuel distributions,
+// Settling a bet (docs/architecture.md §5): resolving pays the pari-mutuel distributions,
 // cancelling and expiring refund every wager. Each runs in the caller's transaction on a bet
 // it has locked FOR UPDATE and checked to be active, moves points only through
 // applyLedgerEvent in the one payout loop below, and is announced after the commit.
@@ -93,7 +94,11 @@ export async function settleByResolution(
       resolvedAt: at,
       resolvedBy,
       updatedAt: at,
-      membersAtResolution: (await listActiveMemberIds(tx, bet.groupId)).length,
+      // Counted as the statistics count them: members, and whoever wagered and has left since.
+      membersAtResolution: participationMembers(
+        await listActiveMemberIds(tx, bet.groupId),
+        betWagers.map((wager) => wager.userId),
+      ),
       // A resolution shows every pick: from now on the bet never takes a wager, undone or not.
       picksRevealedAt: bet.picksRevealedAt ?? at,
     })

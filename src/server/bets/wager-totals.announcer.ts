@@ -1,7 +1,7 @@
 import { WAGER_TOTALS_WINDOW_MS, type WagerPlacedPayload } from '../../domain/realtime-events';
 import type { EventBus } from '../events';
 
-// Live odds without revealing picks (ARCHITECTURE.md §5). Every committed wager change
+// Live odds without revealing picks (docs/architecture.md §5). Every committed wager change
 // ('wagerSaved', which names the wagerer) is held per bet for a short window; then the group
 // hears one 'wagerPlaced' with the bet's latest totals and no wagerer, so a member cannot pair
 // a change of the totals with the friend who made it. Each instance gathers its own wagers; the

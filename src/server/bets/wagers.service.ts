@@ -1,14 +1,12 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, type Wager } from '../../domain/bets';
-import { isBettingOpen } from '../../domain/fair-resolution';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
 import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
 import {
-  betClosed,
   invalidPrediction,
   invalidWagerPoints,
   notWagerOwner,
@@ -16,12 +14,12 @@ import {
   wagerNotFound,
 } from '../errors';
 import type { EventBus } from '../events';
-import { requireGroupAccess } from '../groups/group-access';
 import { applyLedgerEvent } from '../groups/membership.service';
+import { requireBetAction } from './bet-access';
 import { presentWager } from './bet.presenter';
 import { findBet, loadWagers } from './bet-queries';
 
-// Wagers (spec 02 §4, ARCHITECTURE.md §4): one per user per bet, by members only, while betting
+// Wagers (docs/groups-and-bets.md §4, docs/architecture.md §4): one per user per bet, by members only, while betting
 // is open (active, before its expiresAt, its picks never shown); placing debits available
 // points by the wager, changing it debits or credits the difference. The debit is
 // applyLedgerEvent's conditional UPDATE, so no mix of concurrent requests can take available
@@ -118,11 +116,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     points: number,
     at: Date,
   ): Promise<string> {
-    await requireGroupAccess(tx, { userId: caller.id, bet, permission: 'wager' });
-    if (bet.state !== 'active') throw betClosed('not_active');
-    if (!isBettingOpen(bet, at.getTime()))
-      // Its picks were shown before the expiry (a resolution since undone): closed for good.
-      throw betClosed(bet.expiresAt.getTime() <= at.getTime() ? 'expired' : 'not_active');
+    await requireBetAction(tx, { userId: caller.id, bet, action: 'wager', now: at });
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
     if (!isValidWagerPoints(bet.baseWagerAmount, points))

@@ -2,7 +2,7 @@ import type { Comment } from '../../domain/comments';
 import type { BetCommentRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
-// Never send a database row (CONVENTIONS.md): a comment as src/domain/comments.ts shapes it.
+// Never send a database row (docs/conventions.md): a comment as src/domain/comments.ts shapes it.
 // Every field is named here, so nothing else of the row (or of its bet's wagers) can leak.
 
 /** A comment row with its author's display name. */

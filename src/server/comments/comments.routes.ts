@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { betIdParamsSchema } from '../../domain/bets';
+import { betIdParamsSchema } from '../../domain/schemas/bets';
 import {
   commentIdParamsSchema,
   commentSchema,
   createCommentRequestSchema,
-} from '../../domain/comments';
-import { z } from '../../domain/zod';
+} from '../../domain/schemas/comments';
+import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { rateLimitHook } from '../rate-limits';

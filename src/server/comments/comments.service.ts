@@ -11,7 +11,7 @@ import { presentComment, type CommentWithAuthor } from './comment.presenter';
 
 // Comments on a bet: only active members of the bet's group read and write them (who may do
 // what is groups/group-access.ts's); the author or a group admin deletes one, softly (a tombstone the mirror carries). A comment
-// holds its author and text only: no prediction or wager is ever attached (ARCHITECTURE.md §5).
+// holds its author and text only: no prediction or wager is ever attached (docs/architecture.md §5).
 // Events go out after the commit, to the group's room only, with the row's version.
 
 export interface CommentsServiceDeps {

@@ -175,7 +175,7 @@ export function fromPool(pool: pg.Pool): DatabaseConnection {
   };
 }
 
-/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (ARCHITECTURE.md §3). */
+/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (docs/architecture.md §3). */
 export async function connectDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from './connect';
 
-// Hot statements built once (ARCHITECTURE.md §9). Drizzle turns a query builder into SQL text
+// Hot statements built once (docs/architecture.md §9). Drizzle turns a query builder into SQL text
 // on every call: for a wager, whose ten statements are each a fraction of a millisecond in the
 // database, that building was a fifth of the server's CPU. A `prepared()` statement is built
 // with sql.placeholder() values the first time it runs on a driver, then only its values

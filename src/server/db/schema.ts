@@ -24,7 +24,7 @@ import { LEDGER_KINDS } from '../../domain/ledger';
 import { NOTIFICATION_KINDS, type NotificationPayload } from '../../domain/notifications';
 import { SEASON_STATES } from '../../domain/seasons';
 
-// One schema for PGlite and PostgreSQL (ARCHITECTURE.md §3, §4). Ids are integers.
+// One schema for PGlite and PostgreSQL (docs/architecture.md §3, §4). Ids are integers.
 // Later features add their tables here and a new migration with `npm run db:generate`.
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -32,7 +32,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 /** PostgreSQL's 64-bit transaction id (never wraps), as text: only compared inside SQL. */
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 
-// The local mirror's change tracking (src/server/mirror, ARCHITECTURE.md §8). The trigger of
+// The local mirror's change tracking (src/server/mirror, docs/architecture.md §8). The trigger of
 // migration 0005 stamps every insert and update of groups, memberships, bets and wagers with
 // `version`, the next value of one sequence (a row's writers hold its lock, so its version only
 // grows), and `change_txid`, the writing transaction: a pull returns the rows whose transaction
@@ -47,7 +47,7 @@ const changeColumns = () => ({
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
   appName: text('app_name').notNull(),
-  // Guests have neither email, username nor password (spec 01 §3); emails and usernames are
+  // Guests have neither email, username nor password (docs/accounts-and-shell.md §3); emails and usernames are
   // stored lowercased by the domain schemas, so a plain unique index is case-insensitive.
   email: text('email').unique('users_email_unique'),
   username: text('username').unique('users_username_unique'),
@@ -70,7 +70,7 @@ export const users = pgTable('users', {
 export type UserRow = typeof users.$inferSelect;
 
 // Refresh tokens are stored only as a SHA-256 hash. Every refresh rotates the token within its
-// family; presenting a rotated token again revokes the whole family (ARCHITECTURE.md §6).
+// family; presenting a rotated token again revokes the whole family (docs/architecture.md §6).
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
@@ -145,7 +145,7 @@ export const deviceTransfers = pgTable(
   (table) => [index('device_transfers_user_idx').on(table.userId)],
 );
 
-// ---- groups (spec 02 §3, ARCHITECTURE.md §4) ----
+// ---- groups (docs/groups-and-bets.md §3, docs/architecture.md §4) ----
 
 export const groups = pgTable(
   'groups',
@@ -154,7 +154,7 @@ export const groups = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     privacy: text('privacy', { enum: ['public', 'private'] }).notNull(),
-    // Private groups only: joining one by id needs this code (spec 02 §3, §4).
+    // Private groups only: joining one by id needs this code (docs/groups-and-bets.md §3, §4).
     inviteCode: text('invite_code'),
     defaultPoints: integer('default_points').notNull(),
     // "Nobody is out of the game": on by default, an admin can turn it off.
@@ -168,7 +168,7 @@ export const groups = pgTable(
   },
   (table) => [
     // Joining a public group is by name, so public names are unique case-insensitively
-    // (ARCHITECTURE.md §4); private groups may share names.
+    // (docs/architecture.md §4); private groups may share names.
     uniqueIndex('groups_public_name_unique')
       .on(sql`lower(${table.name})`)
       .where(sql`${table.privacy} = 'public'`),
@@ -183,7 +183,7 @@ export const groups = pgTable(
 export type GroupRow = typeof groups.$inferSelect;
 
 // One row per user and group, kept when the user leaves (left_at) so joining again restores
-// the points and never grants them twice (ARCHITECTURE.md §4).
+// the points and never grants them twice (docs/architecture.md §4).
 export const memberships = pgTable(
   'memberships',
   {
@@ -228,7 +228,7 @@ export const memberships = pgTable(
 export type MembershipRow = typeof memberships.$inferSelect;
 
 // Every change of a membership's points is one row here, written in the same transaction
-// (ARCHITECTURE.md §4); a membership's points are the sums of its rows' deltas.
+// (docs/architecture.md §4); a membership's points are the sums of its rows' deltas.
 export const ledger = pgTable(
   'ledger',
   {
@@ -347,7 +347,7 @@ export const seasonStandings = pgTable(
 );
 export type SeasonStandingRow = typeof seasonStandings.$inferSelect;
 
-// ---- bets (spec 02 §3, ARCHITECTURE.md §5) ----
+// ---- bets (docs/groups-and-bets.md §3, docs/architecture.md §5) ----
 
 export const bets = pgTable(
   'bets',
@@ -408,7 +408,7 @@ export const bets = pgTable(
 );
 export type BetRow = typeof bets.$inferSelect;
 
-// One wager per user per bet (ARCHITECTURE.md §4); changing it updates the row.
+// One wager per user per bet (docs/architecture.md §4); changing it updates the row.
 export const wagers = pgTable(
   'wagers',
   {
@@ -502,7 +502,7 @@ export const betComments = pgTable(
 );
 export type BetCommentRow = typeof betComments.$inferSelect;
 
-// ---- idempotency keys (ARCHITECTURE.md §4, §8) ----
+// ---- idempotency keys (docs/architecture.md §4, §8) ----
 
 export const IDEMPOTENCY_STATUSES = ['pending', 'done'] as const;
 
@@ -537,9 +537,9 @@ export const idempotencyKeys = pgTable(
 );
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 
-// ---- push (spec 02 §3 push subscription, ARCHITECTURE.md §7) ----
+// ---- push (docs/groups-and-bets.md §3 push subscription, docs/architecture.md §7) ----
 
-// One subscription per user, app and device (spec 02 §3): a device registering again updates
+// One subscription per user, app and device (docs/groups-and-bets.md §3): a device registering again updates
 // its row. An endpoint is one browser's push channel, so it belongs to one row only: when
 // another account signs in on that browser, registering moves the endpoint to it, and the
 // previous account stops receiving that browser's notifications.
@@ -575,7 +575,7 @@ export const pushSubscriptions = pgTable(
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
 // When each person was last told the odds moved on a bet (an inbox entry, and its push): at
-// most once per bet per 10 minutes (ARCHITECTURE.md §7). Kept in the database so every
+// most once per bet per 10 minutes (docs/architecture.md §7). Kept in the database so every
 // instance agrees; a claim is one conditional upsert, so two instances never both tell.
 export const pushOddsNotices = pgTable(
   'push_odds_notices',

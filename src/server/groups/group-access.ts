@@ -8,23 +8,23 @@ import {
   type GroupRow,
   type MembershipRow,
 } from '../db/schema';
-import { isAbandoned, mayJudgeDispute } from '../../domain/fair-resolution';
 import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
-  cannotCancelBet,
+  manageGroupRefusal,
+  type GroupRoster,
+  type RemoveMemberRefusal,
+} from '../../domain/policies/group-policy';
+import {
   cannotDeleteComment,
-  cannotDispute,
-  cannotJudgeOwnDispute,
-  cannotReviewDispute,
-  cannotUndoResolution,
+  cannotRemoveCreator,
   creatorCannotLeave,
-  notBetCreator,
   notFound,
   notGroupAdmin,
   notMember,
   noInviteCode,
   removedFromGroup,
   wrongInviteCode,
+  type AppError,
 } from '../errors';
 import {
   findActiveMembership,
@@ -33,7 +33,7 @@ import {
   listActiveMemberIds,
 } from './membership.service';
 
-// Who may do what in a group (spec 02 §6, and the decisions in this folder's and bets/
+// Who may do what in a group (docs/groups-and-bets.md §6, and the decisions in this folder's and bets/
 // READMEs), in one place: every service asks `requireGroupAccess` before it acts, and
 // tests/server/groups/permissions.test.ts holds each permission to its table. Only a current
 // member acts in a group; a member who left keeps their points and open wagers, nothing more.
@@ -64,24 +64,12 @@ type GroupPermission =
   /** Muting (or unmuting) the group's notifications for oneself: current members. */
   | 'muteGroup';
 
-/** What a caller asks of a bet they already loaded (and locked): its group exists (foreign key), so it is not read again. */
+/**
+ * What a caller asks of a bet they already loaded: its group exists (foreign key), so it is not
+ * read again. Acting on the bet itself (wagering, resolving, cancelling, undoing, disputing,
+ * judging) is the bet policy's, asked through `bets/bet-access.ts`.
+ */
 type BetPermission =
-  /** Placing or changing a wager: current members (one query, the wager's hot path). */
-  | 'wager'
-  /** The creator while a member; a current admin once the creator has left or been removed, or once the bet is abandoned (closed 24 h, unresolved). */
-  | 'resolveBet'
-  /** Whoever resolved the bet, while a member (the 10-minute window is the service's rule). */
-  | 'undoResolution'
-  /** A current member who wagered on the bet (`hasWagered`). */
-  | 'disputeResolution'
-  /**
-   * Re-resolving or dismissing a dispute: never whoever disputed it or wagered on the bet
-   * (`stakeholderIds`); current admins free of it, or, when every admin has a stake, any current
-   * member free of it (the domain's `disputeJudgeIds`).
-   */
-  | 'reviewDispute'
-  /** The creator while a member, or a current admin. */
-  | 'cancelBet'
   /** Reading and writing the bet's comments: current members. */
   | 'comment'
   /** Muting (or unmuting) the bet's notifications for oneself: current members. */
@@ -103,14 +91,7 @@ export interface GroupAccessRequest {
 export interface BetAccessRequest {
   userId: number;
   permission: BetPermission;
-  bet: Pick<BetRow, 'groupId' | 'createdBy'> &
-    Partial<Pick<BetRow, 'state' | 'expiresAt' | 'resolvedBy' | 'disputedBy'>>;
-  /** For `resolveBet`: the time an abandoned bet is judged at. */
-  now?: Date;
-  /** For `disputeResolution`: whether the caller has a wager on the bet. */
-  hasWagered?: boolean;
-  /** For `reviewDispute`: everyone with a wager on the bet. */
-  stakeholderIds?: readonly number[];
+  bet: Pick<BetRow, 'groupId'>;
 }
 
 export interface CommentAccessRequest {
@@ -159,8 +140,8 @@ export async function requireGroupAccess(
     case 'manageSettings':
     case 'manageSeasons':
     case 'rotateInviteCode': {
-      const membership = await requireMember(tx, group.id, userId);
-      if (membership.role !== 'admin') throw notGroupAdmin();
+      const refusal = manageGroupRefusal(await readRoster(tx, group), userId);
+      if (refusal) throw refusalError(refusal);
       if (permission === 'rotateInviteCode' && group.privacy !== 'private') throw noInviteCode();
       return group;
     }
@@ -172,61 +153,37 @@ export async function requireGroupAccess(
 }
 
 async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
-  const { userId, permission, bet } = request;
-  const membership = await findActiveMembership(tx, bet.groupId, userId);
-  const isAdmin = membership?.role === 'admin';
-  switch (permission) {
-    case 'undoResolution':
-      if (!membership) throw notMember();
-      if (bet.resolvedBy !== userId) throw cannotUndoResolution();
-      return;
-    case 'disputeResolution':
-      if (!membership) throw notMember();
-      if (!request.hasWagered) throw cannotDispute();
-      return;
-    case 'reviewDispute': {
-      if (!membership) throw notMember();
-      const stakeholderIds = request.stakeholderIds ?? [];
-      const facts = {
-        memberIds: await listActiveMemberIds(tx, bet.groupId),
-        adminIds: await listActiveAdminIds(tx, bet.groupId),
-        stakeholderIds,
-        disputedBy: bet.disputedBy ?? null,
-      };
-      if (mayJudgeDispute(userId, facts)) return;
-      if (stakeholderIds.includes(userId) || bet.disputedBy === userId)
-        throw cannotJudgeOwnDispute();
-      throw cannotReviewDispute();
-    }
-    default:
-      break;
-  }
-  if (
-    permission === 'wager' ||
-    permission === 'comment' ||
-    permission === 'muteBet' ||
-    bet.createdBy === userId
-  ) {
-    if (!membership) throw notMember();
-    return;
-  }
-  if (permission === 'cancelBet') {
-    if (!isAdmin) throw cannotCancelBet();
-    return;
-  }
-  // Resolving: an admin steps in only for a departed creator, so their bets need not wait for the expiry job.
-  if (isAdmin && bet.state && bet.expiresAt && request.now) {
-    const abandoned = { state: bet.state, expiresAt: bet.expiresAt };
-    if (isAbandoned(abandoned, request.now.getTime())) return;
-  }
-  if (isAdmin && !(await findActiveMembership(tx, bet.groupId, bet.createdBy))) return;
-  throw notBetCreator();
+  await requireMember(tx, request.bet.groupId, request.userId);
 }
 
 async function requireCommentAccess(tx: Executor, request: CommentAccessRequest): Promise<void> {
   const membership = await requireMember(tx, request.comment.groupId, request.userId);
   if (request.comment.userId !== request.userId && membership.role !== 'admin')
     throw cannotDeleteComment();
+}
+
+/** The group's current admins and members, for the group policy (src/domain/policies). */
+export async function readRoster(tx: Executor, group: GroupRow): Promise<GroupRoster> {
+  const [admins, memberUserIds] = await Promise.all([
+    listActiveAdminIds(tx, group.id),
+    listActiveMemberIds(tx, group.id),
+  ]);
+  return { createdByUserId: group.createdByUserId, admins, memberUserIds };
+}
+
+/** The answer every client knows for each refusal of the group policy. */
+export function refusalError(refusal: RemoveMemberRefusal): AppError {
+  switch (refusal) {
+    case 'not_member':
+      return notMember();
+    case 'not_admin':
+      return notGroupAdmin();
+    case 'creator':
+      return cannotRemoveCreator();
+    case 'target_not_member':
+    case 'self':
+      return notFound('Member');
+  }
 }
 
 async function findGroup(tx: Executor, groupId: number): Promise<GroupRow> {

@@ -1,18 +1,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Group } from '../../domain/groups';
+import { removeMemberRefusal } from '../../domain/policies/group-policy';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { groups, users, type GroupRow, type MembershipRow } from '../db/schema';
-import {
-  cannotDemoteCreator,
-  cannotRemoveCreator,
-  notAFriend,
-  notFound,
-  notMember,
-} from '../errors';
+import { cannotDemoteCreator, notAFriend, notFound, notMember } from '../errors';
 import type { EventBus } from '../events';
 import { presentMembership, presentOneGroup } from './group.presenter';
-import { requireGroupAccess } from './group-access';
+import { readRoster, refusalError, requireGroupAccess } from './group-access';
 import {
   findMembership,
   joinMembership,
@@ -22,7 +17,7 @@ import {
   type JoinOutcome,
 } from './membership.service';
 
-// Who is in a group (spec 02 §4, §6; ARCHITECTURE.md §4): joining, leaving, and the admins'
+// Who is in a group (docs/groups-and-bets.md §4, §6; docs/architecture.md §4): joining, leaving, and the admins'
 // adding and removing of members and admins. Each change runs in one transaction, bumps the
 // group's updatedAt (its member lists are part of it) and publishes its events after the commit.
 
@@ -99,7 +94,7 @@ export function createGroupMembersService({
   }
 
   /**
-   * After the commit: a new or returning member is announced to the group (spec 02 §3, §4), as
+   * After the commit: a new or returning member is announced to the group (docs/groups-and-bets.md §3, §4), as
    * the group may see them: a returning member's open wagers stay theirs (available points
    * read as total), and the version is the public stamp other members' mirrors hold.
    */
@@ -125,9 +120,19 @@ export function createGroupMembersService({
     );
   }
 
-  /** After the commit: the realtime gateway takes the former member's sockets out of the group's room (internal, never sent to clients). */
-  function announceMembershipEnded(groupId: number, userId: number): void {
-    events.publish('membershipEnded', { groupId, userId }, { userId });
+  /**
+   * After the commit: the group and the former member's own devices hear who left (or was
+   * removed), then the realtime gateway takes the former member's sockets out of the group's
+   * room (membershipEnded: internal, never sent to clients).
+   */
+  function announceMembershipEnded(ended: { group: GroupRow; userId: number; removed: boolean }) {
+    const { group, userId, removed } = ended;
+    events.publish(
+      'userLeftGroup',
+      { groupId: group.id, userId, removed, version: group.version },
+      { groupId: group.id },
+    );
+    events.publish('membershipEnded', { groupId: group.id, userId }, { userId });
   }
 
   /** Joins `group` and answers the group as the new member sees it (with its invite code). */
@@ -148,7 +153,7 @@ export function createGroupMembersService({
 
   /**
    * The caller leaves: the membership is marked left, its points and open wagers stay, and
-   * joining again restores it (ARCHITECTURE.md §4). The creator cannot leave, so every
+   * joining again restores it (docs/architecture.md §4). The creator cannot leave, so every
    * group keeps an admin who can manage it.
    */
   async function leave(
@@ -189,24 +194,35 @@ export function createGroupMembersService({
       return group;
     },
 
-    /** An admin removes a member, or a member removes themself (leaving); the creator stays. */
+    /**
+     * An admin removes a member (the group policy says whom: anyone but the creator and
+     * themself), or a member removes themself, which is leaving. A removed member is treated
+     * as one who left (points and open wagers stay theirs, their devices lose the group at
+     * once) and is kept out until an admin adds them back.
+     */
     async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
-      const group = await db.transaction(async (tx) => {
-        if (userId === caller.id)
-          return presentOneGroup(tx, await leave(tx, caller, groupId, at), caller.id);
+      const removed = userId !== caller.id;
+      const { group, touched } = await db.transaction(async (tx) => {
+        if (!removed) {
+          const left = await leave(tx, caller, groupId, at);
+          return { group: await presentOneGroup(tx, left, caller.id), touched: left };
+        }
         const row = await requireGroupAccess(tx, {
           userId: caller.id,
           groupId,
           permission: 'manageMembers',
         });
-        if (userId === row.createdByUserId) throw cannotRemoveCreator();
         await lockGroup(tx, groupId);
+        // Read after the lock: a concurrent removal or demotion is seen.
+        const refusal = removeMemberRefusal(await readRoster(tx, row), caller.id, userId);
+        if (refusal) throw refusalError(refusal);
         if (!(await markMembershipLeft(tx, groupId, userId, at, 'removed')))
           throw notFound('Member');
-        return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
+        const after = await touchGroup(tx, groupId, at);
+        return { group: await presentOneGroup(tx, after, caller.id), touched: after };
       });
-      announceMembershipEnded(groupId, userId);
+      announceMembershipEnded({ group: touched, userId, removed });
       return group;
     },
 
@@ -237,7 +253,7 @@ export function createGroupMembersService({
       });
     },
 
-    /** Joins a public group by its exact name, case-insensitively (spec 02 §4); anything else is "Group not found". */
+    /** Joins a public group by its exact name, case-insensitively (docs/groups-and-bets.md §4); anything else is "Group not found". */
     async joinPublic(caller: AuthUser, groupName: string): Promise<Group> {
       return joinAndPresent(caller.id, async (tx) => {
         const [row] = await tx
@@ -257,7 +273,7 @@ export function createGroupMembersService({
     },
 
     /**
-     * Joins a group by id and invite code (spec 02 §4). A private group needs its exact code
+     * Joins a group by id and invite code (docs/groups-and-bets.md §4). A private group needs its exact code
      * (403 invalid_invite_code otherwise). A public group is open to everyone, and its share
      * link carries no code, so joining one by id ignores whatever code was sent.
      */
@@ -275,8 +291,8 @@ export function createGroupMembersService({
     /** POST /groups/{id}/leave; see `leave`. */
     async leaveGroup(caller: AuthUser, groupId: number): Promise<void> {
       const at = now();
-      await db.transaction((tx) => leave(tx, caller, groupId, at));
-      announceMembershipEnded(groupId, caller.id);
+      const group = await db.transaction((tx) => leave(tx, caller, groupId, at));
+      announceMembershipEnded({ group, userId: caller.id, removed: false });
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Executor } from '../db/connect';
 import { memberships, type GroupRow, type MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
-// Never send a database row (CONVENTIONS.md): these shape groups and memberships into the
+// Never send a database row (docs/conventions.md): these shape groups and memberships into the
 // response schemas of src/domain/groups.ts.
 
 /** A current member of a group as the presenters need them. */
@@ -22,7 +22,7 @@ export interface GroupMember {
 /**
  * A group as `viewerId` may see it. The invite code goes only to current members of a
  * private group (they share it); `admins` and `memberUserIds` list current members only,
- * ascending, admins included in both (spec 02 §3, §6).
+ * ascending, admins included in both (docs/groups-and-bets.md §3, §6).
  */
 export function presentGroup(
   row: GroupRow,
@@ -111,7 +111,7 @@ export function presentPublicGroupSummary(
   return { id: row.id, name: row.name, description: row.description, memberCount };
 }
 
-/** Current members by total points descending, ties by user id (spec 02 §2). */
+/** Current members by total points descending, ties by user id (docs/groups-and-bets.md §2). */
 export function presentLeaderboard(
   rows: ReadonlyArray<{ userId: number; userName: string; totalPoints: number }>,
 ): LeaderboardResponse {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from '../../domain/zod';
-import { messageResponseSchema } from '../../domain/auth';
+import { z } from '../../domain/schemas/zod';
+import { messageResponseSchema } from '../../domain/schemas/auth';
 import {
   createGroupRequestSchema,
   groupAdminRequestSchema,
@@ -22,14 +22,15 @@ import {
   publicGroupSummarySchema,
   publicGroupsQuerySchema,
   updateGroupSettingsRequestSchema,
-} from '../../domain/groups';
+} from '../../domain/schemas/groups';
+import { updateGroupRequestSchema } from '../../domain/schemas/groups';
 import {
   periodLeaderboardQuerySchema,
   periodLeaderboardSchema,
-} from '../../domain/leaderboard-periods';
-import { memberStateResponseSchema } from '../../domain/member-state';
-import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/member-stats';
-import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/mirror';
+} from '../../domain/schemas/leaderboard-periods';
+import { memberStateResponseSchema } from '../../domain/schemas/member-state';
+import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/schemas/member-stats';
+import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/schemas/mirror';
 import { currentUser } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
@@ -40,7 +41,7 @@ import type { LeaderboardService } from './leaderboard.service';
 import type { MemberStatsService } from './member-stats.service';
 import type { MemberStateService } from './member-state.service';
 
-// The groups calls of spec 02 §7 under /api, and GET /api/member/state. Every route is for
+// The groups calls of docs/groups-and-bets.md §7 under /api, and GET /api/member/state. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
 // src/domain and calls one service function.
 
@@ -137,6 +138,19 @@ export async function groupsRoutes(
     async (request) => groups.getGroup(currentUser(request), request.params.id),
   );
 
+  // An admin renames the group or changes its description.
+  app.patch(
+    '/groups/:id',
+    {
+      schema: {
+        params: groupIdParamsSchema,
+        body: updateGroupRequestSchema,
+        response: { 200: groupSchema },
+      },
+    },
+    async (request) => groups.updateGroup(currentUser(request), request.params.id, request.body),
+  );
+
   // A group's settings (the weekly floor top-up), for its admins.
   app.get(
     '/groups/:id/settings',
@@ -216,7 +230,7 @@ export async function groupsRoutes(
       members.removeAdmin(currentUser(request), request.params.id, request.params.userId),
   );
 
-  // Spec 02 §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
+  // docs/groups-and-bets.md §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
   app.post(
     '/groups/:id/leave',
     { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } },

@@ -1,5 +1,5 @@
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
-import { and, asc, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   generateInviteCode,
   type CreateGroupInput,
@@ -7,6 +7,7 @@ import {
   type GroupSettings,
   type InviteCodeResponse,
   type InvitePreview,
+  type UpdateGroupInput,
   type UpdateGroupSettingsInput,
   type Membership,
   type PublicGroupSummary,
@@ -25,7 +26,7 @@ import {
 import { requireGroupAccess, requireInviteCode } from './group-access';
 import { joinMembership } from './membership.service';
 
-// The rules of groups (spec 02 §3–§7, ARCHITECTURE.md §4). Each change runs in one
+// The rules of groups (docs/groups-and-bets.md §3–§7, docs/architecture.md §4). Each change runs in one
 // transaction and publishes its events only after the commit; routes validate, call one
 // function here and send what it returns.
 
@@ -58,7 +59,7 @@ export function createGroupsService({
   randomBytes = nodeRandomBytes,
 }: GroupsServiceDeps) {
   return {
-    /** Spec 02 §4: the creator becomes the first member and an admin, with the group's defaultPoints. */
+    /** docs/groups-and-bets.md §4: the creator becomes the first member and an admin, with the group's defaultPoints. */
     async createGroup(caller: AuthUser, input: CreateGroupInput): Promise<Group> {
       const at = now();
       const inviteCode =
@@ -141,7 +142,56 @@ export function createGroupsService({
       };
     },
 
-    /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
+    /**
+     * An admin renames the group or changes its description. A public group's name stays
+     * unique without case (409 group_name_taken; the unique index settles a race the same
+     * way). The members hear groupUpdated after the commit and pull the row.
+     */
+    async updateGroup(caller: AuthUser, groupId: number, input: UpdateGroupInput): Promise<Group> {
+      const { group, changed } = await db.transaction(async (tx) => {
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageSettings',
+        });
+        const changes = {
+          ...(input.name !== undefined && input.name !== row.name ? { name: input.name } : {}),
+          ...(input.description !== undefined && input.description !== row.description
+            ? { description: input.description }
+            : {}),
+        };
+        if (Object.keys(changes).length === 0)
+          return { group: await presentOneGroup(tx, row, caller.id), changed: null };
+        if (changes.name !== undefined && row.privacy === 'public') {
+          const [clash] = await tx
+            .select({ id: groups.id })
+            .from(groups)
+            .where(
+              and(
+                eq(groups.privacy, 'public'),
+                ne(groups.id, row.id),
+                sql`lower(${groups.name}) = lower(${changes.name})`,
+              ),
+            )
+            .limit(1);
+          if (clash) throw groupNameTaken();
+        }
+        const [updated] = await tx
+          .update(groups)
+          .set({ ...changes, updatedAt: now() })
+          .where(eq(groups.id, row.id))
+          .returning();
+        return { group: await presentOneGroup(tx, updated!, caller.id), changed: updated! };
+      });
+      if (changed)
+        events.publish(
+          'groupUpdated',
+          { groupId: changed.id, version: changed.version },
+          { groupId: changed.id },
+        );
+      return group;
+    },
+
     /** The group's settings, for its admins. */
     async getSettings(caller: AuthUser, groupId: number): Promise<GroupSettings> {
       const group = await requireGroupAccess(db, {
@@ -216,6 +266,7 @@ export function createGroupsService({
       return { groupName: group.name, inviterName: inviter?.displayName ?? '' };
     },
 
+    /** A public group for any signed-in user; a private one for its members (403 not_member otherwise). */
     async getGroup(caller: AuthUser, groupId: number): Promise<Group> {
       const group = await requireGroupAccess(db, {
         userId: caller.id,

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { LeaderboardResponse } from '../../domain/groups';
 import {
   RESULT_LEDGER_KINDS,
+  sumPeriodResults,
   type PeriodLeaderboard,
   type PeriodLeaderboardQuery,
 } from '../../domain/leaderboard-periods';
@@ -35,8 +36,10 @@ export function createLeaderboardService({ db }: { db: Database }) {
 
     /**
      * What each current member won or lost since `from`, and in the period before
-     * (`previousFrom` until `from`), summed from the ledger's result entries, the one source of
-     * the points. One statement, so both sums read the same snapshot.
+     * (`previousFrom` until `from`), and whether they had a result before: the ledger's result
+     * entries of the window, and each member's latest one before it, summed by the rule the
+     * mirror's copy follows too (sumPeriodResults). One statement each for the members and the
+     * entries, under one snapshot (REPEATABLE READ), so both read the same ledger.
      */
     async getPeriodLeaderboard(
       caller: AuthUser,
@@ -46,39 +49,46 @@ export function createLeaderboardService({ db }: { db: Database }) {
       await requireGroupAccess(db, { userId: caller.id, groupId, permission: 'read' });
       const from = new Date(query.from);
       const previousFrom = new Date(query.previousFrom);
-      const sumWhere = (condition: ReturnType<typeof sql>) =>
-        sql<number>`coalesce(sum(${ledger.totalDelta}) filter (where ${condition}), 0)::int`;
-      const rows = await db
-        .select({
-          userId: memberships.userId,
-          name: users.displayName,
-          points: sumWhere(sql`${ledger.createdAt} >= ${from}`),
-          previousPoints: sumWhere(sql`${ledger.createdAt} < ${from}`),
-        })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .leftJoin(
-          ledger,
-          and(
-            eq(ledger.groupId, memberships.groupId),
-            eq(ledger.userId, memberships.userId),
-            inArray(ledger.kind, [...RESULT_LEDGER_KINDS]),
-            gte(ledger.createdAt, previousFrom),
-          ),
-        )
-        .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)))
-        .groupBy(memberships.userId, users.displayName)
-        // In user order: the table's own order moves with every write to a membership, a wager's too.
-        .orderBy(asc(memberships.userId));
+      const results = and(
+        eq(ledger.groupId, groupId),
+        inArray(ledger.kind, [...RESULT_LEDGER_KINDS]),
+      );
+      const { members, entries } = await db.transaction(
+        async (tx) => ({
+          // In user order: the table's own order moves with every write to a membership.
+          members: await tx
+            .select({ userId: memberships.userId, name: users.displayName })
+            .from(memberships)
+            .innerJoin(users, eq(users.id, memberships.userId))
+            .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)))
+            .orderBy(asc(memberships.userId)),
+          entries: await tx
+            .select({ userId: ledger.userId, totalDelta: ledger.totalDelta, at: ledger.createdAt })
+            .from(ledger)
+            .where(
+              and(
+                results,
+                or(
+                  gte(ledger.createdAt, previousFrom),
+                  inArray(
+                    ledger.id,
+                    tx
+                      .select({ id: sql<number>`max(${ledger.id})` })
+                      .from(ledger)
+                      .where(and(results, lt(ledger.createdAt, previousFrom)))
+                      .groupBy(ledger.userId),
+                  ),
+                ),
+              ),
+            ),
+        }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
       return {
         groupId,
         from: isoTime(from),
         previousFrom: isoTime(previousFrom),
-        members: rows.map((row) => ({
-          ...row,
-          points: Number(row.points),
-          previousPoints: Number(row.previousPoints),
-        })),
+        members: sumPeriodResults(members, entries, { from, previousFrom }),
       };
     },
   };

@@ -1,18 +1,14 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
-import { parseDecimal } from '../../domain/decimal';
 import {
-  MAX_POINTS_STEPS,
-  missShare,
-  thinSteps,
-  type HeadToHead,
-  type MemberStats,
-  type TypeAccuracy,
-} from '../../domain/member-stats';
-import { BET_TYPES, betTypeRulesOf, type BetType } from '../../domain/bet-types';
-import { computeResolution } from '../../domain/payout';
+  headToHeadOf,
+  memberOutcomes,
+  summariseOutcomes,
+  type Outcome,
+} from '../../domain/member-outcomes';
+import { MAX_POINTS_STEPS, thinSteps, type MemberStats } from '../../domain/member-stats';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
-import { bets, ledger, memberships, users, wagers, type BetRow } from '../db/schema';
+import { bets, ledger, memberships, users, wagers } from '../db/schema';
 import { notFound } from '../errors';
 import { isoTime } from '../iso-time';
 import { requireGroupAccess } from './group-access';
@@ -21,17 +17,8 @@ import { requireGroupAccess } from './group-access';
 // and head-to-head against another member, by the group's read rule. Computed on each call
 // from the resolved bets the members played (all their wagers, because the rule that picks
 // the winners reads them all) and the member's ledger; nothing is stored twice. Three indexed
-// reads: wagers by user, wagers by bet, the ledger by (group, user).
-
-/** How one member fared on one resolved bet. */
-interface Outcome {
-  bet: BetRow;
-  result: 'won' | 'lost' | 'refunded';
-  /** winnings − stake: what the bet did to their total. */
-  net: number;
-  /** Numeric bets: how far the guess was, as a share of the answer. */
-  miss: number | null;
-}
+// reads: wagers by user, wagers by bet, the ledger by (group, user). The record itself is
+// member-outcomes.ts's, which a device offline runs on its mirror too.
 
 export type MemberStatsService = ReturnType<typeof createMemberStatsService>;
 
@@ -53,9 +40,9 @@ export function createMemberStatsService({ db }: { db: Database }) {
         userId,
         name: member.name,
         totalPoints: member.totalPoints,
-        ...summarise([...mine.values()]),
+        ...summariseOutcomes([...mine.values()]),
         pointsOverTime: await pointsOverTime(db, groupId, userId),
-        headToHead: other ? headToHead(mine, outcomes.get(other.userId), other) : null,
+        headToHead: other ? headToHeadOf(mine, outcomes.get(other.userId), other) : null,
       };
     },
   };
@@ -96,8 +83,7 @@ async function outcomesOf(
         ),
       ),
     );
-  const result = new Map<number, Map<number, Outcome>>(userIds.map((id) => [id, new Map()]));
-  if (played.length === 0) return result;
+  if (played.length === 0) return memberOutcomes([], userIds);
   // Only the fields the payout rule reads: a large group's bets bring tens of thousands of rows.
   const allWagers = await tx
     .select({
@@ -121,113 +107,17 @@ async function outcomesOf(
     if (list) list.push(wager);
     else wagersByBet.set(wager.betId, [wager]);
   }
-  // Linear in the wagers read: a large group's bets have hundreds of wagers each, and the
-  // payout rule runs once per bet; only the asked members' wagers are looked up in it.
-  for (const bet of played) {
-    const betWagers = wagersByBet.get(bet.id) ?? [];
-    const answer = bet.correctAnswer ?? '';
-    const resolution = computeResolution(
+  // The payout rule runs once per bet; only the asked members' wagers are looked up in it.
+  return memberOutcomes(
+    played.map((bet) => ({
       bet,
-      betWagers.map((wager) => ({ ...wager, createdAt: isoTime(wager.createdAt) })),
-      answer,
-    );
-    const winningIds = new Set(resolution.winningWagerIds);
-    const refunded = resolution.outcome === 'refunded';
-    for (const wager of betWagers) {
-      const outcomes = result.get(wager.userId);
-      if (!outcomes) continue;
-      const distribution = resolution.distributions.find((entry) => entry.userId === wager.userId);
-      const net = distribution ? distribution.winnings - distribution.wagerAmount : 0;
-      outcomes.set(bet.id, {
-        bet,
-        result: refunded ? 'refunded' : winningIds.has(wager.id) ? 'won' : 'lost',
-        net,
-        miss: bet.betType === 'numeric' ? numericMiss(wager.prediction, answer) : null,
-      });
-    }
-  }
-  return result;
-}
-
-function numericMiss(guess: string, answer: string): number | null {
-  if (!parseDecimal(guess) || !parseDecimal(answer)) return null;
-  return missShare(Number(guess), Number(answer));
-}
-
-function byResolution(a: Outcome, b: Outcome): number {
-  const timeA = a.bet.resolvedAt?.getTime() ?? 0;
-  const timeB = b.bet.resolvedAt?.getTime() ?? 0;
-  return timeA - timeB || a.bet.id - b.bet.id;
-}
-
-function summarise(outcomes: Outcome[]) {
-  const ordered = [...outcomes].sort(byResolution);
-  const won = ordered.filter((entry) => entry.result === 'won').length;
-  const lost = ordered.filter((entry) => entry.result === 'lost').length;
-  let bestWin: MemberStats['bestWin'] = null;
-  for (const entry of ordered)
-    if (entry.result === 'won' && entry.net > (bestWin?.points ?? -Infinity))
-      bestWin = { betId: entry.bet.id, title: entry.bet.title, points: entry.net };
-  let streak: MemberStats['streak'] = null;
-  for (const entry of [...ordered].reverse()) {
-    if (entry.result === 'refunded') continue;
-    if (!streak) streak = { kind: entry.result, count: 1 };
-    else if (streak.kind === entry.result) streak.count += 1;
-    else break;
-  }
-  return {
-    betsPlayed: ordered.length,
-    won,
-    lost,
-    winRate: won + lost > 0 ? won / (won + lost) : null,
-    netPoints: ordered.reduce((sum, entry) => sum + entry.net, 0),
-    bestWin,
-    streak,
-    accuracy: accuracyByType(ordered),
-  };
-}
-
-function accuracyByType(outcomes: Outcome[]): TypeAccuracy[] {
-  return BET_TYPES.flatMap((betType: BetType) => {
-    const ofType = outcomes.filter((entry) => entry.bet.betType === betType);
-    if (ofType.length === 0) return [];
-    const misses = ofType.flatMap((entry) => (entry.miss === null ? [] : [entry.miss]));
-    const won = ofType.filter((entry) => entry.result === 'won').length;
-    const lost = ofType.filter((entry) => entry.result === 'lost').length;
-    return [
-      {
-        betType,
-        name: betTypeRulesOf(betType)?.name ?? betType,
-        played: ofType.length,
-        decided: won + lost,
-        won,
-        averageMiss:
-          betType === 'numeric' && misses.length > 0
-            ? misses.reduce((sum, miss) => sum + miss, 0) / misses.length
-            : null,
-      },
-    ];
-  });
-}
-
-function headToHead(
-  mine: Map<number, Outcome>,
-  theirs: Map<number, Outcome> | undefined,
-  other: { userId: number; name: string },
-): HeadToHead {
-  const together = [...mine.values()].flatMap((entry) => {
-    const their = theirs?.get(entry.bet.id);
-    return their ? [[entry, their] as const] : [];
-  });
-  return {
-    otherUserId: other.userId,
-    otherName: other.name,
-    betsTogether: together.length,
-    youRight: together.filter(([you]) => you.result === 'won').length,
-    themRight: together.filter(([, them]) => them.result === 'won').length,
-    youNet: together.reduce((sum, [you]) => sum + you.net, 0),
-    themNet: together.reduce((sum, [, them]) => sum + them.net, 0),
-  };
+      wagers: (wagersByBet.get(bet.id) ?? []).map((wager) => ({
+        ...wager,
+        createdAt: isoTime(wager.createdAt),
+      })),
+    })),
+    userIds,
+  );
 }
 
 /** The member's total after each ledger row that changed it (wagers set points aside, they do not change the total). */

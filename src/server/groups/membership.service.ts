@@ -9,7 +9,7 @@ import { insufficientPoints, notMember, settlementSpent } from '../errors';
 // Memberships and their points: the only code that writes the memberships and ledger tables.
 // Other features (bets) call these functions inside their own transaction and never touch
 // the tables directly. Every change of points writes one ledger row in the same transaction,
-// so a membership's points always equal the sums of its ledger rows (ARCHITECTURE.md §4).
+// so a membership's points always equal the sums of its ledger rows (docs/architecture.md §4).
 
 export type JoinOutcome = 'joined' | 'rejoined' | 'already_member';
 

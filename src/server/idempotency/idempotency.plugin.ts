@@ -12,7 +12,7 @@ import {
   type StoredResponse,
 } from './idempotency.service';
 
-// The Idempotency-Key header on every signed-in write (ARCHITECTURE.md §4, §8): the client's
+// The Idempotency-Key header on every signed-in write (docs/architecture.md §4, §8): the client's
 // outbox sends each queued write with a key of its own and may send it again and again (a
 // lost answer, a background-sync replay, two tabs); the same key from the same user gets the
 // first answer back and applies nothing again.

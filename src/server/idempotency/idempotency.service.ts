@@ -5,13 +5,13 @@ import { prepared, slot } from '../db/prepared';
 import { idempotencyKeys, type IdempotencyKeyRow } from '../db/schema';
 import { idempotencyInProgress, idempotencyKeyReused } from '../errors';
 
-// The store behind the Idempotency-Key header (ARCHITECTURE.md §4): one row per (user, key)
+// The store behind the Idempotency-Key header (docs/architecture.md §4): one row per (user, key)
 // holding the first answer. Every statement here runs on its own, outside the route's
 // transaction, on purpose: the pending row must be visible to a twin request at once (so the
 // twin waits instead of applying the write again), and the answer can only be stored once the
 // route's transaction has committed.
 
-/** How long a key is remembered (ARCHITECTURE.md §4: kept 24 h). */
+/** How long a key is remembered (docs/architecture.md §4: kept 24 h). */
 const KEY_LIFETIME = sql`interval '24 hours'`;
 /**
  * A pending row older than this belongs to a request that died with its process (a crash or

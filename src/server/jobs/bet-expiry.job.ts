@@ -7,7 +7,7 @@ import { announceSettlement, settleByRefund, type Settlement } from '../bets/set
 import { lockMemberships } from '../groups/membership.service';
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
-// ARCHITECTURE.md §5: a bet still unresolved 7 days after its expiresAt expires by itself and
+// docs/architecture.md §5: a bet still unresolved 7 days after its expiresAt expires by itself and
 // every wager is refunded. Several instances run this job at once: each batch picks its due
 // bets with SELECT … FOR NO KEY UPDATE SKIP LOCKED inside its transaction, so one bet is
 // settled by exactly one of them, and that locking read re-checks state = 'active' on the row

@@ -3,7 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
-// Mail through nodemailer (ARCHITECTURE.md §3): SMTP_URL when set; otherwise each mail is
+// Mail through nodemailer (docs/architecture.md §3): SMTP_URL when set; otherwise each mail is
 // written to DATA_DIR/outbox as an .eml file and its link logged, so someone running Hunch
 // locally can finish a password reset with no mail server.
 

@@ -29,7 +29,7 @@ import {
 import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
-// The local mirror's pull (ARCHITECTURE.md §8; GET /member/state?cursor=…). One statement asks,
+// The local mirror's pull (docs/architecture.md §8; GET /member/state?cursor=…). One statement asks,
 // under one snapshot, which groups the caller is in and whether anything they can see changed
 // since the cursor: a reconnect with nothing new ends there. Otherwise one REPEATABLE READ
 // transaction reads, under one snapshot, what changed in the groups the device holds and the

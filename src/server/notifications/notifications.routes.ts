@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { betIdParamsSchema } from '../../domain/bets';
-import { groupIdParamsSchema } from '../../domain/groups';
+import { betIdParamsSchema } from '../../domain/schemas/bets';
+import { groupIdParamsSchema } from '../../domain/schemas/groups';
 import {
   markAllNotificationsReadRequestSchema,
   markNotificationsReadRequestSchema,
@@ -10,8 +10,8 @@ import {
   notificationSchema,
   notificationSettingsSchema,
   pushKindsRequestSchema,
-} from '../../domain/notifications';
-import { z } from '../../domain/zod';
+} from '../../domain/schemas/notifications';
+import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
 import type { NotificationsService } from './notifications.service';
 

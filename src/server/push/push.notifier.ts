@@ -21,7 +21,7 @@ import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
 import { createBackgroundWork } from '../background-work';
 
-// Sends web push notifications (ARCHITECTURE.md §7): every push is the copy of an inbox entry
+// Sends web push notifications (docs/architecture.md §7): every push is the copy of an inbox entry
 // due one (src/server/notifications decides who gets an entry, the odds moving on a bet you
 // backed included; here the player's push choices and mutes decide whether it is pushed).
 //

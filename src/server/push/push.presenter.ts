@@ -2,7 +2,7 @@ import type { PushSubscription } from '../../domain/push';
 import type { PushSubscriptionRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
-// Never send a database row (CONVENTIONS.md): the endpoint and keys stay on the server.
+// Never send a database row (docs/conventions.md): the endpoint and keys stay on the server.
 
 export function presentPushSubscription(row: PushSubscriptionRow): PushSubscription {
   return {

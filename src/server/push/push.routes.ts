@@ -8,11 +8,11 @@ import {
   pushSubscriptionSchema,
   registerPushSubscriptionSchema,
   vapidPublicKeyResponseSchema,
-} from '../../domain/push';
+} from '../../domain/schemas/push';
 import { currentUser } from '../auth/authenticate';
 import type { PushService } from './push.service';
 
-// The push calls of spec 02 §7 under /api. The VAPID public key is public (the browser needs
+// The push calls of docs/groups-and-bets.md §7 under /api. The VAPID public key is public (the browser needs
 // it before it can subscribe, and it carries no secret); everything else is per signed-in user.
 
 export interface PushRoutesOptions {

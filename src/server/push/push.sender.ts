@@ -10,7 +10,7 @@ import type { Destination } from './push.service';
 // timeout; fetch gives one deadline for the whole request and also reaches the plain-http
 // stand-in push service that development and the tests run on loopback.
 
-/** The server's web push identity (ARCHITECTURE.md §3). */
+/** The server's web push identity (docs/architecture.md §3). */
 export interface VapidIdentity {
   publicKey: string;
   privateKey: string;

@@ -11,7 +11,7 @@ import {
 } from '../errors';
 import { presentPushSubscription } from './push.presenter';
 
-// Push subscriptions of spec 02 §3 and §7: one per user, app and device, and the reads and
+// Push subscriptions of docs/groups-and-bets.md §3 and §7: one per user, app and device, and the reads and
 // marks the notifier needs (who can be reached, gone endpoints). The only
 // code that touches the push tables.
 
@@ -181,7 +181,7 @@ export function createPushService({
         .orderBy(pushSubscriptions.id);
     },
 
-    /** The push service answered 404/410: the browser dropped this subscription, stop sending to it (ARCHITECTURE.md §7). */
+    /** The push service answered 404/410: the browser dropped this subscription, stop sending to it (docs/architecture.md §7). */
     async markGone(destination: Destination): Promise<void> {
       // Matching the endpoint too: the device may have re-registered with a new one meanwhile.
       await db

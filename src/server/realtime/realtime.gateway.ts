@@ -13,7 +13,7 @@ import {
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import { roomOf, type EventBus, type PublishedEvent } from '../events';
 
-// socket.io at /socket.io (spec 02 §7, ARCHITECTURE.md §7): the access token is checked in
+// socket.io at /socket.io (docs/groups-and-bets.md §7, docs/architecture.md §7): the access token is checked in
 // the handshake, each socket sits in its user's room and one room per group it belongs to,
 // and every event of the bus goes to its audience's room only — never a broadcast, so
 // nothing of a private group reaches a non-member. Rooms follow memberships live through
@@ -270,6 +270,16 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         emitTo([roomOf(published.audience), userRoom(userId)], published.event, published.payload);
         return;
       }
+      case 'userLeftGroup': {
+        // The group hears it, and so do the former member's own sockets (their other devices
+        // drop the group); published before membershipEnded takes them out of the room.
+        emitTo(
+          [roomOf(published.audience), userRoom(published.payload.userId)],
+          published.event,
+          published.payload,
+        );
+        return;
+      }
       case 'notificationPushDue':
         // Internal, never emitted: push hears it; the owner's sockets had notificationSaved.
         return;
@@ -339,7 +349,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     io,
     disconnectAll() {
       // engine.io closes the transports: clients see "transport close" and reconnect, which a
-      // socket.io "io server disconnect" would forbid (spec 02 §4).
+      // socket.io "io server disconnect" would forbid (docs/groups-and-bets.md §4).
       io.engine.close();
     },
     async close() {

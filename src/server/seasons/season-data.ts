@@ -1,22 +1,14 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { DELETED_PLAYER_NAME } from '../../domain/account-data';
 import { RESULT_LEDGER_KINDS } from '../../domain/leaderboard-periods';
 import {
   namesPhrase,
-  rankSeasonStandings,
+  seasonStandingsOf,
   type Season,
   type SeasonStanding,
 } from '../../domain/seasons';
 import type { Executor } from '../db/connect';
-import {
-  groups,
-  ledger,
-  memberships,
-  seasonStandings,
-  seasons,
-  users,
-  type SeasonRow,
-} from '../db/schema';
+import { groups, ledger, seasonStandings, seasons, users, type SeasonRow } from '../db/schema';
 import { applyLedgerEvent, lockGroupMemberships } from '../groups/membership.service';
 import { isoTime } from '../iso-time';
 import {
@@ -122,34 +114,39 @@ export async function endSeason(tx: Executor, season: SeasonRow, now: Date): Pro
   const endedAt = season.endsAt.getTime() < now.getTime() ? season.endsAt : now;
   const everyone = await lockGroupMemberships(tx, season.groupId);
   const members = everyone.filter((member) => member.leftAt === null);
-  const results = await tx
-    .select({
-      userId: memberships.userId,
-      userName: users.displayName,
-      points: sql<number>`coalesce(sum(${ledger.totalDelta}), 0)::int`,
-    })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .leftJoin(
-      ledger,
+  const names =
+    members.length === 0
+      ? []
+      : await tx
+          .select({ userId: users.id, userName: users.displayName })
+          .from(users)
+          .where(
+            inArray(
+              users.id,
+              members.map((member) => member.userId),
+            ),
+          );
+  const nameOf = new Map(names.map((row) => [row.userId, row.userName]));
+  // The season's result entries, summed by the rule a device follows with its mirror's.
+  const entries = await tx
+    .select({ userId: ledger.userId, totalDelta: ledger.totalDelta, at: ledger.createdAt })
+    .from(ledger)
+    .where(
       and(
-        eq(ledger.groupId, memberships.groupId),
-        eq(ledger.userId, memberships.userId),
+        eq(ledger.groupId, season.groupId),
         inArray(ledger.kind, [...RESULT_LEDGER_KINDS]),
         gte(ledger.createdAt, season.startsAt),
         lt(ledger.createdAt, endedAt),
       ),
-    )
-    .where(and(eq(memberships.groupId, season.groupId), isNull(memberships.leftAt)))
-    .groupBy(memberships.userId, users.displayName);
-  const byUser = new Map(results.map((row) => [row.userId, row]));
-  const standings = rankSeasonStandings(
+    );
+  const standings = seasonStandingsOf(
     members.map((member) => ({
       userId: member.userId,
-      userName: byUser.get(member.userId)?.userName ?? '',
-      points: Number(byUser.get(member.userId)?.points ?? 0),
+      userName: nameOf.get(member.userId) ?? '',
       totalPoints: member.totalPoints,
     })),
+    entries,
+    { startsAt: season.startsAt, until: endedAt },
   );
   if (standings.length > 0)
     await tx

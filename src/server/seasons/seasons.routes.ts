@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { groupIdParamsSchema } from '../../domain/groups';
+import { groupIdParamsSchema } from '../../domain/schemas/groups';
 import {
   seasonListSchema,
   seasonParamsSchema,
   seasonSchema,
   startSeasonRequestSchema,
-} from '../../domain/seasons';
+} from '../../domain/schemas/seasons';
 import { currentUser } from '../auth/authenticate';
 import type { SeasonsService } from './seasons.service';
 

@@ -15,7 +15,7 @@ import {
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer } from '../data/device.fixture';
 
-// The bet actions the screens call (spec 02 §4), on a device against the real server: each
+// The bet actions the screens call (docs/groups-and-bets.md §4), on a device against the real server: each
 // shows at once in the mirror and the queues derived from it, and the pull that follows
 // brings the server's rows (the payout, the statistics).
 
@@ -219,5 +219,21 @@ describe('the resolve queue of a group admin', () => {
     const otherPhone = await openDevice(other);
     await otherPhone.local.sync();
     expect(await readNextBetToResolve(otherPhone.db, other.user.id, closedAt + DAY)).toBeNull();
+  });
+
+  it('holds a bet whose creator left, at once, as the server lets an admin resolve it then', async () => {
+    const admin = await createPlayer(server, 'Admin');
+    const leaver = await createPlayer(server, 'Leaver');
+    const group = await createGroup(server, admin);
+    await joinGroup(server, leaver, group);
+    const bet = await createBet(server, leaver, group, { title: 'Orphaned?' });
+    const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+      token: leaver.accessToken,
+    });
+    expect(left.status).toBe(200);
+    const phone = await openDevice(admin);
+    await phone.local.sync();
+
+    expect((await readNextBetToResolve(phone.db, admin.user.id, Date.now()))?.id).toBe(bet.id);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../src/client/bets/bet-form-model';
 import { canReachStep } from '../../../src/client/ui/stepper';
 
-// The bet-creation stepper's rules (spec 02 §4, §5): a step is reachable only when every
+// The bet-creation stepper's rules (docs/groups-and-bets.md §4, §5): a step is reachable only when every
 // earlier step is valid; Next and Submit wait for the current step; option limits.
 
 const now = Date.parse('2030-01-01T12:00:00Z');

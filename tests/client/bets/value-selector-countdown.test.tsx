@@ -33,7 +33,7 @@ function Harness({ onValue }: { onValue: (value: number | null) => void }) {
   );
 }
 
-describe('value selector (spec 02 §2, §5)', () => {
+describe('value selector (docs/groups-and-bets.md §2, §5)', () => {
   it('defaults to the smallest preset and checks the minimum', () => {
     expect(defaultPreset(presets)).toBe(2);
     expect(valueSelectorError(0)).toBe('Value must be at least 1');
@@ -84,7 +84,7 @@ describe('value selector without a custom amount (a wager: only what the server 
   });
 });
 
-describe('countdown (spec 02 §4, §9)', () => {
+describe('countdown (docs/groups-and-bets.md §4, §9)', () => {
   it('ticks every second, shows seconds only in the last minute, colours by time left, then "Expired"', () => {
     vi.useFakeTimers();
     const start = Date.parse('2030-01-01T00:00:00Z');

@@ -130,7 +130,7 @@ function setup({
 
 const count = (predicate: (s: Seen) => boolean) => seen.filter(predicate).length;
 
-describe('api client: the shared token refresh (spec 01 §4)', () => {
+describe('api client: the shared token refresh (docs/accounts-and-shell.md §4)', () => {
   it('sends the Bearer access token on every request', async () => {
     const { api } = setup();
     acceptedAccessToken = 'stale-access';
@@ -239,7 +239,7 @@ describe('api client: the shared token refresh (spec 01 §4)', () => {
   });
 });
 
-describe('api client: CSRF header (spec 01 §4)', () => {
+describe('api client: CSRF header (docs/accounts-and-shell.md §4)', () => {
   it('sends X-XSRF-TOKEN on same-origin non-GET requests only', async () => {
     acceptedAccessToken = 'stale-access';
     const { api } = setup({ origin: baseUrl });

@@ -11,7 +11,7 @@ import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.
 import { startTestServer, type TestServer } from '../../server/harness';
 import { openDevice, type Device } from './device.fixture';
 
-// Comments in the mirror and the outbox (ARCHITECTURE.md §8) against the real
+// Comments in the mirror and the outbox (docs/architecture.md §8) against the real
 // server: a thread is readable from the mirror; a comment written offline shows at once, marked
 // pending, survives pulls, and arrives exactly once; a refusal takes it back with the server's
 // message; deletions travel as tombstones, by pull or by event, and never come back.

@@ -13,7 +13,7 @@ import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.
 import { inboxOf, NO_TIMERS } from '../../server/notifications/notification.factories';
 import { useDeviceServer } from './device.fixture';
 
-// The inbox in the mirror and the outbox (ARCHITECTURE.md §8) against the real server: after
+// The inbox in the mirror and the outbox (docs/architecture.md §8) against the real server: after
 // one sync the entries are readable offline; a new entry arrives live by socket; reading and
 // the choices written offline show at once, survive pulls and reach the server exactly once.
 

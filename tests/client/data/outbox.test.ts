@@ -21,7 +21,7 @@ import {
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer } from './device.fixture';
 
-// The outbox (ARCHITECTURE.md §8) against the real server: named mutators applied at once,
+// The outbox (docs/architecture.md §8) against the real server: named mutators applied at once,
 // sent with their Idempotency-Key, re-applied on top of every pull until the server has them,
 // a refusal undone with its message, temporary ids rewritten before a dependent write goes.
 
@@ -172,8 +172,10 @@ describe('a write made offline', () => {
       answerTotals: { yes: 2 },
       pendingWriteId: expect.any(String),
     });
+    // The creator administers the group from the start: a role the server has too.
     expect(await phone.db.memberships.get([groupTemp, me.user.id])).toMatchObject({
       availablePoints: 48,
+      role: 'admin',
     });
 
     phone.setOffline(false);

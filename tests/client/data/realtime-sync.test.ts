@@ -12,7 +12,7 @@ import {
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer, type Device } from './device.fixture';
 
-// Realtime and the mirror (spec 02 §4, ARCHITECTURE.md §8) against the real server and a real
+// Realtime and the mirror (docs/groups-and-bets.md §4, docs/architecture.md §8) against the real server and a real
 // socket.io connection: wagerPlaced moves the odds from its payload when it is newer; every
 // other event asks for one pull; a reconnection pulls what the socket missed.
 

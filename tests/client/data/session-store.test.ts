@@ -33,7 +33,7 @@ beforeEach(() => {
   sessionStorage.clear();
 });
 
-describe('session token storage (spec 01 §4)', () => {
+describe('session token storage (docs/accounts-and-shell.md §4)', () => {
   it('keeps a remembered login in localStorage under the spec keys', () => {
     const { store } = makeStore();
     store.signIn(auth(), true);

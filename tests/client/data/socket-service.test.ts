@@ -124,7 +124,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('opening and closing with the session (spec 02 §4)', () => {
+describe('opening and closing with the session (docs/groups-and-bets.md §4)', () => {
   it('makes no attempt while nobody is signed in', async () => {
     makeService().start();
     await vi.advanceTimersByTimeAsync(60_000);
@@ -154,7 +154,7 @@ describe('opening and closing with the session (spec 02 §4)', () => {
   });
 });
 
-describe('the reconnection schedule (spec 02 §4, §9)', () => {
+describe('the reconnection schedule (docs/groups-and-bets.md §4, §9)', () => {
   it('tries 5 times after 1, 2, 4, 8 and 16 s, then stops with the network error', async () => {
     verdicts = Array(6).fill('refuse');
     session.signIn(auth('good'), true);
@@ -282,7 +282,7 @@ describe('the reconnection schedule (spec 02 §4, §9)', () => {
   });
 });
 
-describe('an authentication refusal (spec 02 §8)', () => {
+describe('an authentication refusal (docs/groups-and-bets.md §8)', () => {
   it('refreshes the token once and reconnects with the new one at once', async () => {
     session.signIn(auth('stale'), true);
     makeService().start();
@@ -323,5 +323,79 @@ describe('an authentication refusal (spec 02 §8)', () => {
       message: 'Authentication failed: the access token is invalid or expired',
     });
     expect(session.user).not.toBeNull();
+  });
+});
+
+describe('while the device is offline', () => {
+  // The browser's own word on the network, and the events it sends when that changes.
+  let isOnline = true;
+  let network: EventTarget;
+
+  function makeOfflineAwareService() {
+    network = new EventTarget();
+    service = createSocketService({
+      session,
+      refreshToken,
+      toasts,
+      url: () => url,
+      onlineEvents: network,
+      isOnline: () => isOnline,
+    });
+    return service;
+  }
+
+  function goOffline() {
+    isOnline = false;
+    network.dispatchEvent(new Event('offline'));
+  }
+
+  function goOnline() {
+    isOnline = true;
+    network.dispatchEvent(new Event('online'));
+  }
+
+  beforeEach(() => {
+    isOnline = true;
+  });
+
+  it('waits for the network without a toast or an attempt, then connects once it is back', async () => {
+    session.signIn(auth('good'), true);
+    makeOfflineAwareService().start();
+    await until(() => status() === 'connected', 'connected');
+    isOnline = false;
+    dropAllConnections();
+    await until(() => status() !== 'connected', 'the drop');
+    expect(service.getSnapshot()).toMatchObject({ status: 'reconnecting', attempt: 0 });
+    await vi.advanceTimersByTimeAsync(120_000);
+    // The offline banner says it: no "Reconnecting..." toast and no attempt spent meanwhile.
+    expect(visibleToasts()).toEqual([]);
+    expect(handshakes).toHaveLength(1);
+
+    goOnline();
+    await until(() => status() === 'connected', 'connected again');
+    expect(handshakes).toHaveLength(2);
+    expect(visibleToasts()).toEqual([]);
+  });
+
+  it('takes a shown reconnecting toast away when the device goes offline', async () => {
+    verdicts = ['refuse', 'refuse'];
+    session.signIn(auth('good'), true);
+    makeOfflineAwareService().start();
+    await until(() => status() === 'reconnecting', 'reconnecting');
+    expect(visibleToasts().map((t) => t.message)).toEqual(['Reconnecting... (1/5)']);
+
+    goOffline();
+    expect(visibleToasts()).toEqual([]);
+    expect(service.getSnapshot()).toMatchObject({ status: 'reconnecting', attempt: 0 });
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(handshakes).toHaveLength(1);
+
+    // Back online: a fresh run of the schedule, its toast counting from 1 again.
+    goOnline();
+    await until(() => handshakes.length === 2 && status() === 'reconnecting', 'the next refusal');
+    expect(visibleToasts().map((t) => t.message)).toEqual(['Reconnecting... (1/5)']);
+    await vi.advanceTimersByTimeAsync(1000);
+    await until(() => status() === 'connected', 'connected');
+    expect(visibleToasts()).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import {
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer, type Device } from './device.fixture';
 
-// The pull (ARCHITECTURE.md §8) against the real server: GET /api/member/state?cursor=… into
+// The pull (docs/architecture.md §8) against the real server: GET /api/member/state?cursor=… into
 // the Dexie mirror, page by page, one merge per row type, a row replaced only by a newer one.
 
 const { server, openDevice: device } = useDeviceServer(NO_EXPIRY_TIMER);

@@ -5,7 +5,7 @@ import {
   getPushDeviceId,
 } from '../../../src/client/push/push-subscription';
 
-describe('the push device id (spec 02 §3)', () => {
+describe('the push device id (docs/groups-and-bets.md §3)', () => {
   it('is generated once per app and kept in localStorage', () => {
     localStorage.clear();
     const first = getPushDeviceId(localStorage, 'hunch');

@@ -21,7 +21,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the "Enable group updates" prompt after a join (spec 02 §4)', () => {
+describe('the "Enable group updates" prompt after a join (docs/groups-and-bets.md §4)', () => {
   it('is offered when the server has no active subscription and permission is not denied', async () => {
     expect(await shouldOfferPushPrompt(checks())).toBe(true);
     expect(await shouldOfferPushPrompt(checks({ permission: 'granted' }))).toBe(true);

@@ -78,7 +78,7 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
-describe('subscribing (spec 02 §4 "Enable")', () => {
+describe('subscribing (docs/groups-and-bets.md §4 "Enable")', () => {
   it('asks permission, subscribes with the VAPID key and registers this device on the server', async () => {
     const { service, pushApi, pushManager, browser } = setup();
     await service.subscribe();
@@ -124,7 +124,7 @@ describe('subscribing (spec 02 §4 "Enable")', () => {
   });
 });
 
-describe('unsubscribing (spec 02 §4 "Disable")', () => {
+describe('unsubscribing (docs/groups-and-bets.md §4 "Disable")', () => {
   it('unsubscribes locally and deletes on the server', async () => {
     const subscription = fakeSubscription();
     const { service, pushApi } = setup({ existing: subscription });
@@ -140,7 +140,7 @@ describe('unsubscribing (spec 02 §4 "Disable")', () => {
   });
 });
 
-describe('following the session (spec 02 §4)', () => {
+describe('following the session (docs/groups-and-bets.md §4)', () => {
   it('registers again, on every open, the subscription this browser still holds', async () => {
     const subscription = fakeSubscription();
     const { service, pushApi, pushManager } = setup({ existing: subscription, serverActive: true });

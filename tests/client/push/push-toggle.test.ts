@@ -22,7 +22,7 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 
-describe('the push toggle states (spec 02 §4)', () => {
+describe('the push toggle states (docs/groups-and-bets.md §4)', () => {
   it('is on when permission is granted, the user is logged in and the server says active', async () => {
     expect(await readPushToggleStatus(fakeService(), true)).toBe('on');
   });
@@ -56,7 +56,7 @@ describe('the push toggle states (spec 02 §4)', () => {
   });
 });
 
-describe('switching the toggle (spec 02 §4, §8)', () => {
+describe('switching the toggle (docs/groups-and-bets.md §4, §8)', () => {
   it('off → on subscribes and says "Notifications enabled successfully"', async () => {
     const service = fakeService();
     expect(await enablePush(service, true, 'off')).toEqual({

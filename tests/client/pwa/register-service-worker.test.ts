@@ -4,7 +4,7 @@ import {
   SKIP_WAITING_MESSAGE,
 } from '../../../src/client/pwa/register-service-worker';
 
-// Spec 01 §4 "App lifecycle", against a fake ServiceWorkerContainer.
+// docs/accounts-and-shell.md §4 "App lifecycle", against a fake ServiceWorkerContainer.
 
 class FakeWorker extends EventTarget {
   state = 'installing';

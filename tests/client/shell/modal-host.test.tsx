@@ -54,7 +54,7 @@ afterEach(() => {
   document.body.style.overflow = '';
 });
 
-describe('modal host (spec 01 §2)', () => {
+describe('modal host (docs/accounts-and-shell.md §2)', () => {
   it('opens an aria-modal dialog named by its title, moves focus in and locks page scroll', () => {
     renderWithTrigger();
     const dialog = screen.getByRole('dialog', { name: 'Edit Profile' });

@@ -21,7 +21,7 @@ afterEach(() => {
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
-describe('toasts (spec 01 §3, §4)', () => {
+describe('toasts (docs/accounts-and-shell.md §3, §4)', () => {
   it('announces toasts in a polite live region', () => {
     act(() => void store.success('Profile Updated!'));
     const region = screen.getByRole('region', { name: 'Notifications' });

@@ -25,7 +25,7 @@ afterEach(cleanup);
 const names = () => screen.getAllByRole('rowheader').map((cell) => cell.textContent);
 const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(name) });
 
-describe('data table (spec 02 §2)', () => {
+describe('data table (docs/groups-and-bets.md §2)', () => {
   it('cycles a sortable column ascending, descending, then none', () => {
     render(<DataTable caption="Standings" columns={columns} rows={rows} rowKey={(r) => r.id} />);
     expect(header('Points').getAttribute('aria-sort')).toBe('none');
@@ -42,6 +42,16 @@ describe('data table (spec 02 §2)', () => {
     fireEvent.click(button);
     expect(header('Points').getAttribute('aria-sort')).toBe('none');
     expect(names()).toEqual(['Ada', 'Grace', 'Linus']);
+  });
+
+  it('says which figure a column holds beside its header, sortable or not', () => {
+    const hinted: DataTableColumn<Row>[] = [
+      { key: 'user', header: 'User', searchText: (r) => r.name, isRowHeader: true, hint: 'name' },
+      { key: 'points', header: 'Points', sortValue: (r) => r.points, hint: 'total' },
+    ];
+    render(<DataTable caption="Standings" columns={hinted} rows={rows} rowKey={(r) => r.id} />);
+    expect(within(header('Points')).getByRole('button').textContent).toBe('Points (total)');
+    expect(header('User').textContent).toBe('User (name)');
   });
 
   it('starts another column at ascending and leaves unsortable columns plain', () => {

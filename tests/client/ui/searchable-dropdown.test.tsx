@@ -27,7 +27,7 @@ function renderDropdown(loadOptions: () => Promise<Option[]>, onChange = vi.fn()
   return onChange;
 }
 
-describe('searchable dropdown (spec 02 §2, §4 "Async dropdown")', () => {
+describe('searchable dropdown (docs/groups-and-bets.md §2, §4 "Async dropdown")', () => {
   it('reads "Loading..." until its options arrive, then opens, filters and chooses', async () => {
     let resolve!: (options: Option[]) => void;
     const onChange = renderDropdown(() => new Promise((r) => (resolve = r)));

@@ -46,7 +46,7 @@ const settle = () =>
     await Promise.resolve();
   });
 
-describe('typeahead (spec 02 §4: 3 characters, 300 ms)', () => {
+describe('typeahead (docs/groups-and-bets.md §4: 3 characters, 300 ms)', () => {
   it('does not search below 3 characters', async () => {
     type('Fr');
     await act(async () => vi.advanceTimersByTime(1000));

@@ -268,7 +268,7 @@ export async function seedBenchSessions(db: Database): Promise<void> {
 }
 
 /**
- * The ledger invariant (ARCHITECTURE.md §4): every membership's points equal its ledger sums
+ * The ledger invariant (docs/architecture.md §4): every membership's points equal its ledger sums
  * and available points are never negative. Returns the number of broken memberships.
  */
 export async function brokenBalances(

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accountExportSchema, type AccountExport } from '../../../src/domain/account-data';
+import { type AccountExport } from '../../../src/domain/account-data';
+import { accountExportSchema } from '../../../src/domain/schemas/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { refreshTokens, users } from '../../../src/server/db/schema';
 import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';

@@ -199,7 +199,7 @@ describe('rate limits behind proxies named by address (TRUST_PROXY=127.0.0.1,10.
   });
 });
 
-// With REDIS_URL, instances behind a load balancer share their counts (ARCHITECTURE.md §9).
+// With REDIS_URL, instances behind a load balancer share their counts (docs/architecture.md §9).
 describe.runIf(process.env.REDIS_URL)('rate limits shared through Redis', () => {
   const env = { REDIS_URL: process.env.REDIS_URL! };
   const first = useTestServer({ env, rateLimits: { loginPerEmail: 3 } });

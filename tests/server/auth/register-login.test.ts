@@ -57,7 +57,7 @@ describe('POST /auth/register', () => {
     expect([a.status, b.status].sort()).toEqual([201, 409]);
   });
 
-  // Spec 01 §5, the shared registration schema: each rule with its exact message.
+  // docs/accounts-and-shell.md §5, the shared registration schema: each rule with its exact message.
   const cases: Array<[string, Record<string, unknown>, string, string]> = [
     ['an invalid email', { email: 'not-an-email' }, 'email', 'Invalid email'],
     [

@@ -15,7 +15,7 @@ import {
   resolve,
 } from './bet.factories';
 
-// The expiry job (ARCHITECTURE.md §5): a bet still active 7 days after its expiresAt becomes
+// The expiry job (docs/architecture.md §5): a bet still active 7 days after its expiresAt becomes
 // expired and every wager is refunded, once, however many runs overlap.
 
 const server = useTestServer(NO_EXPIRY_TIMER);

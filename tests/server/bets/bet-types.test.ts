@@ -4,7 +4,7 @@ import { useTestServer } from '../harness';
 import { createBet, NO_EXPIRY_TIMER, placeWager, pointsOf, resolve } from './bet.factories';
 
 // Each bet type from creation through wagers to payout, with the pari-mutuel arithmetic of
-// ARCHITECTURE.md §5 checked to the point.
+// docs/architecture.md §5 checked to the point.
 
 const server = useTestServer(NO_EXPIRY_TIMER);
 

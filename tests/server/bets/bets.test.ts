@@ -5,8 +5,8 @@ import {
   betSchema,
   betUserContextSchema,
   groupBetsResponseSchema,
-} from '../../../src/domain/bets';
-import { memberStateResponseSchema } from '../../../src/domain/member-state';
+} from '../../../src/domain/schemas/bets';
+import { memberStateResponseSchema } from '../../../src/domain/schemas/member-state';
 import {
   createGroup,
   createGroupWithRoles,
@@ -25,7 +25,7 @@ import {
   resolve,
 } from './bet.factories';
 
-// Creating and reading bets: validation (spec 02 §5), who may read what (spec 02 §6), the
+// Creating and reading bets: validation (docs/groups-and-bets.md §5), who may read what (docs/groups-and-bets.md §6), the
 // group lists, statistics that hide others' predictions until resolution, and the
 // dashboard maps of /member/state.
 
@@ -90,7 +90,7 @@ describe('POST /bets', () => {
     expect(bet.betTypeConfig).toEqual({ yesLabel: 'Yes', noLabel: 'Nope' });
   });
 
-  it('answers the validation messages of spec 02 §5', async () => {
+  it('answers the validation messages of docs/groups-and-bets.md §5', async () => {
     const { member } = await createGroupWithRoles(server);
     const empty = await server.request('POST', '/api/bets', {
       token: member.accessToken,
@@ -326,6 +326,42 @@ describe('GET /bets/{id}/statistics', () => {
     expect(betStatisticsSchema.strict().parse(settled.body)).toMatchObject({
       userWager: { prediction: 'no', points: 6, winnings: 8 },
       refundReason: null,
+    });
+  });
+
+  it('counts a member who wagered and then left on both sides of participants / members', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, member, bet, 'yes', 1);
+    await placeWager(server, admin, bet, 'no', 1);
+    const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+      token: member.accessToken,
+    });
+    expect(left.status, left.text).toBe(200);
+    // Two current members and the one who left with a wager in: 2 of 3, never 2 of 2 or more.
+    const participation = async () => {
+      const response = await server.request('GET', `/api/bets/${bet.id}/statistics`, {
+        token: creator.accessToken,
+      });
+      return betStatisticsSchema.parse(response.body);
+    };
+    expect(await participation()).toMatchObject({
+      totalParticipants: 2,
+      totalMembers: 3,
+      participationRate: 66.7,
+    });
+    const listed = await server.request('GET', `/api/groups/${group.id}/bets`, {
+      token: creator.accessToken,
+    });
+    expect(
+      groupBetsResponseSchema.parse(listed.body).find((row) => row.id === bet.id)?.statistics,
+    ).toMatchObject({ totalParticipants: 2, totalMembers: 3 });
+
+    await resolve(server, creator, bet, 'yes');
+    expect(await participation()).toMatchObject({
+      totalParticipants: 2,
+      totalMembers: 3,
+      participationRate: 66.7,
     });
   });
 });

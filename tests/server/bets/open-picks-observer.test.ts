@@ -3,11 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import type { Group } from '../../../src/domain/groups';
-import {
-  MIRROR_START_CURSOR,
-  mirrorPullResponseSchema,
-  type MirrorPullResponse,
-} from '../../../src/domain/mirror';
+import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
+import { mirrorPullResponseSchema } from '../../../src/domain/schemas/mirror';
 import type { Notification } from '../../../src/domain/notifications';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { useTestServer } from '../harness';

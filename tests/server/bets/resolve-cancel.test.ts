@@ -13,7 +13,7 @@ import {
   resolve,
 } from './bet.factories';
 
-// Resolving and cancelling (ARCHITECTURE.md §5): the creator resolves, before or after
+// Resolving and cancelling (docs/architecture.md §5): the creator resolves, before or after
 // expiry, once; the creator or a group admin cancels; every point moves in the same
 // transaction as the state change, and the events follow the commit.
 
@@ -100,7 +100,7 @@ describe('resolving', () => {
     }
   });
 
-  it('checks the answer against the type, with the messages of spec 02 §5', async () => {
+  it('checks the answer against the type, with the messages of docs/groups-and-bets.md §5', async () => {
     const { group, creator } = await createGroupWithRoles(server);
     const yesNo = await createBet(server, creator, group);
     const choice = await createBet(server, creator, group, {

@@ -8,7 +8,7 @@ import {
 } from '../../../src/server/events';
 
 // The group hears a bet's totals at most once per window and never who moved them
-// (ARCHITECTURE.md §5), so a member cannot read a friend's pick off a change.
+// (docs/architecture.md §5), so a member cannot read a friend's pick off a change.
 
 const saved = (overrides: Partial<WagerSavedPayload>): WagerSavedPayload => ({
   groupId: 7,

@@ -19,7 +19,7 @@ import {
   resolve,
 } from './bet.factories';
 
-// Wagers (spec 02 §4, ARCHITECTURE.md §4): members only, while the bet is open, one per bet,
+// Wagers (docs/groups-and-bets.md §4, docs/architecture.md §4): members only, while the bet is open, one per bet,
 // points of 1–3× the base; placing debits and changing debits or credits the difference,
 // atomically, so nothing running at the same time can overspend.
 
@@ -132,7 +132,7 @@ describe('placing a wager', () => {
     },
   );
 
-  it('answers the schema messages of spec 02 §5 for a missing prediction, points and bet', async () => {
+  it('answers the schema messages of docs/groups-and-bets.md §5 for a missing prediction, points and bet', async () => {
     const { member } = await createGroupWithRoles(server);
     const response = await server.request('POST', '/api/bets/wagers', {
       token: member.accessToken,

@@ -12,8 +12,8 @@ import {
   uniqueGroupName,
 } from './group.factories';
 
-// Every groups call of spec 02 §7 under /api: what succeeds, what is refused, with the
-// statuses of ARCHITECTURE.md §6 and the messages of spec 02 §5.
+// Every groups call of docs/groups-and-bets.md §7 under /api: what succeeds, what is refused, with the
+// statuses of docs/architecture.md §6 and the messages of docs/groups-and-bets.md §5.
 
 const server = useTestServer();
 
@@ -57,7 +57,7 @@ describe('POST /api/groups', () => {
     });
   });
 
-  it('uses the defaults of spec 02 §5: public, 100 points', async () => {
+  it('uses the defaults of docs/groups-and-bets.md §5: public, 100 points', async () => {
     const creator = await createPlayer(server);
     const response = await server.request<Group>('POST', '/api/groups', {
       token: creator.accessToken,
@@ -159,19 +159,22 @@ describe('POST /api/groups', () => {
       'inviteCode',
       'Invite code may only contain letters, numbers, - and _',
     ],
-  ])('refuses %j with 400 and the message of spec 02 §5', async (body, field, message) => {
-    const creator = await createPlayer(server);
-    const response = await server.request('POST', '/api/groups', {
-      token: creator.accessToken,
-      body,
-    });
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({
-      code: 'validation_failed',
-      message,
-      fieldErrors: { [field]: message },
-    });
-  });
+  ])(
+    'refuses %j with 400 and the message of docs/groups-and-bets.md §5',
+    async (body, field, message) => {
+      const creator = await createPlayer(server);
+      const response = await server.request('POST', '/api/groups', {
+        token: creator.accessToken,
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'validation_failed',
+        message,
+        fieldErrors: { [field]: message },
+      });
+    },
+  );
 
   it('announces groupCreated to the creator only after the group exists', async () => {
     const creator = await createPlayer(server);

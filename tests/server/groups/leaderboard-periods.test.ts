@@ -128,12 +128,20 @@ describe('GET /api/groups/{id}/leaderboard/period', () => {
     const ranked = rankPeriodResults(response.body.members);
     // This week: the 3-day-old bet (pool 18: Ben 12 for 6, Ana 6 for 3, Cy lost 9) and
     // today's (pool 9: Cy 9 for 3, Ana lost 6). Join grants are not won: nobody has 100.
+    // Cy had no result before this week: no earlier place, so no movement; Ana and Ben keep
+    // their places among those who had one.
     expect(
-      ranked.map(({ userId, points, rank, movement }) => ({ userId, points, rank, movement })),
+      ranked.map(({ userId, points, rank, movement, hasEarlierResults }) => ({
+        userId,
+        points,
+        rank,
+        movement,
+        hasEarlierResults,
+      })),
     ).toEqual([
-      { userId: ben.user.id, points: 6, rank: 1, movement: 0 },
-      { userId: ana.user.id, points: -3, rank: 2, movement: 1 },
-      { userId: cy.user.id, points: -3, rank: 2, movement: 0 },
+      { userId: ben.user.id, points: 6, rank: 1, movement: 0, hasEarlierResults: true },
+      { userId: ana.user.id, points: -3, rank: 2, movement: 0, hasEarlierResults: true },
+      { userId: cy.user.id, points: -3, rank: 2, movement: null, hasEarlierResults: false },
     ]);
     // The week before: only the 10-day-old bet, where Ben took Ana's 9.
     const before = new Map(response.body.members.map((m) => [m.userId, m.previousPoints]));

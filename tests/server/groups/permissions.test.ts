@@ -13,7 +13,7 @@ import {
   uniqueGroupName,
 } from './group.factories';
 
-// Who may call what (spec 02 §6, and our decisions where it is silent), the table that holds
+// Who may call what (docs/groups-and-bets.md §6, and our decisions where it is silent), the table that holds
 // src/server/groups/group-access.ts to its rules: every groups, bets and comments endpoint × visitor (no
 // token), signed-in non-member, member who left, member an admin removed, member, admin, group
 // creator, bet creator and a bet creator who left. A refusal names its code too.
@@ -216,6 +216,17 @@ const ENDPOINTS: Endpoint[] = [
     expected: adminsOnly(200),
   },
   {
+    // The group policy: an admin may remove another admin (the creator stays an admin).
+    name: 'DELETE /groups/{id}/members/{another admin}',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({
+      method: 'DELETE',
+      path: `/api/groups/${s.group.id}/members/${s.secondAdmin.user.id}`,
+    }),
+    expected: adminsOnly(200),
+  },
+  {
     name: 'DELETE /groups/{id}/members/{creator}',
     privacy: 'private',
     mutates: false,
@@ -350,6 +361,17 @@ const ENDPOINTS: Endpoint[] = [
       method: 'PATCH',
       path: `/api/groups/${s.group.id}/settings`,
       body: { floorTopUp: false },
+    }),
+    expected: adminsOnly(200),
+  },
+  {
+    name: 'PATCH /groups/{id} (rename, describe)',
+    privacy: 'private',
+    mutates: true,
+    call: (s) => ({
+      method: 'PATCH',
+      path: `/api/groups/${s.group.id}`,
+      body: { description: 'Renamed by an admin' },
     }),
     expected: adminsOnly(200),
   },

@@ -20,7 +20,7 @@ import {
 } from '../groups/group.factories';
 import { useTestServer, type RequestOptions, type TestResponse } from '../harness';
 
-// The Idempotency-Key header on every signed-in write (ARCHITECTURE.md §4): the
+// The Idempotency-Key header on every signed-in write (docs/architecture.md §4): the
 // outbox resends a write until it has an answer, so ten sends with one key must apply it once
 // and answer the same each time, sequentially and concurrently.
 

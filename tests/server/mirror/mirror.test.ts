@@ -2,17 +2,14 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import {
-  MIRROR_START_CURSOR,
-  mirrorPullResponseSchema,
-  type MirrorPullResponse,
-} from '../../../src/domain/mirror';
+import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
+import { mirrorPullResponseSchema } from '../../../src/domain/schemas/mirror';
 import { createMirrorService } from '../../../src/server/mirror/mirror.service';
 import { cancel, createBet, NO_EXPIRY_TIMER, placeWager, resolve } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
 import { useTestServer } from '../harness';
 
-// The local mirror's pull (GET /api/member/state?cursor=…, ARCHITECTURE.md §8): a first pull
+// The local mirror's pull (GET /api/member/state?cursor=…, docs/architecture.md §8): a first pull
 // brings every group of the player whole, later pulls only what changed, what left the
 // player's view is reported, and a pull with nothing new is one small answer.
 

@@ -12,7 +12,7 @@ import {
 } from './push-service-stand-in';
 
 // Notifications reach a local stand-in push service, are decrypted with the browser's keys,
-// and say what happened (ARCHITECTURE.md §7): only to current members, never to the
+// and say what happened (docs/architecture.md §7): only to current members, never to the
 // person who caused the event.
 
 let standIn: PushStandIn;

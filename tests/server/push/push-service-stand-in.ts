@@ -184,7 +184,7 @@ export function createBrowserDevice(standIn: PushStandIn): BrowserDevice {
   };
 }
 
-/** Registers the device for `user` the way the client does after sign-in (spec 02 §3, §7). */
+/** Registers the device for `user` the way the client does after sign-in (docs/groups-and-bets.md §3, §7). */
 export async function registerDevice(
   server: TestServer,
   user: AuthResponse,

@@ -16,7 +16,7 @@ import {
   type PushStandIn,
 } from './push-service-stand-in';
 
-// The push calls of spec 02 §7: the public key, a subscription per user, app and device,
+// The push calls of docs/groups-and-bets.md §7: the public key, a subscription per user, app and device,
 // its status, delete and deactivate; and every refusal with its message.
 
 let standIn: PushStandIn;

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config';
 import { openTestDatabase, startTestServer } from '../harness';
 
-// The web push identity (ARCHITECTURE.md §3): VAPID_* when set, otherwise generated once into
+// The web push identity (docs/architecture.md §3): VAPID_* when set, otherwise generated once into
 // DATA_DIR, since browsers tie every subscription to the public key.
 
 // Each test starts and stops its own servers (restarts on the same data, other settings)

@@ -7,7 +7,7 @@ import { connectSocket, syncSockets, type TestSocket } from './test-socket';
 
 // Two instances behind a load balancer share PostgreSQL (or here one database) and Redis:
 // an event published on A reaches sockets on B, and room changes made on A apply to B's
-// sockets (ARCHITECTURE.md §9). Runs whenever REDIS_URL is set, as CI sets it.
+// sockets (docs/architecture.md §9). Runs whenever REDIS_URL is set, as CI sets it.
 
 describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis', () => {
   // One JWT secret (a token from A works on B) and one adapter key of their own (the

@@ -9,7 +9,7 @@ import { createBet, placeWager } from '../bets/bet.factories';
 import { befriend, createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectionError, connectSocket, syncSockets, type TestSocket } from './test-socket';
 
-// socket.io against the real server (spec 02 §3, §7, §8; ARCHITECTURE.md §7): the handshake
+// socket.io against the real server (docs/groups-and-bets.md §3, §7, §8; docs/architecture.md §7): the handshake
 // checks the access token, each event reaches the rooms of its audience only, and rooms
 // follow memberships while the socket stays open.
 
@@ -28,7 +28,7 @@ async function connect(user: AuthResponse): Promise<TestSocket> {
   return client;
 }
 
-/** The bet events of spec 02 §3 as the bets service publishes them; payloads are only carried, so their shape does not matter here. */
+/** The bet events of docs/groups-and-bets.md §3 as the bets service publishes them; payloads are only carried, so their shape does not matter here. */
 const BET_EVENTS: RealtimeEventName[] = [
   'betCreated',
   'wagerPlaced',
@@ -328,6 +328,21 @@ describe('rooms follow memberships', () => {
     expect(betIdsOf(removedSocket, 'betCreated')).toEqual([whileMember]);
     for (const { client } of everyone)
       expect(client.received.map((entry) => entry.event)).not.toContain('membershipEnded');
+    // The group, and each former member's own sockets, heard who left and who was removed.
+    const departures = (client: TestSocket) =>
+      client
+        .heard('userLeftGroup')
+        .map((payload) => ({ userId: payload.userId, removed: payload.removed }));
+    expect(departures(ownerSocket)).toEqual([
+      { userId: leaver.user.id, removed: false },
+      { userId: removed.user.id, removed: true },
+    ]);
+    expect(departures(leaverSocket)).toEqual([{ userId: leaver.user.id, removed: false }]);
+    // Still a member when the other left: they heard that too.
+    expect(departures(removedSocket)).toEqual([
+      { userId: leaver.user.id, removed: false },
+      { userId: removed.user.id, removed: true },
+    ]);
   });
 });
 
@@ -339,7 +354,7 @@ describe('shutdown', () => {
       const client = await connectSocket(own, user.accessToken);
       const reason = new Promise<string>((resolve) => client.socket.once('disconnect', resolve));
       await own.close();
-      // "io server disconnect" would tell the client not to reconnect (spec 02 §4).
+      // "io server disconnect" would tell the client not to reconnect (docs/groups-and-bets.md §4).
       expect(await reason).toBe('transport close');
       client.close();
     } catch (error) {

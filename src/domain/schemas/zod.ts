@@ -1,6 +1,6 @@
 import { config } from 'zod/v4/core';
 
-// The one way Hunch imports zod: `import { z } from '<…>/domain/zod'`, never 'zod' itself
+// The one way Hunch imports zod: `import { z } from '<…>/domain/schemas/zod'`, never 'zod' itself
 // (ESLint enforces it), so this runs before any schema is built.
 //
 // Zod compiles a faster object parser with `new Function` where eval is allowed, and probes

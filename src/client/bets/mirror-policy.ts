@@ -1,0 +1,47 @@
+import { betPolicy, type BetPolicy, type PolicyBet } from '../../domain/policies/bet-policy';
+
+// The bet policy (src/domain/policies/bet-policy.ts) asked with what this device knows: the
+// viewer's membership and the group as the mirror holds them. Every screen that offers an
+// action on a bet asks it here, so it offers exactly what the server accepts.
+
+export interface MirrorFacts {
+  userId: number;
+  /** The viewer's membership in the bet's group; null or undefined when they are not a member. */
+  membership: { role?: string | undefined } | null | undefined;
+  /** The bet's group as the mirror holds it (absent for another group's bet). */
+  group:
+    | { privacy?: string; admins?: readonly number[]; memberUserIds?: readonly number[] }
+    | null
+    | undefined;
+  /** The viewer has a wager on the bet. */
+  hasWagered: boolean;
+  /** Who has a wager on the bet, as far as the device knows (the picks, once shown). */
+  stakeholderIds?: readonly number[];
+}
+
+/** Everything the viewer may do with `bet` at `now`, as far as this device knows. */
+export function mirrorPolicy(bet: PolicyBet, facts: MirrorFacts, now: number): BetPolicy {
+  const { userId, membership, group } = facts;
+  const admins = group?.admins ?? [];
+  const members = group?.memberUserIds;
+  // The group's admin list is the newer word when the device has it.
+  const isAdmin = group?.admins ? admins.includes(userId) : membership?.role === 'admin';
+  return betPolicy(
+    {
+      userId,
+      role: membership ? (isAdmin ? 'admin' : 'member') : null,
+      hasWagered: facts.hasWagered,
+    },
+    bet,
+    {
+      // A bet of a group the device does not know came from the server, which let it be read.
+      isPublic: group?.privacy !== 'private',
+      // Not knowing the group, the device offers no stand-in for its creator.
+      creatorIsMember: members ? [...members, ...admins].includes(bet.createdBy) : true,
+      memberIds: [...(members ?? []), ...admins],
+      adminIds: admins,
+      stakeholderIds: facts.stakeholderIds ?? [],
+    },
+    now,
+  );
+}

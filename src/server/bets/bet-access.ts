@@ -1,0 +1,101 @@
+import {
+  mayCancel,
+  mayDispute,
+  mayJudgeDisputeOf,
+  mayResolve,
+  mayUndo,
+  mayWager,
+  type BetViewer,
+  type PolicyBet,
+  type Verdict,
+} from '../../domain/policies/bet-policy';
+import type { Executor } from '../db/connect';
+import type { BetRow } from '../db/schema';
+import { betRefusal } from '../errors';
+import {
+  findActiveMembership,
+  listActiveAdminIds,
+  listActiveMemberIds,
+} from '../groups/membership.service';
+
+// The server's side of the bet policy (src/domain/policies/bet-policy.ts): each bet action
+// loads the facts the policy weighs (the caller's membership, and only what that action needs
+// besides) and throws the policy's refusal as the error every client knows. The client's
+// screens ask the same policy, so what they offer is what this accepts.
+
+/** What a caller does to a bet they already loaded and locked. */
+export type BetAction = 'wager' | 'resolve' | 'cancel' | 'undo' | 'dispute' | 'judgeDispute';
+
+export interface BetActionRequest {
+  userId: number;
+  action: BetAction;
+  bet: BetRow;
+  now: Date;
+  /** For `dispute`: whether the caller has a wager on the bet. */
+  hasWagered?: boolean;
+  /** For `judgeDispute`: everyone with a wager on the bet. */
+  stakeholderIds?: readonly number[];
+}
+
+/** The bet as the policy reads it. */
+export function policyBetOf(row: BetRow): PolicyBet {
+  return {
+    createdBy: row.createdBy,
+    state: row.state,
+    expiresAt: row.expiresAt,
+    picksRevealedAt: row.picksRevealedAt,
+    resolvedAt: row.resolvedAt,
+    resolvedBy: row.resolvedBy,
+    baseWagerAmount: row.baseWagerAmount,
+    dispute: row.disputeState ? { state: row.disputeState, userId: row.disputedBy ?? 0 } : null,
+  };
+}
+
+/** Returns when the policy allows the action now, or throws its refusal (403, 409 or 422). */
+export async function requireBetAction(tx: Executor, request: BetActionRequest): Promise<void> {
+  const verdict = await judge(tx, request);
+  if (!verdict.allowed) throw betRefusal(verdict.reason, request.bet.state);
+}
+
+async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> {
+  const { userId, bet: row } = request;
+  const bet = policyBetOf(row);
+  const now = request.now.getTime();
+  const membership = await findActiveMembership(tx, row.groupId, userId);
+  const viewer: BetViewer = {
+    userId,
+    role: membership ? membership.role : null,
+    hasWagered: request.hasWagered ?? false,
+  };
+  switch (request.action) {
+    case 'wager':
+      return mayWager(viewer, bet, now);
+    case 'resolve': {
+      // Whether the creator is still here matters only to an admin standing in for them.
+      const creatorIsMember =
+        viewer.role !== 'admin' || row.createdBy === userId
+          ? true
+          : Boolean(await findActiveMembership(tx, row.groupId, row.createdBy));
+      return mayResolve(viewer, bet, { creatorIsMember }, now);
+    }
+    case 'cancel':
+      return mayCancel(viewer, bet);
+    case 'undo':
+      return mayUndo(viewer, bet, now);
+    case 'dispute':
+      return mayDispute(viewer, bet, now);
+    case 'judgeDispute': {
+      const [memberIds, adminIds] = viewer.role
+        ? await Promise.all([
+            listActiveMemberIds(tx, row.groupId),
+            listActiveAdminIds(tx, row.groupId),
+          ])
+        : [[], []];
+      return mayJudgeDisputeOf(viewer, bet, {
+        memberIds,
+        adminIds,
+        stakeholderIds: request.stakeholderIds ?? [],
+      });
+    }
+  }
+}

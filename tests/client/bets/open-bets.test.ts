@@ -1,0 +1,76 @@
+import { afterEach, expect, it } from 'vitest';
+import { readOpenBets } from '../../../src/client/bets/use-bets';
+import { openHunchDb, type BetRow, type HunchDb } from '../../../src/client/data/db';
+
+// The dashboard's list of what is open, read from the local mirror alone: every bet still
+// taking wagers in the player's groups (wagered on or not), soonest close first, each with its
+// group's name and the player's own wager.
+
+const NOW = Date.parse('2030-01-01T00:00:00Z');
+const HOUR = 3_600_000;
+const ME = 7;
+let database: HunchDb | undefined;
+
+afterEach(async () => {
+  await database?.delete();
+  database = undefined;
+});
+
+function bet(id: number, groupId: number, hours: number, extra: Partial<BetRow> = {}): BetRow {
+  return {
+    id,
+    groupId,
+    title: `Bet ${id}`,
+    betType: 'yes_no',
+    betTypeConfig: {},
+    baseWagerAmount: 5,
+    state: 'active',
+    createdBy: 99,
+    expiresAt: new Date(NOW + hours * HOUR).toISOString(),
+    ...extra,
+  } as BetRow;
+}
+
+it("lists the open bets of the player's groups, soonest close first, with the group and the player's wager", async () => {
+  database = openHunchDb('open-bets-test');
+  await database.groups.bulkPut([
+    { id: 1, name: 'Thursday Crew' },
+    { id: 2, name: 'Office' },
+    { id: 3, name: 'Left long ago' },
+  ]);
+  await database.memberships.bulkPut([
+    { groupId: 1, userId: ME, userName: 'Me', totalPoints: 100, availablePoints: 0 },
+    { groupId: 2, userId: ME, userName: 'Me', totalPoints: 100, availablePoints: 100 },
+    { groupId: 1, userId: 8, userName: 'Ana', totalPoints: 100, availablePoints: 100 },
+  ]);
+  await database.bets.bulkPut([
+    bet(10, 1, 30),
+    bet(11, 2, 5),
+    bet(12, 1, 12),
+    bet(13, 2, -1), // expired, waiting for its result
+    bet(14, 1, 3, { state: 'resolved' }),
+    bet(15, 2, 8, { picksRevealedAt: '2029-12-31T00:00:00Z' }), // a resolution since undone
+    bet(16, 3, 1), // a group the player is not in
+  ]);
+  await database.wagers.bulkPut([
+    { id: 100, betId: 12, userId: ME, prediction: 'yes', points: 5 },
+    { id: 101, betId: 10, userId: 8, prediction: 'no', points: 5 },
+  ] as never);
+
+  const open = await readOpenBets(database, ME, NOW);
+  expect(open.map(({ bet: row }) => row.id)).toEqual([11, 12, 10]);
+  expect(open.map(({ groupName }) => groupName)).toEqual([
+    'Office',
+    'Thursday Crew',
+    'Thursday Crew',
+  ]);
+  // The player's own wager only (bet 10 carries another player's), and even with no points
+  // left in a group its open bets stay listed.
+  expect(open.map(({ wager }) => wager?.id)).toEqual([undefined, 100, undefined]);
+});
+
+it('lists nothing for a player in no group', async () => {
+  database = openHunchDb('open-bets-test-empty');
+  await database.bets.put(bet(10, 1, 30));
+  expect(await readOpenBets(database, ME, NOW)).toEqual([]);
+});

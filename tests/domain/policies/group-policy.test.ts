@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canManageGroup,
+  canRemoveMember,
+  manageGroupRefusal,
+  removeMemberRefusal,
+  type GroupRoster,
+} from '../../../src/domain/policies/group-policy';
+
+// Who may manage a group and whom an admin may remove: the one rule the server's checks and
+// the group screen both ask.
+
+const CREATOR = 1;
+const ADMIN = 2;
+const MEMBER = 3;
+const OUTSIDER = 4;
+
+const roster: GroupRoster = {
+  createdByUserId: CREATOR,
+  admins: [CREATOR, ADMIN],
+  memberUserIds: [CREATOR, ADMIN, MEMBER],
+};
+
+describe('manageGroupRefusal', () => {
+  it('lets current admins manage, the creator included', () => {
+    expect(manageGroupRefusal(roster, CREATOR)).toBeNull();
+    expect(manageGroupRefusal(roster, ADMIN)).toBeNull();
+    expect(canManageGroup(roster, ADMIN)).toBe(true);
+  });
+
+  it('refuses a plain member and an outsider, each with its reason', () => {
+    expect(manageGroupRefusal(roster, MEMBER)).toBe('not_admin');
+    expect(manageGroupRefusal(roster, OUTSIDER)).toBe('not_member');
+    expect(canManageGroup(roster, MEMBER)).toBe(false);
+  });
+
+  it('does not count an admin who is no longer a member (a stale admin list)', () => {
+    const stale = { ...roster, memberUserIds: [CREATOR, MEMBER] };
+    expect(manageGroupRefusal(stale, ADMIN)).toBe('not_member');
+  });
+});
+
+describe('removeMemberRefusal', () => {
+  it('lets an admin remove a plain member, and another admin', () => {
+    expect(removeMemberRefusal(roster, ADMIN, MEMBER)).toBeNull();
+    expect(removeMemberRefusal(roster, CREATOR, ADMIN)).toBeNull();
+    expect(canRemoveMember(roster, CREATOR, MEMBER)).toBe(true);
+  });
+
+  it('never removes the creator, so every group keeps an admin', () => {
+    expect(removeMemberRefusal(roster, ADMIN, CREATOR)).toBe('creator');
+    expect(canRemoveMember(roster, ADMIN, CREATOR)).toBe(false);
+  });
+
+  it('sends oneself to leaving, not removal', () => {
+    expect(removeMemberRefusal(roster, ADMIN, ADMIN)).toBe('self');
+    expect(removeMemberRefusal(roster, MEMBER, MEMBER)).toBe('self');
+  });
+
+  it('asks the caller to be an admin first, then the target to be a member', () => {
+    expect(removeMemberRefusal(roster, MEMBER, ADMIN)).toBe('not_admin');
+    expect(removeMemberRefusal(roster, OUTSIDER, MEMBER)).toBe('not_member');
+    expect(removeMemberRefusal(roster, ADMIN, OUTSIDER)).toBe('target_not_member');
+    expect(removeMemberRefusal(roster, MEMBER, CREATOR)).toBe('not_admin');
+  });
+});

@@ -1,0 +1,118 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe.helpers';
+import {
+  createGroupViaApi,
+  joinPrivateViaApi,
+  openAs,
+  registerPlayer,
+  uniqueGroupName,
+} from './groups.helpers';
+import { SCREENS_DIR, shootIfAsked } from './screens.helpers';
+
+// Issue #24 point 8, at phone size: an admin's group settings. Ana (the creator) renames the
+// group and changes its description, and Cara sees it at once; she removes Cara, whose app
+// leaves the group; she gives the group a new invite code. Cara, a plain member, never sees
+// any of these controls.
+
+// Three browsers' worth of live updates on a shared, busy machine: a longer hang guard per
+// wait (each still waits on what the screen shows, never on the clock).
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+/** Copies the screenshots this spec took (HUNCH_SCREENSHOTS=1) to where they are looked at. */
+async function shoot(page: Page, name: string) {
+  await shootIfAsked(page, name, true);
+  if (!process.env.HUNCH_SCREENSHOTS) return;
+  mkdirSync('/tmp/shots/group-admin', { recursive: true });
+  copyFileSync(`${SCREENS_DIR}/${name}.png`, `/tmp/shots/group-admin/${name}.png`);
+}
+
+test('an admin renames the group, removes a member and changes the invite code; members see it live', async ({
+  browser,
+  request,
+}) => {
+  // A hang guard, not a speed check: two players' browsers and three screens analysed.
+  test.setTimeout(420_000);
+  const [ana, ben, cara] = [
+    await registerPlayer(request),
+    await registerPlayer(request),
+    await registerPlayer(request),
+  ];
+  const group = await createGroupViaApi(request, ana, {
+    name: uniqueGroupName('Thursday Crew'),
+    privacy: 'private',
+    description: 'Bets for Thursday nights',
+  });
+  await joinPrivateViaApi(request, ben, group.id, group.inviteCode!);
+  await joinPrivateViaApi(request, cara, group.id, group.inviteCode!);
+
+  const anaPage = await openAs(browser, ana, `/group/${group.id}`);
+  const caraPage = await openAs(browser, cara, '/group');
+  await expect(anaPage.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+  await expect(caraPage.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+
+  // A plain member sees no admin controls.
+  const caraMembers = caraPage.getByRole('list', { name: 'Members' });
+  await expect(caraMembers.getByText(ben.person.displayName, { exact: true })).toBeVisible();
+  await expect(caraPage.getByRole('heading', { name: 'Settings' })).toHaveCount(0);
+  await expect(caraPage.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  await expect(caraPage.getByRole('button', { name: 'New invite code' })).toHaveCount(0);
+  await shoot(caraPage, 'group-admin-member-phone');
+
+  // Ana's settings: the name and description form, with the create form's rules.
+  const form = anaPage.getByRole('form', { name: 'Name and description' });
+  await expect(form).toBeVisible();
+  await shoot(anaPage, 'group-admin-settings-phone');
+  await expectNoViolations(anaPage, 'group settings for an admin');
+  const nameField = form.getByLabel('Group name');
+  await nameField.fill('ab');
+  await nameField.blur();
+  await expect(form.getByText('Group name must be at least 3 characters')).toBeVisible();
+  const newName = uniqueGroupName('Friday Crew');
+  await nameField.fill(newName);
+  await form.getByLabel('Description (optional)').fill('Now on Fridays, same crew');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(anaPage.getByText('Group details saved.')).toBeVisible();
+  await expect(anaPage.getByRole('heading', { name: newName, level: 1 })).toBeVisible();
+
+  // Cara sees the new name and description without reloading.
+  await expect(caraPage.getByRole('heading', { name: newName, level: 1 })).toBeVisible();
+  await expect(caraPage.getByText('Now on Fridays, same crew')).toBeVisible();
+
+  // Ana removes Cara: the dialog names her and says what happens to her points and wagers.
+  await anaPage.getByRole('button', { name: `Remove ${cara.person.displayName}` }).click();
+  const dialog = anaPage.getByRole('dialog', { name: `Remove ${cara.person.displayName}?` });
+  await expect(dialog).toBeVisible();
+  await expect(
+    dialog.getByText(`${cara.person.displayName} leaves ${newName} at once`),
+  ).toBeVisible();
+  await expect(dialog.getByText(/Their points stay in the group/)).toBeVisible();
+  await shoot(anaPage, 'group-admin-remove-phone');
+  await expectNoViolations(anaPage, 'the remove member dialog');
+  await dialog.getByRole('button', { name: 'Remove member' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(
+    anaPage.getByText(`${cara.person.displayName} was removed from the group.`),
+  ).toBeVisible();
+  const anaMembers = anaPage.getByRole('list', { name: 'Members' });
+  await expect(anaMembers.getByText(cara.person.displayName, { exact: true })).toHaveCount(0);
+
+  // Cara's app leaves the group at once: the group is gone from her screen (the toast saying
+  // why lasts seconds only, so it is not waited for here).
+  await expect(caraPage.getByText('Join Your First Group!')).toBeVisible();
+  await expect(caraPage.getByRole('heading', { name: newName, level: 1 })).toHaveCount(0);
+  await shoot(caraPage, 'group-admin-removed-phone');
+
+  // A new invite code: the old one stops working.
+  const oldCode = group.inviteCode!;
+  await expect(anaPage.getByText(oldCode, { exact: true })).toBeVisible();
+  await anaPage.getByRole('button', { name: 'New invite code' }).click();
+  const confirm = anaPage.getByRole('dialog', { name: 'Change the invite code?' });
+  await confirm.getByRole('button', { name: 'New invite code' }).click();
+  await expect(anaPage.getByText('New invite code ready. Share the new link.')).toBeVisible();
+  await expect(anaPage.getByText(oldCode, { exact: true })).toHaveCount(0);
+
+  await anaPage.setViewportSize({ width: 1280, height: 800 });
+  await shoot(anaPage, 'group-admin-settings-desktop');
+  await expectNoViolations(anaPage, 'group settings for an admin, desktop');
+});

@@ -1,0 +1,297 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../src/domain/auth';
+import type { Bet } from '../../src/domain/bets';
+import { isBettingOpen } from '../../src/domain/fair-resolution';
+import type { Group } from '../../src/domain/groups';
+import {
+  betPolicy,
+  type BetPolicy,
+  type BetViewer,
+  type Verdict,
+} from '../../src/domain/policies/bet-policy';
+import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from './bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from './groups/group.factories';
+import { useTestServer } from './harness';
+
+// One rulebook: for every bet action × role × bet state, the server accepts exactly what the bet
+// policy (src/domain/policies/bet-policy.ts) allows, and refuses the rest with the code the
+// policy names. The policy is asked with the facts a client has (the bet and the group as the
+// server sends them), so what a screen offers is what the server takes. One server, one group
+// and its users serve every case; a case the policy allows gets a bet of its own in that state
+// (it changes it), the refusals share one.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const ROLES = ['creator', 'admin', 'member', 'former', 'outsider'] as const;
+type Role = (typeof ROLES)[number];
+
+const STATES = [
+  'open',
+  'closedAwaiting',
+  'abandoned',
+  'settledInUndo',
+  'settledAfterUndo',
+  'cancelled',
+  'disputed',
+  'openCreatorGone',
+  'closedCreatorGone',
+] as const;
+type State = (typeof STATES)[number];
+
+/** Each server call and the policy answer it must agree with. */
+const ACTIONS = {
+  wager: 'wager',
+  resolve: 'resolve',
+  cancel: 'cancel',
+  undo: 'undo',
+  dispute: 'dispute',
+  dismissDispute: 'judgeDispute',
+  reResolve: 'judgeDispute',
+  seePicks: 'seePicks',
+} as const satisfies Record<string, keyof BetPolicy>;
+type Action = keyof typeof ACTIONS;
+
+/**
+ * Bets of their own per state for the cases the policy allows: with the member's and the former
+ * member's wagers (to wager on, dispute or judge) and bare (to resolve, cancel or undo). All the
+ * wagers of one state share one bet: they do not change its state.
+ */
+const SPARE_BETS: Record<State, { withWagers: number; bare: number }> = {
+  open: { withWagers: 1, bare: 3 },
+  closedAwaiting: { withWagers: 0, bare: 3 },
+  abandoned: { withWagers: 0, bare: 4 },
+  settledInUndo: { withWagers: 1, bare: 1 },
+  settledAfterUndo: { withWagers: 1, bare: 0 },
+  cancelled: { withWagers: 0, bare: 0 },
+  disputed: { withWagers: 2, bare: 0 },
+  openCreatorGone: { withWagers: 1, bare: 2 },
+  closedCreatorGone: { withWagers: 0, bare: 2 },
+};
+/** The actions whose bet needs the wagers. */
+const NEEDS_WAGERS = new Set<Action>(['wager', 'dispute', 'dismissDispute', 'reResolve']);
+
+interface StateBets {
+  /** Where refusals are tried: nothing changes it. */
+  shared: Bet;
+  withWagers: Bet[];
+  bare: Bet[];
+  /** The one bet every allowed wager of the state goes to. */
+  wagerBet?: Bet;
+}
+
+const server = useTestServer({
+  env: { ...NO_EXPIRY_TIMER.env, PICKS_REVEAL_INTERVAL_MS: '0', REMINDER_INTERVAL_MS: '0' },
+});
+
+let group: Group;
+const users = {} as Record<Role | 'leaver', AuthResponse>;
+const betsOf = {} as Record<State, StateBets>;
+/** The member's and the former member's wager id on each bet. */
+const wagerIds = new Map<number, Partial<Record<Role, number>>>();
+
+async function ok(method: string, path: string, user: AuthResponse, body?: unknown) {
+  const response = await server.request(method, path, { token: user.accessToken, body });
+  if (response.status >= 300)
+    throw new Error(`${method} ${path}: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** Bets by `creator`: the shared one and the spares of `state`, the member and the former member wagering where needed. */
+async function makeBets(state: State, creator: AuthResponse, expiresAt: string): Promise<Bet[]> {
+  const { withWagers, bare } = SPARE_BETS[state];
+  return Promise.all(
+    Array.from({ length: 1 + withWagers + bare }, async (_, index) => {
+      const bet = await createBet(server, creator, group, { expiresAt });
+      if (index > withWagers) return bet;
+      const [memberWager, formerWager] = await Promise.all([
+        placeWager(server, users.member, bet, 'yes', 1),
+        placeWager(server, users.former, bet, 'no', 1),
+      ]);
+      wagerIds.set(bet.id, { member: memberWager.id, former: formerWager.id });
+      return bet;
+    }),
+  );
+}
+
+const resolveAll = (made: Bet[], answer = 'yes') =>
+  Promise.all(
+    made.map((bet) =>
+      ok('PUT', `/api/bets/${bet.id}/resolve`, users.creator, { correctAnswer: answer }),
+    ),
+  );
+
+beforeAll(async () => {
+  const players = await Promise.all(
+    (['admin', 'creator', 'member', 'former', 'outsider', 'leaver'] as const).map(
+      async (role) => [role, await createPlayer(server, role)] as const,
+    ),
+  );
+  for (const [role, user] of players) users[role] = user;
+  // The group's creator is its admin; the bet's creator is a plain member.
+  group = await createGroup(server, users.admin, { privacy: 'private', inviteCode: 'RULEBOOK1' });
+  for (const role of ['creator', 'member', 'former', 'leaver'] as const)
+    await joinGroup(server, users[role], group, 'RULEBOOK1');
+
+  // T0: bets that stay open, and bets that close within the hour (abandoned by the end).
+  const made = {} as Record<State, Bet[]>;
+  const later = expiresIn(server, 3 * DAY);
+  const atFirst = [
+    ['open', users.creator, later],
+    ['settledInUndo', users.creator, later],
+    ['settledAfterUndo', users.creator, later],
+    ['cancelled', users.creator, later],
+    ['disputed', users.creator, later],
+    ['openCreatorGone', users.leaver, later],
+    ['abandoned', users.creator, expiresIn(server, HOUR)],
+  ] as const;
+  await Promise.all(
+    atFirst.map(async ([state, creator, expiresAt]) => {
+      made[state] = await makeBets(state, creator, expiresAt);
+    }),
+  );
+
+  // T0 + 25 h: results to dispute, and bets that close in five minutes.
+  server.clock.advance(DAY + HOUR);
+  await resolveAll([...made.settledAfterUndo, ...made.disputed]);
+  await Promise.all(
+    made.disputed.map((bet) =>
+      ok('POST', `/api/bets/${bet.id}/dispute`, users.member, { reason: 'It said no.' }),
+    ),
+  );
+  const soon = expiresIn(server, 5 * MINUTE);
+  [made.closedAwaiting, made.closedCreatorGone] = await Promise.all([
+    makeBets('closedAwaiting', users.creator, soon),
+    makeBets('closedCreatorGone', users.leaver, soon),
+  ]);
+
+  // T0 + 25 h 20 min, when every case runs: fresh results, cancels, and the leavers gone.
+  server.clock.advance(20 * MINUTE);
+  await resolveAll(made.settledInUndo);
+  await Promise.all(
+    made.cancelled.map((bet) => ok('POST', `/api/bets/${bet.id}/cancel`, users.creator)),
+  );
+  for (const role of ['former', 'leaver'] as const)
+    await ok('POST', `/api/groups/${group.id}/leave`, users[role]);
+
+  group = (await ok('GET', `/api/groups/${group.id}`, users.admin)) as Group;
+  for (const state of STATES) {
+    const [first, ...spare] = made[state];
+    const withWagers = spare.slice(0, SPARE_BETS[state].withWagers);
+    const bare = spare.slice(withWagers.length);
+    // As a client sees it: the server's own answer, read by a member.
+    const shared = (await ok('GET', `/api/bets/${first!.id}`, users.member)) as Bet;
+    betsOf[state] = { shared, withWagers, bare };
+  }
+});
+
+/** Who plays `role` on a bet in `state`: a departed creator's bets are the leaver's. */
+function userOf(role: Role, state: State): AuthResponse {
+  return role === 'creator' && state.endsWith('CreatorGone') ? users.leaver : users[role];
+}
+
+/** The policy, asked with what a client knows: the bet and the group as the server sends them. */
+function policyOf(role: Role, state: State): BetPolicy {
+  const bet = betsOf[state].shared;
+  const user = userOf(role, state);
+  const id = user.user.id;
+  const viewer: BetViewer = {
+    userId: id,
+    role: group.admins.includes(id) ? 'admin' : group.memberUserIds.includes(id) ? 'member' : null,
+    hasWagered: role === 'member' || role === 'former',
+  };
+  return betPolicy(
+    viewer,
+    bet,
+    {
+      isPublic: group.privacy === 'public',
+      creatorIsMember: group.memberUserIds.includes(bet.createdBy),
+      memberIds: group.memberUserIds,
+      adminIds: group.admins,
+      stakeholderIds: [users.member.user.id, users.former.user.id],
+    },
+    server.clock.now().getTime(),
+  );
+}
+
+function callFor(action: Action, role: Role, bet: Bet) {
+  const own = wagerIds.get(bet.id)?.[role];
+  switch (action) {
+    case 'wager':
+      return own
+        ? { method: 'PUT', path: `/api/bets/wagers/${own}`, body: { prediction: 'no', points: 2 } }
+        : {
+            method: 'POST',
+            path: '/api/bets/wagers',
+            body: { betId: bet.id, prediction: 'yes', points: 1 },
+          };
+    case 'resolve':
+      return { method: 'PUT', path: `/api/bets/${bet.id}/resolve`, body: { correctAnswer: 'no' } };
+    case 'cancel':
+      return { method: 'POST', path: `/api/bets/${bet.id}/cancel` };
+    case 'undo':
+      return { method: 'POST', path: `/api/bets/${bet.id}/undo-resolution` };
+    case 'dispute':
+      return { method: 'POST', path: `/api/bets/${bet.id}/dispute`, body: { reason: 'Wrong.' } };
+    case 'dismissDispute':
+      return { method: 'POST', path: `/api/bets/${bet.id}/dispute/dismiss` };
+    case 'reResolve':
+      return {
+        method: 'PUT',
+        path: `/api/bets/${bet.id}/re-resolve`,
+        body: { correctAnswer: 'no' },
+      };
+    case 'seePicks':
+      return { method: 'GET', path: `/api/bets/${bet.id}/picks` };
+  }
+}
+
+/** A bet in `state` for the case: one of its own when the policy lets it change the bet. */
+function betFor(state: State, verdict: Verdict, action: Action): Bet {
+  const bets = betsOf[state];
+  if (!verdict.allowed || action === 'seePicks') return bets.shared;
+  if (action === 'wager' && bets.wagerBet) return bets.wagerBet;
+  const bet = (NEEDS_WAGERS.has(action) ? bets.withWagers : bets.bare).shift();
+  if (!bet) throw new Error(`SPARE_BETS.${state} has too few bets for ${action}`);
+  if (action === 'wager') bets.wagerBet = bet;
+  return bet;
+}
+
+const outcome = (accepted: boolean, code: string | undefined) =>
+  accepted ? 'accepted' : `refused ${code}`;
+
+describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
+  it('the server accepts exactly what the policy allows, for every role and bet state', async () => {
+    const cases = STATES.flatMap((state) => ROLES.map((role) => ({ state, role })));
+    const results = await Promise.all(
+      cases.map(async ({ state, role }) => {
+        const policy = policyOf(role, state);
+        const verdict = policy[ACTIONS[action]];
+        const bet = betFor(state, verdict, action);
+        const { method, path, body } = callFor(action, role, bet);
+        const response = await server.request(method, path, {
+          token: userOf(role, state).accessToken,
+          body,
+        });
+        expect(response.status, `${response.status} ${response.text}`).toBeLessThan(500);
+        const accepted = response.status < 300;
+        if (action === 'resolve') {
+          // The "close betting now" step is offered exactly when resolving would settle an open bet.
+          const wasOpen = isBettingOpen(betsOf[state].shared, server.clock.now().getTime());
+          expect(policy.closeEarly.allowed, `closeEarly ${role} ${state}`).toBe(
+            accepted && wasOpen,
+          );
+        }
+        return {
+          case: `${role} on ${state}`,
+          server: outcome(accepted, (response.body as { code?: string }).code),
+          policy: outcome(verdict.allowed, verdict.allowed ? undefined : verdict.code),
+        };
+      }),
+    );
+    expect(results.filter((result) => result.server !== result.policy)).toEqual([]);
+    // The table means something: every action is allowed somewhere and refused somewhere.
+    expect(results.some((result) => result.policy === 'accepted')).toBe(true);
+    expect(results.some((result) => result.policy !== 'accepted')).toBe(true);
+  });
+});
