@@ -21,22 +21,9 @@ function percentOf(part: number, whole: number): number {
   return whole > 0 ? roundTenth((part / whole) * 100) : 0;
 }
 
-/**
- * How many members a bet's participation is counted against: the group's members, and anyone
- * who wagered on it and has left since (they were a member when they took part; their wager
- * stays in the pool). Each person once, so "participants / members" never reads 2 / 1.
- */
-export function participationMembers(
-  memberIds: readonly number[],
-  wagerUserIds: readonly number[],
-): number {
-  return new Set([...memberIds, ...wagerUserIds]).size;
-}
-
 export type StatisticsInput = {
   bet: BetRules & { state: string; correctAnswer: string | null };
   wagers: readonly PayoutWager[];
-  /** The members counted against (participationMembers): current ones and those who wagered and left. */
   totalMembers: number;
   /** The viewer, whose own wager is reported; other members' predictions appear only as per-answer totals. */
   viewerId: number | null;
@@ -51,13 +38,10 @@ export type StatisticsInput = {
 export function computeBetStatistics({
   bet,
   wagers,
-  totalMembers: counted,
+  totalMembers,
   viewerId,
 }: StatisticsInput): BetStatistics {
   const totalParticipants = new Set(wagers.map((wager) => wager.userId)).size;
-  // Every participant was a member when they wagered: a count kept before that was counted
-  // (participationMembers) never falls below them.
-  const totalMembers = Math.max(counted, totalParticipants);
   const totalPoints = poolOf(wagers);
   const isResolved = bet.state === 'resolved';
   const correctAnswer = bet.correctAnswer ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeBetStatistics, participationMembers } from '../../src/domain/bet-statistics';
+import { computeBetStatistics } from '../../src/domain/bet-statistics';
 import { betStatisticsSchema } from '../../src/domain/schemas/bets';
 
 function wager(id: number, prediction: string, points: number) {
@@ -94,28 +94,6 @@ describe('computeBetStatistics', () => {
       participationRate: 0,
       totalPoints: 0,
       averagePoints: 0,
-    });
-  });
-});
-
-describe('participation against members', () => {
-  it('counts the members and anyone who wagered and has left since, each once', () => {
-    expect(participationMembers([1, 2, 3], [1, 2])).toBe(3);
-    expect(participationMembers([1, 3], [1, 2])).toBe(3);
-    expect(participationMembers([], [4, 4])).toBe(1);
-  });
-
-  it('never reports more participants than members, even from a count kept before that rule', () => {
-    const statistics = computeBetStatistics({
-      bet: { ...colours, state: 'resolved', correctAnswer: 'Red' },
-      wagers: [wager(1, 'Red', 2), wager(2, 'Blue', 3)],
-      totalMembers: 1,
-      viewerId: 1,
-    });
-    expect(statistics).toMatchObject({
-      totalParticipants: 2,
-      totalMembers: 2,
-      participationRate: 100,
     });
   });
 });

@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { BetStatistics } from '../../domain/bets';
 import { isBettingClosed, type RevealedPick } from '../../domain/fair-resolution';
-import { computeBetStatistics, participationMembers } from '../../domain/bet-statistics';
+import { computeBetStatistics } from '../../domain/bet-statistics';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { bets, users, wagers, type BetRow, type WagerRow } from '../db/schema';
@@ -72,8 +72,7 @@ export async function loadWagers(
 
 /**
  * A bet's statistics as `viewerId` may see them. A resolved bet counts the members it had when
- * it was resolved; any other the group's members now (`currentMemberIds`), with those who
- * wagered on it and have left since (participationMembers).
+ * it was resolved; any other the group's members now (`currentMemberIds`).
  */
 export function statisticsOf(
   bet: BetRow,
@@ -84,10 +83,7 @@ export function statisticsOf(
   const totalMembers =
     bet.state === 'resolved' && bet.membersAtResolution !== null
       ? bet.membersAtResolution
-      : participationMembers(
-          currentMemberIds,
-          betWagers.map((wager) => wager.userId),
-        );
+      : currentMemberIds.length;
   return computeBetStatistics({
     bet,
     wagers: betWagers.map(toPayoutWager),

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { participationMembers } from '../../domain/bet-statistics';
 import { distributionEvent, reversalEvent } from '../../domain/ledger';
 import { computeResolution, refunds, type Distribution } from '../../domain/payout';
 import type { Executor } from '../db/connect';
@@ -94,11 +93,7 @@ export async function settleByResolution(
       resolvedAt: at,
       resolvedBy,
       updatedAt: at,
-      // Counted as the statistics count them: members, and whoever wagered and has left since.
-      membersAtResolution: participationMembers(
-        await listActiveMemberIds(tx, bet.groupId),
-        betWagers.map((wager) => wager.userId),
-      ),
+      membersAtResolution: (await listActiveMemberIds(tx, bet.groupId)).length,
       // A resolution shows every pick: from now on the bet never takes a wager, undone or not.
       picksRevealedAt: bet.picksRevealedAt ?? at,
     })
