@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -24,6 +25,10 @@ export default defineConfig({
     // As Playwright does on CI: a test that passes only on its second try is reported as flaky
     // (CI's shared 2-core machine varies threefold in speed), one that fails twice fails the run.
     retry: process.env.CI ? 1 : 0,
+    // One test file per core. Vitest's default keeps a core for its own process, which here
+    // does little: on a 2-core machine it would run one file at a time while the server
+    // suites spend much of theirs waiting on PostgreSQL, sockets and timers.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,

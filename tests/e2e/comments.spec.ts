@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe.helpers';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi } from './bets.helpers';
 import { commentThread } from './comments.helpers';
@@ -32,16 +32,6 @@ async function postInThread(page: Page, text: string) {
   const thread = commentThread(page);
   await thread.getByLabel('Add a comment').fill(text);
   await thread.getByRole('button', { name: 'Send' }).click();
-}
-
-async function expectNoViolations(page: Page, name: string) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on ${name}`).toEqual([]);
 }
 
 const commentItem = (page: Page, text: string) =>

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoViolations } from './axe.helpers';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
@@ -17,15 +17,6 @@ import {
 /** The header's available points (the number next to the coin). */
 const headerPoints = (page: Page, points: number) =>
   page.getByRole('banner').locator('span', { hasText: new RegExp(`^${points}$`) });
-
-async function expectNoViolations(page: Page, name: string) {
-  await page.waitForTimeout(300);
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on ${name}`).toEqual([]);
-}
 
 /** The creator resolves on the bet page's resolve card. */
 async function resolveAs(page: Page, answer: string) {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { waitForStillPage } from './axe.helpers';
 
 // Screenshots for a person to look at (never compared), in .tmp/screens/: the phone reference
 // and a desktop, every new screen in both. The screens-*.spec.ts files run only with
@@ -15,8 +16,7 @@ export const SCREENS_DIR = '.tmp/screens';
 /** Saves `name`.png once the page has settled (requests done, animations over). */
 export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(SCREENS_DIR, { recursive: true });
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(800);
+  await waitForStillPage(page);
   await page.screenshot({ path: `${SCREENS_DIR}/${name}.png`, fullPage });
 }
 
