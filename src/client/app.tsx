@@ -2,9 +2,19 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 // Declarative routes (BrowserRouter), not the data router: the data router's loaders and
 // actions are unused here and would add ~15 KB gzip to the landing page's path.
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import type { NavigateOptions, To } from 'react-router-dom';
 import { AppShell } from './shell/app-shell';
 import { HomeRedirect, RequireSession } from './shell/require-session';
 import { usePageTitle } from './shell/use-page-title';
+
+// Under BrowserRouter, navigate() returns nothing (only the data router's returns a promise):
+// say so, as react-router suggests, so no call looks like a promise left floating.
+declare module 'react-router' {
+  interface NavigateFunction {
+    (to: To, options?: NavigateOptions): void;
+    (delta: number): void;
+  }
+}
 
 // The route table of docs/accounts-and-shell.md §2. Every screen is its own lazy chunk, so a visitor on the
 // landing page downloads only the shell and the landing page.

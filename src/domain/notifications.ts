@@ -55,7 +55,11 @@ export function pushKindOf(kind: NotificationKind): PushKind | null {
     case 'comments':
     case 'floorTopUp':
       return null;
-    default:
+    case 'betCreated':
+    case 'closesSoon':
+    case 'betResult':
+    case 'memberJoined':
+    case 'oddsChanged':
       return kind;
   }
 }

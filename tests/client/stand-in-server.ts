@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // The client tests' API: a real HTTP server on loopback answering like our server would for
@@ -9,8 +9,18 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-export async function startStandIn(listener: RequestListener): Promise<StandIn> {
-  const server = createServer(listener);
+/** Answers one request; it may be async. */
+export type StandInListener = (request: IncomingMessage, response: ServerResponse) => unknown;
+
+export async function startStandIn(listener: StandInListener): Promise<StandIn> {
+  const server = createServer((request, response) => {
+    // A listener that throws is the test's bug: logged (which fails the test) and answered,
+    // so the client under test never waits on a request left open.
+    new Promise((resolve) => resolve(listener(request, response))).catch((error: unknown) => {
+      console.error('The stand-in failed to answer', request.url, error);
+      response.destroy();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -4,6 +4,7 @@ import { confirmEmailChange, fetchCurrentUser } from '../data/accounts-api';
 import { ApiError, errorMessage } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { AuthLayout } from './auth-layout';
@@ -75,7 +76,12 @@ export function ConfirmEmailPage() {
       <div className={styles.form}>
         {outcome && <FormAlert tone={outcome.tone}>{outcome.message}</FormAlert>}
         {outcome?.tone !== 'success' && (
-          <Button fullWidth isLoading={isBusy} loadingText={TEXT.busy} onClick={confirm}>
+          <Button
+            fullWidth
+            isLoading={isBusy}
+            loadingText={TEXT.busy}
+            onClick={asyncHandler(confirm)}
+          >
             {TEXT.submit}
           </Button>
         )}

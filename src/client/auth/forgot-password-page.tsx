@@ -10,6 +10,7 @@ import { requestPasswordReset } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { rememberedInvite } from '../data/remembered-invite';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
@@ -68,7 +69,7 @@ export function ForgotPasswordPage() {
         </Link>
       }
     >
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
         {outcome && <FormAlert tone={outcome.tone}>{outcome.message}</FormAlert>}
         <TextField
           label={TEXT.email}

@@ -8,6 +8,7 @@ import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { registerGuest } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
@@ -62,7 +63,7 @@ export function GuestPage() {
         </p>
       }
     >
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
         {failure && <FormAlert tone="error">{failure}</FormAlert>}
         <TextField
           label={TEXT.displayName}

@@ -8,6 +8,7 @@ import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { FormAlert } from '../ui/form-alert';
@@ -75,7 +76,7 @@ export function LoginPage() {
         </>
       }
     >
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
         {failure && <FormAlert tone="error">{failure}</FormAlert>}
         <TextField
           label={TEXT.email}

@@ -8,6 +8,7 @@ import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { register as registerAccount } from '../data/accounts-api';
 import { ApiError } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { AuthLayout } from './auth-layout';
@@ -73,7 +74,7 @@ export function RegisterPage() {
         </p>
       }
     >
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
         {failure && <FormAlert tone="error">{failure}</FormAlert>}
         <RegisterFields register={form.register} errors={errors} password={password} />
         <Button

@@ -9,6 +9,7 @@ import { resetPassword } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { rememberedInvite } from '../data/remembered-invite';
 import { usePageTitle } from '../shell/use-page-title';
+import { asyncHandler } from '../ui/async-handler';
 import { Button, buttonClassName } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
@@ -112,7 +113,7 @@ function ResetPasswordForm({ token, inviteSearch }: { token: string; inviteSearc
   }
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {outcome && <FormAlert tone={outcome.tone}>{outcome.message}</FormAlert>}
       <PasswordField
         label={TEXT.password}

@@ -108,7 +108,8 @@ export function createRealtimeSync({
       let resolve!: () => void;
       const promise = new Promise<void>((done) => (resolve = done));
       scheduled = { promise, resolve };
-      track(promise);
+      // Waited for through `pending`; it only ever resolves (below, once the pull settles).
+      void track(promise);
     }
     clearTimeout(timer);
     timer = setTimeout(() => {

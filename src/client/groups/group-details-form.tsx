@@ -6,6 +6,7 @@ import { updateGroupRequestSchema } from '../../domain/schemas/groups';
 import { errorMessage } from '../data/api-client';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
@@ -62,7 +63,12 @@ export function GroupDetailsForm({ group }: { group: GroupRow }) {
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-labelledby="group-details">
+    <form
+      className={styles.form}
+      onSubmit={asyncHandler(onSubmit)}
+      noValidate
+      aria-labelledby="group-details"
+    >
       <h3 id="group-details" className={styles.formTitle}>
         {TEXT.title}
       </h3>

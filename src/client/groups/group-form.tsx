@@ -11,6 +11,7 @@ import {
 import { createGroupRequestSchema } from '../../domain/schemas/groups';
 import { errorMessage } from '../data/api-client';
 import { toast } from '../shell/toast-store';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
@@ -78,7 +79,7 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <TextField
         label={TEXT.name}

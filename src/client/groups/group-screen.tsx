@@ -90,31 +90,39 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
   // non-member joins at once; a 403 without one opens the private join dialog (docs/groups-and-bets.md §8).
   useEffect(() => {
     let isCurrent = true;
-    loadGroup(groupId).then(({ status, group: fresh }) => {
-      if (!isCurrent) return;
-      setLoaded({ key: loadKey, status });
-      if (
-        (status === 'forbidden' || status === 'missing') &&
-        activeGroupStore.getSnapshot()?.id === groupId
-      ) {
-        // The active group is gone for this player (removed, deleted): let the sync choose again.
-        void refreshMyGroups();
-      }
-      if (userId === undefined) return;
-      if (status === 'forbidden') {
-        if (inviteCode)
-          void joinRef.current(() => joinPrivateGroup(groupId, inviteCode), { isAutomatic: true });
-        else openJoinGroupModal({ groupId: String(groupId) });
-      } else if (status === 'loaded' && fresh && inviteCode && !isGroupMember(fresh, userId)) {
-        void joinRef.current(
-          () =>
-            fresh.privacy === 'private'
-              ? joinPrivateGroup(groupId, inviteCode)
-              : joinPublicGroup(fresh.name),
-          { isAutomatic: true },
-        );
-      }
-    });
+    loadGroup(groupId)
+      .then(({ status, group: fresh }) => {
+        if (!isCurrent) return;
+        setLoaded({ key: loadKey, status });
+        if (
+          (status === 'forbidden' || status === 'missing') &&
+          activeGroupStore.getSnapshot()?.id === groupId
+        ) {
+          // The active group is gone for this player (removed, deleted): let the sync choose again.
+          void refreshMyGroups();
+        }
+        if (userId === undefined) return;
+        if (status === 'forbidden') {
+          if (inviteCode)
+            void joinRef.current(() => joinPrivateGroup(groupId, inviteCode), {
+              isAutomatic: true,
+            });
+          else openJoinGroupModal({ groupId: String(groupId) });
+        } else if (status === 'loaded' && fresh && inviteCode && !isGroupMember(fresh, userId)) {
+          void joinRef.current(
+            () =>
+              fresh.privacy === 'private'
+                ? joinPrivateGroup(groupId, inviteCode)
+                : joinPublicGroup(fresh.name),
+            { isAutomatic: true },
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        // loadGroup answers the server's failures as a status; this is the local database's.
+        console.warn(`Loading group ${groupId} failed`, error);
+        if (isCurrent) setLoaded({ key: loadKey, status: 'unreachable' });
+      });
     return () => {
       isCurrent = false;
     };

@@ -5,6 +5,7 @@ import type { z } from '../../domain/schemas/zod';
 import { GROUP_MESSAGES, parseInviteLink, type PublicGroupSummary } from '../../domain/groups';
 import { joinPrivateRequestSchema } from '../../domain/schemas/groups';
 import { errorMessage } from '../data/api-client';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
@@ -70,7 +71,7 @@ export function JoinGroupForm({
     switchTo(next);
     document.getElementById(`${id}-${next}-tab`)?.focus();
   };
-  const finish = () => afterGroupJoined({ close: onJoined });
+  const finish = asyncHandler(() => afterGroupJoined({ close: onJoined }));
 
   return (
     <div className={styles.join}>
@@ -137,7 +138,7 @@ function PublicJoin({ onJoined }: { onJoined: () => void }) {
   };
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <Typeahead<PublicGroupSummary>
         label={TEXT.publicLabel}
@@ -200,7 +201,7 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <p className={styles.hint}>{TEXT.privateHint}</p>
       <TextField

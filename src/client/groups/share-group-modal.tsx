@@ -1,5 +1,6 @@
 import { Share } from 'lucide-react';
 import { parseInviteLink } from '../../domain/groups';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { CopyLink } from '../ui/copy-link';
 import { QrCode } from '../ui/qr-code';
@@ -58,7 +59,7 @@ export function ShareGroupModal({ link, groupName }: { link: string; groupName: 
         <Button
           variant="secondary"
           fullWidth
-          onClick={onShare}
+          onClick={asyncHandler(onShare)}
           icon={<Share size={18} aria-hidden="true" />}
         >
           {TEXT.share}

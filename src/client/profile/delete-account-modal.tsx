@@ -11,6 +11,7 @@ import { deleteAccount } from '../data/account-data-api';
 import { ApiError, isNetworkError } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { toast } from '../shell/toast-store';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
@@ -79,7 +80,7 @@ export function DeleteAccountModal({ onCancel }: { onCancel: () => void }) {
   });
 
   return (
-    <form className={formStyles.form} onSubmit={onSubmit} noValidate>
+    <form className={formStyles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <p className={styles.lead}>{TEXT.lead}</p>
       <div className={styles.consequences}>

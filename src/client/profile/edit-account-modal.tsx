@@ -11,6 +11,7 @@ import { ApiError } from '../data/api-client';
 import { updateProfile } from '../data/accounts-api';
 import { useSession } from '../data/use-session';
 import { toast } from '../shell/toast-store';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
@@ -91,7 +92,7 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
   );
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <div className={styles.row}>
         <TextField

@@ -9,6 +9,7 @@ import { errorMessage } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { EMPTY_REGISTER_FORM, RegisterFields } from '../auth/register-fields';
 import { toast } from '../shell/toast-store';
+import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import styles from '../auth/auth-form.module.css';
@@ -47,7 +48,7 @@ export function UpgradeAccountModal({ onDone }: { onDone: () => void }) {
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate>
+    <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       <p className={styles.lead}>{TEXT.intro}</p>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <RegisterFields register={form.register} errors={errors} password={password} />

@@ -86,12 +86,15 @@ function usePushToggle() {
 
   useEffect(() => {
     let isCurrent = true;
-    readPushToggleStatus(
-      pushService,
-      userId !== null && sessionStore.getAccessToken() !== null,
-    ).then((next) => {
-      if (isCurrent) setStatus(next);
-    });
+    readPushToggleStatus(pushService, userId !== null && sessionStore.getAccessToken() !== null)
+      .then((next) => {
+        if (isCurrent) setStatus(next);
+      })
+      .catch((error: unknown) => {
+        // The toggle must leave 'checking' even so: off, as when the status cannot be read.
+        console.warn('Could not read the push status', error);
+        if (isCurrent) setStatus('off');
+      });
     return () => {
       isCurrent = false;
     };

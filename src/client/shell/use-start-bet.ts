@@ -1,3 +1,4 @@
+import { asyncHandler } from '../ui/async-handler';
 import { activeGroupStore } from '../data/active-group-store';
 
 /**
@@ -6,9 +7,9 @@ import { activeGroupStore } from '../data/active-group-store';
  * imports: the shell is on the landing page's path and must not carry them.
  */
 export function useStartBet() {
-  return () => {
+  return asyncHandler(async () => {
     const active = activeGroupStore.getSnapshot();
-    if (active) void import('../bets/bet-modals').then((m) => m.openCreateBetModal(active.id));
-    else void import('../groups/group-modals').then((m) => m.openJoinGroupModal());
-  };
+    if (active) (await import('../bets/bet-modals')).openCreateBetModal(active.id);
+    else (await import('../groups/group-modals')).openJoinGroupModal();
+  });
 }

@@ -63,7 +63,11 @@ export function notificationKey(
       return `floor-top-up:group:${entry.groupId}:${entry.eventKey}`;
     case 'seasonEnded':
       return `season-ended:season:${entry.eventKey}`;
-    default:
+    case 'closesSoon':
+    case 'resolveReminder':
+    case 'betResult':
+    case 'comments':
+    case 'oddsChanged':
       return `${entry.kind}:bet:${entry.betId}`;
   }
 }

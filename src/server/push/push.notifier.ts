@@ -154,14 +154,11 @@ export function startPushNotifier({
   }
 
   function plan(published: PublishedEvent): Promise<Delivery[]> | undefined {
-    switch (published.event) {
-      case 'notificationPushDue':
-        return 'userId' in published.audience
-          ? notificationPushDue(published.audience.userId, published.payload)
-          : undefined;
-      default:
-        return undefined;
-    }
+    // Push hears one event of the bus; every other event reaches players another way.
+    if (published.event !== 'notificationPushDue') return undefined;
+    return 'userId' in published.audience
+      ? notificationPushDue(published.audience.userId, published.payload)
+      : undefined;
   }
 
   // ---- sending ----

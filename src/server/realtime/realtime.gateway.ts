@@ -63,7 +63,10 @@ export interface RealtimeGatewayDeps {
 
 export interface RealtimeGateway {
   io: HunchServer;
-  /** Shutdown, first step: drops every connection without socket.io's "server disconnect", so clients reconnect (to another instance, or this one restarted). */
+  /**
+   * Shutdown, first step: drops every connection without socket.io's "server disconnect", so
+   * clients reconnect (to another instance, or this one restarted).
+   */
   disconnectAll(): void;
   /** Shutdown, last step: stops listening to the bus and closes the adapter and its Redis connections. */
   close(): Promise<void>;
@@ -164,7 +167,9 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     redis = { pub, sub };
   }
 
-  io.use(async (socket, next) => {
+  // Who connects, and their rooms. Every answer goes to `next`; socket.io ignores a promise,
+  // so an unexpected failure is caught below and refused, never left hanging.
+  async function admit(socket: HunchSocket, next: (error?: Error) => void): Promise<void> {
     const token = tokenOf(socket);
     const verified = token ? await accessTokens.verifyWithExpiry(token) : undefined;
     if (!verified) {
@@ -201,6 +206,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       logger.error({ err: error, userId: user.id }, 'socket rooms could not be joined');
       next(new Error('Connection failed: please try again'));
     }
+  }
+  io.use((socket, next) => {
+    admit(socket, next).catch((error: unknown) => {
+      logger.error({ err: error }, 'socket could not be admitted');
+      next(new Error('Connection failed: please try again'));
+    });
   });
 
   // Each user's sockets on this instance, oldest first. One user opening socket after socket
@@ -247,6 +258,9 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   }
 
   function forward(published: PublishedEvent): void {
+    // The default is the rule here, not a forgotten case: a client-facing event goes to its
+    // audience unless a case above says otherwise.
+    // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check
     switch (published.event) {
       case 'sessionsRevoked': {
         // Internal, never emitted: on every instance, the user's sockets of ended sessions close.

@@ -103,9 +103,13 @@ describe('countdown (docs/groups-and-bets.md §4, §9)', () => {
     rerender(<Countdown expiresAt={new Date(start + 61_000).toISOString()} />);
     expect(root().textContent).toContain('1m');
     expect(root().className).toMatch(/error/);
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(root().textContent).toContain('59s');
-    act(() => vi.advanceTimersByTime(59_000));
+    act(() => {
+      vi.advanceTimersByTime(59_000);
+    });
     expect(root().textContent).toBe('Expired');
   });
 
@@ -122,7 +126,9 @@ describe('countdown (docs/groups-and-bets.md §4, §9)', () => {
     const root = () => container.firstElementChild!;
     expect(root().textContent).toBe('Closed');
     expect(root().className).toMatch(/error/);
-    act(() => vi.advanceTimersByTime(3 * 3_600_000));
+    act(() => {
+      vi.advanceTimersByTime(3 * 3_600_000);
+    });
     expect(root().textContent).toBe('Expired');
   });
 });

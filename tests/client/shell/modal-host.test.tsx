@@ -42,7 +42,10 @@ function Body({ close }: { close: () => void }) {
   );
 }
 
-const finishAnimation = () => act(() => vi.advanceTimersByTime(MODAL_ANIMATION_MS));
+const finishAnimation = () =>
+  act(() => {
+    vi.advanceTimersByTime(MODAL_ANIMATION_MS);
+  });
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -19,7 +19,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+const advance = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 
 describe('toasts (docs/accounts-and-shell.md §3, §4)', () => {
   it('announces toasts in a polite live region', () => {

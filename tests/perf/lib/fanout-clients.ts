@@ -65,7 +65,7 @@ function connectOne(
   });
 }
 
-process.on('message', async (command: ChildCommand) => {
+async function run(command: ChildCommand): Promise<void> {
   if (command.type === 'connect') {
     let open = 0;
     let failed = 0;
@@ -136,6 +136,14 @@ process.on('message', async (command: ChildCommand) => {
     send({ type: 'closed', id: command.id });
     process.exit(0);
   }
+}
+
+// A command that fails ends this process, which the parent reports (processes.ts).
+process.on('message', (command: ChildCommand) => {
+  run(command).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 });
 
 send({ type: 'ready', port: 0, info: {} });

@@ -174,7 +174,7 @@ async function main() {
       : mode === 'raw-ws'
         ? await startRawWs()
         : await startHunch();
-  process.on('message', async (command: ChildCommand) => {
+  const run = async (command: ChildCommand): Promise<void> => {
     if (command.type === 'publish') {
       // A burst in slices of `batch` per macrotask (so sockets get written between slices),
       // or one event every paceMs.
@@ -196,6 +196,13 @@ async function main() {
       send({ type: 'closed', id: command.id });
       process.exit(0);
     }
+  };
+  // A command that fails ends this process, which the parent reports (processes.ts).
+  process.on('message', (command: ChildCommand) => {
+    run(command).catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
   });
   send({ type: 'ready', port: server.port, info: server.info });
 }
