@@ -1,21 +1,22 @@
 /// <reference lib="webworker" />
 import { Queue } from 'workbox-background-sync';
 import { registerRoute } from 'workbox-routing';
-import { TAB_ONLY_WRITE_HEADER } from '../src/domain/constants';
+import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../src/domain/constants';
 
 // The outbox's background-sync queue (docs/architecture.md §8). The page's Dexie outbox
 // (src/client/data/outbox.ts) is the one source of truth and the primary sender: it has the
 // token refresh. This queue only delivers while no page is open:
-// - every /api write carrying an Idempotency-Key goes to the network; one that fails for lack
+// - every push of the outbox (POST /api/sync/push) goes to the network; one that fails for lack
 //   of network is kept here (the page's copy stays pending too);
 // - on `sync` (or when the worker starts, where Background Sync is missing) an open page is
-//   asked to send its outbox itself and this queue is emptied; with no page open the requests
-//   are replayed with their key, and each answer is posted to any page that opens meanwhile;
+//   asked to send its outbox itself and this queue is emptied; with no page open the pushes are
+//   replayed as they were (the same client and mutation ids: the server skips a write it has
+//   applied), and each answer is posted to any page that opens meanwhile;
 // - a 401 (the access token expired while offline) is not a lost write: the page's outbox
 //   still holds it and sends it with a fresh token when the app next opens;
-// - kept at most 12 hours, well inside the server's 24 h idempotency window, so a late replay
-//   can never apply twice; a `outbox-clear` message (any end of a session, another user)
-//   empties it;
+// - kept at most 12 hours, inside the 24 h the server keeps a refusal or a created id to answer
+//   a replay with (an applied id is skipped whenever it comes); a `outbox-clear` message (any
+//   end of a session, another user, the page numbering its waiting writes again) empties it;
 // - a write of a session kept in its tab only (marked with TAB_ONLY_WRITE_HEADER) is never
 //   kept: its words and its token must not outlive the tab in a shared browser. It goes to the
 //   network as any request; the page's outbox alone keeps it.
@@ -24,7 +25,6 @@ declare const self: ServiceWorkerGlobalScope;
 
 const OUTBOX_QUEUE = 'hunch-outbox';
 const MAX_RETENTION_MINUTES = 12 * 60;
-const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 async function postToPages(message: Record<string, unknown>) {
   const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
@@ -47,7 +47,6 @@ async function replay(queue: Queue) {
   }
   let entry;
   while ((entry = await queue.shiftRequest())) {
-    const idempotencyKey = entry.request.headers.get('Idempotency-Key');
     let response: Response;
     try {
       response = await fetch(entry.request.clone());
@@ -55,8 +54,8 @@ async function replay(queue: Queue) {
       await queue.unshiftRequest(entry);
       throw error; // still offline: the browser tries the sync again later
     }
-    // 2xx, a refusal or a 401 alike: the page's outbox reconciles it with the same key.
-    await postToPages({ type: 'outbox-replayed', idempotencyKey, status: response.status });
+    // 2xx, a refusal or a 401 alike: the page's outbox reconciles it (the pull reports the ids).
+    await postToPages({ type: 'outbox-replayed', status: response.status });
   }
 }
 
@@ -75,12 +74,11 @@ export function registerOutboxQueue(scope: ServiceWorkerGlobalScope = self): Que
       throw error;
     }
   };
-  const isOutboxWrite = ({ url, request }: { url: URL; request: Request }) =>
+  const isOutboxPush = ({ url, request }: { url: URL; request: Request }) =>
     url.origin === scope.location.origin &&
-    url.pathname.startsWith('/api/') &&
-    request.headers.has('Idempotency-Key') &&
+    url.pathname === SYNC_PUSH_PATH &&
     !request.headers.has(TAB_ONLY_WRITE_HEADER);
-  for (const method of WRITE_METHODS) registerRoute(isOutboxWrite, network, method);
+  registerRoute(isOutboxPush, network, 'POST');
 
   scope.addEventListener('message', (event) => {
     const data = event.data as { type?: string } | null;

@@ -15,7 +15,7 @@ declare const self: ServiceWorkerGlobalScope;
 // 1. The app shell and its assets, precached; navigations fall back to the cached shell.
 routeAppShell(self.__WB_MANIFEST);
 
-// 2. The outbox (docs/architecture.md §8): /api writes with an Idempotency-Key that fail for lack
+// 2. The outbox (docs/architecture.md §8): its pushes (POST /api/sync/push) that fail for lack
 //    of network wait in a workbox-background-sync Queue, replayed on `sync` or at worker start.
 registerOutboxQueue(self);
 

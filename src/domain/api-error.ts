@@ -38,6 +38,7 @@ export const API_ERROR_CODES = [
   'invalid_current_password',
   'invalid_invite_code',
   'removed_from_group',
+  'client_group_not_yours',
   // 404
   'not_found',
   'bet_not_found',
@@ -53,6 +54,7 @@ export const API_ERROR_CODES = [
   'wager_exists',
   'dispute_exists',
   'season_active',
+  'mutation_out_of_order',
   // 408: the request did not arrive in time (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)
   'request_timeout',
   // 413, 415, 431

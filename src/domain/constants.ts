@@ -5,6 +5,8 @@ export const DEFAULT_APP_NAME = 'hunch';
 
 export const AUTH_BASE = '/auth';
 export const API_BASE = '/api';
+/** The one write path of the app's outbox and service worker (docs/architecture.md §8). */
+export const SYNC_PUSH_PATH = `${API_BASE}/sync/push`;
 
 export const STORAGE_KEYS = {
   accessToken: 'access_token',

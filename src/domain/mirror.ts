@@ -78,4 +78,21 @@ export type MirrorPullResponse = {
   removedGroupIds: number[];
   /** Other members who left or were removed from a group still in view. */
   removedMemberships: { groupId: number; userId: number }[];
+  /** With `clientGroupID` (docs/architecture.md §8): each client's last write applied, by client id. */
+  lastMutationIDChanges?: Record<string, number>;
+  /** With `clientGroupID`: writes refused, or that created a row, not reported before. */
+  mutationOutcomes?: MutationOutcome[];
 };
+
+/** What became of one pushed write besides being applied: refused (why), or the row it made. */
+export interface MutationOutcome {
+  clientID: string;
+  id: number;
+  createdId: number | null;
+  error: {
+    code: string;
+    message: string;
+    status: number;
+    fieldErrors?: Record<string, string>;
+  } | null;
+}

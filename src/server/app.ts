@@ -3,19 +3,16 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import { API_BASE, AUTH_BASE } from '../domain/constants';
+import { API_BASE, AUTH_BASE, SYNC_PUSH_PATH } from '../domain/constants';
+import { z } from '../domain/schemas/zod';
 import { accountDataRoutes } from './auth/account-data.routes';
 import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { findPublicBetPreview } from './bets/bet-preview.service';
-import { createBetsService } from './bets/bets.service';
-import { createFairResolutionService } from './bets/fair-resolution.service';
 import { createMemberStateBetsReader } from './bets/member-state-bets.service';
 import { commentsRoutes } from './comments/comments.routes';
-import { createCommentsService } from './comments/comments.service';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
-import { createWagersService } from './bets/wagers.service';
 import { createAuthService, isSessionLive } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { createSessionLiveness } from './auth/session-liveness';
@@ -31,15 +28,15 @@ import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
 import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
-import { createGroupMembersService } from './groups/group-members.service';
-import { createGroupsService } from './groups/groups.service';
 import { createLeaderboardService } from './groups/leaderboard.service';
 import { createMemberStatsService } from './groups/member-stats.service';
 import { createMemberStateService } from './groups/member-state.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { loggerOptions } from './logging';
-import { rateLimitHook, redisOrMemoryStore } from './rate-limits';
+import { registerMetrics } from './metrics';
+import { registerOpenApi } from './openapi';
+import { rateLimitHook, redisOrMemoryStore, writesPerUserRule } from './rate-limits';
 import { startBetExpiryJob } from './jobs/bet-expiry.job';
 import { startFloorTopUpJob } from './jobs/floor-top-up.job';
 import { startPicksRevealJob } from './jobs/picks-reveal.job';
@@ -49,18 +46,19 @@ import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
 import { createMailer } from './mail/mailer';
 import { startNotificationRecorder } from './notifications/notification.recorder';
 import { notificationsRoutes } from './notifications/notifications.routes';
-import { createNotificationsService } from './notifications/notifications.service';
 import { startPushNotifier } from './push/push.notifier';
 import { isAllowedPushEndpoint } from './push/push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createMirrorService } from './mirror/mirror.service';
 import { seasonsRoutes } from './seasons/seasons.routes';
-import { createSeasonsService } from './seasons/seasons.service';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 import { registerSecurityHeaders } from './security-headers';
+import { createSyncPushService } from './sync/push.service';
+import { syncRoutes } from './sync/sync.routes';
+import { createWriteServices } from './sync/write-services';
 import { fastifyTrustProxy, trustedPeerCheck } from './trust-proxy';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
@@ -86,6 +84,17 @@ export interface AppDeps {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** GET /healthz and GET /readyz, as the OpenAPI document shows them. */
+const healthSchema = z.object({ status: z.literal('ok') }).describe('The process lives.');
+const readinessSchemas = {
+  200: z
+    .object({ status: z.literal('ready'), redis: z.enum(['ok', 'unavailable']).optional() })
+    .describe('The database answers; `redis` is there when REDIS_URL is set.'),
+  503: z
+    .object({ message: z.string(), code: z.literal('not_ready') })
+    .describe('The database does not answer.'),
+};
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
@@ -196,24 +205,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => sessions.stop());
   registerAuthenticate(app, accessTokens, sessions);
+  // Before any route: the OpenAPI document records routes as they are added.
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
+  // Prometheus metrics (METRICS_TOKEN, METRICS_PORT): the request hook, GET /metrics.
+  const metrics = registerMetrics(app, config.metrics);
+  metrics.watchDatabase(() => database.poolStats());
   // Every signed-in write counts against its user (README, Security notes), before the
   // idempotency hooks so a refused write claims no key.
-  const writesPerUser = rateLimitHook(app, {
-    name: 'writes-user',
-    max: config.rateLimits.writesPerUser,
-    windowMs: config.rateLimits.windowMs,
-    key: (request) =>
-      request.user && WRITE_METHODS.has(request.method) ? String(request.user.id) : undefined,
-  });
-  // Callback style: reads (most requests) pass without a promise.
+  const writesPerUser = rateLimitHook(app, writesPerUserRule(config.rateLimits));
+  // Callback style: reads (most requests) pass without a promise. A push counts each of its
+  // mutations instead (src/server/sync), not itself.
   app.addHook('preValidation', (request, reply, done) => {
-    if (!request.user || !WRITE_METHODS.has(request.method)) return done();
+    if (
+      !request.user ||
+      !WRITE_METHODS.has(request.method) ||
+      request.routeOptions.url === SYNC_PUSH_PATH
+    )
+      return done();
     writesPerUser(request, reply).then(() => done(), done);
   });
   // Before the idempotency hooks: a NUL byte is refused (400) before anything stores or hashes it.
   registerControlCharacterGuard(app);
   // Before the routes, which inherit its hooks: every signed-in write honours Idempotency-Key (docs/architecture.md §4).
-  registerIdempotency(app, { db: database.db });
+  registerIdempotency(app, { db: database.db, metrics });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     dataDir: config.dataDir,
@@ -227,12 +241,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     now: deps.now,
   });
-  const bets = createBetsService({ db: database.db, events, now: deps.now });
-  const wagers = createWagersService({ db: database.db, events, now: deps.now });
+  // The services of every signed-in write: the REST routes' and, per mutation, the push's.
+  const writeServices = createWriteServices({ db: database.db, events, now: deps.now });
+  const { bets, wagers, groups } = writeServices;
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.
   app.addHook('preClose', async () => wagerTotals.stop());
-  const groups = createGroupsService({ db: database.db, events, now: deps.now });
   // socket.io shares Fastify's HTTP server (one port); it attaches now and serves once listening.
   const realtime = await createRealtimeGateway({
     httpServer: app.server,
@@ -249,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     expiryCheckMs: deps.socketExpiryCheckMs,
     maxSocketsPerUser: config.connectionLimits.maxSocketsPerUser,
   });
+  metrics.watchSockets(() => realtime.io.of('/').sockets.size);
   // Open websockets would keep the HTTP server from closing: drop them first (clients reconnect).
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', async () => realtime.close());
@@ -284,8 +299,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its last sends write to the database, which the caller closes after app.close().
   app.addHook('onClose', async () => pushNotifier?.stop());
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (request, reply) => {
+  app.get('/healthz', { schema: { response: { 200: healthSchema } } }, async () => ({
+    status: 'ok',
+  }));
+  app.get('/readyz', { schema: { response: readinessSchemas } }, async (request, reply) => {
     try {
       await database.ping();
       // Degraded, still serving: without Redis, limits and live updates are this instance's own.
@@ -313,7 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,
-    members: createGroupMembersService({ db: database.db, events, now: deps.now }),
+    members: writeServices.members,
     leaderboard: createLeaderboardService({ db: database.db }),
     memberStats: createMemberStatsService({ db: database.db }),
     memberState: createMemberStateService({
@@ -328,20 +345,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: API_BASE,
     bets,
     wagers,
-    fair: createFairResolutionService({ db: database.db, events, now: deps.now }),
+    fair: writeServices.fair,
   });
   await app.register(commentsRoutes, {
     prefix: API_BASE,
-    comments: createCommentsService({ db: database.db, events, now: deps.now }),
+    comments: writeServices.comments,
     rateLimits: config.rateLimits,
   });
   await app.register(seasonsRoutes, {
     prefix: API_BASE,
-    seasons: createSeasonsService({ db: database.db, events, now: deps.now }),
+    seasons: writeServices.seasons,
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,
-    notifications: createNotificationsService({ db: database.db, now: deps.now }),
+    notifications: writeServices.notifications,
+  });
+  // The one write path of the app's outbox (src/server/sync): the same services, per mutation.
+  await app.register(syncRoutes, {
+    prefix: API_BASE,
+    push: createSyncPushService({
+      db: database.db,
+      events,
+      now: deps.now,
+      // Tests only: a crash between a write's commit and its answer (tests/server/sync).
+      afterCommit: config.testCrashAfterPushCommit
+        ? () => process.kill(process.pid, 'SIGKILL')
+        : undefined,
+    }),
+    rateLimits: config.rateLimits,
+    db: database.db,
   });
   await app.register(pushRoutes, { prefix: API_BASE, push, vapidPublicKey: vapid.publicKey });
   registerClientApp(app, {
@@ -356,7 +388,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const startJob = (intervalMs: number, start: (options: IntervalJobOptions) => IntervalJob) => {
     if (intervalMs > 0)
       app.addHook('onReady', async () => {
-        jobs.push(start({ intervalMs, now: deps.now, logger: app.log }));
+        jobs.push(start({ intervalMs, now: deps.now, logger: app.log, metrics }));
       });
   };
   const db = database.db;

@@ -117,6 +117,24 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(20),
     ),
+    /**
+     * Opens GET /metrics (Prometheus text) on the main port to `Authorization: Bearer <token>`;
+     * unset: /metrics answers 404 there (src/server/metrics.ts).
+     */
+    METRICS_TOKEN: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(16, 'must be at least 16 characters').optional(),
+    ),
+    /** A second port, bound to 127.0.0.1, serving GET /metrics without a token; unset: none. */
+    METRICS_PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .int('must be a whole number')
+        .min(0)
+        .max(65535, 'must be a port number (0–65535)')
+        .optional(),
+    ),
     RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
     RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
     RATE_LIMIT_GUEST_PER_IP: perMinute(30),
@@ -162,7 +180,10 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
     ),
-    /** How long before a bet closes its "closes soon" reminder goes out (a bet made with less time left: in the last half of its open time, domain closesSoonLeadMs). */
+    /**
+     * How long before a bet closes its "closes soon" reminder goes out (a bet made with less time
+     * left: in the last half of its open time, domain closesSoonLeadMs).
+     */
     CLOSES_SOON_REMINDER_MS: z.preprocess(
       emptyAsUndefined,
       z.coerce
@@ -173,6 +194,8 @@ const envSchema = z
     ),
     /** false: subscriptions are still kept, but no notification is sent (e.g. a staging copy of production data). */
     PUSH_ENABLED: booleanFlag('true'),
+    /** Tests only: the process kills itself (SIGKILL) right after a pushed write commits, before answering (src/server/sync). */
+    HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT: booleanFlag('false'),
     /** The push services the server may send to (src/server/push/push-endpoints.ts). */
     PUSH_ENDPOINT_HOSTS: z.preprocess(
       emptyAsUndefined,
@@ -250,6 +273,14 @@ export interface ConnectionLimits {
   maxSocketsPerUser: number;
 }
 
+/** Who may read the Prometheus metrics (src/server/metrics.ts); neither set: nobody. */
+export interface MetricsSettings {
+  /** METRICS_TOKEN: GET /metrics on the main port answers `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  /** METRICS_PORT: a listener on 127.0.0.1 serving GET /metrics without a token (0: any free port). */
+  port: number | undefined;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -271,6 +302,7 @@ export interface Config {
   trustProxy: TrustProxy;
   connectionLimits: ConnectionLimits;
   rateLimits: RateLimits;
+  metrics: MetricsSettings;
   /** Milliseconds between runs of the bet expiry job (src/server/jobs); 0: never. */
   betExpiryIntervalMs: number;
   /** Milliseconds between runs of the floor top-up job (src/server/jobs); 0: never. */
@@ -287,6 +319,8 @@ export interface Config {
   pushEnabled: boolean;
   /** The only push endpoints accepted and requested (PUSH_ENDPOINT_HOSTS). */
   pushEndpointRules: PushEndpointRule[];
+  /** Tests only (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT): die right after a pushed write commits, before its answer. */
+  testCrashAfterPushCommit: boolean;
 }
 
 export class ConfigError extends Error {
@@ -344,6 +378,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       transferTriesPerIp: e.RATE_LIMIT_TRANSFER_PER_IP,
       windowMs: 60_000,
     },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
     floorTopUpIntervalMs: e.FLOOR_TOP_UP_INTERVAL_MS,
     picksRevealIntervalMs: e.PICKS_REVEAL_INTERVAL_MS,
@@ -351,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reminderIntervalMs: e.REMINDER_INTERVAL_MS,
     closesSoonReminderMs: e.CLOSES_SOON_REMINDER_MS,
     pushEnabled: e.PUSH_ENABLED,
+    testCrashAfterPushCommit: e.HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT,
     pushEndpointRules: parsePushEndpointHosts(e.PUSH_ENDPOINT_HOSTS),
   };
 }

@@ -112,6 +112,9 @@ export const csrfMismatch = () =>
   );
 /** A private group's content is for its members (docs/groups-and-bets.md §6); the client opens the private join dialog on it. */
 export const notMember = () => new AppError(403, 'not_member', "You're not a member of this group");
+/** A push naming a client group that another player's device made (src/server/sync). */
+export const clientGroupNotYours = () =>
+  new AppError(403, 'client_group_not_yours', 'This device id belongs to another player.');
 export const notGroupAdmin = () =>
   new AppError(403, 'not_group_admin', 'Only group admins can do this.');
 /** Resolving is the bet creator's (docs/groups-and-bets.md §6: only the creator gets it in the resolve queue). */
@@ -186,6 +189,13 @@ export const headersTooLarge = () =>
   new AppError(431, 'headers_too_large', 'The request headers are too large.');
 
 // ---- 409 ----
+/** A pushed mutation whose id skips one the server has not applied yet: the device sends its writes again from the one expected. */
+export const mutationOutOfOrder = (expected: number) =>
+  new AppError(
+    409,
+    'mutation_out_of_order',
+    `Writes arrived out of order: write ${expected} is expected next.`,
+  );
 export const emailOrUsernameTaken = () =>
   new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
 const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
@@ -318,7 +328,10 @@ export const rateLimited = (retryAfterSeconds: number) =>
   );
 
 // ---- 503 ----
-/** The database connection dropped mid-request (a failover, a restart), or a transaction kept meeting deadlocks: nothing was applied by halves; retry. */
+/**
+ * The database connection dropped mid-request (a failover, a restart), or a transaction kept
+ * meeting deadlocks: nothing was applied by halves; retry.
+ */
 const databaseUnavailable = () =>
   new AppError(
     503,
@@ -396,6 +409,17 @@ const CONFLICTS: Record<string, () => AppError> = {
   groups_public_name_unique: groupNameTaken,
   wagers_bet_user_unique: () => wagerExists(),
 };
+
+/**
+ * The refusal a write's error stands for, as handleError would answer it: an AppError below 500,
+ * or a unique violation's conflict; undefined for anything else (a 5xx, a crash). A push
+ * (src/server/sync) records these as the write's outcome.
+ */
+export function refusalOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error.statusCode < 500 ? error : undefined;
+  const violation = uniqueViolation(error);
+  return violation ? (CONFLICTS[violation.constraint] ?? alreadyExists)() : undefined;
+}
 
 // Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status
 // and get a stable code instead of Fastify's FST_ERR_* names.

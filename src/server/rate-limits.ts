@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimits } from './config';
 import { rateLimited } from './errors';
 
 // Flood protection with @fastify/rate-limit's store (in memory, or Redis with REDIS_URL so
@@ -66,20 +67,81 @@ export interface RateLimitRule {
 
 export const byIp = (request: FastifyRequest) => request.ip;
 
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+// One limiter per rule name and app: a rule checked in two places (a REST route's hook and the
+// same write sent through POST /api/sync/push) counts against one counter, even in memory
+// (@fastify/rate-limit gives each createRateLimit its own store otherwise). Keyed by the app's
+// createRateLimit, which every encapsulated child of one app shares.
+const limiters = new WeakMap<object, Map<string, Limiter>>();
+
+function limiterOf(app: FastifyInstance, rule: RateLimitRule): Limiter {
+  let byName = limiters.get(app.createRateLimit);
+  if (!byName) limiters.set(app.createRateLimit, (byName = new Map()));
+  let limiter = byName.get(rule.name);
+  if (!limiter) {
+    limiter = app.createRateLimit({
+      max: rule.max,
+      timeWindow: rule.windowMs,
+      keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? ''}`,
+    });
+    byName.set(rule.name, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Counts one request against the rule: the seconds to wait when its limit is exceeded,
+ * undefined when it passes (or the rule skips it). Each call counts once.
+ */
+export function rateLimitCheck(app: FastifyInstance, rule: RateLimitRule) {
+  const check = limiterOf(app, rule);
+  return async (request: FastifyRequest): Promise<number | undefined> => {
+    if (rule.key(request) === undefined) return undefined;
+    const result = await check(request);
+    return !result.isAllowed && result.isExceeded ? Math.max(1, result.ttlInSeconds) : undefined;
+  };
+}
+
 /** A hook (onRequest or preHandler) that answers 429 once the rule's limit is exceeded. */
 export function rateLimitHook(app: FastifyInstance, rule: RateLimitRule) {
-  const check = app.createRateLimit({
-    max: rule.max,
-    timeWindow: rule.windowMs,
-    keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? ''}`,
-  });
+  const check = rateLimitCheck(app, rule);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (rule.key(request) === undefined) return;
-    const result = await check(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const retryAfter = Math.max(1, result.ttlInSeconds);
+    const retryAfter = await check(request);
+    if (retryAfter !== undefined) {
       reply.header('retry-after', retryAfter);
       throw rateLimited(retryAfter);
     }
   };
 }
+
+// The rules of signed-in writes, each used by its REST route and by POST /api/sync/push for
+// the same write (src/server/sync), so neither way round the other's limit exists.
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Every signed-in write counts against its user (README, Security notes). */
+export const writesPerUserRule = (limits: RateLimits): RateLimitRule => ({
+  name: 'writes-user',
+  max: limits.writesPerUser,
+  windowMs: limits.windowMs,
+  key: (request) =>
+    request.user && WRITE_METHODS.has(request.method) ? String(request.user.id) : undefined,
+});
+
+/** Comments posted on bets, per user, on top of the writes. */
+export const commentsPerUserRule = (limits: RateLimits): RateLimitRule => ({
+  name: 'comments-user',
+  max: limits.commentsPerUser,
+  windowMs: limits.windowMs,
+  key: (request) => (request.user ? String(request.user.id) : undefined),
+});
+
+/** An invite code is a secret: guessing one takes many tries, so tries are few (per user, and per IP for many guests). */
+export const joinPrivateRules = (limits: RateLimits): RateLimitRule[] => [
+  {
+    name: 'join-private-user',
+    max: limits.joinPrivatePerUser,
+    windowMs: limits.windowMs,
+    key: (request) => String(request.user?.id ?? '') || undefined,
+  },
+  { name: 'join-private-ip', max: limits.joinPrivatePerIp, windowMs: limits.windowMs, key: byIp },
+];

@@ -61,10 +61,13 @@ export async function startServerProcess({
   port,
   dataDir,
   databaseUrl,
+  env: extraEnv = {},
 }: {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  /** More environment for this server (a test hook such as HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT). */
+  env?: Record<string, string>;
 }): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
   const source = path.join(root, 'src/server/main.ts');
@@ -102,6 +105,7 @@ export async function startServerProcess({
     // The push spec's stand-in push service listens on loopback over http.
     PUSH_ENDPOINT_HOSTS:
       'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
+    ...extraEnv,
   };
   // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.
   delete env.SMTP_URL;

@@ -165,9 +165,12 @@ test('a session without Remember me leaves nothing of a private group once its t
   expect(await reopened.evaluate(() => sessionStorage.length)).toBe(0);
   const stored = await storedText(reopened);
   for (const secret of secrets) expect(stored).not.toContain(secret);
-  // The push device id is the browser's, not the player's.
+  // The push device id is the browser's, not the player's; the client group is a random id
+  // naming this browser's writer for the push (src/client/data/sync-client.ts), no content.
   expect(
-    (await localStorageKeys(reopened)).filter((key) => !key.startsWith('push_device_id_')),
+    (await localStorageKeys(reopened)).filter(
+      (key) => !key.startsWith('push_device_id_') && !key.startsWith('hunch_sync_client_group_'),
+    ),
   ).toEqual([]);
   expect(await queuedInWorker(reopened)).toBe(0);
   expect(await cachedOutsideTheShell(reopened)).toEqual([]);

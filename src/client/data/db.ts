@@ -27,6 +27,12 @@ export const CURSOR_KEY = 'mirrorCursor';
 /** The meta row mapping a temporary id (a group or bet created offline) to the server's: `{ [tempId]: realId }`. */
 export const TEMP_IDS_KEY = 'tempIds';
 
+/** The meta row naming the local data's writer for the push: `{ clientID, lastMutationID }` (sync-client.ts). */
+export const SYNC_CLIENT_KEY = 'syncClient';
+
+/** The meta row holding the last pull's `lastMutationIDChanges`: `{ [clientID]: last id }` (sync-engine.ts). */
+export const SYNC_LAST_IDS_KEY = 'syncLastMutationIDs';
+
 interface MetaRow {
   key: string;
   value: unknown;
@@ -183,10 +189,11 @@ export type OutboxKind =
   | 'endSeason';
 
 /**
- * A named mutator waiting for (or refused by) the server. `id` is its Idempotency-Key.
+ * A named mutator waiting for (or refused by) the server, pushed as mutation `mutationID` of
+ * client `clientID` in client group `clientGroupID` (sync-client.ts; numbered when queued).
  * - pending / sending: applied on top of the server's rows after every pull;
- * - answered: the server accepted it; still applied until a pull that started after the answer
- *   (which holds its effect) lands;
+ * - answered: the server accepted it; still applied until a pull reports its client's last
+ *   mutation id at or past `mutationID` (that pull's rows hold its effect);
  * - failed: refused by the server while nobody waited on it; not applied; the sync status
  *   sheet offers Retry and Discard.
  */
@@ -201,21 +208,26 @@ export interface OutboxEntry {
   status: 'pending' | 'sending' | 'answered' | 'failed';
   attempts: number;
   error?: string;
+  clientGroupID?: string;
+  clientID?: string;
+  mutationID?: number;
 }
 
 /**
  * A write still waiting when its session ended, out of the outbox: it is never sent by itself.
- * Its player decides at their next sign-in on this device (Send puts it back in the outbox with
- * its Idempotency-Key, Discard drops it); another player signing in drops it. Only what the
- * player asked for is kept (the mutator and its arguments), nothing of the mirror.
+ * Its player decides at their next sign-in on this device (Send puts it back in the outbox,
+ * Discard drops it); another player signing in drops it. Only what the player asked for is kept
+ * (the mutator and its arguments), nothing of the mirror, and the client and mutation id it was
+ * numbered with, so a write that did reach the server never applies twice (held-writes.ts).
  */
 export interface HeldWrite {
-  /** The write's Idempotency-Key, kept so a write that did reach the server never applies twice. */
   id: string;
   userId: number;
   mutator: string;
   args: unknown;
   createdAt: number;
+  clientID?: string;
+  mutationID?: number;
 }
 
 // Each version's whole schema, built on the one before (a version repeats the tables it keeps).
@@ -297,8 +309,8 @@ export interface LegacyRequestArgs {
 }
 
 /**
- * Version 4 → 5 in place: the pending writes survive as `request` mutators (same Idempotency-Key,
- * same request, so each still arrives exactly once); their optimistic rows are not re-drawn. The
+ * Version 4 → 5 in place: the pending writes survive as `request` mutators (the same request,
+ * pushed as the mutation it stands for once numbered); their optimistic rows are not re-drawn. The
  * old rows stay until the first pull, which starts from nothing (no cursor) and replaces them.
  */
 async function upgradeToMirror(tx: Transaction): Promise<void> {

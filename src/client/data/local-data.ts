@@ -17,6 +17,7 @@ import { endLocalSession } from './session-end';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 import { socketService, type SocketService } from './socket-service';
+import { createClientGroups } from './sync-client';
 import { createSyncEngine } from './sync-engine';
 import type { Mutator } from './mutators';
 
@@ -93,7 +94,17 @@ export function createLocalData({
     userName: () => session.user?.displayName ?? '',
     isSignedIn: (userId) => session.user?.id === userId,
   });
-  const syncEngine = createSyncEngine({ db, api, session, activeGroup, rebaser });
+  // The player's client group on this browser outlives their sessions (sync-client.ts).
+  const clientGroupOf = createClientGroups(storage);
+  const syncEngine = createSyncEngine({
+    db,
+    api,
+    session,
+    activeGroup,
+    rebaser,
+    clientGroupOf,
+    onRefused: (messages) => messages.forEach((message) => toasts.error(message)),
+  });
   let running: Promise<void> | null = null;
   let again = false;
   const work = new Set<Promise<unknown>>();
@@ -140,6 +151,9 @@ export function createLocalData({
     mutators: registry,
     rebaser,
     activeGroup,
+    clientGroupOf,
+    // The worker's copies of earlier pushes carry the old numbers: they must never be replayed.
+    onRenumbered: () => postToWorker({ type: 'outbox-clear' }),
     notifyError: (message) => toasts.error(message),
     onAnswered: () => void sync(),
     afterRebase: () => syncEngine.reconcileActiveGroup(),
@@ -148,7 +162,14 @@ export function createLocalData({
     retryDelayMs,
   });
 
-  const held = createHeldWrites({ db, session, rebaser, onQueued: () => sync() });
+  const held = createHeldWrites({
+    db,
+    session,
+    rebaser,
+    onQueued: () => sync(),
+    pull: () => syncEngine.pull(),
+    clientGroupOf,
+  });
 
   const realtime = socket
     ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs })

@@ -200,9 +200,34 @@ export function createRebaser({ db, mutators, userName, isSignedIn = () => true 
     for (const entry of entries) await applyEntry(entry, ids);
   };
 
+  /**
+   * The server numbered a row made under `temp` by write `by` (inside the caller's
+   * transaction): kept, and the player's other queued writes naming it (a wager on a bet
+   * created offline) name the server's.
+   */
+  const recordTempId = async (userId: number, temp: number, real: number, by: string) => {
+    const ids = { ...(await readTempIds()), [String(temp)]: real };
+    await db.meta.put({ key: TEMP_IDS_KEY, value: ids });
+    await db.outbox
+      .where('userId')
+      .equals(userId)
+      .modify((queued) => {
+        if (queued.id !== by) queued.args = replaceIds(queued.args, ids);
+      });
+  };
+
+  /** A write's answer (or a replay's created id): the row it made keeps the server's id (inside the caller's transaction). */
+  const recordCreated = async (entry: OutboxEntry, response: unknown) => {
+    const mutator = mutators[entry.mutator];
+    const args = replaceIds(entry.args as never, await readTempIds());
+    const numbered = mutator?.numbered?.(args, response as never);
+    if (numbered) await recordTempId(entry.userId, numbered[0], numbered[1], entry.id);
+  };
+
   return {
     tables,
     readTempIds,
+    recordCreated,
     applyEntry,
     /**
      * Runs `write` (server rows into the mirror) in ONE transaction between putting the server's

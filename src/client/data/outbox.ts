@@ -1,4 +1,7 @@
-import { TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
+import type { ApiErrorBody } from '../../domain/api-error';
+import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
+import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
+import { SYNC_PUSH_MAX_MUTATIONS, toSyncMutation, type SyncMutationCall } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
 import {
   ApiError,
@@ -7,7 +10,7 @@ import {
   signedOutError,
   type ApiClient,
 } from './api-client';
-import { TEMP_IDS_KEY, type HunchDb, type OutboxEntry, type OutboxKind } from './db';
+import { type HunchDb, type OutboxEntry, type OutboxKind } from './db';
 import {
   isApplied,
   replaceIds,
@@ -16,18 +19,22 @@ import {
   type Rebaser,
 } from './mutators';
 import type { SessionStore } from './session-store';
+import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-client';
 
 // The outbox (docs/architecture.md §8): every signed-in write is a named mutator (mutators.ts).
 // run(mutator, args):
-// 1. ONE Dexie transaction adds the entry (its id is the request's Idempotency-Key) and applies
-//    the mutator: the change shows at once, marked pending;
-// 2. the request goes out at once through `api` (which refreshes an expired token), unless older
-//    writes wait (they go first: this one may name a row they create);
-//    - answered: the entry becomes `answered` (still drawn until a pull holds its effect), a
-//      created row's temporary id is recorded and rewritten in the queued writes naming it;
-//    - no network / a server hiccup: it stays pending for the next flush;
+// 1. ONE Dexie transaction adds the entry, numbered (client group, client, mutation id:
+//    sync-client.ts), and applies the mutator: the change shows at once, marked pending;
+// 2. the outbox is pushed at once through `api` (which refreshes an expired token) to
+//    POST /api/sync/push, in order and in batches: each write is the mutation its REST request
+//    stands for (`toSyncMutation`), and the server applies each id once, whoever sends it;
+//    a batch ends before a write naming a row still unnumbered (it waits for that answer);
+//    - applied (or applied before: a replay): the entry becomes `answered`, still drawn until a
+//      pull reports its id applied (sync-engine.ts); a created row's temporary id is recorded
+//      and rewritten in the queued writes naming it;
+//    - no network / a server hiccup / a rate limit: it stays pending for the next flush;
 //    - refused (4xx): it stops being drawn (a rebase) and the server's message is shown.
-// The same code finishes a write whether it was sent at once or by a later flush.
+// The same code finishes a write whether its own run() pushed it or a later flush did.
 
 export const OUTBOX_TEXT = {
   queued: {
@@ -110,10 +117,23 @@ export const OUTBOX_TEXT = {
 
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
 
-type SendOutcome =
-  | { outcome: 'sent'; response: unknown }
-  | { outcome: 'refused'; error: unknown }
-  | { outcome: 'offline' | 'retry' | 'skipped'; error?: unknown };
+type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: unknown };
+
+/** A write on its way, with the mutation it is pushed as. */
+interface Pushed {
+  entry: OutboxEntry;
+  mutator: Mutator<never>;
+  args: never;
+  mutation: SyncMutationCall & { id: number };
+}
+
+/** A negative number in a mutation's params or body: a row created offline, not numbered yet. */
+const namesTempId = (value: unknown): boolean =>
+  typeof value === 'number'
+    ? value < 0
+    : Array.isArray(value)
+      ? value.some(namesTempId)
+      : value !== null && typeof value === 'object' && Object.values(value).some(namesTempId);
 
 export interface OutboxOptions {
   db: HunchDb;
@@ -123,6 +143,10 @@ export interface OutboxOptions {
   mutators: MutatorRegistry;
   rebaser: Rebaser;
   activeGroup: ActiveGroupStore;
+  /** The player's client group on this device (sync-client.ts). */
+  clientGroupOf: ClientGroupOf;
+  /** Waiting writes were numbered again: copies of earlier pushes (the service worker's) must go. */
+  onRenumbered?: () => void;
   /** Shows a refusal nobody was waiting for (the toast in the app). */
   notifyError?: (message: string) => void;
   /** A write was answered: the local data pulls (its effect comes with the pull). */
@@ -132,18 +156,14 @@ export interface OutboxOptions {
   /** A temporary id for a created group or bet: always negative, never a server id. */
   tempId?: () => number;
   newKey?: () => string;
-  /** Wait before sending again after a 409 (another sender holds the key) or a 5xx. */
+  /** Wait before sending again after a 5xx or a stop the server asked for. */
   retryDelayMs?: number;
 }
 
 const RETRY_STATUSES = new Set([408, 425, 429]);
 
 function isRetryable(error: ApiError) {
-  return (
-    error.status >= 500 ||
-    RETRY_STATUSES.has(error.status) ||
-    (error.status === 409 && error.code === 'idempotency_in_progress')
-  );
+  return error.status >= 500 || RETRY_STATUSES.has(error.status);
 }
 
 export function createOutbox({
@@ -153,6 +173,8 @@ export function createOutbox({
   mutators,
   rebaser,
   activeGroup,
+  clientGroupOf,
+  onRenumbered = () => undefined,
   notifyError = () => undefined,
   onAnswered = () => undefined,
   afterRebase = () => undefined,
@@ -178,30 +200,25 @@ export function createOutbox({
     mutator: Mutator<never>,
     args: never,
     response: unknown,
+    isFullAnswer: boolean,
   ) => {
     const isCurrent = await db.transaction('rw', rebaser.tables(), async () => {
       if (!(await db.outbox.get(entry.id))) return false; // signed out meanwhile
-      const numbered = mutator.numbered?.(args, response as never);
-      if (numbered) {
-        const [temp, real] = numbered;
-        const ids = { ...(await rebaser.readTempIds()), [String(temp)]: real };
-        await db.meta.put({ key: TEMP_IDS_KEY, value: ids });
-        // Queued writes naming the new row (a wager on a bet created offline) now name the server's.
-        await db.outbox
-          .where('userId')
-          .equals(entry.userId)
-          .modify((queued) => {
-            if (queued.id !== entry.id) queued.args = replaceIds(queued.args, ids);
-          });
-      }
+      if (response !== undefined) await rebaser.recordCreated(entry, response);
       await db.outbox.update(entry.id, { status: 'answered', error: undefined });
       return true;
     });
     if (!isCurrent) return;
     await rebaser.rebase(entry.userId);
     await afterRebase();
-    // After the reconcile: a joined group the mirror does not hold yet still becomes the active one.
-    await mutator.afterAnswer?.(args, response as never, { db, userId: entry.userId, activeGroup });
+    // After the reconcile: a joined group the mirror does not hold yet still becomes the active
+    // one. A replay's answer carries only a created id: the pull brings the rest.
+    if (isFullAnswer)
+      await mutator.afterAnswer?.(args, response as never, {
+        db,
+        userId: entry.userId,
+        activeGroup,
+      });
     onAnswered();
   };
 
@@ -216,73 +233,168 @@ export function createOutbox({
     if (!isAwaited) notifyError(message);
   };
 
-  /** One attempt with the entry's key. */
-  const send = async (id: string): Promise<SendOutcome> => {
-    const entry = await db.outbox.get(id);
-    if (!entry || entry.status === 'answered' || entry.status === 'failed')
-      return { outcome: 'skipped' };
-    const mutator = mutators[entry.mutator];
-    if (!mutator) {
-      await db.outbox.update(id, { status: 'failed', error: `Unknown write "${entry.mutator}"` });
-      return { outcome: 'skipped' };
-    }
-    const args = replaceIds(entry.args, await rebaser.readTempIds()) as never;
-    const { method, path, body } = mutator.request(args);
-    await db.outbox.update(id, { status: 'sending', attempts: entry.attempts + 1 });
-    try {
-      const headers: Record<string, string> = { 'Idempotency-Key': id };
-      if (session.isPersistent?.() === false) headers[TAB_ONLY_WRITE_HEADER] = '1';
-      const response = await api.request<unknown>(path, { method, body, headers });
-      await answered(entry, mutator, args, response);
-      return { outcome: 'sent', response };
-    } catch (error) {
-      if (error instanceof ApiError && !isNetworkError(error) && !isRetryable(error)) {
-        await refused(entry, error);
-        return { outcome: 'refused', error };
-      }
-      // No network, a server hiccup, or the service worker sending the same key right now:
-      // the write stays for the next flush.
-      await db.outbox.update(id, {
-        status: 'pending',
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return { outcome: isNetworkError(error) ? 'offline' : 'retry', error };
-    }
+  const settle = (id: string, outcome: SendOutcome) => {
+    settled.set(id, outcome);
+    if (settled.size > 50) settled.delete(settled.keys().next().value!);
   };
 
-  const scheduleRetry = () => {
+  const scheduleRetry = (delayMs = retryDelayMs) => {
     if (retryTimer !== undefined) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       void flush();
-    }, retryDelayMs);
+    }, delayMs);
   };
 
-  /** The player's writes still to send, oldest first. */
+  /** The player's writes still to send, in the order they were numbered. */
   const waiting = async (userId: number) =>
-    (await db.outbox.where('userId').equals(userId).sortBy('createdAt')).filter(
-      (entry) => entry.status === 'pending' || entry.status === 'sending',
-    );
+    (await db.outbox.where('userId').equals(userId).toArray())
+      .filter((entry) => entry.status === 'pending' || entry.status === 'sending')
+      .sort(
+        (a, b) =>
+          (a.mutationID ?? Number.MAX_SAFE_INTEGER) - (b.mutationID ?? Number.MAX_SAFE_INTEGER) ||
+          a.createdAt - b.createdAt,
+      );
+
+  /**
+   * The next writes to push together, in order: one client's, at most `limit`, and none after
+   * the first that names a row still unnumbered (it waits for the answer that numbers it). A
+   * write that is no push mutation is refused on the spot.
+   */
+  const nextBatch = async (userId: number, limit: number): Promise<Pushed[]> => {
+    const ids = await rebaser.readTempIds();
+    const batch: Pushed[] = [];
+    for (const entry of await waiting(userId)) {
+      const first = batch[0]?.entry;
+      const isNumbered = entry.clientGroupID && entry.clientID && entry.mutationID !== undefined;
+      if (batch.length >= limit || !isNumbered) break;
+      if (
+        first &&
+        (entry.clientID !== first.clientID || entry.clientGroupID !== first.clientGroupID)
+      )
+        break;
+      const mutator = mutators[entry.mutator];
+      const args = replaceIds(entry.args, ids) as never;
+      const request = mutator?.request(args);
+      const call = request && toSyncMutation(request.method, request.path, request.body);
+      if (!mutator || !call) {
+        await refused(entry, new ApiError(400, { message: `Unknown write "${entry.mutator}"` }));
+        continue;
+      }
+      if (first && namesTempId(call.args)) break;
+      batch.push({ entry, mutator, args, mutation: { id: entry.mutationID!, ...call } });
+    }
+    return batch;
+  };
+
+  const backToPending = async (batch: readonly Pushed[], error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    for (const { entry } of batch)
+      await db.outbox.update(entry.id, { status: 'pending', error: message });
+  };
+
+  /**
+   * One push of `batch`; how the flush goes on: `next` batch, `split` (the push itself was
+   * refused: the writes go one by one to find whose fault it is), `renumbered` (the server
+   * expects a lower id: send again), `offline` or `retry` (stop; a timer sends again).
+   */
+  const push = async (
+    batch: readonly Pushed[],
+  ): Promise<{ next: 'next' | 'split' | 'renumbered' | 'offline' | 'retry'; delayMs?: number }> => {
+    const [{ entry: first }] = batch as [Pushed];
+    for (const { entry } of batch)
+      await db.outbox.update(entry.id, { status: 'sending', attempts: entry.attempts + 1 });
+    const headers: Record<string, string> = {};
+    if (session.isPersistent?.() === false) headers[TAB_ONLY_WRITE_HEADER] = '1';
+    let answer: SyncPushResponse;
+    try {
+      answer = await api.request<SyncPushResponse>(SYNC_PUSH_PATH, {
+        method: 'POST',
+        headers,
+        body: {
+          clientGroupID: first.clientGroupID!,
+          clientID: first.clientID!,
+          mutations: batch.map(({ mutation }) => mutation),
+        } satisfies SyncPushRequest,
+      });
+    } catch (error) {
+      if (error instanceof ApiError && !isNetworkError(error) && !isRetryable(error)) {
+        if (batch.length > 1) {
+          await backToPending(batch, error);
+          return { next: 'split' };
+        }
+        await refused(first, error);
+        settle(first.id, { outcome: 'refused', error });
+        return { next: 'next' };
+      }
+      // No network or a server hiccup: the writes stay for the next flush.
+      await backToPending(batch, error);
+      return { next: isNetworkError(error) ? 'offline' : 'retry' };
+    }
+    const results = new Map(answer.results.map((result) => [result.id, result]));
+    for (const [index, { entry, mutator, args, mutation }] of batch.entries()) {
+      const result = results.get(mutation.id);
+      if (!result || result.retry) {
+        // The push stopped here (out of order, a rate limit): this one and the rest wait.
+        const rest = batch.slice(index);
+        await backToPending(rest, result?.error?.message ?? 'Not sent yet');
+        if (result?.error?.code === 'mutation_out_of_order' && entry.clientID) {
+          const clientID = entry.clientID;
+          await db.transaction('rw', [db.meta, db.outbox], () =>
+            renumberFrom(db, entry.userId, clientID, answer.lastMutationID + 1),
+          );
+          onRenumbered();
+          return { next: 'renumbered' };
+        }
+        return {
+          next: 'retry',
+          delayMs: result?.retryAfter ? result.retryAfter * 1000 : undefined,
+        };
+      }
+      if (result.ok) {
+        const response = result.skipped
+          ? typeof result.createdId === 'number'
+            ? { id: result.createdId }
+            : undefined
+          : result.result;
+        await answered(entry, mutator as Mutator<never>, args, response, !result.skipped);
+        settle(entry.id, { outcome: 'sent', response });
+      } else {
+        // The REST route's refusal, as its answer would have carried it.
+        const body = (result.error ?? null) as Partial<ApiErrorBody> | null;
+        const error = new ApiError(result.error?.status ?? 400, body);
+        await refused(entry, error);
+        settle(entry.id, { outcome: 'refused', error });
+      }
+    }
+    return { next: 'next' };
+  };
 
   const flushOnce = async () => {
     const userId = session.user?.id;
     if (userId === undefined) return;
-    for (const entry of await waiting(userId)) {
+    // Writes from before the push, or sent back after a retry, are numbered now.
+    await db.transaction('rw', [db.meta, db.outbox], () =>
+      numberWaitingWrites(db, userId, clientGroupOf(userId)),
+    );
+    let limit = SYNC_PUSH_MAX_MUTATIONS;
+    let renumbered = false;
+    for (;;) {
       if (session.user?.id !== userId) return;
-      const result = await send(entry.id);
-      if (result.outcome === 'sent' || result.outcome === 'refused') {
-        settled.set(entry.id, result);
-        if (settled.size > 50) settled.delete(settled.keys().next().value!);
-      }
-      if (result.outcome === 'offline') return; // the rest would fail the same way
-      if (result.outcome === 'retry') {
-        scheduleRetry();
+      const batch = await nextBatch(userId, limit);
+      if (batch.length === 0) return;
+      const { next, delayMs } = await push(batch);
+      if (next === 'offline') return; // the rest would fail the same way
+      if (next === 'retry' || (next === 'renumbered' && renumbered)) {
+        scheduleRetry(delayMs);
         return; // keep the order: a later write may depend on this one
       }
+      renumbered ||= next === 'renumbered';
+      limit = next === 'split' ? 1 : SYNC_PUSH_MAX_MUTATIONS;
     }
   };
 
-  /** Sends what the outbox holds, oldest first, one at a time. Concurrent calls share one run. */
+  /** Pushes what the outbox holds, in order, in batches. Concurrent calls share one run. */
   const flush = (): Promise<void> => {
     if (flushing) {
       flushAgain = true;
@@ -301,22 +413,13 @@ export function createOutbox({
     return flushing;
   };
 
+  /** Sends the outbox (this write with the ones before it) and tells how this one ended. */
   const deliver = async <T>(entry: OutboxEntry): Promise<WriteResult<T>> => {
-    const older = (await waiting(entry.userId)).some(
-      (other) => other.id !== entry.id && other.createdAt <= entry.createdAt,
-    );
-    if (older || flushing) {
-      await flush();
-      const result = settled.get(entry.id);
-      settled.delete(entry.id);
-      if (result?.outcome === 'refused') throw result.error;
-      if (result?.outcome === 'sent') return { status: 'sent', response: result.response as T };
-      return { status: 'queued', id: entry.id };
-    }
-    const result = await send(entry.id);
-    if (result.outcome === 'sent') return { status: 'sent', response: result.response as T };
-    if (result.outcome === 'refused') throw result.error;
-    if (result.outcome === 'retry') scheduleRetry();
+    await flush();
+    const result = settled.get(entry.id);
+    settled.delete(entry.id);
+    if (result?.outcome === 'refused') throw result.error;
+    if (result?.outcome === 'sent') return { status: 'sent', response: result.response as T };
     return { status: 'queued', id: entry.id };
   };
 
@@ -345,6 +448,7 @@ export function createOutbox({
         // A screen may still show a row the server has numbered since: name the server's id.
         entry.args = replaceIds(entry.args, await rebaser.readTempIds());
         await db.outbox.add(entry);
+        await numberWaitingWrites(db, userId, clientGroupOf(userId));
         await rebaser.applyEntry(entry);
       });
       awaited.add(entry.id);
@@ -357,14 +461,19 @@ export function createOutbox({
     flush,
     /** A negative id for a row the server has not numbered yet. */
     tempId,
-    /** A refused write goes back in the queue (drawn again) and out at once. */
+    /** A refused write goes back in the queue (drawn again) and out at once, as a new mutation. */
     async retry(id: string): Promise<void> {
       const entry = await db.outbox.get(id);
       if (!entry || entry.status !== 'failed') return;
-      await db.outbox.update(id, {
-        status: 'pending',
-        error: undefined,
-        createdAt: entry.createdAt,
+      await db.transaction('rw', [db.meta, db.outbox], async () => {
+        await db.outbox.update(id, {
+          status: 'pending',
+          error: undefined,
+          clientGroupID: undefined,
+          clientID: undefined,
+          mutationID: undefined,
+        });
+        await numberWaitingWrites(db, entry.userId, clientGroupOf(entry.userId));
       });
       await rebaser.rebase(entry.userId);
       await flush();

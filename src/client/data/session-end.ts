@@ -59,6 +59,10 @@ export function endLocalSession(
         mutator: entry.mutator,
         args: entry.args,
         createdAt: entry.createdAt,
+        // Kept so that, if the write reached the server, sending it later applies nothing.
+        ...(entry.mutationID === undefined
+          ? {}
+          : { clientID: entry.clientID, mutationID: entry.mutationID }),
       })),
     );
     if (reason === 'deleted' && userId !== null)

@@ -6,6 +6,7 @@ import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from '../../domain/mirror-mar
 import type {
   MirrorBet,
   MirrorGroup,
+  MutationOutcome,
   MirrorMembership,
   MirrorPullResponse,
   MirrorStatistics,
@@ -29,11 +30,13 @@ import {
   db as defaultDb,
   LAST_SYNCED_KEY,
   SETTINGS_ROW_ID,
+  SYNC_LAST_IDS_KEY,
   type HunchDb,
 } from './db';
 import type { Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
+import type { ClientGroupOf } from './sync-client';
 
 // The pull (docs/architecture.md §8): GET /api/member/state?cursor=… answers what changed in the
 // player's view since the stored cursor (src/domain/mirror.ts). Each page is written in ONE
@@ -43,6 +46,11 @@ import type { SessionStore } from './session-store';
 // yielding to the main thread. The cursor lives in meta with its owner: another user signing
 // in clears everything (cursor, outbox and the writes held for someone else included); a
 // session's end has cleared it already (session-end.ts).
+// With the device's client group (sync-client.ts) the pull also says which of its pushed writes
+// the server has (`lastMutationIDChanges`, read with the rows) and which it refused
+// (`mutationOutcomes`): on the last page, in the same transaction, a write whose id its client's
+// last id covers stops being drawn (the rows hold it), and a refused one is kept as refused with
+// the server's message, as a refusal in the push's answer is (outbox.ts).
 
 export interface SyncEngineOptions {
   db?: HunchDb;
@@ -50,6 +58,10 @@ export interface SyncEngineOptions {
   session?: Pick<SessionStore, 'user'>;
   activeGroup?: ActiveGroupStore;
   rebaser: Rebaser;
+  /** The player's client group on this device: the pull reports its writes. */
+  clientGroupOf?: ClientGroupOf;
+  /** Writes the pull found refused, with the server's messages (the toasts in the app). */
+  onRefused?: (messages: string[]) => void;
 }
 
 const OWNER_KEY = 'ownerUserId';
@@ -150,6 +162,8 @@ export function createSyncEngine({
   session = sessionStore,
   activeGroup = activeGroupStore,
   rebaser,
+  clientGroupOf,
+  onRefused = () => undefined,
 }: SyncEngineOptions) {
   const merges = createMerges(db);
   /** Bumped at sign-out: an answer for the previous session is dropped. */
@@ -181,13 +195,49 @@ export function createSyncEngine({
     return stored && stored.userId === userId ? stored.cursor : MIRROR_START_CURSOR;
   };
 
-  /** One page into the mirror; on the last page the answered writes it holds stop being drawn. */
+  /**
+   * What the last page says of the device's writes (inside its transaction): refused ones are
+   * kept as refused, those its client's last id covers go (a created row's id first names it in
+   * the writes queued behind). Answers the refusals' messages.
+   */
+  const settleWrites = async (
+    userId: number,
+    lastIds: Record<string, number>,
+    outcomes: readonly MutationOutcome[],
+  ): Promise<string[]> => {
+    await db.meta.put({ key: SYNC_LAST_IDS_KEY, value: lastIds });
+    const outcomeOf = new Map(
+      outcomes.map((outcome) => [`${outcome.clientID}:${outcome.id}`, outcome]),
+    );
+    const messages: string[] = [];
+    const entries = (await db.outbox.where('userId').equals(userId).toArray()).sort(
+      (a, b) => (a.mutationID ?? 0) - (b.mutationID ?? 0),
+    );
+    for (const entry of entries) {
+      const { clientID, mutationID } = entry;
+      if (clientID === undefined || mutationID === undefined || entry.status === 'failed') continue;
+      const outcome = outcomeOf.get(`${clientID}:${mutationID}`);
+      if (outcome?.error) {
+        if (entry.status === 'answered') continue;
+        await db.outbox.update(entry.id, { status: 'failed', error: outcome.error.message });
+        messages.push(outcome.error.message);
+        continue;
+      }
+      if (mutationID > (lastIds[clientID] ?? 0)) continue;
+      if (typeof outcome?.createdId === 'number')
+        await rebaser.recordCreated(entry, { id: outcome.createdId });
+      await db.outbox.delete(entry.id);
+    }
+    return messages;
+  };
+
+  /** One page into the mirror; on the last page the writes it holds stop being drawn. */
   const writePage = async (
     userId: number,
     page: MirrorPullResponse,
-    answeredBefore: readonly string[],
-  ) => {
-    await rebaser.serverWrite(userId, async () => {
+    outcomes: readonly MutationOutcome[],
+  ): Promise<string[] | undefined> => {
+    return rebaser.serverWrite(userId, async () => {
       if (page.reset) await merges.clearServerRows();
       for (const groupId of page.removedGroupIds) await merges.removeGroup(groupId);
       await db.memberships.bulkDelete(
@@ -211,12 +261,12 @@ export function createSyncEngine({
         key: CURSOR_KEY,
         value: { userId, cursor: page.cursor } satisfies StoredCursor,
       });
-      if (!page.hasMore) {
-        // A write answered before this pull began is in its rows now.
-        await db.outbox.bulkDelete([...answeredBefore]);
-        // When data was last brought up to date: the offline indicator says so.
-        await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
-      }
+      if (page.hasMore) return [];
+      // When data was last brought up to date: the offline indicator says so.
+      await db.meta.put({ key: LAST_SYNCED_KEY, value: Date.now() });
+      return page.lastMutationIDChanges
+        ? settleWrites(userId, page.lastMutationIDChanges, outcomes)
+        : [];
     });
   };
 
@@ -253,16 +303,18 @@ export function createSyncEngine({
     const startEpoch = epoch;
     await clearing;
     await claimFor(userId);
-    const answeredBefore = (await db.outbox.where('userId').equals(userId).toArray())
-      .filter((entry) => entry.status === 'answered')
-      .map((entry) => entry.id);
+    const clientGroup = clientGroupOf
+      ? `&clientGroupID=${encodeURIComponent(clientGroupOf(userId))}`
+      : '';
+    /** Refusals and created ids of every page: each page reports those since its own cursor. */
+    const outcomes: MutationOutcome[] = [];
     let cursor = await storedCursor(userId);
     let isStartedOver = false;
     for (;;) {
       let page: MirrorPullResponse;
       try {
         page = await api.get<MirrorPullResponse>(
-          `${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}`,
+          `${API_BASE}/member/state?cursor=${encodeURIComponent(cursor)}${clientGroup}`,
         );
       } catch (error) {
         // A cursor the server refuses outright (400) would be refused on every pull: start
@@ -274,7 +326,9 @@ export function createSyncEngine({
         continue;
       }
       if (epoch !== startEpoch || currentUserId() !== userId) return;
-      await writePage(userId, page, answeredBefore);
+      outcomes.push(...(page.mutationOutcomes ?? []));
+      const refusals = await writePage(userId, page, outcomes);
+      if (refusals && refusals.length > 0) onRefused(refusals);
       cursor = page.cursor;
       if (!page.hasMore) break;
       await yieldToMain();

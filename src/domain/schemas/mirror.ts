@@ -5,10 +5,15 @@ import { versionedBetHistoryEntrySchema } from './fair-resolution';
 import { groupSchema, membershipSchema } from './groups';
 import { versionedSeasonSchema } from './seasons';
 import { notificationSchema, notificationSettingsSchema } from './notifications';
+import { clientIdSchema, syncPullPartSchema } from './sync';
 
 // The local mirror's pull on the wire (its types and why every row carries a version: mirror.ts).
 
-export const mirrorQuerySchema = z.object({ cursor: z.string().min(1).max(4096).optional() });
+export const mirrorQuerySchema = z.object({
+  cursor: z.string().min(1).max(4096).optional(),
+  /** The device's client group (src/domain/schemas/sync.ts): the pull then reports its writes. */
+  clientGroupID: clientIdSchema.optional(),
+});
 
 const mirrorMembershipSchema = membershipSchema.extend({ version: z.number().int() });
 
@@ -58,4 +63,6 @@ export const mirrorPullResponseSchema = z.object({
   removedGroupIds: z.array(z.number().int()),
   /** Other members who left or were removed from a group still in view. */
   removedMemberships: z.array(z.object({ groupId: z.number().int(), userId: z.number().int() })),
+  /** With `clientGroupID`: each of the device's clients' last write applied, and outcomes not seen yet. */
+  ...syncPullPartSchema.partial().shape,
 });

@@ -9,7 +9,7 @@ import {
 import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { rateLimitHook } from '../rate-limits';
+import { commentsPerUserRule, rateLimitHook } from '../rate-limits';
 import type { CommentsService } from './comments.service';
 
 // The comment calls under /api. Every route is for signed-in users (401 before
@@ -27,12 +27,7 @@ export async function commentsRoutes(
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
-  const commentsPerUser = rateLimitHook(app, {
-    name: 'comments-user',
-    max: rateLimits.commentsPerUser,
-    windowMs: rateLimits.windowMs,
-    key: (request) => (request.user ? String(request.user.id) : undefined),
-  });
+  const commentsPerUser = rateLimitHook(app, commentsPerUserRule(rateLimits));
 
   app.get(
     '/bets/:id/comments',

@@ -22,11 +22,23 @@ export type Executor = Database | Transaction;
 export interface DatabaseConnection {
   db: Database;
   driver: 'pglite' | 'postgres';
-  /** Applies pending migrations (drizzle-kit's history in ./migrations). */
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations: drizzle-kit's history in ./migrations, or the history in
+   * `folder` (a restore first migrates only as far as its backup, src/server/db/backup.ts).
+   */
+  migrate(folder?: string): Promise<void>;
   /** Throws unless the database answers; /readyz uses it. */
   ping(): Promise<void>;
+  /** The connections as the driver tells them, for the metrics (src/server/metrics.ts). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  inUse: number;
+  idle: number;
+  /** Requests waiting for a connection; PGlite (one connection): calls queued behind the running one. */
+  waiting: number;
 }
 
 /**
@@ -34,7 +46,7 @@ export interface DatabaseConnection {
  * dist/server/migrations next to the esbuild bundle, where scripts/build-server.mjs copies
  * it. In both cases it sits beside the module that contains this code.
  */
-function migrationsFolder(): string {
+export function migrationsFolder(): string {
   const candidates = [
     fileURLToPath(new URL('./migrations', import.meta.url)),
     path.resolve('src/server/db/migrations'),
@@ -55,20 +67,34 @@ const DRIZZLE_TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, 
 
 type Queryable = Pick<PGlite, 'query'> & Partial<Pick<PGlite, 'transaction'>>;
 
-function withInstanceParsers<T extends Queryable>(target: T): T {
+/** Calls started on the PGlite instance and not yet finished: one runs, the rest wait. */
+interface Pending {
+  count: number;
+}
+
+function counted<R>(pending: Pending | undefined, call: () => Promise<R>): Promise<R> {
+  if (!pending) return call();
+  pending.count++;
+  return call().finally(() => pending.count--);
+}
+
+/** `pending` counts the instance's own calls (a transaction's statements run inside its one). */
+function withInstanceParsers<T extends Queryable>(target: T, pending?: Pending): T {
   return new Proxy(target, {
     get(object, key) {
       if (key === 'query') {
         return (text: string, params?: unknown[], options?: QueryOptions) =>
-          object.query(
-            text,
-            params,
-            options?.parsers ? { ...options, parsers: undefined } : options,
+          counted(pending, () =>
+            object.query(
+              text,
+              params,
+              options?.parsers ? { ...options, parsers: undefined } : options,
+            ),
           );
       }
       if (key === 'transaction' && object.transaction) {
         return <R>(work: (tx: Queryable) => Promise<R>) =>
-          object.transaction!((tx) => work(withInstanceParsers(tx)));
+          counted(pending, () => object.transaction!((tx) => work(withInstanceParsers(tx))));
       }
       // PGlite keeps private fields: its own methods must run on itself, not on the proxy.
       const value: unknown = Reflect.get(object, key, object);
@@ -80,11 +106,19 @@ function withInstanceParsers<T extends Queryable>(target: T): T {
 /** Wraps an open PGlite (file-backed or in memory). */
 export function fromPglite(client: PGlite): DatabaseConnection {
   for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = (value: string) => value;
-  const db = retryingTransactions(drizzlePglite({ client: withInstanceParsers(client), schema }));
+  const pending: Pending = { count: 0 };
+  const db = retryingTransactions(
+    drizzlePglite({ client: withInstanceParsers(client, pending), schema }),
+  );
   return {
     db,
     driver: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    poolStats: () => ({
+      inUse: Math.min(1, pending.count),
+      idle: pending.count > 0 ? 0 : 1,
+      waiting: Math.max(0, pending.count - 1),
+    }),
+    migrate: (folder = migrationsFolder()) => migratePglite(db, { migrationsFolder: folder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -142,14 +176,12 @@ const MIGRATION_LOCK_KEY = 0x68756e63686d6967n;
  * and whoever waited finds the migrations applied. The lock ends with the session, so a
  * process dying mid-run never leaves it held.
  */
-async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+async function migrateUnderLock(pool: pg.Pool, folder: string): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     try {
-      await migratePostgres(drizzlePostgres({ client, schema }), {
-        migrationsFolder: migrationsFolder(),
-      });
+      await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder: folder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
     }
@@ -167,7 +199,12 @@ export function fromPool(pool: pg.Pool): DatabaseConnection {
   return {
     db,
     driver: 'postgres',
-    migrate: () => migrateUnderLock(pool),
+    poolStats: () => ({
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    migrate: (folder = migrationsFolder()) => migrateUnderLock(pool, folder),
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -32,9 +32,10 @@ import { memberStateResponseSchema } from '../../domain/schemas/member-state';
 import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/schemas/member-stats';
 import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/schemas/mirror';
 import { currentUser } from '../auth/authenticate';
+import type { MirrorPullResponse } from '../../domain/mirror';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
-import { byIp, rateLimitHook } from '../rate-limits';
+import { byIp, joinPrivateRules, rateLimitHook } from '../rate-limits';
 import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
@@ -55,7 +56,7 @@ export interface GroupsRoutesOptions {
   rateLimits: RateLimits;
 }
 
-const LEFT_GROUP_MESSAGE = 'You left the group.';
+export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,
@@ -71,22 +72,7 @@ export async function groupsRoutes(
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', app.authenticate);
-  // An invite code is a secret: guessing one takes many tries, so tries are few (per user, and per IP for many guests).
-  const { windowMs } = rateLimits;
-  const joinPrivateLimits = [
-    rateLimitHook(app, {
-      name: 'join-private-user',
-      max: rateLimits.joinPrivatePerUser,
-      windowMs,
-      key: (request) => String(request.user?.id ?? '') || undefined,
-    }),
-    rateLimitHook(app, {
-      name: 'join-private-ip',
-      max: rateLimits.joinPrivatePerIp,
-      windowMs,
-      key: byIp,
-    }),
-  ];
+  const joinPrivateLimits = joinPrivateRules(rateLimits).map((rule) => rateLimitHook(app, rule));
 
   app.post(
     '/groups',
@@ -290,12 +276,18 @@ export async function groupsRoutes(
         querystring: mirrorQuerySchema,
         response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) },
       },
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      // A pull (it has a cursor) is counted with its rows and bytes (src/server/metrics.ts).
+      serializerCompiler: () => (data) => {
+        const text = JSON.stringify(data);
+        if (typeof data === 'object' && data !== null && 'cursor' in data)
+          instance.metrics.pullServed(data as MirrorPullResponse, text);
+        return text;
+      },
     },
     async (request) =>
       request.query.cursor === undefined
         ? memberState.getMemberState(currentUser(request))
-        : mirror.pull(currentUser(request), request.query.cursor),
+        : mirror.pull(currentUser(request), request.query.cursor, request.query.clientGroupID),
   );
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/connect';
+import type { Metrics } from '../metrics';
 import { invalidIdempotencyKey } from '../errors';
 import {
   claimIdempotencyKey,
@@ -47,6 +48,8 @@ export interface IdempotencyOptions {
   waitMs?: number;
   /** How often keys older than 24 h are deleted; 0 turns the timer off. Default hourly. */
   purgeIntervalMs?: number;
+  /** Counts the replays (outbox writes sent again). */
+  metrics?: Pick<Metrics, 'idempotentReplay'>;
 }
 
 interface IdempotencyState {
@@ -145,6 +148,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       return;
     }
     request.idempotency = { request: idempotencyRequest, isSettled: true };
+    options.metrics?.idempotentReplay();
     const { statusCode, body, headers } = claim.response;
     reply.status(statusCode).headers(headers).header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return reply.send(body ?? undefined);

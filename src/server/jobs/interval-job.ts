@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from '../metrics';
 
 // The timer every job shares: a pass every `intervalMs`, never two at once in this process;
 // a failed pass is logged and the next tick tries again. The timer alone never keeps the
@@ -14,6 +15,8 @@ export interface IntervalJobOptions {
   intervalMs: number;
   now?: () => Date;
   logger?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  /** Each pass is counted with its duration and outcome. */
+  metrics?: Pick<Metrics, 'jobPass'>;
 }
 
 export function startIntervalJob(
@@ -28,10 +31,17 @@ export function startIntervalJob(
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return;
+    const started = performance.now();
+    const passed = (outcome: 'ok' | 'failed') =>
+      options.metrics?.jobPass(options.name, (performance.now() - started) / 1000, outcome);
     running = options
       .run(now())
-      .catch((error: unknown) =>
-        options.logger?.error({ err: error }, `${options.name} job failed`),
+      .then(
+        () => passed('ok'),
+        (error: unknown) => {
+          passed('failed');
+          options.logger?.error({ err: error }, `${options.name} job failed`);
+        },
       )
       .finally(() => {
         running = null;

@@ -27,6 +27,7 @@ import {
   readNotificationMirror,
 } from '../notifications/notification-mirror';
 import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
+import { readSyncPull } from '../sync/client-mutations';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
 // The local mirror's pull (docs/architecture.md §8; GET /member/state?cursor=…). One statement asks,
@@ -130,20 +131,50 @@ export function createMirrorService({
   }
 
   return {
-    async pull(caller: AuthUser, cursorText: string): Promise<MirrorPullResponse> {
+    /**
+     * With `clientGroupId` (a device's, src/server/sync) the answer also says which of its
+     * writes are applied, read under the same snapshot as the rows: a write the answer reports
+     * applied is in its rows, so the device drops it exactly then.
+     */
+    async pull(
+      caller: AuthUser,
+      cursorText: string,
+      clientGroupId?: string,
+    ): Promise<MirrorPullResponse> {
       const decoded = cursorText === MIRROR_START_CURSOR ? null : decodeCursor(cursorText);
       const cursor = decoded && decoded.userId === caller.id ? decoded : null;
       const reset = cursor === null;
+      const syncPart = (tx: Executor) =>
+        clientGroupId === undefined
+          ? {}
+          : readSyncPull(tx, {
+              userId: caller.id,
+              clientGroupId,
+              snapshot: cursor?.snapshot ?? null,
+            });
 
-      const quick = await readHead(db, caller.id, cursor);
+      // Alone, the head is one statement; with the device's writes, one snapshot for both.
+      const { quick, writes } =
+        clientGroupId === undefined
+          ? { quick: await readHead(db, caller.id, cursor), writes: {} }
+          : await db.transaction(
+              async (tx) => ({
+                quick: await readHead(tx, caller.id, cursor),
+                writes: await syncPart(tx),
+              }),
+              { isolationLevel: 'repeatable read', accessMode: 'read only' },
+            );
       const known = new Set(cursor?.groupIds ?? []);
       const sameGroups =
         quick.groupIds.length === known.size && quick.groupIds.every((id) => known.has(id));
       if (!reset && sameGroups && !quick.changed) {
-        return emptyAnswer(
-          encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }),
-          false,
-        );
+        return {
+          ...emptyAnswer(
+            encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }),
+            false,
+          ),
+          ...writes,
+        };
       }
 
       return db.transaction(
@@ -184,6 +215,7 @@ export function createMirrorService({
             ...historyRows,
             ...seasonRows,
             ...notificationRows,
+            ...(await syncPart(tx)),
             removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
           };
         },

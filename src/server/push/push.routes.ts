@@ -9,6 +9,7 @@ import {
   registerPushSubscriptionSchema,
   vapidPublicKeyResponseSchema,
 } from '../../domain/schemas/push';
+import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
 import type { PushService } from './push.service';
 
@@ -62,10 +63,17 @@ export async function pushRoutes(
 
   app.delete(
     '/push-subscriptions/user/:deviceId',
-    { ...signedIn, schema: { params: pushDeviceParamsSchema, querystring: pushAppQuerySchema } },
+    {
+      ...signedIn,
+      schema: {
+        params: pushDeviceParamsSchema,
+        querystring: pushAppQuerySchema,
+        response: { 204: z.null().describe('Removed.') },
+      },
+    },
     async (request, reply) => {
       await push.remove(currentUser(request), request.params.deviceId, request.query.appName);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

@@ -14,6 +14,7 @@ import {
 } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer } from '../data/device.fixture';
+import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 
 // The bet actions the screens call (docs/groups-and-bets.md §4), on a device against the real server: each
 // shows at once in the mirror and the queues derived from it, and the pull that follows
@@ -160,6 +161,7 @@ describe('bet actions', () => {
     const { group, phone, actions, settle } = await setUp();
     const mine = await actions.createBet(request(group.id));
     await settle();
+    phone.requests.length = 0;
     phone.setOffline(true);
 
     const pending = await actions.resolveBet(mine.id, 'no');
@@ -173,9 +175,7 @@ describe('bet actions', () => {
     await phone.local.sync();
     await phone.local.sync();
     await settle();
-    expect(
-      phone.requests.filter((line) => line === `PUT /api/bets/${mine.id}/resolve`),
-    ).toHaveLength(1);
+    expect(phone.requests.filter((line) => line === `POST ${SYNC_PUSH_PATH}`)).toHaveLength(1);
     expect(await phone.db.bets.get(mine.id)).toMatchObject({
       state: 'resolved',
       correctAnswer: 'no',

@@ -10,6 +10,7 @@ import { addComment, deleteComment, listComments } from '../../server/comments/c
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { startTestServer, type TestServer } from '../../server/harness';
 import { openDevice, type Device } from './device.fixture';
+import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 
 // Comments in the mirror and the outbox (docs/architecture.md §8) against the real
 // server: a thread is readable from the mirror; a comment written offline shows at once, marked
@@ -99,9 +100,9 @@ describe('a comment written offline', () => {
     await phone.local.whenIdle();
     const onServer = (await listComments(server, friend, bet)).body;
     expect(onServer.map((comment: Comment) => comment.text)).toEqual(['No way', 'Called it']);
-    expect(
-      phone.requests.filter((request) => request === `POST /api/bets/${bet.id}/comments`),
-    ).toHaveLength(1);
+    expect(phone.requests.filter((request) => request === `POST ${SYNC_PUSH_PATH}`)).toHaveLength(
+      1,
+    );
     const mine = await readBetComments(phone.db, bet.id);
     expect(mine.map((comment) => [comment.id, comment.text, comment.pendingWriteId])).toEqual(
       onServer.map((comment: Comment) => [comment.id, comment.text, undefined]),

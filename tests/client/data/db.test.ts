@@ -4,8 +4,8 @@ import { CURSOR_KEY, openHunchDb } from '../../../src/client/data/db';
 import { legacyRequest } from '../../../src/client/data/mutators';
 
 // The Dexie schema upgrades in place: a version 4 database with writes still
-// waiting opens as version 5 with those writes kept, each still sending its own request under
-// its own Idempotency-Key.
+// waiting opens as version 5 with those writes kept, each still sending its own request (pushed
+// as the mutation that request stands for).
 
 it('keeps the pending writes of a version 4 outbox, as requests sent unchanged', async () => {
   const name = 'hunch-upgrade-test';

@@ -12,6 +12,7 @@ import { createBet } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { inboxOf, NO_TIMERS } from '../../server/notifications/notification.factories';
 import { useDeviceServer } from './device.fixture';
+import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 
 // The inbox in the mirror and the outbox (docs/architecture.md §8) against the real server: after
 // one sync the entries are readable offline; a new entry arrives live by socket; reading and
@@ -99,7 +100,7 @@ describe('writes offline', () => {
     await phone.local.whenIdle();
     expect(await countUnreadNotifications(phone.db)).toBe(0);
     expect((await inboxOf(server, me)).unreadCount).toBe(0);
-    expect(phone.requests.filter((r) => r.includes('/notifications/read-all'))).toHaveLength(1);
+    expect(phone.requests.filter((r) => r === `POST ${SYNC_PUSH_PATH}`)).toHaveLength(1);
   });
 
   it('mutes a group and turns a push kind off offline; both reach the server', async () => {

@@ -20,10 +20,12 @@ import {
 } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useDeviceServer } from './device.fixture';
+import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 
 // The outbox (docs/architecture.md §8) against the real server: named mutators applied at once,
-// sent with their Idempotency-Key, re-applied on top of every pull until the server has them,
-// a refusal undone with its message, temporary ids rewritten before a dependent write goes.
+// pushed in order as numbered mutations (POST /api/sync/push), re-applied on top of every pull
+// until a pull reports their id applied, a refusal undone with its message, temporary ids
+// rewritten before a dependent write goes.
 
 const { server, openDevice } = useDeviceServer(NO_EXPIRY_TIMER);
 
@@ -116,17 +118,32 @@ describe('a write made offline', () => {
     });
   });
 
-  it('is sent once even when its first answer was lost (the same Idempotency-Key)', async () => {
+  it('is applied once even when its first answer was lost (the same client and mutation id)', async () => {
     const { me, bet, phone, actions } = await setUp();
     phone.setOffline(true);
     await actions.placeWager(bet.id, 'yes', 2);
     const [entry] = await phone.db.outbox.toArray();
-    // The request reaches the server but its answer never comes back (as if the network dropped).
-    await server.request('POST', '/api/bets/wagers', {
-      token: me.accessToken,
-      body: { betId: bet.id, prediction: 'yes', points: 2 },
-      headers: { 'Idempotency-Key': entry!.id },
+    expect(entry).toMatchObject({
+      clientGroupID: expect.any(String),
+      clientID: expect.any(String),
+      mutationID: 1,
     });
+    // The push reaches the server but its answer never comes back (as if the network dropped).
+    const lost = await server.request('POST', SYNC_PUSH_PATH, {
+      token: me.accessToken,
+      body: {
+        clientGroupID: entry!.clientGroupID,
+        clientID: entry!.clientID,
+        mutations: [
+          {
+            id: 1,
+            name: 'placeWager',
+            args: { body: { betId: bet.id, prediction: 'yes', points: 2 } },
+          },
+        ],
+      },
+    });
+    expect(lost.body.results).toMatchObject([{ id: 1, ok: true }]);
 
     phone.setOffline(false);
     await phone.local.sync();
@@ -346,7 +363,7 @@ describe('a refused write', () => {
     expect(await phone.db.outbox.count()).toBe(0);
   });
 
-  it('can be retried: it goes out again with its own key', async () => {
+  it('can be retried: it goes out again as a new mutation', async () => {
     const { me, group, phone } = await setUp();
     phone.setOffline(true);
     // A bet whose expiry has passed by the time it is sent is refused…
@@ -368,10 +385,185 @@ describe('a refused write', () => {
     expect(entry?.status).toBe('failed');
     expect(await phone.db.bets.get(betTemp)).toBeUndefined();
 
-    // …and a retry sends it again (still refused here: the same key answers the same).
+    // …and a retry sends it again under a new number (refused again: its expiry has passed).
     await phone.local.outbox.retry(entry!.id);
     await phone.local.whenIdle();
-    expect((await phone.db.outbox.get(entry!.id))?.status).toBe('failed');
+    expect(await phone.db.outbox.get(entry!.id)).toMatchObject({
+      status: 'failed',
+      mutationID: entry!.mutationID! + 1,
+    });
     expect(me.user.id).toBeGreaterThan(0);
+  });
+});
+
+describe('the push', () => {
+  it('carries ten queued writes in one request, in order, each applied once', async () => {
+    const { me, friend, group, phone } = await setUp();
+    const bets = [];
+    for (let index = 0; index < 10; index += 1)
+      bets.push(
+        await createBet(server, friend, group, { title: `Bet ${index}`, baseWagerAmount: 1 }),
+      );
+    await phone.local.sync();
+    phone.setOffline(true);
+    for (const bet of bets)
+      await phone.local.run(placeWagerMutator, {
+        betId: bet.id,
+        prediction: 'yes',
+        points: 1,
+        tempId: phone.local.outbox.tempId(),
+      });
+    expect(
+      (await phone.db.outbox.toArray()).map((entry) => entry.mutationID).sort((a, b) => a! - b!),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+
+    phone.requests.length = 0;
+    phone.setOffline(false);
+    await phone.local.outbox.flush();
+
+    const writes = phone.requests.filter((request) => !request.startsWith('GET'));
+    expect(writes).toEqual([`POST ${SYNC_PUSH_PATH}`]);
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(0);
+    for (const bet of bets) expect(await serverWagerCount(bet.id, me.accessToken)).toBe(1);
+    expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
+      availablePoints: 90,
+    });
+  });
+
+  it('leaves a write drawn until a pull reports its id applied, then drops it', async () => {
+    const { me, bet, phone, actions } = await setUp();
+    phone.setOffline(true);
+    const queued = await actions.placeWager(bet.id, 'yes', 2);
+    const [entry] = await phone.db.outbox.toArray();
+    // Another sender (the service worker) pushed it; the device has not heard.
+    await server.request('POST', SYNC_PUSH_PATH, {
+      token: me.accessToken,
+      body: {
+        clientGroupID: entry!.clientGroupID,
+        clientID: entry!.clientID,
+        mutations: [
+          {
+            id: 1,
+            name: 'placeWager',
+            args: { body: { betId: bet.id, prediction: 'yes', points: 2 } },
+          },
+        ],
+      },
+    });
+    phone.setOffline(false);
+
+    // A pull alone: its rows hold the write, and it says so.
+    await phone.local.syncEngine.pull();
+
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await phone.db.shadow.count()).toBe(0);
+    const wagers = await phone.db.wagers.toArray();
+    expect(wagers).toHaveLength(1);
+    expect(wagers[0]!.id).not.toBe(queued.id);
+    expect(wagers[0]!.pendingWriteId).toBeUndefined();
+    expect(await serverWagerCount(bet.id, me.accessToken)).toBe(1);
+  });
+
+  it('learns of a refusal from the pull: not drawn, kept as refused with the server message', async () => {
+    const { me, friend, bet, phone, actions } = await setUp();
+    phone.setOffline(true);
+    await actions.placeWager(bet.id, 'yes', 2);
+    const [entry] = await phone.db.outbox.toArray();
+    expect((await cancel(server, friend, bet)).status).toBe(200);
+    const pushed = await server.request('POST', SYNC_PUSH_PATH, {
+      token: me.accessToken,
+      body: {
+        clientGroupID: entry!.clientGroupID,
+        clientID: entry!.clientID,
+        mutations: [
+          {
+            id: 1,
+            name: 'placeWager',
+            args: { body: { betId: bet.id, prediction: 'yes', points: 2 } },
+          },
+        ],
+      },
+    });
+    const refusal = pushed.body.results[0].error.message as string;
+    phone.setOffline(false);
+
+    await phone.local.syncEngine.pull();
+
+    expect(await phone.db.outbox.get(entry!.id)).toMatchObject({
+      status: 'failed',
+      error: refusal,
+    });
+    expect(phone.toasts.errors).toEqual([refusal]);
+    expect(await phone.db.wagers.count()).toBe(0);
+  });
+
+  it('names the row a write created, from the pull, in the writes queued behind it', async () => {
+    const { me, group, phone } = await setUp();
+    phone.setOffline(true);
+    const betTemp = phone.local.outbox.tempId();
+    const request = {
+      title: 'Numbered by the pull',
+      betType: 'yes_no' as const,
+      betTypeConfig: {},
+      baseWagerAmount: 1,
+      expiresAt: expiresIn(server, DAY),
+      groupId: group.id,
+    };
+    await phone.local.run(createBetMutator, { tempId: betTemp, request });
+    await phone.local.run(placeWagerMutator, {
+      betId: betTemp,
+      prediction: 'yes',
+      points: 1,
+      tempId: phone.local.outbox.tempId(),
+    });
+    const [create] = await phone.db.outbox.orderBy('createdAt').toArray();
+    const pushed = await server.request('POST', SYNC_PUSH_PATH, {
+      token: me.accessToken,
+      body: {
+        clientGroupID: create!.clientGroupID,
+        clientID: create!.clientID,
+        mutations: [{ id: 1, name: 'createBet', args: { body: request } }],
+      },
+    });
+    const betId = pushed.body.results[0].createdId as number;
+    phone.setOffline(false);
+
+    await phone.local.syncEngine.pull();
+    const [wager] = await phone.db.outbox.toArray();
+    expect(wager).toMatchObject({ mutator: 'placeWager', args: { betId }, mutationID: 2 });
+
+    await phone.local.sync();
+    await phone.local.whenIdle();
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await serverWagerCount(betId, me.accessToken)).toBe(1);
+    expect(await phone.db.bets.get(betId)).toMatchObject({ wagerCount: 1 });
+  });
+
+  it('numbers again the writes behind one discarded before it went, and sends them', async () => {
+    const { me, friend, group, phone } = await setUp();
+    const bets = [
+      await createBet(server, friend, group, { title: 'One', baseWagerAmount: 1 }),
+      await createBet(server, friend, group, { title: 'Two', baseWagerAmount: 1 }),
+    ];
+    await phone.local.sync();
+    phone.setOffline(true);
+    for (const bet of bets)
+      await phone.local.run(placeWagerMutator, {
+        betId: bet.id,
+        prediction: 'yes',
+        points: 1,
+        tempId: phone.local.outbox.tempId(),
+      });
+    const [first] = await phone.db.outbox.orderBy('createdAt').toArray();
+    await phone.local.outbox.discard(first!.id);
+    phone.setOffline(false);
+
+    await phone.local.sync();
+    await phone.local.whenIdle();
+
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(await serverWagerCount(bets[0]!.id, me.accessToken)).toBe(0);
+    expect(await serverWagerCount(bets[1]!.id, me.accessToken)).toBe(1);
   });
 });

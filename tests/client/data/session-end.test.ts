@@ -370,6 +370,9 @@ describe('whatever ended the session and whatever was waiting', () => {
               createdAt: 100 + index,
               status: entry.status,
               attempts: 0,
+              clientGroupID: 'device',
+              clientID: 'tab',
+              mutationID: index + 1,
             })),
           );
           await db.held.bulkPut(
@@ -403,14 +406,18 @@ describe('whatever ended the session and whatever was waiting', () => {
           expect(
             held.map((row) => [row.id, row.userId, (row.args as { text: string }).text]).sort(),
           ).toEqual(expected.map((entry) => [entry.id, entry.userId, entry.text]).sort());
-          for (const row of held)
-            expect(Object.keys(row).sort()).toEqual([
-              'args',
-              'createdAt',
-              'id',
-              'mutator',
-              'userId',
-            ]);
+          for (const row of held) {
+            // A write of this session keeps its client and number: sent later, it applies once.
+            const numbered = row.id.startsWith('w') ? ['clientID', 'mutationID'] : [];
+            expect(Object.keys(row).sort()).toEqual(
+              ['args', 'createdAt', 'id', 'mutator', 'userId', ...numbered].sort(),
+            );
+            if (row.id.startsWith('w'))
+              expect(row).toMatchObject({
+                clientID: 'tab',
+                mutationID: Number(row.id.slice(1)) + 1,
+              });
+          }
           expect(JSON.stringify(held)).not.toContain('§');
           db.close();
           await db.delete();

@@ -1,7 +1,14 @@
 // @vitest-environment node
 import '../node-browser';
 import { describe, expect, it } from 'vitest';
-import { CURSOR_KEY, LAST_SYNCED_KEY, MIRROR_TABLES } from '../../../src/client/data/db';
+import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
+import {
+  CURSOR_KEY,
+  LAST_SYNCED_KEY,
+  MIRROR_TABLES,
+  SYNC_CLIENT_KEY,
+} from '../../../src/client/data/db';
+import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 import {
   cancel,
   createBet,
@@ -95,8 +102,10 @@ describe('the first sync', () => {
     expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: me.user.id });
     expect(typeof (await phone.db.meta.get(LAST_SYNCED_KEY))?.value).toBe('number');
     expect(groups.map((group) => group.id)).toContain(phone.activeGroup.getSnapshot()?.id);
-    // One call: no group list, leaderboard or users lookup.
-    expect(phone.requests).toEqual([`GET /api/member/state?cursor=0`]);
+    // One call: no group list, leaderboard or users lookup; it names the device's client group.
+    expect(phone.requests).toEqual([
+      expect.stringMatching(/^GET \/api\/member\/state\?cursor=0&clientGroupID=[\w-]+$/),
+    ]);
   });
 
   it('writes nothing on a second pull when nothing changed, in one small request', async () => {
@@ -130,8 +139,8 @@ describe('a cursor the server cannot use', () => {
     await phone.local.sync();
 
     expect(phone.requests).toEqual([
-      expect.stringMatching(/^GET \/api\/member\/state\?cursor=x{5000}$/),
-      'GET /api/member/state?cursor=0',
+      expect.stringMatching(/^GET \/api\/member\/state\?cursor=x{5000}&clientGroupID=[\w-]+$/),
+      expect.stringMatching(/^GET \/api\/member\/state\?cursor=0&clientGroupID=[\w-]+$/),
     ]);
     expect((await phone.db.groups.toArray()).map((group) => group.id).sort()).toEqual(
       groups.map((group) => group.id).sort(),
@@ -304,6 +313,64 @@ describe('the owner of the mirror', () => {
     await phone.local.whenIdle();
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await wagersOnIt()).toHaveLength(1);
+  });
+
+  it('sends a held write only if it never arrived: one the server applied goes silently, the other is numbered anew, once', async () => {
+    const { me, bets } = await playerWithTwoGroups();
+    const phone = await device(me);
+    phone.local.start();
+    await phone.local.whenIdle();
+    phone.setOffline(true);
+    const [arrived, lost] = [bets[0]!.open, bets[1]!.open];
+    for (const bet of [arrived, lost])
+      await phone.local.run(placeWagerMutator, {
+        betId: bet.id,
+        prediction: 'yes',
+        points: 1,
+        tempId: phone.local.outbox.tempId(),
+      });
+    const [first] = await phone.db.outbox.orderBy('createdAt').toArray();
+    // The first reached the server (the service worker pushed it) before the session expired.
+    await server.request('POST', SYNC_PUSH_PATH, {
+      token: me.accessToken,
+      body: {
+        clientGroupID: first!.clientGroupID,
+        clientID: first!.clientID,
+        mutations: [
+          {
+            id: 1,
+            name: 'placeWager',
+            args: { body: { betId: arrived.id, prediction: 'yes', points: 1 } },
+          },
+        ],
+      },
+    });
+    await phone.session.logout('expired');
+    await phone.local.whenIdle();
+    const held = await phone.local.held.list(me.user.id);
+    expect(held.map((write) => [write.clientID, write.mutationID])).toEqual([
+      [first!.clientID, 1],
+      [first!.clientID, 2],
+    ]);
+
+    phone.setOffline(false);
+    phone.session.signIn(me, true);
+    await phone.local.whenIdle();
+    for (const write of held) await phone.local.held.send(write.id);
+    await phone.local.whenIdle();
+
+    const wagers = (await server.request('GET', '/api/bets/user/wagers', { token: me.accessToken }))
+      .body as Array<{ betId: number }>;
+    expect(wagers.filter((wager) => wager.betId === arrived.id)).toHaveLength(1);
+    expect(wagers.filter((wager) => wager.betId === lost.id)).toHaveLength(1);
+    expect(await phone.db.held.count()).toBe(0);
+    expect(await phone.db.outbox.count()).toBe(0);
+    expect(phone.toasts.errors).toEqual([]);
+    // The cleared local data has a new client, which numbered the lost write 1.
+    expect((await phone.db.meta.get(SYNC_CLIENT_KEY))?.value).toEqual({
+      clientID: expect.not.stringMatching(`^${first!.clientID}$`),
+      lastMutationID: 1,
+    });
   });
 });
 

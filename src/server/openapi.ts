@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify';
+import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { API_ERROR_CODES } from '../domain/api-error';
+import { API_BASE } from '../domain/constants';
+import { z } from '../domain/schemas/zod';
+
+// The API's OpenAPI 3.1 description, built from the routes' own zod schemas by @fastify/swagger
+// and fastify-type-provider-zod's transform, served at GET /api/openapi.json (public, cached).
+// What the schemas do not say is added from what the app really does, never declared per route:
+// - security: a route is signed in when app.authenticate is one of its onRequest hooks (its
+//   own or its plugin's); it then takes the Bearer access token (auth/authenticate.ts);
+// - error responses: every refusal is the one error body of errors.ts ({message, code,
+//   fieldErrors?}, code one of API_ERROR_CODES), listed by what can refuse a route: its input,
+//   its token, its method (CSRF, rate limits, rules), a path id, the database;
+// - headers: Idempotency-Key on signed-in writes (idempotency/), X-XSRF-TOKEN on writes (csrf.ts).
+// Register before any route: the plugin records routes as they are added.
+
+export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+/** Answered without the database. */
+const NO_DATABASE_PATHS = new Set(['/healthz', '/metrics', OPENAPI_PATH]);
+/** The operators' routes; the rest is /auth, /api and the PWA's pages (client-app.ts). */
+const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics', OPENAPI_PATH]);
+const ERROR_SCHEMA = 'ApiError';
+const BEARER = 'bearerAuth';
+
+const API_ERROR_JSON_SCHEMA: OpenAPIV3_1.SchemaObject = {
+  type: 'object',
+  description:
+    'The body of every refusal: show `message`, branch on `code`; `fieldErrors` names the ' +
+    'fields of a 400 with their message.',
+  properties: {
+    message: { type: 'string' },
+    code: { type: 'string', enum: [...API_ERROR_CODES] },
+    fieldErrors: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  required: ['message', 'code'],
+};
+
+/** Why each status may answer; added to an operation where the condition below holds. */
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  400: 'Invalid input: `validation_failed` (with `fieldErrors`), `invalid_json`, or a code naming the input.',
+  401: 'No Bearer access token (`authentication_required`), or one that expired or whose session ended (`invalid_access_token`): refresh, then send again.',
+  403: 'Refused: not allowed for this user (`not_member`, `not_group_admin`, …), or a browser that holds the `XSRF-TOKEN` cookie sent no matching `X-XSRF-TOKEN` (`csrf_mismatch`).',
+  404: 'What the path names does not exist or is not visible to the caller.',
+  409: 'A duplicate, or a request with the same `Idempotency-Key` still running (`idempotency_in_progress`: send again later).',
+  413: 'The body is over 100 KiB (`body_too_large`).',
+  415: 'The body is not `application/json` (`unsupported_media_type`).',
+  422: 'A rule of the game refused it (`insufficient_points`, `bet_closed`, …).',
+  429: 'Too many requests (`rate_limited`); wait the `Retry-After` seconds.',
+  503: 'The database is briefly away (`database_unavailable`); nothing was applied, send again.',
+};
+
+/** GET /metrics takes METRICS_TOKEN, not an access token (metrics.ts). */
+const METRICS_TOKEN_ERRORS: Record<string, string> = {
+  401: 'No `Authorization: Bearer <METRICS_TOKEN>`, or another token (`authentication_required`).',
+  404: 'METRICS_TOKEN is not set: this port serves no metrics (`not_found`).',
+};
+
+type Operation = OpenAPIV3_1.OperationObject;
+
+const isMetricsToken = (operation: Operation) =>
+  (operation.security ?? []).some((entry) => 'metricsToken' in entry);
+
+/** Which errors an operation can answer, from what it takes and who may call it. */
+function errorStatuses(method: string, path: string, operation: Operation): string[] {
+  const isWrite = WRITE_METHODS.has(method);
+  const isSignedIn = (operation.security ?? []).some((entry) => BEARER in entry);
+  const parameters = (operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+  const hasInput = parameters.length > 0 || operation.requestBody !== undefined;
+  const statuses: string[] = [];
+  if (isMetricsToken(operation)) statuses.push('401', '404');
+  if (hasInput || isWrite) statuses.push('400');
+  if (isSignedIn) statuses.push('401');
+  if (isSignedIn || isWrite) statuses.push('403');
+  if (parameters.some((parameter) => parameter.in === 'path')) statuses.push('404');
+  if (isWrite) statuses.push('409', '413', '415', '422', '429');
+  if (!NO_DATABASE_PATHS.has(path)) statuses.push('503');
+  return statuses;
+}
+
+const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A key the client makes (a UUID): the same key from the same user gets the first answer ' +
+      'again (with `Idempotent-Replayed: true`) and applies nothing twice.',
+    schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  },
+  XsrfToken: {
+    name: 'X-XSRF-TOKEN',
+    in: 'header',
+    required: false,
+    description:
+      'The `XSRF-TOKEN` cookie echoed back; needed only when the request carries that cookie (a browser).',
+    schema: { type: 'string' },
+  },
+};
+
+/** Adds the error responses and headers every route has by the app's own hooks. */
+function completeDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  const paths = document.paths ?? {};
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, value] of Object.entries(item ?? {})) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const operation = value as Operation;
+      const statuses = errorStatuses(method, path, operation);
+      const isSignedIn = (operation.security ?? []).some((entry) => BEARER in entry);
+      if (WRITE_METHODS.has(method)) {
+        const headers = isSignedIn ? ['IdempotencyKey', 'XsrfToken'] : ['XsrfToken'];
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
+        ];
+      }
+      const responses = (operation.responses ??= {});
+      for (const response of Object.values(responses))
+        if ('description' in response && response.description === 'Default Response')
+          response.description = 'Done.';
+      for (const status of statuses) {
+        responses[status] ??= {
+          description: (isMetricsToken(operation) ? METRICS_TOKEN_ERRORS : ERROR_DESCRIPTIONS)[
+            status
+          ]!,
+          content: {
+            'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } },
+          },
+        };
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * The symbol under which Fastify keeps an instance's hooks (its own and inherited ones): Fastify
+ * has no public way to list a plugin's hooks, and routes inherit app.authenticate from their
+ * plugin (`app.addHook('onRequest', app.authenticate)`). tests/server/openapi.test.ts checks the
+ * result against the routes that really answer 401, so a Fastify that moved them fails there.
+ */
+function hooksSymbol(app: FastifyInstance): symbol {
+  const symbol = Object.getOwnPropertySymbols(app).find((s) => s.description === 'fastify.hooks');
+  if (!symbol)
+    throw new Error('openapi: this Fastify keeps its hooks elsewhere; update openapi.ts');
+  return symbol;
+}
+
+const TAGS: [prefix: string, tag: string][] = [
+  ['/auth/', 'accounts'],
+  [`${API_BASE}/`, 'game'],
+];
+
+export interface OpenApiOptions {
+  /** The origin the document names as its server (PUBLIC_URL). */
+  publicUrl: string;
+}
+
+/** Registers the document's plugin and GET /api/openapi.json; call after registerAuthenticate. */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  { publicUrl }: OpenApiOptions,
+): Promise<void> {
+  const kHooks = hooksSymbol(app);
+  // The plugin instance each route was added on: its onRequest hooks say whether it is signed in.
+  const instanceOf = new WeakMap<RouteOptions, FastifyInstance>();
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
+    instanceOf.set(route, this);
+  });
+  const isSignedIn = (route: RouteOptions): boolean => {
+    const inherited = (
+      instanceOf.get(route) as unknown as Record<symbol, { onRequest: unknown[] }> | undefined
+    )?.[kHooks]?.onRequest;
+    return [route.onRequest ?? [], inherited ?? []].flat().includes(app.authenticate);
+  };
+  const zodTransform = createJsonSchemaTransform({ skipList: [] });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Hunch API',
+        version: '1',
+        description:
+          'The accounts API (`/auth`) and the game API (`/api`) of Hunch. Signed-in routes take ' +
+          'the access token of `POST /auth/login` (or `/auth/register`, `/auth/register-guest`, ' +
+          '`/auth/refresh-token`) as `Authorization: Bearer <token>`; no cookie authenticates. ' +
+          'Every refusal is `{message, code, fieldErrors?}` (`ApiError`). Live updates use ' +
+          'socket.io at `/socket.io`, outside this document.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          [BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The access token (15 minutes); valid only while its session lives.',
+          },
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'METRICS_TOKEN, for GET /metrics (src/server/metrics.ts).',
+          },
+        },
+        schemas: { [ERROR_SCHEMA]: API_ERROR_JSON_SCHEMA },
+        parameters: HEADER_PARAMETERS,
+      },
+    },
+    transform: (input) => {
+      const { schema, url } = zodTransform(input);
+      const tag = OPERATIONS_PATHS.has(url)
+        ? 'operations'
+        : TAGS.find(([prefix]) => url.startsWith(prefix))?.[1];
+      // The PWA's pages (client-app.ts) are HTML for browsers, not the API.
+      if (!tag) return { schema: { hide: true }, url };
+      const extra: FastifySchema = { tags: [tag] };
+      if (isSignedIn(input.route)) extra.security = [{ [BEARER]: [] }];
+      return { schema: { ...schema, ...extra }, url };
+    },
+    transformObject: (input) =>
+      completeDocument(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document),
+  });
+
+  // Built on the first request (every route is known by then) and kept: routes never change
+  // while the process runs.
+  let built: { body: string; etag: string } | undefined;
+  const document = () => {
+    if (!built) {
+      const body = JSON.stringify(app.swagger());
+      built = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+    }
+    return built;
+  };
+  const schema = {
+    response: {
+      200: z.looseObject({ openapi: z.literal('3.1.0') }).describe('This document.'),
+      304: z.null().describe('Not modified: the ETag sent in If-None-Match still matches.'),
+    },
+  };
+  // No cookie rides on an answer shared caches keep: the CSRF cookie (csrf.ts) comes with the
+  // caller's next request. A route's onSend runs after the cookie plugin's, which sets it.
+  const onSend = async (_request: unknown, reply: FastifyReply, payload: unknown) => {
+    reply.removeHeader('set-cookie');
+    return payload;
+  };
+  app.get(OPENAPI_PATH, { schema, onSend }, async (request, reply) => {
+    const { body, etag } = document();
+    // Public and the same for everyone: caches may keep it, and revalidate by its ETag.
+    reply.header('cache-control', 'public, max-age=300').header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+}

@@ -1,0 +1,164 @@
+import { and, eq, lt, ne } from 'drizzle-orm';
+import type { SyncMutationError, SyncPullPart } from '../../domain/schemas/sync';
+import { changedSince } from '../db/changes';
+import type { Executor } from '../db/connect';
+import { clientMutationOutcomes, clientMutations } from '../db/schema';
+import { clientGroupNotYours } from '../errors';
+
+// The statements of the push's bookkeeping (docs/architecture.md §8): each client's last
+// mutation id and the outcomes a pull reports. Written only inside a mutation's transaction.
+
+export interface ClientKey {
+  userId: number;
+  clientGroupId: string;
+  clientId: string;
+}
+
+/** How long an outcome (a refusal, a created row's id) is kept for the pulls of its device. */
+export const OUTCOME_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+const clientRow = (key: ClientKey) =>
+  and(
+    eq(clientMutations.clientGroupId, key.clientGroupId),
+    eq(clientMutations.clientId, key.clientId),
+  );
+
+/** 403 when another user's device made this client group. */
+async function requireOwnGroup(tx: Executor, key: ClientKey): Promise<void> {
+  const [other] = await tx
+    .select({ userId: clientMutations.userId })
+    .from(clientMutations)
+    .where(
+      and(
+        eq(clientMutations.clientGroupId, key.clientGroupId),
+        ne(clientMutations.userId, key.userId),
+      ),
+    )
+    .limit(1);
+  if (other) throw clientGroupNotYours();
+}
+
+/**
+ * The client's row, made if new and locked FOR UPDATE: a mutation's transaction takes it first
+ * (db/README.md, "Lock order"), so two pushes of one client run their mutations one at a time.
+ * Answers its last mutation id.
+ */
+export async function lockClient(tx: Executor, key: ClientKey): Promise<number> {
+  await requireOwnGroup(tx, key);
+  await tx
+    .insert(clientMutations)
+    .values({ userId: key.userId, clientGroupId: key.clientGroupId, clientId: key.clientId })
+    .onConflictDoNothing();
+  const [row] = await tx
+    .select({ userId: clientMutations.userId, last: clientMutations.lastMutationId })
+    .from(clientMutations)
+    .where(clientRow(key))
+    .for('update');
+  if (!row || row.userId !== key.userId) throw clientGroupNotYours();
+  return row.last;
+}
+
+/** The client's last mutation id without a lock (0 for a client never seen); 403 for another user's group. */
+export async function readLastMutationId(tx: Executor, key: ClientKey): Promise<number> {
+  await requireOwnGroup(tx, key);
+  const [row] = await tx
+    .select({ last: clientMutations.lastMutationId })
+    .from(clientMutations)
+    .where(clientRow(key));
+  return row?.last ?? 0;
+}
+
+export interface MutationOutcome {
+  createdId?: number | null;
+  error?: SyncMutationError | null;
+}
+
+/** In the mutation's transaction, after lockClient: `id` is applied (or refused), with its outcome if any. */
+export async function recordMutation(
+  tx: Executor,
+  key: ClientKey,
+  id: number,
+  outcome: MutationOutcome,
+  at: Date,
+): Promise<void> {
+  await tx.update(clientMutations).set({ lastMutationId: id, updatedAt: at }).where(clientRow(key));
+  if (outcome.createdId == null && !outcome.error) return;
+  await tx.insert(clientMutationOutcomes).values({
+    userId: key.userId,
+    clientGroupId: key.clientGroupId,
+    clientId: key.clientId,
+    mutationId: id,
+    createdId: outcome.createdId ?? null,
+    error: outcome.error ?? null,
+    createdAt: at,
+  });
+}
+
+/** The outcome recorded for one applied id (a replay's answer), if any. */
+export async function findOutcome(
+  tx: Executor,
+  key: ClientKey,
+  id: number,
+): Promise<MutationOutcome | undefined> {
+  const [row] = await tx
+    .select({ createdId: clientMutationOutcomes.createdId, error: clientMutationOutcomes.error })
+    .from(clientMutationOutcomes)
+    .where(
+      and(
+        eq(clientMutationOutcomes.clientGroupId, key.clientGroupId),
+        eq(clientMutationOutcomes.clientId, key.clientId),
+        eq(clientMutationOutcomes.mutationId, id),
+      ),
+    );
+  return row;
+}
+
+/**
+ * What a pull tells the device `clientGroupId` of its writes: every client's last mutation id
+ * (a handful of tabs), and the outcomes written since `snapshot` (all kept ones without one).
+ * Another user's client group reads as empty.
+ */
+export async function readSyncPull(
+  tx: Executor,
+  {
+    userId,
+    clientGroupId,
+    snapshot,
+  }: { userId: number; clientGroupId: string; snapshot: string | null },
+): Promise<SyncPullPart> {
+  const clients = await tx
+    .select({ clientId: clientMutations.clientId, last: clientMutations.lastMutationId })
+    .from(clientMutations)
+    .where(
+      and(eq(clientMutations.clientGroupId, clientGroupId), eq(clientMutations.userId, userId)),
+    );
+  const outcomes = await tx
+    .select({
+      clientID: clientMutationOutcomes.clientId,
+      id: clientMutationOutcomes.mutationId,
+      createdId: clientMutationOutcomes.createdId,
+      error: clientMutationOutcomes.error,
+    })
+    .from(clientMutationOutcomes)
+    .where(
+      and(
+        eq(clientMutationOutcomes.clientGroupId, clientGroupId),
+        eq(clientMutationOutcomes.userId, userId),
+        snapshot === null ? undefined : changedSince(clientMutationOutcomes.changeTxid, snapshot),
+      ),
+    )
+    .orderBy(clientMutationOutcomes.clientId, clientMutationOutcomes.mutationId);
+  return {
+    lastMutationIDChanges: Object.fromEntries(clients.map((row) => [row.clientId, row.last])),
+    mutationOutcomes: outcomes,
+  };
+}
+
+/** Deletes outcomes older than OUTCOME_RETENTION_MS; answers how many. */
+export async function purgeOldOutcomes(tx: Executor, now: Date): Promise<number> {
+  const gone = await tx
+    .delete(clientMutationOutcomes)
+    .where(lt(clientMutationOutcomes.createdAt, new Date(now.getTime() - OUTCOME_RETENTION_MS)))
+    .returning({ id: clientMutationOutcomes.mutationId });
+  return gone.length;
+}

@@ -1,0 +1,174 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
+import {
+  assertPortFree,
+  freePort,
+  startServerProcess,
+  type ServerProcess,
+} from '../../e2e/server-process';
+
+// The crash window of a write (docs/architecture.md §8): the real server, as a child process,
+// is killed with SIGKILL right after a pushed write commits and before it answers
+// (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT). Started again on the same data, the same push is
+// skipped as applied, the write exists exactly once, and the pull reports its id.
+
+const isPostgres = process.env.HUNCH_TEST_DB === 'postgres';
+const CRASH_TIMEOUT_MS = 240_000;
+
+let dataDir: string;
+let databaseUrl: string | undefined;
+let dropDatabase = async () => undefined as void;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-crash-'));
+  if (!isPostgres) return;
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `hunch_crash_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const dropper = new pg.Client({ connectionString: base });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  };
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await dropDatabase();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Resolves once nothing listens on the port any more (the killed process is gone). */
+async function portFreed(port: number): Promise<void> {
+  for (;;) {
+    try {
+      await assertPortFree(port);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+async function call<T>(
+  url: string,
+  method: string,
+  route: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(url + route, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+describe('a crash between a pushed write’s commit and its answer', () => {
+  it(
+    'leaves the write applied once: the replay is skipped and the pull reports it',
+    async () => {
+      const port = await freePort();
+      server = await startServerProcess({
+        port,
+        dataDir,
+        databaseUrl,
+        env: { HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT: 'true' },
+      });
+      const url = server.url;
+      const guest = await call<{ accessToken: string }>(url, 'POST', '/auth/register-guest', '', {
+        displayName: 'Crash Tester',
+        appName: 'hunch',
+      });
+      expect(guest.status).toBe(201);
+      const token = guest.body.accessToken;
+      const group = await call<{ id: number }>(url, 'POST', '/api/groups', token, {
+        name: `Crash ${randomUUID()}`,
+        privacy: 'public',
+        defaultPoints: 100,
+      });
+      expect(group.status).toBe(201);
+
+      const device = { clientGroupID: randomUUID(), clientID: randomUUID() };
+      const push = {
+        ...device,
+        mutations: [
+          {
+            id: 1,
+            name: 'createBet',
+            args: {
+              body: {
+                title: 'Survives the crash?',
+                betType: 'yes_no',
+                betTypeConfig: {},
+                baseWagerAmount: 1,
+                expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+                groupId: group.body.id,
+              },
+            },
+          },
+        ],
+      };
+      // The process dies after the commit: no answer comes.
+      await expect(call(url, 'POST', '/api/sync/push', token, push)).rejects.toThrow();
+      await portFreed(port);
+
+      // The same data, without the hook; the device sends its write again.
+      server = await startServerProcess({ port, dataDir, databaseUrl });
+      const again = await call<{
+        lastMutationID: number;
+        results: Array<{ id: number; ok: boolean; skipped?: boolean; createdId?: number }>;
+      }>(url, 'POST', '/api/sync/push', token, push);
+      expect(again.status).toBe(200);
+      expect(again.body.lastMutationID).toBe(1);
+      expect(again.body.results).toEqual([
+        { id: 1, ok: true, skipped: true, createdId: expect.any(Number) },
+      ]);
+
+      const bets = await call<Array<{ id: number; title: string }>>(
+        url,
+        'GET',
+        `/api/bets/group/${group.body.id}`,
+        token,
+      );
+      expect(bets.body.map((bet) => [bet.id, bet.title])).toEqual([
+        [again.body.results[0]!.createdId, 'Survives the crash?'],
+      ]);
+
+      const pulled = await call<{
+        lastMutationIDChanges: Record<string, number>;
+        mutationOutcomes: Array<{ id: number; createdId: number }>;
+        bets: Array<{ title: string }>;
+      }>(
+        url,
+        'GET',
+        `/api/member/state?cursor=${MIRROR_START_CURSOR}&clientGroupID=${device.clientGroupID}`,
+        token,
+      );
+      expect(pulled.status).toBe(200);
+      expect(pulled.body.lastMutationIDChanges).toEqual({ [device.clientID]: 1 });
+      expect(pulled.body.mutationOutcomes).toMatchObject([
+        { id: 1, createdId: again.body.results[0]!.createdId },
+      ]);
+      expect(pulled.body.bets.map((bet) => bet.title)).toEqual(['Survives the crash?']);
+    },
+    CRASH_TIMEOUT_MS,
+  );
+});
