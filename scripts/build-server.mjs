@@ -1,7 +1,8 @@
 // Bundles the server (src/server/main.ts and what it imports from src/domain) into
-// dist/server/main.js with esbuild, and copies the SQL migrations next to it, where
-// src/server/db/connect.ts looks for them. npm packages stay external: they are loaded from
-// node_modules at run time.
+// dist/server/main.js with esbuild, and the backup commands (src/server/db/backup-cli.ts, run
+// by scripts/backup.mjs) into dist/server/backup-cli.js, and copies the SQL migrations next to
+// them, where src/server/db/connect.ts looks for them. npm packages stay external: they are
+// loaded from node_modules at run time.
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +13,11 @@ const outDir = path.join(root, 'dist/server');
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(root, 'src/server/main.ts')],
-  outfile: path.join(outDir, 'main.js'),
+  entryPoints: {
+    main: path.join(root, 'src/server/main.ts'),
+    'backup-cli': path.join(root, 'src/server/db/backup-cli.ts'),
+  },
+  outdir: outDir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -25,4 +29,4 @@ await build({
 cpSync(path.join(root, 'src/server/db/migrations'), path.join(outDir, 'migrations'), {
   recursive: true,
 });
-console.log(`server bundled into ${path.relative(process.cwd(), outDir) || '.'}/main.js`);
+console.log(`server bundled into ${path.relative(process.cwd(), outDir) || '.'}/`);
