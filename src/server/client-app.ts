@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { publicPageFile } from '../domain/public-pages';
 import { betIdParamsSchema } from '../domain/schemas/bets';
 import type { PublicBetPreview } from './bets/bet-preview.service';
 import { notFound } from './errors';
@@ -13,6 +14,8 @@ import { betLinkPreviewTags, withHeadTags } from './link-preview';
 // JSON 404. Hashed files under /assets are cached for a year, everything else (index.html,
 // the service worker, the manifest) is revalidated on every load so updates arrive. A bet's
 // page (/bets/:id) gets Open Graph tags in its head, for the preview chat apps show of a link.
+// The public pages (/landing, /about, …, and / for the landing) get the HTML the build drew for
+// them, with no React (src/domain/public-pages.ts), when the build has it.
 
 const API_PREFIXES = ['/auth', '/api', '/socket.io'];
 
@@ -39,6 +42,12 @@ function isClientRoute(request: FastifyRequest): boolean {
   if (path.posix.extname(pathname) !== '') return false;
   const accept = request.headers.accept ?? '';
   return accept.includes('text/html') || !accept.includes('application/json');
+}
+
+/** The pre-rendered page of a path (/landing → pages/landing.html), if the build drew one. */
+function publicPageOfPath(clientDir: string, pathname: string): string | null {
+  const file = publicPageFile(pathname);
+  return file && existsSync(path.join(clientDir, file)) ? file : null;
 }
 
 /** The bet id of a bet page's path (/bets/12), or null for any other path. */
@@ -77,6 +86,8 @@ export function registerClientApp(app: FastifyInstance, options: ClientAppOption
       root: options.clientDir,
       preCompressed: true,
       cacheControl: false,
+      // "/" is not index.html: the not-found handler below gives it the landing page.
+      index: false,
       // Source maps hold the whole source: built for our own debugging, never served (audit item 18).
       allowedPath: (pathName: string) => !pathName.endsWith('.map'),
       // The installed @fastify/static (9.x) hands over the raw response, not Fastify's reply.
@@ -106,7 +117,10 @@ export function registerClientApp(app: FastifyInstance, options: ClientAppOption
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .send(FALLBACK_PAGE);
-    const betId = betIdOfPath(request.url.split('?')[0] ?? '/');
+    const pathname = request.url.split('?')[0] ?? '/';
+    const publicPage = publicPageOfPath(options.clientDir, pathname);
+    if (publicPage) return reply.header('cache-control', 'no-cache').sendFile(publicPage);
+    const betId = betIdOfPath(pathname);
     if (betId !== null)
       return reply
         .type('text/html; charset=utf-8')

@@ -14,5 +14,6 @@ function useSessionStore(): SessionStore {
 
 export function useSession(): SessionSnapshot {
   const store = useSessionStore();
-  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+  // The same snapshot on the server: the public pages are drawn at build time, signed out.
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
 }
