@@ -25,7 +25,10 @@ export function compareActiveBets(a: Dated, b: Dated): number {
   return compareTimes(timeOf(a.expiresAt), timeOf(b.expiresAt)) || a.id - b.id;
 }
 
-/** Resolved list order (docs/groups-and-bets.md §4): most recently resolved first, missing resolvedAt last, then higher id (the newer bet). */
+/**
+ * Resolved list order (docs/groups-and-bets.md §4): most recently resolved first, missing
+ * resolvedAt last, then higher id (the newer bet).
+ */
 export function compareResolvedBets(
   a: { id: number; resolvedAt?: string | null },
   b: { id: number; resolvedAt?: string | null },

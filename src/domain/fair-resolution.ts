@@ -90,7 +90,10 @@ export function isBettingOpen(bet: TimedBet, now: number): boolean {
   return bet.state === 'active' && !(ms(bet.expiresAt) <= now) && !bet.picksRevealedAt;
 }
 
-/** Betting has closed (the opposite of isBettingOpen): settled, expired (maybe still waiting for its resolver) or its picks shown. Picks show from then on. */
+/**
+ * Betting has closed (the opposite of isBettingOpen): settled, expired (maybe still waiting for its
+ * resolver) or its picks shown. Picks show from then on.
+ */
 export function isBettingClosed(bet: TimedBet, now: number): boolean {
   return !isBettingOpen(bet, now);
 }

@@ -101,7 +101,8 @@ export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
 /**
  * Resolve a bet: the pool P is every wager's points; the bet type's rule picks the winners
  * (bet-types.ts), who share P in proportion to their points (floor(P × w / W), leftovers to
- * the largest remainders, then the earliest wager); with no winner or on an over/under push every wager is refunded. The winnings always add
+ * the largest remainders, then the earliest wager); with no winner or on an over/under push every
+ * wager is refunded. The winnings always add
  * up to P; the input order of `wagers` does not matter.
  */
 export function computeResolution(

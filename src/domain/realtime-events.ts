@@ -209,7 +209,10 @@ export interface SeasonEventPayload {
 /** authError's message when the server closes a socket whose access token expired: the client refreshes and reconnects at once. */
 export const TOKEN_EXPIRED_MESSAGE = 'Authentication expired: reconnect with a fresh access token';
 
-/** Sent when the handshake's access token is missing, invalid or expired; the client's message check looks for "Authentication" (docs/groups-and-bets.md §8). */
+/**
+ * Sent when the handshake's access token is missing, invalid or expired; the client's message check
+ * looks for "Authentication" (docs/groups-and-bets.md §8).
+ */
 interface AuthErrorPayload {
   message: string;
 }

@@ -26,9 +26,15 @@ interface MembershipEndedPayload {
  */
 interface InternalEvents {
   membershipEnded(payload: MembershipEndedPayload): void;
-  /** Sessions of the user ended (sign-out, sign-out everywhere, a password change or reset): the gateway drops their sockets, which must then prove a live session again. */
+  /**
+   * Sessions of the user ended (sign-out, sign-out everywhere, a password change or reset): the
+   * gateway drops their sockets, which must then prove a live session again.
+   */
   sessionsRevoked(payload: { userId: number }): void;
-  /** A wager was placed or changed: push and the totals announcer hear who; clients never do (the gateway sends the owner their own copy). */
+  /**
+   * A wager was placed or changed: push and the totals announcer hear who; clients never do (the
+   * gateway sends the owner their own copy).
+   */
   wagerSaved(payload: WagerSavedPayload): void;
   /** An inbox entry is due a push (src/server/notifications); push decides by the player's choices. */
   notificationPushDue(payload: Notification): void;
@@ -52,7 +58,10 @@ export type PublishedEvent = {
 type EventListener = (published: PublishedEvent) => void | Promise<void>;
 
 export interface EventBus {
-  /** Call only after the change's transaction committed. Listeners run now, in order; their failures are logged, never thrown at the publisher. */
+  /**
+   * Call only after the change's transaction committed. Listeners run now, in order; their failures
+   * are logged, never thrown at the publisher.
+   */
   publish<E extends BusEventName>(event: E, payload: BusEventPayload<E>, audience: Audience): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void;

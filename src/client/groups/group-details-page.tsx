@@ -11,7 +11,10 @@ export function GroupDetailsPage() {
   return <GroupScreen key={groupId} groupId={groupId} inviteCode={inviteCode} />;
 }
 
-/** /group/{id}/invite?inviteCode= (where docs/accounts-and-shell.md §2's login return rule points): the same link as /group/{id}?inviteCode=. */
+/**
+ * /group/{id}/invite?inviteCode= (where docs/accounts-and-shell.md §2's login return rule points):
+ * the same link as /group/{id}?inviteCode=.
+ */
 export function GroupInviteRedirect() {
   const { id } = useParams();
   const [search] = useSearchParams();

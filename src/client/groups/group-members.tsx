@@ -25,7 +25,10 @@ function memberPerson(member: MembershipRow) {
   return { firstName, lastName, displayName: member.userName };
 }
 
-/** The Members list of docs/groups-and-bets.md §2: one bubble (avatar and display name) per member, from the mirror's memberships; a name opens the member's stats, as on the leaderboard. */
+/**
+ * The Members list of docs/groups-and-bets.md §2: one bubble (avatar and display name) per member,
+ * from the mirror's memberships; a name opens the member's stats, as on the leaderboard.
+ */
 export function GroupMembers({ group, userId }: { group: GroupRow; userId: number }) {
   const members = useGroupMembers(group.id, userId);
   const admins = new Set(group.admins ?? []);

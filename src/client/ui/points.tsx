@@ -15,7 +15,10 @@ interface PointsProps {
   /** 'always' shows the word; 'wide' only from 480 px up; 'never' keeps it for screen readers only. */
   word?: 'always' | 'wide' | 'never';
   size?: 'small' | 'medium';
-  /** A gain or loss rather than a balance: "+2", "0", "−2" (`signedPoints`). A balance below zero (a re-resolution took back winnings already wagered) shows its true minus too. */
+  /**
+   * A gain or loss rather than a balance: "+2", "0", "−2" (`signedPoints`). A balance below zero (a
+   * re-resolution took back winnings already wagered) shows its true minus too.
+   */
   isSigned?: boolean;
   className?: string;
 }

@@ -124,7 +124,10 @@ const points = z
   .int(BET_MESSAGES.pointsWhole)
   .min(1, BET_MESSAGES.pointsMin);
 
-/** POST /bets/wagers. Whether the prediction fits the bet and the points fit the base needs the bet: `validatePrediction`, `isValidWagerPoints`. */
+/**
+ * POST /bets/wagers. Whether the prediction fits the bet and the points fit the base needs the bet:
+ * `validatePrediction`, `isValidWagerPoints`.
+ */
 export const placeWagerRequestSchema = z.strictObject({
   betId: idSchema(BET_MESSAGES.betRequired),
   prediction,

@@ -40,7 +40,10 @@ const memberStateGroups = prepared<
 
 export function createMemberStateService({ db, memberStateBets }: MemberStateServiceDeps) {
   return {
-    /** The caller's groups and memberships; the bet maps come from the bets feature, given the group ids loaded here (one place to extend). */
+    /**
+     * The caller's groups and memberships; the bet maps come from the bets feature, given the group
+     * ids loaded here (one place to extend).
+     */
     async getMemberState(caller: AuthUser): Promise<MemberStateResponse> {
       const rows = await memberStateGroups(db, { userId: caller.id });
       const state: MemberStateResponse = {

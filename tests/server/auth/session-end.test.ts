@@ -273,7 +273,10 @@ function stepArb(instances: number): fc.Arbitrary<Step> {
   ) as fc.Arbitrary<Step>;
 }
 
-/** Runs `steps` against `servers`, checking after each that every access token passes exactly while its session is live, on every server. */
+/**
+ * Runs `steps` against `servers`, checking after each that every access token passes exactly while
+ * its session is live, on every server.
+ */
 async function runHistory(servers: TestServer[], steps: Step[]) {
   const user = await createUser(servers[0]!);
   let password = user.password;

@@ -22,7 +22,8 @@ import { startTestServer, useTestServer, type TestServer } from '../harness';
 import { inboxOf, mute, NO_TIMERS, sendReminders } from './notification.factories';
 
 // The reminders job: "closes soon" once per bet per member who has not picked,
-// 2 hours before it closes (a bet made with less time left, in the last half of its time); the creator reminded to resolve at close, then once a day. Exactly
+// 2 hours before it closes (a bet made with less time left, in the last half of its time); the
+// creator reminded to resolve at close, then once a day. Exactly
 // once however many instances run it at once, and across a restart.
 
 const server = useTestServer(NO_TIMERS);

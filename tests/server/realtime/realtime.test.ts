@@ -28,7 +28,10 @@ async function connect(user: AuthResponse): Promise<TestSocket> {
   return client;
 }
 
-/** The bet events of docs/groups-and-bets.md §3 as the bets service publishes them; payloads are only carried, so their shape does not matter here. */
+/**
+ * The bet events of docs/groups-and-bets.md §3 as the bets service publishes them; payloads are
+ * only carried, so their shape does not matter here.
+ */
 const BET_EVENTS: RealtimeEventName[] = [
   'betCreated',
   'wagerPlaced',
