@@ -105,7 +105,8 @@ test('the wager form offers only amounts the server accepts and keeps the pick w
   await expect(card.getByText(/If you win: about/)).toBeVisible();
   // Meanwhile the same player spends 2 of their 10 points on another device: 9 no longer fit.
   let hasSpent = false;
-  await page.route('**/api/bets/wagers', async (route) => {
+  // The app sends its writes through the push (src/server/sync): the wager is in this one.
+  await page.route('**/api/sync/push', async (route) => {
     if (route.request().method() === 'POST' && !hasSpent) {
       hasSpent = true;
       await wagerViaApi(request, friend, elsewhere.id, 'yes', 2);
@@ -117,7 +118,7 @@ test('the wager form offers only amounts the server accepts and keeps the pick w
   // The pick stays as it was, to change or send again.
   await expect(card.getByRole('button', { name: /^No/ })).toHaveAttribute('aria-pressed', 'true');
   await expect(amounts.getByRole('button', { name: '3x' })).toHaveAttribute('aria-pressed', 'true');
-  await page.unroute('**/api/bets/wagers');
+  await page.unroute('**/api/sync/push');
   await amounts.getByRole('button', { name: '2x' }).click();
   await card.getByRole('button', { name: 'Submit Prediction' }).click();
   await expect(page.getByText('Wager Placed!')).toBeVisible();

@@ -165,8 +165,8 @@ test('a session without Remember me leaves nothing of a private group once its t
   expect(await reopened.evaluate(() => sessionStorage.length)).toBe(0);
   const stored = await storedText(reopened);
   for (const secret of secrets) expect(stored).not.toContain(secret);
-  // The push device id is the browser's, not the player's; the client group is a random id
-  // naming this browser's writer for the push (src/client/data/sync-client.ts), no content.
+  // The push device id is the browser's, not the player's; the client group (a random id,
+  // src/client/data/sync-client.ts) stays only because a write is held for its player.
   expect(
     (await localStorageKeys(reopened)).filter(
       (key) => !key.startsWith('push_device_id_') && !key.startsWith('hunch_sync_client_group_'),

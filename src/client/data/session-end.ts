@@ -1,6 +1,7 @@
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
 import { db as appDb, sessionTables, type HeldWrite, type HunchDb, type OutboxEntry } from './db';
 import { unmarkLocalDataOwner } from './local-data-owner';
+import { forgetClientGroups } from './sync-client';
 import type { SignOutReason } from './session-store';
 
 // The end of a session on this device, whatever ended it: the player signing out, a refresh
@@ -70,7 +71,11 @@ export function endLocalSession(
     await Promise.all(tables.map((table) => table.clear()));
   });
   // Only once it is done: a start that finds the owner still written down tries again.
-  return forgetting.then(() => unmarkLocalDataOwner(storage));
+  return forgetting.then(async () => {
+    const playersWithHeldWrites = (await db.held.orderBy('userId').uniqueKeys()) as number[];
+    forgetClientGroups(storage, playersWithHeldWrites);
+    unmarkLocalDataOwner(storage);
+  });
 }
 
 /**

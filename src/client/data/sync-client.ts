@@ -2,8 +2,9 @@ import { SYNC_CLIENT_KEY, type HunchDb, type OutboxEntry } from './db';
 
 // Who writes, for the push (docs/architecture.md §8; Replicache's client group and client):
 // - the client group is the player's on this browser: kept in localStorage under their id, it
-//   outlives every end of a session (session-end.ts empties Dexie's `meta`, not this), so the
-//   writes held when a session ended are asked about under the same group later;
+//   outlives an end of a session that held some of their writes (session-end.ts empties
+//   Dexie's `meta`, not this), so those writes are asked about under the same group later;
+//   a session that ends holding nothing forgets it (forgetClientGroups);
 // - the client is this local data's writer, kept in `meta` with the last number it gave: a
 //   clear of the local data forgets it and the next write mints a new one, which numbers
 //   from 1 again (always safe: the server keeps each client's last number apart).
@@ -26,14 +27,31 @@ export function createClientGroups(
   const known = new Map<number, string>();
   return (userId) => {
     const key = `${CLIENT_GROUP_KEY_PREFIX}${userId}`;
-    let id = known.get(userId) ?? storage?.getItem(key) ?? undefined;
-    if (!id) {
-      id = newId();
-      storage?.setItem(key, id);
-    }
+    const id = storage?.getItem(key) ?? known.get(userId) ?? newId();
+    // Written again if the end of a session forgot it (forgetClientGroups) while this page
+    // still knew it: a later held write of this session must find it after a reload.
+    if (storage && storage.getItem(key) !== id) storage.setItem(key, id);
     known.set(userId, id);
     return id;
   };
+}
+
+/**
+ * At the end of a session: forgets the client group of every player who has no write held on
+ * this browser. Only a held write needs its group later (its player's next sign-in asks the
+ * server whether it arrived); without one, nothing of the session may stay in a shared browser.
+ */
+export function forgetClientGroups(storage: Storage | null, playersWithHeldWrites: number[]) {
+  if (!storage) return;
+  const keep = new Set(
+    playersWithHeldWrites.map((userId) => `${CLIENT_GROUP_KEY_PREFIX}${userId}`),
+  );
+  const keys = Array.from({ length: storage.length }, (_, index) => storage.key(index));
+  const stale = keys.filter(
+    (key): key is string =>
+      key !== null && key.startsWith(CLIENT_GROUP_KEY_PREFIX) && !keep.has(key),
+  );
+  for (const key of stale) storage.removeItem(key);
 }
 
 const isWaiting = (entry: OutboxEntry) => entry.status === 'pending' || entry.status === 'sending';

@@ -85,12 +85,9 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
     case 'dispute':
       return mayDispute(viewer, bet, now);
     case 'judgeDispute': {
-      const [memberIds, adminIds] = viewer.role
-        ? await Promise.all([
-            listActiveMemberIds(tx, row.groupId),
-            listActiveAdminIds(tx, row.groupId),
-          ])
-        : [[], []];
+      // In turn: one transaction, one connection (readRoster, groups/group-access.ts, says why).
+      const memberIds = viewer.role ? await listActiveMemberIds(tx, row.groupId) : [];
+      const adminIds = viewer.role ? await listActiveAdminIds(tx, row.groupId) : [];
       return mayJudgeDisputeOf(viewer, bet, {
         memberIds,
         adminIds,

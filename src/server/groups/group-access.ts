@@ -164,10 +164,10 @@ async function requireCommentAccess(tx: Executor, request: CommentAccessRequest)
 
 /** The group's current admins and members, for the group policy (src/domain/policies). */
 export async function readRoster(tx: Executor, group: GroupRow): Promise<GroupRoster> {
-  const [admins, memberUserIds] = await Promise.all([
-    listActiveAdminIds(tx, group.id),
-    listActiveMemberIds(tx, group.id),
-  ]);
+  // In turn, not Promise.all: a transaction is one connection, which runs one query at a time
+  // anyway (pg warns about overlapping queries on one client, and its next major refuses them).
+  const admins = await listActiveAdminIds(tx, group.id);
+  const memberUserIds = await listActiveMemberIds(tx, group.id);
   return { createdByUserId: group.createdByUserId, admins, memberUserIds };
 }
 

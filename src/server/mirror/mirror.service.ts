@@ -113,11 +113,11 @@ export function createMirrorService({
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
     if (fresh.length === 0) return [];
-    const [members, betCounts, commentCounts] = await Promise.all([
-      countActiveMembers(tx, fresh),
-      countBets(tx, fresh),
-      countComments(tx, fresh),
-    ]);
+    // In turn: a transaction is one connection, which runs one query at a time anyway (pg
+    // only warns about overlapping queries on one client today, and will refuse them).
+    const members = await countActiveMembers(tx, fresh);
+    const betCounts = await countBets(tx, fresh);
+    const commentCounts = await countComments(tx, fresh);
     const page: number[] = [];
     let rows = 0;
     for (const id of fresh) {

@@ -95,6 +95,12 @@ async function expectForgotten(phone: Device, secrets: string[]) {
   for (const secret of secrets) expect(held).not.toContain(secret);
 }
 
+/** The client groups of the push (src/client/data/sync-client.ts) this browser remembers. */
+const clientGroupKeys = (phone: Device) =>
+  Array.from({ length: phone.storage.length }, (_, index) => phone.storage.key(index)).filter(
+    (key) => key?.startsWith('hunch_sync_client_group_'),
+  );
+
 const heldOf = (phone: Device, userId: number) =>
   phone.db.held.where('userId').equals(userId).toArray();
 
@@ -115,6 +121,24 @@ describe('signing out', () => {
     expect(await heldOf(phone, me.user.id)).toMatchObject([
       { userId: me.user.id, mutator: 'addComment', args: { betId: bet.id, text: 'My own words' } },
     ]);
+    // The held write is asked about under the same client group at the next sign-in.
+    expect(clientGroupKeys(phone)).toEqual([`hunch_sync_client_group_${me.user.id}`]);
+  });
+
+  it('forgets the client group too when no write is held', async () => {
+    const me = await createPlayer(server, 'Me');
+    const { bet, phone } = await privateGroupOnDevice(me);
+    await createCommentActions({ db: phone.db, session: phone.session, local: phone.local })
+      .postComment(bet.id, 'Sent at once')
+      .catch(() => undefined);
+    await phone.local.whenIdle();
+    expect(clientGroupKeys(phone)).toEqual([`hunch_sync_client_group_${me.user.id}`]);
+
+    await phone.session.logout();
+
+    await phone.local.whenIdle();
+    expect(await phone.db.held.count()).toBe(0);
+    expect(clientGroupKeys(phone)).toEqual([]);
   });
 
   it('has forgotten everything once it returns, even with a pull in flight', async () => {
