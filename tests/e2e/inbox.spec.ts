@@ -11,6 +11,7 @@ import {
   type Player,
 } from './groups.helpers';
 import { replacePushSubscribe } from './push.helpers';
+import { jobPasses } from './server-process';
 
 // The inbox end to end with two players in Chromium: the "closes soon" reminder
 // lands in the inbox (the bell's count, the entry, its link) and as a push through the stand-in
@@ -95,7 +96,10 @@ test('the closes-soon reminder lands in the inbox and as a push', async ({
     hostSide.page.getByRole('link', { name: new RegExp(`Closes soon: ${title}`) }),
   ).toBeVisible();
   // The reminder is sent once: later runs of the job add nothing.
-  await hostSide.page.waitForTimeout(2500);
+  const passes = await jobPasses(hostSide.page.request, 'reminders');
+  await expect
+    .poll(() => jobPasses(hostSide.page.request, 'reminders'))
+    .toBeGreaterThan(passes + 1);
   expect(pushesToHost()).toBe(1);
 
   await hostSide.context.close();

@@ -87,9 +87,10 @@ test('a group created offline shows at once, pending, and the server holds it on
       ),
     )
     .toBe(0);
-  // Sent again after a reload (same key): still one.
+  // A reload starts the app again, which sends what it still holds (nothing): still one once
+  // its requests have settled.
   await page.reload();
-  await page.waitForTimeout(1000);
+  await page.waitForLoadState('networkidle');
   expect(await myGroupsNamed(request, player, name)).toHaveLength(1);
 });
 
@@ -114,7 +115,7 @@ test('a write queued offline, the page closed, the network back, the app reopene
   await expect
     .poll(async () => (await myGroupsNamed(request, player, name)).length, { timeout: 20_000 })
     .toBe(1);
-  await reopened.waitForTimeout(1500);
+  await reopened.waitForLoadState('networkidle');
   expect(await myGroupsNamed(request, player, name)).toHaveLength(1);
 });
 
@@ -265,7 +266,8 @@ test('an offline wager on a bet that expires before the network returns is rolle
   await card.getByRole('button', { name: '1x', exact: true }).click();
   await card.getByRole('button', { name: 'Submit Prediction' }).click();
   await expect(card.getByTestId('pending-badge')).toBeVisible();
-  // The bet closes while the player is still offline.
+  // The bet closes while the player is still offline: the wait is the bet's own clock (it
+  // closes at a time set on the server), not the app's.
   await page.waitForTimeout(Math.max(0, closesAt - Date.now()) + 1000);
 
   await context.setOffline(false);

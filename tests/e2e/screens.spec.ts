@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
+import { waitForStillPage } from './axe.helpers';
 import {
   activeGroupButton,
   createGroupViaApi,
@@ -261,7 +262,7 @@ for (const size of SCREEN_SIZES) {
         async (page, state) => {
           const [name, fullPage] = names[state];
           if (state === 'offline indicator') {
-            await page.waitForTimeout(500);
+            await waitForStillPage(page);
             await page.screenshot({ path: `${SCREENS_DIR}/${tag}-${name}.png` });
           } else await shoot(page, `${tag}-${name}`, fullPage);
         },

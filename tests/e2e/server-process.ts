@@ -2,12 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
 
 // Starting and stopping the real Hunch server for end-to-end tests: the global setup runs one
 // for the whole run, and a spec that needs to restart a server (the realtime reconnection)
 // runs its own through the same function, on its own port and DATA_DIR.
 
 const root = path.resolve(import.meta.dirname, '../..');
+
+/** The e2e server's metrics token: a spec waits on a job's passes (`jobPasses`, below). */
+export const E2E_METRICS_TOKEN = 'e2e-metrics-token-not-a-secret';
 
 export function assertPortFree(port: number) {
   return new Promise<void>((resolve, reject) => {
@@ -102,6 +106,8 @@ export async function startServerProcess({
     // The inbox-fair spec waits for a weekly top-up: the job looks every 2 seconds (no other
     // spec leaves a member below the base wager, so none of their points change).
     FLOOR_TOP_UP_INTERVAL_MS: '2000',
+    // Metrics on: a spec that checks a job does nothing more waits for its next passes.
+    METRICS_TOKEN: E2E_METRICS_TOKEN,
     // The push spec's stand-in push service listens on loopback over http.
     PUSH_ENDPOINT_HOSTS:
       'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
@@ -144,4 +150,22 @@ export async function startServerProcess({
 
   await start();
   return { url, stop, start };
+}
+
+/**
+ * How many passes the server's `job` has finished (its Prometheus metrics): a spec that checks
+ * that a job does nothing more waits for its next passes instead of a fixed time.
+ */
+export async function jobPasses(request: APIRequestContext, job: string): Promise<number> {
+  const response = await request.get('/metrics', {
+    headers: { Authorization: `Bearer ${E2E_METRICS_TOKEN}` },
+  });
+  if (!response.ok()) throw new Error(`GET /metrics answered ${response.status()}`);
+  const pattern = new RegExp(
+    `^hunch_job_pass_duration_seconds_count\\{[^}]*job="${job}"[^}]*\\} (\\d+)`,
+    'gm',
+  );
+  let passes = 0;
+  for (const match of (await response.text()).matchAll(pattern)) passes += Number(match[1]);
+  return passes;
 }
