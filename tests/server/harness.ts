@@ -79,6 +79,36 @@ export interface TestServerOptions {
   realtimeRedisKey?: string;
 }
 
+/** A new, empty PostgreSQL database beside TEST_DATABASE_URL's (`prefix_…`), and how to drop it. */
+export async function emptyPostgresDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('emptyPostgresDatabase needs TEST_DATABASE_URL');
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: base });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
 /** A fresh, migrated, isolated database for this test file. */
 export async function openTestDatabase(): Promise<DatabaseConnection> {
   if (process.env.HUNCH_TEST_DB === 'postgres') {

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
@@ -16,7 +14,14 @@ import { subscribeToPush, deleteAccount } from '../auth/account-data.factories';
 import { cancel, createBet, placeWager, resolve } from '../bets/bet.factories';
 import { addComment, deleteComment } from '../comments/comment.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
-import { createUser, login, startTestServer, useTestServer, type SignedInUser } from '../harness';
+import {
+  createUser,
+  emptyPostgresDatabase,
+  login,
+  startTestServer,
+  useTestServer,
+  type SignedInUser,
+} from '../harness';
 import { inboxOf, NO_TIMERS } from '../notifications/notification.factories';
 
 // `npm run backup` / `npm run restore` (src/server/db/backup-cli.ts): a backup of a database
@@ -42,27 +47,6 @@ async function cli(
     error: (line) => error.push(line),
   });
   return { code, out: out.join('\n'), error: error.join('\n') };
-}
-
-/** A new, empty PostgreSQL database beside TEST_DATABASE_URL's; dropped by `drop`. */
-async function emptyPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `hunch_backup_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: base });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
 }
 
 type Rows = Record<string, unknown>[];
@@ -252,7 +236,7 @@ describe('npm run restore', RESTORE_TEST, () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     'fills an empty PostgreSQL database with every row of every table, and Hunch serves it',
     async () => {
-      const target = await emptyPostgres();
+      const target = await emptyPostgresDatabase('hunch_backup');
       const dataDir = path.join(work, 'restored-postgres');
       try {
         const restored = await cli('restore', [backupFile], {
@@ -286,7 +270,7 @@ describe('npm run restore', RESTORE_TEST, () => {
       });
       expect(fromPglite.error).toBe('');
       expect(fromPglite.out).toMatch(/from PGlite/);
-      const target = await emptyPostgres();
+      const target = await emptyPostgresDatabase('hunch_backup');
       try {
         const env = { DATA_DIR: path.join(work, 'move-postgres'), DATABASE_URL: target.url };
         const restored = await cli('restore', [path.join(work, 'from-pglite.jsonl.gz')], env);

@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import {
@@ -11,6 +10,7 @@ import {
   startServerProcess,
   type ServerProcess,
 } from '../../e2e/server-process';
+import { emptyPostgresDatabase } from '../harness';
 
 // The crash window of a write (docs/architecture.md §8): the real server, as a child process,
 // is killed with SIGKILL right after a pushed write commits and before it answers
@@ -28,21 +28,9 @@ let server: ServerProcess | undefined;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-crash-'));
   if (!isPostgres) return;
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `hunch_crash_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const dropper = new pg.Client({ connectionString: base });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
-  };
+  const database = await emptyPostgresDatabase('hunch_crash');
+  databaseUrl = database.url;
+  dropDatabase = database.drop;
 });
 
 afterAll(async () => {
