@@ -266,9 +266,10 @@ test('an offline wager on a bet that expires before the network returns is rolle
   await card.getByRole('button', { name: '1x', exact: true }).click();
   await card.getByRole('button', { name: 'Submit Prediction' }).click();
   await expect(card.getByTestId('pending-badge')).toBeVisible();
-  // The bet closes while the player is still offline: the wait is the bet's own clock (it
-  // closes at a time set on the server), not the app's.
-  await page.waitForTimeout(Math.max(0, closesAt - Date.now()) + 1000);
+  // The bet closes while the player is still offline: its countdown says so.
+  await expect(page.getByText('Expired', { exact: true }).first()).toBeVisible({
+    timeout: Math.max(0, closesAt - Date.now()) + 10_000,
+  });
 
   await context.setOffline(false);
   await expect(page.getByText('This bet has expired: wagers are no longer accepted.')).toBeVisible({
