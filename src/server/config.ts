@@ -46,17 +46,15 @@ const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
       .transform((v) => v === 'true' || v === '1'),
   );
 
+const portNumber = z.coerce
+  .number()
+  .int('must be a whole number')
+  .min(0)
+  .max(65535, 'must be a port number (0–65535)');
+
 const envSchema = z
   .object({
-    PORT: z.preprocess(
-      emptyAsUndefined,
-      z.coerce
-        .number()
-        .int('must be a whole number')
-        .min(0)
-        .max(65535, 'must be a port number (0–65535)')
-        .default(3000),
-    ),
+    PORT: z.preprocess(emptyAsUndefined, portNumber.default(3000)),
     HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
     DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, 'postgres://'),
@@ -126,15 +124,7 @@ const envSchema = z
       z.string().min(16, 'must be at least 16 characters').optional(),
     ),
     /** A second port, bound to 127.0.0.1, serving GET /metrics without a token; unset: none. */
-    METRICS_PORT: z.preprocess(
-      emptyAsUndefined,
-      z.coerce
-        .number()
-        .int('must be a whole number')
-        .min(0)
-        .max(65535, 'must be a port number (0–65535)')
-        .optional(),
-    ),
+    METRICS_PORT: z.preprocess(emptyAsUndefined, portNumber.optional()),
     RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
     RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
     RATE_LIMIT_GUEST_PER_IP: perMinute(30),
