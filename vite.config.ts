@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { publicPagesPlugin } from './scripts/vite-plugin-public-pages';
 import { serviceWorkerPlugin } from './scripts/vite-plugin-service-worker';
+import { signedInChunk } from './scripts/signed-in-chunk';
 
 // The client is built into dist/client and served by the Fastify server (`npm start`).
 // In development (`npm run dev`) Vite serves it and proxies the API to the server.
@@ -22,6 +23,9 @@ export default defineConfig({
     emptyOutDir: true,
     // Maps are built for debugging but not referenced from the bundles; the server never serves them.
     sourcemap: 'hidden',
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [signedInChunk(import.meta.dirname)] } },
+    },
   },
   server: {
     port: 5173,

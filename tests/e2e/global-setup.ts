@@ -11,21 +11,22 @@ import { startServerProcess } from './server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-function newestMtime(dir: string): number {
+/** The newest modification time of a file, or of every file under a folder. */
+function newestMtime(target: string): number {
+  if (!statSync(target).isDirectory()) return statSync(target).mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
+  for (const entry of readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
 }
 
 function buildClientIfNeeded() {
   const index = path.join(root, 'dist/client/index.html');
-  // The service worker (src-sw) and the manifest and icons (public) are part of the client build.
+  // The service worker (src-sw), the manifest and icons (public), the build's configuration and
+  // the build plugins it loads from scripts/ are part of the client build too.
   const sources = Math.max(
-    ...['src/client', 'src/domain', 'src-sw', 'public'].map((dir) =>
-      newestMtime(path.join(root, dir)),
+    ...['src/client', 'src/domain', 'src-sw', 'public', 'vite.config.ts', 'scripts'].map((target) =>
+      newestMtime(path.join(root, target)),
     ),
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
