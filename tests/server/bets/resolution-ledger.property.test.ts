@@ -93,5 +93,6 @@ describe('resolve, undo and re-resolve', () => {
       ),
       { numRuns: 12 },
     );
-  });
+    // Twelve random runs of many requests each: seconds when quiet, far more on a busy machine.
+  }, 120_000);
 });

@@ -140,5 +140,6 @@ describe('a season reset with open bets', () => {
       ),
       { numRuns: 10 },
     );
-  });
+    // Ten random runs of many requests each: seconds when quiet, far more on a busy machine.
+  }, 120_000);
 });
