@@ -129,6 +129,22 @@ interface GroupCreatedPayload {
 export type CommentEventPayload = VersionedComment;
 
 /**
+ * The write of a device's outbox a change came from: mutation `mutationID` of client `clientID`
+ * (the push's numbering, docs/architecture.md §8). Only the author's own sockets hear it, so the
+ * device that wrote the change knows its own write without comparing contents.
+ */
+export interface MutationOrigin {
+  clientID: string;
+  mutationID: number;
+}
+
+/**
+ * A comment posted. The author's sockets get the origin too when a push wrote it (absent for
+ * other members and for a REST call).
+ */
+export type CommentPostedPayload = CommentEventPayload & Partial<MutationOrigin>;
+
+/**
  * A resolution was undone (by whoever resolved it, within the undo window). Every
  * distribution it had paid was taken back exactly: total by −(winnings − wagerAmount), available
  * by −winnings. The bet is active again but closed (its picks were shown), waiting for its result.
@@ -235,7 +251,7 @@ export interface ServerToClientEvents {
   userLeftGroup(payload: UserLeftGroupPayload): void;
   groupUpdated(payload: GroupUpdatedPayload): void;
   groupCreated(payload: GroupCreatedPayload): void;
-  commentPosted(payload: CommentEventPayload): void;
+  commentPosted(payload: CommentPostedPayload): void;
   commentDeleted(payload: CommentEventPayload): void;
   resolutionUndone(payload: ResolutionUndonePayload): void;
   resolutionDisputed(payload: ResolutionDisputedPayload): void;

@@ -1,7 +1,6 @@
 // The realtime connection's rules (docs/groups-and-bets.md §4, §8, §9), pure so the schedule and the error
-// typing are tested without a socket. The client's socket service applies them; socket.io's
-// own reconnection is switched off because its defaults (20 s time-out, 1–5 s delays)
-// are not the spec's.
+// typing are tested without a socket. The client's socket service applies them, with
+// socket.io's own reconnection switched off: src/client/data/socket-service.ts says why.
 
 /** docs/groups-and-bets.md §9: the socket constants. */
 export const SOCKET_LIMITS = {

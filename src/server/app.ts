@@ -21,7 +21,7 @@ import { deviceTransferRoutes } from './auth/device-transfer.routes';
 import { createDeviceTransferService } from './auth/device-transfer.service';
 import { registerClientApp } from './client-app';
 import type { Config } from './config';
-import { capConnectionsPerAddress, connectionOptions } from './connection-limits';
+import { capConnectionsPerAddress, connectionOptions, followAnswers } from './connection-limits';
 import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
@@ -112,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // keep-alive clients to go away.
     forceCloseConnections: 'idle',
   });
+  followAnswers(app.server);
   // One address cannot hold every connection (proxies TRUST_PROXY names excepted).
   capConnectionsPerAddress(app.server, {
     max: config.connectionLimits.maxPerIp,

@@ -1,4 +1,4 @@
-import type { Server, ServerOptions } from 'node:http';
+import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { ApiErrorBody } from '../domain/api-error';
@@ -51,6 +51,29 @@ function rawAnswer(status: number, reason: string, body: ApiErrorBody): string {
   );
 }
 
+/** Each connection's answers not yet written out, oldest first (see followAnswers). */
+const unfinishedAnswers = new WeakMap<Socket, ServerResponse[]>();
+
+/**
+ * Keeps each connection's answers in progress, so a client error never writes into one already
+ * on its way (answerClientError). Node keeps that answer on a socket field of its own; this
+ * follows it through the public 'request' event and the response's own state instead.
+ */
+export function followAnswers(server: Server): void {
+  server.on('request', (request, response: ServerResponse) => {
+    const socket = request.socket;
+    const answers =
+      unfinishedAnswers.get(socket)?.filter((answer) => !answer.writableFinished) ?? [];
+    answers.push(response);
+    unfinishedAnswers.set(socket, answers);
+  });
+}
+
+const isAnswerUnderWay = (socket: Socket) =>
+  (unfinishedAnswers.get(socket) ?? []).some(
+    (answer) => answer.headersSent && !answer.writableFinished,
+  );
+
 /**
  * Node's 'clientError': a request that timed out, had too many headers or could not be parsed.
  * Answered with the API's error body, as Fastify's default does with its own, then closed.
@@ -63,8 +86,7 @@ function answerClientError(
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   this.log.debug({ code: error.code }, 'client error');
   // As Node does: never write into an answer already on its way.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
+  if (socket.writable && !isAnswerUnderWay(socket)) {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
       socket.write(rawAnswer(408, 'Request Timeout', requestTimedOut().toBody()));
     else if (error.code === 'HPE_HEADER_OVERFLOW')

@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notification } from '../domain/notifications';
-import type { ServerToClientEvents, WagerPlacedPayload } from '../domain/realtime-events';
+import type {
+  MutationOrigin,
+  ServerToClientEvents,
+  WagerPlacedPayload,
+} from '../domain/realtime-events';
 
 // The in-process bus of domain events (docs/conventions.md, "Events after commit"). A service
 // publishes only after its transaction has committed, so a listener never announces a change
@@ -51,8 +55,19 @@ export type BusEventPayload<E extends BusEventName> = Parameters<BusEvents[E]>[0
 /** Who may receive an event: everyone in a group's room, or one user's sockets (docs/architecture.md §7). */
 export type Audience = { groupId: number } | { userId: number };
 
+/**
+ * The pushed write an event came from (push.service.ts): its author and the mutation of their
+ * client. Absent for a REST call, a job, anything not pushed.
+ */
+export type WriteOrigin = MutationOrigin & { userId: number };
+
 export type PublishedEvent = {
-  [E in BusEventName]: { event: E; payload: BusEventPayload<E>; audience: Audience };
+  [E in BusEventName]: {
+    event: E;
+    payload: BusEventPayload<E>;
+    audience: Audience;
+    origin?: WriteOrigin;
+  };
 }[BusEventName];
 
 type EventListener = (published: PublishedEvent) => void | Promise<void>;
@@ -62,7 +77,12 @@ export interface EventBus {
    * Call only after the change's transaction committed. Listeners run now, in order; their failures
    * are logged, never thrown at the publisher.
    */
-  publish<E extends BusEventName>(event: E, payload: BusEventPayload<E>, audience: Audience): void;
+  publish<E extends BusEventName>(
+    event: E,
+    payload: BusEventPayload<E>,
+    audience: Audience,
+    origin?: WriteOrigin,
+  ): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void;
 }
@@ -79,8 +99,10 @@ export function createEventBus(logger?: Pick<FastifyBaseLogger, 'error'>): Event
   const report = (error: unknown, event: string) =>
     logger?.error({ err: error, event }, 'event listener failed');
   return {
-    publish(event, payload, audience) {
-      const published = { event, payload, audience } as PublishedEvent;
+    publish(event, payload, audience, origin) {
+      const published = (
+        origin ? { event, payload, audience, origin } : { event, payload, audience }
+      ) as PublishedEvent;
       for (const listener of [...listeners]) {
         try {
           const result = listener(published);

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
-import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_ERROR_CODES } from '../domain/api-error';
 import { API_BASE } from '../domain/constants';
+import { isSignedInRoute } from './auth/authenticate';
 import { z } from '../domain/schemas/zod';
 
 // The API's OpenAPI 3.1 description, built from the routes' own zod schemas by @fastify/swagger
 // and fastify-type-provider-zod's transform, served at GET /api/openapi.json (public, cached).
 // What the schemas do not say is added from what the app really does, never declared per route:
-// - security: a route is signed in when app.authenticate is one of its onRequest hooks (its
-//   own or its plugin's); it then takes the Bearer access token (auth/authenticate.ts);
+// - security: a route is signed in when app.authenticate guards it (its own onRequest hook, or
+//   its plugin's requireSignIn); it then takes the Bearer access token (auth/authenticate.ts);
 // - error responses: every refusal is the one error body of errors.ts ({message, code,
 //   fieldErrors?}, code one of API_ERROR_CODES), listed by what can refuse a route: its input,
 //   its token, its method (CSRF, rate limits, rules), a path id, the database;
@@ -138,19 +139,6 @@ function completeDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document 
   return document;
 }
 
-/**
- * The symbol under which Fastify keeps an instance's hooks (its own and inherited ones): Fastify
- * has no public way to list a plugin's hooks, and routes inherit app.authenticate from their
- * plugin (`app.addHook('onRequest', app.authenticate)`). tests/server/openapi.test.ts checks the
- * result against the routes that really answer 401, so a Fastify that moved them fails there.
- */
-function hooksSymbol(app: FastifyInstance): symbol {
-  const symbol = Object.getOwnPropertySymbols(app).find((s) => s.description === 'fastify.hooks');
-  if (!symbol)
-    throw new Error('openapi: this Fastify keeps its hooks elsewhere; update openapi.ts');
-  return symbol;
-}
-
 const TAGS: [prefix: string, tag: string][] = [
   ['/auth/', 'accounts'],
   [`${API_BASE}/`, 'game'],
@@ -166,18 +154,6 @@ export async function registerOpenApi(
   app: FastifyInstance,
   { publicUrl }: OpenApiOptions,
 ): Promise<void> {
-  const kHooks = hooksSymbol(app);
-  // The plugin instance each route was added on: its onRequest hooks say whether it is signed in.
-  const instanceOf = new WeakMap<RouteOptions, FastifyInstance>();
-  app.addHook('onRoute', function (this: FastifyInstance, route) {
-    instanceOf.set(route, this);
-  });
-  const isSignedIn = (route: RouteOptions): boolean => {
-    const inherited = (
-      instanceOf.get(route) as unknown as Record<symbol, { onRequest: unknown[] }> | undefined
-    )?.[kHooks]?.onRequest;
-    return [route.onRequest ?? [], inherited ?? []].flat().includes(app.authenticate);
-  };
   const zodTransform = createJsonSchemaTransform({ skipList: [] });
 
   await app.register(fastifySwagger, {
@@ -220,7 +196,7 @@ export async function registerOpenApi(
       // The PWA's pages (client-app.ts) are HTML for browsers, not the API.
       if (!tag) return { schema: { hide: true }, url };
       const extra: FastifySchema = { tags: [tag] };
-      if (isSignedIn(input.route)) extra.security = [{ [BEARER]: [] }];
+      if (isSignedInRoute(app, input.route)) extra.security = [{ [BEARER]: [] }];
       return { schema: { ...schema, ...extra }, url };
     },
     transformObject: (input) =>

@@ -1,25 +1,19 @@
-import { createRequire } from 'node:module';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimits } from './config';
 import { rateLimited } from './errors';
+import {
+  LocalStore,
+  RedisStore,
+  type RateLimitStore,
+  type StoreCallback,
+} from './rate-limit-internals';
 
 // Flood protection with @fastify/rate-limit's store (in memory, or Redis with REDIS_URL so
 // every instance shares the counts). We use createRateLimit rather than the route option
 // because a route can need two limits at once (login: per IP and per email), and the answer
 // must be our error body: 429, Retry-After, {message, code: 'rate_limited'}.
-
-type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
-interface RateLimitStore {
-  incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
-  read?(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
-  child(routeOptions: unknown): RateLimitStore;
-}
-type StoreConstructor = new (...args: unknown[]) => RateLimitStore;
-const require = createRequire(import.meta.url);
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreConstructor;
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreConstructor;
 
 /**
  * The plugin's store with REDIS_URL: counts in Redis while it answers, and in this process's

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectionOptions, followAnswers } from '../../src/server/connection-limits';
 import { createGuest, useTestServer, type TestServer } from './harness';
 import { connectSocket, syncSockets, type TestSocket } from './realtime/test-socket';
 
@@ -24,7 +26,10 @@ afterEach(() => {
   for (const client of sockets.splice(0)) client.close();
 });
 
-function connectRaw(server: TestServer, localAddress = '127.0.0.1'): Promise<RawConnection> {
+function connectRaw(
+  server: Pick<TestServer, 'url'>,
+  localAddress = '127.0.0.1',
+): Promise<RawConnection> {
   const socket = net.connect({
     port: Number(new URL(server.url).port),
     host: '127.0.0.1',
@@ -159,6 +164,64 @@ describe('a request Node cannot read', () => {
     expect(bodyOf(large.received())).toMatchObject({ code: 'headers_too_large' });
     expect(garbage.received()).toMatch(/^HTTP\/1\.1 400 /);
     expect(bodyOf(garbage.received())).toMatchObject({ code: 'bad_request' });
+  });
+});
+
+describe('a request Node cannot read, behind an answer still on its way', () => {
+  /** A bare Fastify with the app's connection options and `route`, listening on a free port. */
+  async function bareServer(route: (app: FastifyInstance) => void) {
+    const app = Fastify(
+      connectionOptions({
+        requestTimeoutMs: 10_000,
+        headersTimeoutMs: 5_000,
+        idleTimeoutMs: 10_000,
+        maxPerIp: 0,
+        maxSocketsPerUser: 20,
+      }),
+    );
+    followAnswers(app.server);
+    route(app);
+    return { url: await app.listen({ port: 0, host: '127.0.0.1' }), close: () => app.close() };
+  }
+
+  it('closes the connection without writing into that answer', async () => {
+    let started!: () => void;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const server = await bareServer((app) =>
+      // An answer whose headers and first bytes are out, the rest still to come.
+      app.get('/stream', (_request, reply) => {
+        reply.hijack();
+        reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+        reply.raw.write('first part;');
+        started();
+      }),
+    );
+    try {
+      const raw = await connectRaw(server);
+      raw.socket.write('GET /stream HTTP/1.1\r\nHost: hunch.test\r\n\r\n');
+      await isStarted;
+      raw.socket.write('NOT HTTP\r\n\r\n');
+      await raw.closed;
+      expect(raw.received()).toMatch(/^HTTP\/1\.1 200 /);
+      expect(raw.received()).not.toMatch(/400 Bad Request/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is answered once the answer before it was written out', async () => {
+    const server = await bareServer((app) => app.get('/done', () => ({ ok: true })));
+    try {
+      const raw = await connectRaw(server);
+      raw.socket.write('GET /done HTTP/1.1\r\nHost: hunch.test\r\n\r\n');
+      await nextData(raw);
+      raw.socket.write('NOT HTTP\r\n\r\n');
+      await raw.closed;
+      expect(raw.received()).toMatch(/^HTTP\/1\.1 200 /);
+      expect(raw.received()).toMatch(/HTTP\/1\.1 400 Bad Request/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { fromPglite, fromPool } from '../../src/server/db/connect';
+import { createPglite, fromPglite, fromPool } from '../../src/server/db/connect';
 
 // Prepares one migrated database per test run, which every test file copies:
 // - PGlite: initdb takes seconds, so migrate once and dump the data directory; each test
@@ -45,7 +44,7 @@ export default async function setup(project: TestProject) {
   const dir = path.resolve('.tmp');
   mkdirSync(dir, { recursive: true });
   const snapshot = path.join(dir, `pglite-snapshot-${process.pid}.tar`);
-  const client = await PGlite.create();
+  const client = await createPglite();
   const connection = fromPglite(client);
   await connection.migrate();
   const dump = await client.dumpDataDir('none');

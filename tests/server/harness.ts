@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
@@ -11,7 +10,12 @@ import type { AuthResponse, RegisterRequest } from '../../src/domain/auth';
 import { safeLogging } from '../../src/server/logging';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config, type RateLimits } from '../../src/server/config';
-import { fromPglite, fromPool, type DatabaseConnection } from '../../src/server/db/connect';
+import {
+  createPglite,
+  fromPglite,
+  fromPool,
+  type DatabaseConnection,
+} from '../../src/server/db/connect';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
 import { assertLedgerMatchesMemberships } from './ledger-assertions';
 
@@ -136,7 +140,7 @@ export async function openTestDatabase(): Promise<DatabaseConnection> {
     };
   }
   const snapshot = readFileSync(inject('pgliteSnapshot'));
-  return fromPglite(await PGlite.create({ loadDataDir: new Blob([snapshot]) }));
+  return fromPglite(await createPglite({ loadDataDir: new Blob([snapshot]) }));
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handleAdapterCommands } from '../../src/server/realtime/realtime.gateway';
+import { handlingAdapterCommands } from '../../src/server/realtime/realtime.gateway';
 import { login, useTestServer } from './harness';
 
 // An unreachable Redis stopped start-up (audit item 13). Now the app starts degraded: limits
@@ -73,10 +73,12 @@ describe('shutting down while Redis is unreachable', () => {
     const client = new Redis(`redis://127.0.0.1:${await freePort()}`, { lazyConnect: true });
     client.on('error', () => {});
     const warnings: unknown[] = [];
-    handleAdapterCommands(client, { warn: (details: unknown) => warnings.push(details) });
+    const adapterView = handlingAdapterCommands(client, {
+      warn: (details: unknown) => warnings.push(details),
+    });
     await client.connect().catch(() => {});
     // What the adapter does at start: subscribe without awaiting; the command waits offline.
-    void client.psubscribe('hunch#*');
+    void adapterView.psubscribe('hunch#*');
     // A shutdown during a reconnect attempt rejects everything that waits.
     await new Promise((resolve) => client.once('connecting', resolve));
     client.disconnect();

@@ -172,7 +172,7 @@ export function createLocalData({
   });
 
   const realtime = socket
-    ? createRealtimeSync({ db, session, rebaser, socket, toasts, sync, debounceMs })
+    ? createRealtimeSync({ db, session, rebaser, socket, sync, debounceMs })
     : null;
 
   let unsubscribers: Array<() => void> = [];

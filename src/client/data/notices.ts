@@ -1,4 +1,4 @@
-// How the data layer tells the player something (a refused write, a refund, "Reconnecting..."):
+// How the data layer tells the player something (a refused write, "Reconnecting..."):
 // through the shell's toasts, handed in when the shell starts the local data (startLocalData).
 // data/ never imports shell/: the toasts come in, as the outbox's notifyError and every
 // factory's `toasts` option take them. Until connected (a test building its own parts) a notice

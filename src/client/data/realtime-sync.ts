@@ -1,18 +1,16 @@
 import type { Notification } from '../../domain/notifications';
 import type {
-  BetReResolvedPayload,
   CommentEventPayload,
-  ResolutionDisputedPayload,
-  ResolutionUndonePayload,
+  CommentPostedPayload,
   PointsRefundedPayload,
   RealtimeEventName,
   RealtimeEventPayload,
+  ResolutionDisputedPayload,
   UserLeftGroupPayload,
   WagerPlacedPayload,
 } from '../../domain/realtime-events';
 import type { HunchDb } from './db';
 import type { Rebaser } from './mutators';
-import type { Notices } from './notices';
 import type { SessionStore } from './session-store';
 import type { SocketService } from './socket-service';
 
@@ -22,71 +20,46 @@ import type { SocketService } from './socket-service';
 // whole comment, stored if newer (a tombstone too); every other event schedules ONE debounced
 // pull, which brings the rows with their versions (and whatever the socket missed). A
 // (re)connection pulls too: events sent while the socket was down are lost.
+//
+// Each event has its handler in one table typed by the domain's map of events: an event added
+// there without a handler here does not compile. Who is told of a change (a refund, a result
+// undone) is decided here, where the mirror is; what they are told is the UI's
+// (shell/realtime-announcements.ts), a subscriber of `onAnnouncement`.
 
 export interface RealtimeSyncOptions {
   db: HunchDb;
   session: Pick<SessionStore, 'user'>;
   rebaser: Rebaser;
   socket: Pick<SocketService, 'on' | 'onConnected'>;
-  toasts: Pick<Notices, 'info'>;
   /** Send pending writes, then pull (local-data.ts). */
   sync: () => Promise<void>;
   debounceMs?: number;
 }
 
-/** docs/groups-and-bets.md §8's refund toast. */
-export function refundMessage(totalRefunded: number, participants: number): string {
-  return `${totalRefunded} points refunded to ${participants} participant(s)`;
-}
+/** Something someone else did that concerns the player, for the UI to tell them. */
+export type RealtimeAnnouncement =
+  /** Their stake on a bet came back (a cancel, an expiry, a resolution nobody won). */
+  | { kind: 'refund'; totalRefunded: number; participants: number }
+  /** A result they had a stake in was undone. */
+  | { kind: 'resultUndone'; title: string }
+  /** A result they had a stake in was corrected by an admin. */
+  | { kind: 'resultCorrected'; title: string }
+  /** A result they review (as the bet's creator or a group admin) was disputed. */
+  | { kind: 'resultDisputed'; title: string }
+  /** An admin removed them from a group. */
+  | { kind: 'removedFromGroup'; groupName: string };
 
-/** What a participant hears when a result they had a stake in changed. */
-export const RESULT_CHANGED_TEXT = {
-  undone: (title: string) =>
-    `The result of “${title}” was undone. Your points are back as they were.`,
-  reResolved: (title: string) => `The result of “${title}” was corrected by an admin.`,
-  disputed: (title: string) => `Someone thinks the result of “${title}” is wrong. Take a look.`,
+type EventHandlers = {
+  [E in RealtimeEventName]: (payload: RealtimeEventPayload<E>) => Promise<void>;
 };
 
-/** What a player hears when an admin removed them from a group. */
-export const REMOVED_FROM_GROUP_TEXT = (groupName: string) =>
-  `An admin removed you from ${groupName}.`;
-
-/** The events that only tell the client to pull (all but wagerPlaced, which carries its totals). */
-const PULL_EVENTS = [
-  'betCreated',
-  'betResolved',
-  'betCancelled',
-  'betExpired',
-  'pointsRefunded',
-  'userJoinedGroup',
-  // A member left or was removed, the group was renamed: the group row and its members come
-  // with the pull (a removed player's pull drops the group).
-  'userLeftGroup',
-  'groupUpdated',
-  'groupCreated',
-  // Fair resolution: the picks, the undone or re-resolved payout and the history come with the pull.
-  'picksRevealed',
-  'resolutionUndone',
-  'resolutionDisputed',
-  'disputeDismissed',
-  'betReResolved',
-  // A season's row, its standings and a reset's points come with the pull.
-  'seasonStarted',
-  'seasonEnded',
-] as const satisfies readonly RealtimeEventName[];
-
-/** The events that carry a whole comment. */
-const COMMENT_EVENTS = [
-  'commentPosted',
-  'commentDeleted',
-] as const satisfies readonly RealtimeEventName[];
+export type RealtimeSync = ReturnType<typeof createRealtimeSync>;
 
 export function createRealtimeSync({
   db,
   session,
   rebaser,
   socket,
-  toasts,
   sync,
   debounceMs = 150,
 }: RealtimeSyncOptions) {
@@ -99,6 +72,10 @@ export function createRealtimeSync({
     return work;
   };
   let scheduled: { promise: Promise<void>; resolve: () => void } | null = null;
+  const listeners = new Set<(announcement: RealtimeAnnouncement) => void>();
+  const announce = (announcement: RealtimeAnnouncement) => {
+    for (const listener of [...listeners]) listener(announcement);
+  };
 
   const me = () => session.user?.id ?? null;
 
@@ -122,6 +99,20 @@ export function createRealtimeSync({
     return scheduled.promise;
   };
 
+  /** Pulls unless the stored row already holds the event's change (`held`); nothing while signed out. */
+  const pullUnless = async (held: () => Promise<boolean>) => {
+    if (me() === null || (await held())) return;
+    await schedulePull();
+  };
+  const pull = () => pullUnless(() => Promise.resolve(false));
+  const betHolds = async ({ betId, version }: { betId: number; version: number }) =>
+    ((await db.bets.get(betId))?.version ?? -1) >= version;
+  const groupHolds = async ({ groupId, version }: { groupId: number; version: number }) =>
+    ((await db.groups.get(groupId))?.version ?? -1) >= version;
+  /** A bet event: pulled unless the stored bet is as new. */
+  const pullBet = (payload: { betId: number; version: number }) =>
+    pullUnless(() => betHolds(payload));
+
   /** The bet's totals, if newer than the stored bet; an unknown bet, or the player's own wager (points, wager row), is pulled. */
   const applyWagerPlaced = async (payload: WagerPlacedPayload) => {
     const userId = me();
@@ -142,31 +133,39 @@ export function createRealtimeSync({
     if (!isKnown || payload.userId === userId) void schedulePull();
   };
 
-  /**
-   * A comment posted or deleted: the comment itself, if newer than the stored copy. The player's
-   * own comment still waiting for its answer is left to that answer's pull, so the thread never
-   * shows it twice (once under its temporary id, once under the server's).
-   */
-  const applyComment = async (payload: CommentEventPayload) => {
+  /** A comment posted or deleted: the comment itself, if newer than the stored copy. */
+  const applyComment = async (comment: CommentEventPayload) => {
     const userId = me();
     if (userId === null) return;
-    if (payload.userId === userId && !payload.deletedAt) {
-      const waiting = await db.outbox
+    await rebaser.serverWrite(userId, async () => {
+      const stored = await db.comments.get(comment.id);
+      if ((stored?.version ?? -1) < comment.version) await db.comments.put(comment);
+    });
+  };
+
+  /**
+   * A comment posted. This device's own one, still waiting for its answer, is left to that
+   * answer's pull, so the thread never shows it twice (once under its temporary id, once under
+   * the server's): the author's copy names the mutation it came from, which is this client's
+   * outbox entry.
+   */
+  const applyCommentPosted = async ({ clientID, mutationID, ...comment }: CommentPostedPayload) => {
+    const userId = me();
+    if (userId === null) return;
+    if (clientID !== undefined && mutationID !== undefined) {
+      const own = await db.outbox
         .where('userId')
         .equals(userId)
         .filter(
           (entry) =>
-            entry.mutator === 'addComment' &&
+            entry.clientID === clientID &&
+            entry.mutationID === mutationID &&
             (entry.status === 'pending' || entry.status === 'sending'),
         )
-        .toArray();
-      if (waiting.some((entry) => (entry.args as { text?: string }).text?.trim() === payload.text))
-        return;
+        .first();
+      if (own) return;
     }
-    await rebaser.serverWrite(userId, async () => {
-      const stored = await db.comments.get(payload.id);
-      if ((stored?.version ?? -1) < payload.version) await db.comments.put(payload);
-    });
+    await applyComment(comment);
   };
 
   /** A new or gathered inbox entry: stored if newer (a read still waiting is drawn again on top). */
@@ -179,28 +178,10 @@ export function createRealtimeSync({
     });
   };
 
-  /** Whether the stored row already holds the event's change (then there is nothing to pull). */
-  const isHeld = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
-    if (typeof payload.version !== 'number') return false;
-    if (event === 'userJoinedGroup') {
-      const membership = await db.memberships.get([
-        payload.groupId as number,
-        payload.userId as number,
-      ]);
-      return (membership?.version ?? -1) >= payload.version;
-    }
-    if (event === 'userLeftGroup' || event === 'groupUpdated') {
-      const group = await db.groups.get(payload.groupId as number);
-      return (group?.version ?? -1) >= payload.version;
-    }
-    const bet = typeof payload.betId === 'number' ? await db.bets.get(payload.betId) : undefined;
-    return (bet?.version ?? -1) >= payload.version;
-  };
-
   /**
-   * Everyone's stake came back (a cancel, an expiry, or a resolution nobody won). The toast goes
-   * to players it concerns: those with a wager on the bet this device knows of, except the creator
-   * who cancelled it (their cancel already says "Bet cancelled. N points refunded.").
+   * Everyone's stake came back (a cancel, an expiry, or a resolution nobody won). It concerns
+   * players with a wager on the bet this device knows of, except the creator who cancelled it
+   * (their cancel already says "Bet cancelled. N points refunded.").
    */
   const announceRefund = async (payload: PointsRefundedPayload) => {
     const userId = me();
@@ -211,26 +192,30 @@ export function createRealtimeSync({
     ]);
     const isOwnCancel = bet?.createdBy === userId && bet.state === 'cancelled';
     if (wager && !isOwnCancel)
-      toasts.info(refundMessage(payload.totalRefunded, payload.refundedParticipants));
+      announce({
+        kind: 'refund',
+        totalRefunded: payload.totalRefunded,
+        participants: payload.refundedParticipants,
+      });
   };
 
   /**
-   * A result the player had a stake in was undone or corrected by someone else: they are told
-   * (whoever did it already knows). The bet's title is read before the pull changes anything.
+   * A result the player had a stake in was undone or corrected by someone else: it concerns
+   * them (whoever did it already knows). The bet's title is read before the pull changes anything.
    */
   const announceResultChange = async (
-    payload: { betId: number; distributions: Array<{ userId: number }> },
+    kind: 'resultUndone' | 'resultCorrected',
+    payload: { betId: number; distributions: ReadonlyArray<{ userId: number }> },
     actorId: number,
-    text: (title: string) => string,
   ) => {
     const userId = me();
     if (userId === null || actorId === userId) return;
     if (!payload.distributions.some((entry) => entry.userId === userId)) return;
     const bet = await db.bets.get(payload.betId);
-    if (bet) toasts.info(text(bet.title));
+    if (bet) announce({ kind, title: bet.title });
   };
 
-  /** A dispute reaches those who review it: the bet's creator and the group's admins. */
+  /** A dispute concerns those who review it: the bet's creator and the group's admins. */
   const announceDispute = async (payload: ResolutionDisputedPayload) => {
     const userId = me();
     if (userId === null || payload.disputedBy === userId) return;
@@ -240,91 +225,97 @@ export function createRealtimeSync({
     ]);
     if (!bet) return;
     const isAdmin = group?.admins?.includes(userId) ?? false;
-    if (bet.createdBy === userId || isAdmin) toasts.info(RESULT_CHANGED_TEXT.disputed(bet.title));
+    if (bet.createdBy === userId || isAdmin) announce({ kind: 'resultDisputed', title: bet.title });
   };
 
   /** The player was removed (on another device, or while looking): told once, before the pull drops the group. */
   const announceRemoval = async (payload: UserLeftGroupPayload) => {
     if (!payload.removed || payload.userId !== me()) return;
     const group = await db.groups.get(payload.groupId);
-    if (group) toasts.info(REMOVED_FROM_GROUP_TEXT(group.name));
+    if (group) announce({ kind: 'removedFromGroup', groupName: group.name });
   };
 
-  const onEvent = async (event: (typeof PULL_EVENTS)[number], payload: Record<string, unknown>) => {
-    if (me() === null) return;
-    if (event === 'pointsRefunded')
-      await announceRefund(payload as unknown as PointsRefundedPayload);
-    if (event === 'resolutionUndone') {
-      const undone = payload as unknown as ResolutionUndonePayload;
-      await announceResultChange(undone, undone.undoneBy, RESULT_CHANGED_TEXT.undone);
-    }
-    if (event === 'userLeftGroup')
-      await announceRemoval(payload as unknown as UserLeftGroupPayload);
-    if (event === 'resolutionDisputed')
-      await announceDispute(payload as unknown as ResolutionDisputedPayload);
-    if (event === 'betReResolved') {
-      const corrected = payload as unknown as BetReResolvedPayload;
+  const ignore = () => Promise.resolve();
+
+  const handlers: EventHandlers = {
+    betCreated: pullBet,
+    wagerPlaced: applyWagerPlaced,
+    betResolved: pullBet,
+    betCancelled: pullBet,
+    betExpired: pullBet,
+    pointsRefunded: async (payload) => {
+      await announceRefund(payload);
+      await pull();
+    },
+    userJoinedGroup: (payload) =>
+      pullUnless(
+        async () =>
+          ((await db.memberships.get([payload.groupId, payload.userId]))?.version ?? -1) >=
+          payload.version,
+      ),
+    // A member left or was removed, the group was renamed: the group row and its members come
+    // with the pull (a removed player's pull drops the group).
+    userLeftGroup: async (payload) => {
+      await announceRemoval(payload);
+      await pullUnless(() => groupHolds(payload));
+    },
+    groupUpdated: (payload) => pullUnless(() => groupHolds(payload)),
+    groupCreated: pull,
+    commentPosted: applyCommentPosted,
+    commentDeleted: applyComment,
+    // Fair resolution: the picks, the undone or re-resolved payout and the history come with the pull.
+    resolutionUndone: async (payload) => {
+      await announceResultChange('resultUndone', payload, payload.undoneBy);
+      await pullBet(payload);
+    },
+    resolutionDisputed: async (payload) => {
+      await announceDispute(payload);
+      await pullBet(payload);
+    },
+    disputeDismissed: pullBet,
+    betReResolved: async (payload) => {
       await announceResultChange(
-        {
-          betId: corrected.betId,
-          distributions: [...corrected.reversed, ...corrected.distributions],
-        },
-        corrected.reResolvedBy,
-        RESULT_CHANGED_TEXT.reResolved,
+        'resultCorrected',
+        { betId: payload.betId, distributions: [...payload.reversed, ...payload.distributions] },
+        payload.reResolvedBy,
       );
-    }
-    if (await isHeld(event, payload)) return;
-    await schedulePull();
+      await pullBet(payload);
+    },
+    picksRevealed: pullBet,
+    // A season's row, its standings and a reset's points come with the pull.
+    seasonStarted: pull,
+    seasonEnded: pull,
+    notificationSaved: applyNotification,
+    // The socket's own (socket-service.ts) and the open "Move to another device" sheet's.
+    deviceTransferRedeemed: ignore,
+    authError: ignore,
+    connectionAuthenticated: ignore,
+  };
+
+  /** Runs the event's handler, tracked for `whenIdle`. */
+  const dispatch = <E extends RealtimeEventName>(
+    event: E,
+    payload: RealtimeEventPayload<E>,
+  ): Promise<void> => {
+    const handler: EventHandlers[E] = handlers[event];
+    return track(handler(payload));
   };
 
   return {
     /** Listens to the socket's events and (re)connections. Idempotent. */
     start() {
       if (unsubscribers.length > 0) return;
-      unsubscribers = PULL_EVENTS.map((event) =>
+      const listen = <E extends RealtimeEventName>(event: E) =>
         socket.on(
           event,
           (payload) =>
-            void track(
-              onEvent(event, payload as unknown as Record<string, unknown>).catch(
-                (error: unknown) => console.warn(`Applying ${event} failed`, error),
-              ),
+            void dispatch(event, payload).catch((error: unknown) =>
+              console.warn(`Applying ${event} failed`, error),
             ),
-        ),
-      );
-      unsubscribers.push(
-        socket.on(
-          'wagerPlaced',
-          (payload) =>
-            void track(
-              applyWagerPlaced(payload).catch((error: unknown) =>
-                console.warn('Applying wagerPlaced failed', error),
-              ),
-            ),
-        ),
-        ...COMMENT_EVENTS.map((event) =>
-          socket.on(
-            event,
-            (payload) =>
-              void track(
-                applyComment(payload).catch((error: unknown) =>
-                  console.warn(`Applying ${event} failed`, error),
-                ),
-              ),
-          ),
-        ),
-        socket.on(
-          'notificationSaved',
-          (payload) =>
-            void track(
-              applyNotification(payload).catch((error: unknown) =>
-                console.warn('Applying notificationSaved failed', error),
-              ),
-            ),
-        ),
-        // Whatever happened while the socket was down was not heard: pull.
-        socket.onConnected(() => void schedulePull()),
-      );
+        );
+      unsubscribers = (Object.keys(handlers) as RealtimeEventName[]).map(listen);
+      // Whatever happened while the socket was down was not heard: pull.
+      unsubscribers.push(socket.onConnected(() => void schedulePull()));
     },
     stop() {
       for (const unsubscribe of unsubscribers) unsubscribe();
@@ -335,18 +326,12 @@ export function createRealtimeSync({
     },
     /** Applies one event as if the socket had delivered it (the tests' entry point). */
     apply<E extends RealtimeEventName>(event: E, payload: RealtimeEventPayload<E>): Promise<void> {
-      if (event === 'wagerPlaced') return track(applyWagerPlaced(payload as WagerPlacedPayload));
-      if (event === 'notificationSaved') return track(applyNotification(payload as Notification));
-      if ((COMMENT_EVENTS as readonly string[]).includes(event))
-        return track(applyComment(payload as CommentEventPayload));
-      if ((PULL_EVENTS as readonly string[]).includes(event))
-        return track(
-          onEvent(
-            event as (typeof PULL_EVENTS)[number],
-            payload as unknown as Record<string, unknown>,
-          ),
-        );
-      return Promise.resolve();
+      return dispatch(event, payload);
+    },
+    /** Tells `listener` of every announcement (the UI words them); returns the unsubscribe. */
+    onAnnouncement(listener: (announcement: RealtimeAnnouncement) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     /** Resolves once every event and the pull it scheduled have finished. */
     async whenIdle(): Promise<void> {

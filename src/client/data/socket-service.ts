@@ -24,14 +24,25 @@ import { api, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 
 // The one realtime connection (docs/groups-and-bets.md §4, §7, §8, §9; docs/architecture.md §7). It opens while
-// someone is signed in with an access token and closes at sign-out. socket.io's own
-// reconnection is off: this service runs the spec's policy instead (5 attempts, 1 s doubling
-// to 30 s, none after an intentional close, reset on success, cancelled by sign-out), shows
-// the "Reconnecting... (n/max)" toast (not while the device is offline: the offline banner says
-// that, and the run starts afresh when the network is back), and on an authentication refusal
-// refreshes the token once before trying again. Events are re-emitted to listeners registered with `on`, which
-// survive reconnections and new sockets. This module pulls socket.io-client in: import it
-// from lazy code only (the landing page must stay small).
+// someone is signed in with an access token and closes at sign-out. This service runs the
+// spec's policy (5 attempts, 1 s doubling to 30 s, none after an intentional close, reset on
+// success, cancelled by sign-out), shows the "Reconnecting... (n/max)" toast (not while the
+// device is offline: the offline banner says that, and the run starts afresh when the network
+// is back), and on an authentication refusal refreshes the token once before trying again.
+// Events are re-emitted to listeners registered with `on`, which survive reconnections and new
+// sockets. This module pulls socket.io-client in: import it from lazy code only (the landing
+// page must stay small).
+//
+// socket.io's Manager reconnection is off (`reconnection: false`). Its delays could be the
+// spec's (reconnectionDelay 1000, reconnectionDelayMax 30000, randomizationFactor 0,
+// reconnectionAttempts 5 give 1, 2, 4, 8, 16 s), but not what counts as an attempt: the Manager
+// retries only a transport that failed. A handshake the server refuses ("Connection failed:
+// please try again", or an authentication refusal after the one refresh) leaves the socket
+// inactive, never retried; and the Manager counts the transport that opened before that
+// refusal as a success, resetting its count, so refusals could not be counted on its schedule
+// either. Nor can its run be paused while the device is offline, or wait for the token refresh
+// after the server closed an expired socket. Refusals on a schedule of their own beside the
+// Manager's would count one run of failures twice: so this one schedule covers every case.
 
 export type HunchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -7,6 +7,7 @@ import { AppHeader } from './app-header';
 import { FooterNav } from './footer-nav';
 import { modalStore } from './modal-store';
 import { isAuthPath } from './nav-items';
+import { showRealtimeAnnouncements } from './realtime-announcements';
 import { ScrollToTop } from './scroll-to-top';
 import { ToastHost } from './toast-host';
 import { toast } from './toast-store';
@@ -22,14 +23,25 @@ export function AppShell() {
   const hasFooter = Boolean(user) && hasHeader;
 
   // The local data (Dexie, the outbox, socket.io) is loaded once someone is signed in, never for
-  // a visitor on the landing page; from then on it follows the session's events itself.
+  // a visitor on the landing page; from then on it follows the session's events itself. What
+  // its realtime events tell the signed-in player shows as toasts.
   const isSignedIn = Boolean(user);
   useEffect(() => {
     if (!isSignedIn) return;
+    let isSignedOut = false;
+    let stopAnnouncing = () => {};
     import('../data/local-data').then(
-      ({ startLocalData }) => startLocalData(toast),
+      ({ localData, startLocalData }) => {
+        startLocalData(toast);
+        if (!isSignedOut && localData.realtime)
+          stopAnnouncing = showRealtimeAnnouncements(localData.realtime, toast);
+      },
       (error: unknown) => console.warn('The local data failed to load', error),
     );
+    return () => {
+      isSignedOut = true;
+      stopAnnouncing();
+    };
   }, [isSignedIn]);
   return (
     <>

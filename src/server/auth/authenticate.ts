@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { authenticationRequired, invalidAccessToken } from '../errors';
 import type { SessionLiveness } from './session-liveness';
 import type { AccessTokens, AuthUser } from './tokens';
@@ -34,6 +34,27 @@ export function registerAuthenticate(
     if (!user || !(await sessions.isLive(user))) throw invalidAccessToken();
     request.user = user;
   });
+}
+
+/** The routes requireSignIn guards: Fastify shows a route its own hooks only, not its plugin's. */
+const signedInRoutes = new WeakSet<RouteOptions>();
+
+/**
+ * Every route the plugin `app` adds from now on is signed in: app.authenticate runs on its
+ * onRequest, and isSignedInRoute says so (the OpenAPI document, openapi.ts). Call it before
+ * the plugin's routes.
+ */
+export function requireSignIn(app: FastifyInstance): void {
+  app.addHook('onRequest', app.authenticate);
+  // onRoute is encapsulated: it hears this plugin's routes (and its children's) only.
+  app.addHook('onRoute', (route) => {
+    signedInRoutes.add(route);
+  });
+}
+
+/** Whether app.authenticate guards `route`: its plugin's requireSignIn, or its own onRequest. */
+export function isSignedInRoute(app: FastifyInstance, route: RouteOptions): boolean {
+  return signedInRoutes.has(route) || [route.onRequest ?? []].flat().includes(app.authenticate);
 }
 
 /** The signed-in user of a route guarded by app.authenticate. */

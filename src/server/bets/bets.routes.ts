@@ -23,7 +23,7 @@ import {
 } from '../../domain/schemas/fair-resolution';
 import { groupIdParamsSchema } from '../../domain/schemas/groups';
 import { idSchema } from '../../domain/schemas/ids';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { BetsService } from './bets.service';
 import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
@@ -45,7 +45,7 @@ export async function betsRoutes(
   { bets, wagers, fair }: BetsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
 
   app.post(
     '/bets',

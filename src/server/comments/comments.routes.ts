@@ -7,7 +7,7 @@ import {
   createCommentRequestSchema,
 } from '../../domain/schemas/comments';
 import { z } from '../../domain/schemas/zod';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { commentsPerUserRule, rateLimitHook } from '../rate-limits';
 import type { CommentsService } from './comments.service';
@@ -26,7 +26,7 @@ export async function commentsRoutes(
   { comments, rateLimits }: CommentsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
   const commentsPerUser = rateLimitHook(app, commentsPerUserRule(rateLimits));
 
   app.get(

@@ -1,7 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, types, type QueryOptions } from '@electric-sql/pglite';
+import {
+  PGlite,
+  types,
+  type ParserOptions,
+  type PGliteOptions,
+  type QueryOptions,
+} from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -60,10 +66,29 @@ export function migrationsFolder(): string {
  * Drizzle asks PGlite, on every query, to leave dates, timestamps and intervals as text (its
  * columns map them). PGlite merges such a per-query `parsers` option into its table of every
  * type's parser (hundreds of array types) on each call: 80 µs, 40% of a small statement. The
- * same parsers are set once on the instance instead, and the per-query option is dropped.
- * (Array parsers look their element's parser up at call time, so they follow.)
+ * same parsers are given once, as PGlite's `parsers` option at creation (createPglite), and the
+ * per-query option is dropped. (Array parsers look their element's parser up at call time, so
+ * they follow.)
  */
-const DRIZZLE_TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE];
+const DRIZZLE_TEXT_PARSERS: ParserOptions = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE].map((type) => [
+    type,
+    (value: string) => value,
+  ]),
+);
+
+/** The instances createPglite made: the only ones fromPglite takes. */
+const withDrizzleParsers = new WeakSet<PGlite>();
+
+/** Opens PGlite (a data folder, or `options`) with the parsers fromPglite needs. */
+export async function createPglite(options: string | PGliteOptions = {}): Promise<PGlite> {
+  const client = await PGlite.create({
+    ...(typeof options === 'string' ? { dataDir: options } : options),
+    parsers: DRIZZLE_TEXT_PARSERS,
+  });
+  withDrizzleParsers.add(client);
+  return client;
+}
 
 type Queryable = Pick<PGlite, 'query'> & Partial<Pick<PGlite, 'transaction'>>;
 
@@ -103,9 +128,10 @@ function withInstanceParsers<T extends Queryable>(target: T, pending?: Pending):
   });
 }
 
-/** Wraps an open PGlite (file-backed or in memory). */
+/** Wraps a PGlite opened by createPglite (file-backed or in memory). */
 export function fromPglite(client: PGlite): DatabaseConnection {
-  for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = (value: string) => value;
+  if (!withDrizzleParsers.has(client))
+    throw new Error('fromPglite takes a PGlite opened by createPglite (it sets Drizzle’s parsers)');
   const pending: Pending = { count: 0 };
   const db = retryingTransactions(
     drizzlePglite({ client: withInstanceParsers(client, pending), schema }),
@@ -225,7 +251,7 @@ export async function connectDatabase(options: {
   try {
     const dir = path.join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const connection = fromPglite(await PGlite.create(dir));
+    const connection = fromPglite(await createPglite(dir));
     return {
       ...connection,
       async close() {

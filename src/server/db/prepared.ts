@@ -1,17 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from './connect';
+import { assertRebindable, onClient, sessionOf } from './drizzle-internals';
 
 // Hot statements built once (docs/architecture.md §9). Drizzle turns a query builder into SQL text
 // on every call: for a wager, whose ten statements are each a fraction of a millisecond in the
 // database, that building was a fifth of the server's CPU. A `prepared()` statement is built
 // with sql.placeholder() values the first time it runs on a driver, then only its values
 // change; it runs on the database or inside the caller's transaction, like the builder did.
-// Named, so PostgreSQL parses and plans it once per connection too.
-//
-// The one reach into Drizzle's internals: a prepared query keeps the client it was prepared
-// on in `client`, and the executor's session (`_.session`) holds the client to run on (the
-// pool, a pooled connection in a transaction, PGlite or its transaction). Both drivers' prepared
-// queries read `this.client` when they execute; tests/server/prepared.test.ts holds them to it.
+// Named, so PostgreSQL parses and plans it once per connection too. Running a query prepared
+// once on each executor's client needs Drizzle's internals: drizzle-internals.ts holds them.
 
 interface PreparedQuery<T> {
   execute(values?: Record<string, unknown>): Promise<T>;
@@ -19,10 +16,6 @@ interface PreparedQuery<T> {
 
 interface Preparable<T> {
   prepare(name: string): PreparedQuery<T>;
-}
-
-interface SessionOf {
-  _: { session: { client: unknown } };
 }
 
 /** Every statement name in use: PostgreSQL refuses one name for two texts on a connection. */
@@ -44,15 +37,14 @@ export function prepared<T, V extends object>(
   // One template per driver (the session's class): the SQL text and the result mapping.
   const templates = new Map<unknown, PreparedQuery<T>>();
   return (executor, values) => {
-    const session = (executor as unknown as SessionOf)._.session;
-    let template = templates.get(session.constructor);
+    const session = sessionOf(executor);
+    let template = templates.get(session.driver);
     if (!template) {
       template = build(executor).prepare(name);
-      templates.set(session.constructor, template);
+      assertRebindable(template, executor);
+      templates.set(session.driver, template);
     }
-    const bound = Object.create(template) as PreparedQuery<T> & { client: unknown };
-    bound.client = session.client;
-    return bound.execute(values as Record<string, unknown>);
+    return onClient(template, session.client).execute(values as Record<string, unknown>);
   };
 }
 

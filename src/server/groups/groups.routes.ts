@@ -31,7 +31,7 @@ import {
 import { memberStateResponseSchema } from '../../domain/schemas/member-state';
 import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/schemas/member-stats';
 import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/schemas/mirror';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { MirrorPullResponse } from '../../domain/mirror';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
@@ -71,7 +71,7 @@ export async function groupsRoutes(
   }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
   const joinPrivateLimits = joinPrivateRules(rateLimits).map((rule) => rateLimitHook(app, rule));
 
   app.post(

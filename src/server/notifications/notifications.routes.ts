@@ -12,7 +12,7 @@ import {
   pushKindsRequestSchema,
 } from '../../domain/schemas/notifications';
 import { z } from '../../domain/schemas/zod';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { NotificationsService } from './notifications.service';
 
 // The inbox calls under /api, for signed-in users (401 before the body is parsed); each declares
@@ -27,7 +27,7 @@ export async function notificationsRoutes(
   { notifications }: NotificationsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
 
   app.get(
     '/notifications',

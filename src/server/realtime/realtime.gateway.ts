@@ -101,32 +101,65 @@ function isSameOrigin(request: IncomingMessage, publicOrigin: string): boolean {
 }
 
 /**
- * The Redis adapter sends publish and (un)subscribe without awaiting them. While Redis is down
- * they wait in ioredis's offline queue, and a shutdown rejects them all ("Connection is
- * closed"): as unhandled rejections. Here each one's failure is handled, and logged.
+ * engine.io keeps each connection's upgrade request for the connection's whole life, twice: as
+ * the engine socket's `request`, and in the upgrade's response object, which the TCP socket's
+ * close listener holds. Nothing reads it once the connection is open (the origin check runs
+ * before, `tokenOf` reads the handshake's auth; socket.io's `handshake.headers` is then empty),
+ * and it was a tenth of an idle socket's heap: both references go when the connection opens.
  */
-export function handleAdapterCommands(
+function forgetUpgradeRequests(io: HunchServer): void {
+  const responses = new WeakMap<IncomingMessage, { req: IncomingMessage | null }>();
+  io.engine.use(
+    (
+      request: IncomingMessage,
+      response: { req: IncomingMessage | null },
+      next: (error?: Error) => void,
+    ) => {
+      responses.set(request, response);
+      next();
+    },
+  );
+  io.engine.on('connection', (rawSocket: { request: IncomingMessage | null }) => {
+    const response = rawSocket.request && responses.get(rawSocket.request);
+    if (response) response.req = null;
+    rawSocket.request = null;
+  });
+}
+
+/** The commands the Redis adapter sends without awaiting them. */
+const ADAPTER_COMMANDS = new Set([
+  'publish',
+  'subscribe',
+  'psubscribe',
+  'unsubscribe',
+  'punsubscribe',
+]);
+
+/**
+ * The client as the Redis adapter gets it. The adapter sends publish and (un)subscribe without
+ * awaiting them. While Redis is down they wait in ioredis's offline queue, and a shutdown
+ * rejects them all ("Connection is closed"): as unhandled rejections. Through this view of the
+ * client each one's failure is handled, and logged; the client itself is left as it is.
+ */
+export function handlingAdapterCommands(
   client: Redis,
   logger: Pick<FastifyBaseLogger, 'warn'>,
-): void {
-  for (const name of [
-    'publish',
-    'subscribe',
-    'psubscribe',
-    'unsubscribe',
-    'punsubscribe',
-  ] as const) {
-    const send = client[name].bind(client) as (...args: unknown[]) => Promise<unknown>;
-    Object.defineProperty(client, name, {
-      value: (...args: unknown[]) => {
-        const reply = send(...args);
+): Redis {
+  return new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (typeof key !== 'string' || !ADAPTER_COMMANDS.has(key)) return method;
+      return (...args: unknown[]) => {
+        const reply = method(...args) as Promise<unknown>;
         reply.catch((error: unknown) =>
-          logger.warn({ err: error, command: name }, 'socket.io redis command failed'),
+          logger.warn({ err: error, command: key }, 'socket.io redis command failed'),
         );
         return reply;
-      },
-    });
-  }
+      };
+    },
+  });
 }
 
 export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
@@ -140,14 +173,14 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     allowRequest: (request, callback) => callback(null, isSameOrigin(request, publicOrigin)),
   });
 
+  forgetUpgradeRequests(io);
+
   let redis: { pub: Redis; sub: Redis } | undefined;
   if (deps.redisUrl) {
     const pub = new Redis(deps.redisUrl, { lazyConnect: true });
     const sub = pub.duplicate();
-    for (const client of [pub, sub]) {
+    for (const client of [pub, sub])
       client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
-      handleAdapterCommands(client, logger);
-    }
     // Unreachable at start: serve anyway, live updates on this instance only, while ioredis
     // reconnects (the adapter subscribes once the connection is up).
     const isConnected = await Promise.all([pub.connect(), sub.connect()]).then(
@@ -160,7 +193,11 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         return false;
       },
     );
-    io.adapter(createAdapter(pub, sub, { key: deps.redisKey ?? DEFAULT_REDIS_KEY }));
+    io.adapter(
+      createAdapter(handlingAdapterCommands(pub, logger), handlingAdapterCommands(sub, logger), {
+        key: deps.redisKey ?? DEFAULT_REDIS_KEY,
+      }),
+    );
     // Commands on one connection run in order: once this answers, the adapter's subscriptions
     // are in place, so an event published by another instance right after start-up arrives.
     if (isConnected) await sub.ping();
@@ -214,24 +251,24 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     });
   });
 
-  // Each user's sockets on this instance, oldest first. One user opening socket after socket
-  // (a thousand, in the audit) would hold as many connections and rooms: past the cap, the
-  // oldest is closed as the server's own decision ("io server disconnect": the client does not
-  // reconnect by itself), so the newest tab always works. Counted per instance, without a
-  // round trip to the others: a user's sockets across N instances stay under N × the cap.
+  // A user's sockets on this instance. One user opening socket after socket (a thousand, in
+  // the audit) would hold as many connections and rooms: past the cap, the oldest is closed as
+  // the server's own decision ("io server disconnect": the client does not reconnect by
+  // itself), so the newest tab always works. Counted per instance, without a round trip to the
+  // others: a user's sockets across N instances stay under N × the cap. The user's room is the
+  // list (socket ids in the order they joined it, oldest first), so a socket costs no listener
+  // or entry of its own for this.
   const maxSocketsPerUser = deps.maxSocketsPerUser ?? 20;
-  const socketsByUser = new Map<number, HunchSocket[]>();
-  function trackSocket(socket: HunchSocket): void {
-    const userId = socket.data.user.id;
-    const sockets = socketsByUser.get(userId) ?? [];
-    socketsByUser.set(userId, sockets);
-    sockets.push(socket);
-    socket.once('disconnect', () => {
-      const index = sockets.indexOf(socket);
-      if (index >= 0) sockets.splice(index, 1);
-      if (sockets.length === 0) socketsByUser.delete(userId);
-    });
-    while (sockets.length > maxSocketsPerUser) sockets.shift()!.disconnect(true);
+  const namespace = io.of('/');
+  function capSocketsOf(userId: number): void {
+    const open: HunchSocket[] = [];
+    for (const id of namespace.adapter.rooms.get(userRoom(userId)) ?? []) {
+      // A socket still being admitted is in the room but not connected yet: not counted.
+      const socket = namespace.sockets.get(id);
+      if (socket) open.push(socket);
+    }
+    for (const socket of open.slice(0, Math.max(0, open.length - maxSocketsPerUser)))
+      socket.disconnect(true);
   }
 
   io.on('connection', (socket) => {
@@ -240,7 +277,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       .filter((room) => room.startsWith('group:'))
       .map((room) => Number(room.slice('group:'.length)));
     socket.emit('connectionAuthenticated', { userId: user.id, groupIds });
-    trackSocket(socket);
+    capSocketsOf(user.id);
   });
 
   function emitTo<E extends RealtimeEventName>(
@@ -301,6 +338,24 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
         // The owner's own copy at once (their other devices pull); the group hears only the
         // gathered totals, from wager-totals.announcer.ts.
         emitTo(userRoom(published.payload.userId), 'wagerPlaced', published.payload);
+        return;
+      }
+      case 'commentPosted': {
+        // A pushed comment: the author's sockets get it with the mutation it came from, so the
+        // device that wrote it knows its own write; the rest of the group hears the comment only.
+        const { origin } = published;
+        const group = roomOf(published.audience);
+        if (!origin) {
+          emitTo(group, published.event, published.payload);
+          return;
+        }
+        const author = userRoom(origin.userId);
+        io.to(group).except(author).emit('commentPosted', published.payload);
+        emitTo(author, 'commentPosted', {
+          ...published.payload,
+          clientID: origin.clientID,
+          mutationID: origin.mutationID,
+        });
         return;
       }
       case 'groupCreated': {

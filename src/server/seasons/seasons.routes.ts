@@ -7,7 +7,7 @@ import {
   seasonSchema,
   startSeasonRequestSchema,
 } from '../../domain/schemas/seasons';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { SeasonsService } from './seasons.service';
 
 // A group's seasons under /api/groups/{id}/seasons, for signed-in users.
@@ -17,7 +17,7 @@ export async function seasonsRoutes(
   { seasons }: { seasons: SeasonsService },
 ): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
 
   app.get(
     '/groups/:id/seasons',

@@ -36,7 +36,8 @@ import { createWriteServices, heldEvents, joinedDatabase } from './write-service
 // A write the service refuses (a 4xx) is rolled back, then its id is recorded with the refusal
 // in a fresh transaction: it is final, like the REST answer, and the device shows its message.
 // What a service publishes is held until its mutation commits, then published as the REST
-// route would (events.ts): nothing is announced for a write rolled back or run again.
+// route would (events.ts), naming the mutation it came from (the realtime gateway tells the
+// author's own sockets): nothing is announced for a write rolled back or run again.
 
 export interface SyncPushDeps {
   db: Database;
@@ -129,7 +130,11 @@ export function createSyncPushService({
     }
     if (applied.kind === 'applied') {
       afterCommit();
-      held.flushTo(events);
+      held.flushTo(events, {
+        userId: caller.id,
+        clientID: key.clientId,
+        mutationID: mutation.id,
+      });
     }
     return applied;
   }

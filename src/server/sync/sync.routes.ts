@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { syncPushRequestSchema, syncPushResponseSchema } from '../../domain/schemas/sync';
-import { currentUser } from '../auth/authenticate';
+import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import {
   commentsPerUserRule,
@@ -48,7 +48,7 @@ export async function syncRoutes(
     instance.addHook('onClose', async () => clearInterval(timer));
   }
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onRequest', app.authenticate);
+  requireSignIn(app);
   const writes = rateLimitCheck(app, writesPerUserRule(rateLimits));
   const extra = {
     comments: [rateLimitCheck(app, commentsPerUserRule(rateLimits))],

@@ -3,7 +3,7 @@ import { createFairResolutionService } from '../bets/fair-resolution.service';
 import { createWagersService } from '../bets/wagers.service';
 import { createCommentsService } from '../comments/comments.service';
 import type { Database, Executor } from '../db/connect';
-import type { EventBus, PublishedEvent } from '../events';
+import type { EventBus, PublishedEvent, WriteOrigin } from '../events';
 import { createGroupMembersService } from '../groups/group-members.service';
 import { createGroupsService } from '../groups/groups.service';
 import { createNotificationsService } from '../notifications/notifications.service';
@@ -67,12 +67,12 @@ export function heldEvents() {
     clear() {
       held = [];
     },
-    /** Publishes, in order, what was held on the app's bus, once. */
-    flushTo(events: EventBus) {
+    /** Publishes, in order, what was held on the app's bus, once, naming the write it came from. */
+    flushTo(events: EventBus, origin: WriteOrigin) {
       const due = held;
       held = [];
       for (const { event, payload, audience } of due)
-        events.publish(event, payload as never, audience);
+        events.publish(event, payload as never, audience, origin);
     },
   };
 }

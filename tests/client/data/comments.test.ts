@@ -49,7 +49,6 @@ async function setUp({ withSocket = false } = {}) {
     db: phone.db,
     session: phone.session,
     local: phone.local,
-    toasts: { info: (message) => phone.toasts.infos.push(message) },
   });
   return { me, friend, group, bet, phone, actions };
 }
@@ -209,5 +208,46 @@ describe('live', () => {
     expect(
       phone.requests.filter((request) => request.startsWith('GET /api/member/state')).length,
     ).toBe(pullsBefore);
+  });
+
+  it('knows the player’s own comment by its mutation, never by its text', async () => {
+    const { me, friend, bet, phone, actions } = await setUp({ withSocket: true });
+    phone.setOffline(true);
+    expect(await actions.postComment(bet.id, 'Same words')).toBe('queued');
+    const [entry] = await phone.db.outbox.toArray();
+    expect(entry).toMatchObject({
+      status: 'pending',
+      clientID: expect.any(String),
+      mutationID: expect.any(Number),
+    });
+
+    // The player's other device says the same words meanwhile: they arrive beside the pending one.
+    const other = await addComment(server, me, bet, 'Same words');
+    await vi.waitFor(async () => expect(await phone.db.comments.get(other.id)).toBeDefined(), {
+      timeout: 5000,
+    });
+    expect(await texts(phone, bet.id)).toEqual(['Same words', 'Same words']);
+
+    // The author's copy of this device's own write, heard before its answer (a push commits,
+    // then answers): left to the answer, so the thread never shows it twice.
+    const ownEvent = {
+      ...other,
+      id: other.id + 1000,
+      version: 1,
+      clientID: entry!.clientID!,
+      mutationID: entry!.mutationID!,
+    };
+    await phone.local.realtime!.apply('commentPosted', ownEvent);
+    expect(await phone.db.comments.get(ownEvent.id)).toBeUndefined();
+    expect(await texts(phone, bet.id)).toEqual(['Same words', 'Same words']);
+
+    phone.setOffline(false);
+    await phone.local.sync();
+    await phone.local.whenIdle();
+    const onServer = (await listComments(server, friend, bet)).body as Comment[];
+    expect(onServer.map((comment) => comment.text)).toEqual(['Same words', 'Same words']);
+    expect((await readBetComments(phone.db, bet.id)).map((comment) => comment.id)).toEqual(
+      onServer.map((comment) => comment.id),
+    );
   });
 });

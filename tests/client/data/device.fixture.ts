@@ -9,6 +9,7 @@ import { MIRROR_TABLES, openHunchDb, type HunchDb } from '../../../src/client/da
 import { createLocalData, type LocalData } from '../../../src/client/data/local-data';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
+import { showRealtimeAnnouncements } from '../../../src/client/shell/realtime-announcements';
 import {
   useTestServer,
   type SharedTestServer,
@@ -103,6 +104,8 @@ export async function openDevice(
     retryDelayMs: 10,
     debounceMs: 10,
   });
+  // As the shell does: what realtime events tell the player shows as toasts.
+  if (local.realtime) showRealtimeAnnouncements(local.realtime, toastStore);
   return {
     db,
     storage,

@@ -1,7 +1,12 @@
 // @vitest-environment node
 import '../node-browser';
 import { describe, expect, it, vi } from 'vitest';
-import { refundMessage, RESULT_CHANGED_TEXT } from '../../../src/client/data/realtime-sync';
+import type { RealtimeAnnouncement } from '../../../src/client/data/realtime-sync';
+import {
+  refundMessage,
+  REMOVED_FROM_GROUP_TEXT,
+  RESULT_CHANGED_TEXT,
+} from '../../../src/client/shell/realtime-announcements';
 import {
   cancel,
   createBet,
@@ -128,6 +133,8 @@ describe('events', () => {
 
   it('a cancellation refunds the stake and says so to a player who wagered', async () => {
     const { me, friend, group, bet, phone } = await connectedDevice();
+    const announcements: RealtimeAnnouncement[] = [];
+    phone.local.realtime!.onAnnouncement((announcement) => announcements.push(announcement));
     await placeWager(server, me, bet, 'yes', 2);
     await vi.waitFor(async () => expect(await phone.db.wagers.count()).toBe(1), { timeout: 5000 });
 
@@ -141,7 +148,8 @@ describe('events', () => {
     expect(await phone.db.memberships.get([group.id, me.user.id])).toMatchObject({
       availablePoints: 100,
     });
-    expect(phone.toasts.infos).toContain(refundMessage(2, 1));
+    expect(announcements).toEqual([{ kind: 'refund', totalRefunded: 2, participants: 1 }]);
+    expect(phone.toasts.infos).toEqual([refundMessage(2, 1)]);
   });
 
   it('an undone resolution takes the payout back and tells a player who wagered', async () => {
@@ -174,6 +182,25 @@ describe('events', () => {
     expect(phone.toasts.infos).toContain(RESULT_CHANGED_TEXT.undone('Known'));
     const history = await phone.db.betHistory.where('betId').equals(bet.id).sortBy('id');
     expect(history.map((entry) => entry.kind)).toEqual(['created', 'resolved', 'undone']);
+  });
+
+  it('a player removed by an admin is told once, and the group leaves the device', async () => {
+    const { me, friend, group, phone } = await connectedDevice();
+
+    const removed = await server.request(
+      'DELETE',
+      `/api/groups/${group.id}/members/${me.user.id}`,
+      {
+        token: friend.accessToken,
+      },
+    );
+    expect(removed.status, removed.text).toBe(200);
+
+    await vi.waitFor(async () => expect(await phone.db.groups.get(group.id)).toBeUndefined(), {
+      timeout: 5000,
+    });
+    await phone.local.whenIdle();
+    expect(phone.toasts.infos).toEqual([REMOVED_FROM_GROUP_TEXT(group.name)]);
   });
 
   it('a new member joins the leaderboard', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { COMMENT_MESSAGES } from '../../../src/domain/comments';
 import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
+import type { SyncPushResponse } from '../../../src/domain/schemas/sync';
 import { createMirrorService } from '../../../src/server/mirror/mirror.service';
 import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
 import {
@@ -262,6 +263,46 @@ describe('live', () => {
     } finally {
       memberSocket.close();
       outsiderSocket.close();
+    }
+  });
+
+  it('tells the author’s sockets which pushed mutation a comment came from, and nobody else', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    const [authorSocket, memberSocket] = await Promise.all([
+      connectSocket(server, creator.accessToken),
+      connectSocket(server, member.accessToken),
+    ]);
+    try {
+      const device = { clientGroupID: randomUUID(), clientID: randomUUID() };
+      const pushed = await server.request<SyncPushResponse>('POST', '/api/sync/push', {
+        token: creator.accessToken,
+        body: {
+          ...device,
+          mutations: [
+            {
+              id: 1,
+              name: 'postComment',
+              args: { params: { id: bet.id }, body: { text: 'Mine' } },
+            },
+          ],
+        },
+      });
+      expect(pushed.status, pushed.text).toBe(200);
+      const commentId = pushed.body.results[0]!.createdId;
+      const own = await authorSocket.waitFor('commentPosted', (c) => c.id === commentId);
+      const theirs = await memberSocket.waitFor('commentPosted', (c) => c.id === commentId);
+      expect(own).toEqual({ ...theirs, clientID: device.clientID, mutationID: 1 });
+      expect(Object.keys(theirs).sort()).toEqual([...COMMENT_KEYS, 'version'].sort());
+
+      // A REST call is no pushed write: the author hears the comment as everyone does.
+      const posted = await addComment(server, creator, bet, 'Through REST');
+      const heard = await authorSocket.waitFor('commentPosted', (c) => c.id === posted.id);
+      expect(heard).toEqual({ ...posted, version: expect.any(Number) });
+      expect(authorSocket.heard('commentPosted')).toHaveLength(2);
+    } finally {
+      authorSocket.close();
+      memberSocket.close();
     }
   });
 });

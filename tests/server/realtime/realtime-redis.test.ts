@@ -98,4 +98,35 @@ describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis',
       betId: 44,
     });
   });
+
+  it('a comment pushed through A names its mutation to the author on B only, once', async () => {
+    const [author, member] = await Promise.all([createPlayer(first), createPlayer(first)]);
+    const group = await createGroup(first, author, { privacy: 'private' });
+    await joinGroup(first, member, group);
+    const [authorOnB, memberOnB] = [await connectToSecond(author), await connectToSecond(member)];
+
+    // As the push on A would after the comment's commit.
+    const comment = {
+      id: 45,
+      betId: 46,
+      groupId: group.id,
+      userId: author.user.id,
+      userName: author.user.displayName,
+      text: 'Mine',
+      createdAt: new Date().toISOString(),
+      deletedAt: null,
+      version: 1,
+    };
+    const origin = { clientID: 'client-on-a', mutationID: 7 };
+    first.app.events.publish(
+      'commentPosted',
+      comment,
+      { groupId: group.id },
+      { userId: author.user.id, ...origin },
+    );
+    expect(await authorOnB.waitFor('commentPosted')).toEqual({ ...comment, ...origin });
+    expect(await memberOnB.waitFor('commentPosted')).toEqual(comment);
+    await syncSockets(first, { client: authorOnB, userId: author.user.id });
+    expect(authorOnB.heard('commentPosted')).toHaveLength(1);
+  });
 });

@@ -100,8 +100,14 @@ describe('POST /api/sync/push', () => {
       group.id,
     ]);
     expect(await betTitles(owner, group)).toEqual(['Rain?']);
-    // Published after the commit, as the REST route does.
-    expect(recorded.events.filter((e) => e.event === 'betCreated')).toHaveLength(1);
+    // Published after the commit, as the REST route does, naming the mutation it came from.
+    const published = recorded.events.filter((e) => e.event === 'betCreated');
+    expect(published).toHaveLength(1);
+    expect(published[0]!.origin).toEqual({
+      userId: owner.user.id,
+      clientID: device.clientID,
+      mutationID: 1,
+    });
   });
 
   it('skips a replay of applied ids: the write exists once and is announced once', async () => {
