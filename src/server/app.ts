@@ -10,7 +10,6 @@ import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
 import { betsRoutes } from './bets/bets.routes';
 import { findPublicBetPreview } from './bets/bet-preview.service';
-import { createMemberStateBetsReader } from './bets/member-state-bets.service';
 import { commentsRoutes } from './comments/comments.routes';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createAuthService, isSessionLive } from './auth/auth.service';
@@ -30,7 +29,6 @@ import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
 import { createLeaderboardService } from './groups/leaderboard.service';
 import { createMemberStatsService } from './groups/member-stats.service';
-import { createMemberStateService } from './groups/member-state.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { loggerOptions } from './logging';
@@ -334,10 +332,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     members: writeServices.members,
     leaderboard: createLeaderboardService({ db: database.db }),
     memberStats: createMemberStatsService({ db: database.db }),
-    memberState: createMemberStateService({
-      db: database.db,
-      memberStateBets: createMemberStateBetsReader({ db: database.db, now: deps.now }),
-    }),
     mirror: createMirrorService({ db: database.db, now: deps.now }),
     rateLimits: config.rateLimits,
   });

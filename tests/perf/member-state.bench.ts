@@ -26,19 +26,19 @@ const ROUNDS = 2;
 const GROUPS_SQL = `select g.id, g.name, m.*, u.display_name from memberships m
   join groups g on g.id = m.group_id join users u on u.id = m.user_id
   where m.user_id = $1 and m.left_at is null order by g.id asc`;
-const UNWAGERED_SQL = `select * from bets b where b.group_id = any($1) and b.state = 'active' and b.expires_at > $2
-  and not exists (select w.id from wagers w where w.bet_id = b.id and w.user_id = $3) order by b.expires_at asc, b.id asc`;
-const TO_RESOLVE_SQL = `select * from bets where created_by = $1 and state = 'active' order by expires_at asc, id asc`;
+const ACTIVE_BETS_SQL = `select b.*, w.id is not null as wagered, case when b.group_id = any($3::integer[]) and b.created_by <> $1
+  then b.group_id in (select m.group_id from memberships m where m.user_id = b.created_by and m.left_at is null) else true end
+  as creator_is_member from bets b left join wagers w on w.bet_id = b.id and w.user_id = $1
+  where b.group_id = any($2::integer[]) and b.state = 'active' order by b.expires_at asc, b.id asc`;
 
-/** The member-state queries of GroupsService.getMemberState and BetsService.memberStateBets, in the same order. */
+/** The member-state queries of the mirror's memberState (group-mirror's readOwnMemberships, bet-mirror's readBetQueues), in the same order. */
 async function referenceRequest(pool: pg.Pool, userId: number) {
-  const groups = await pool.query(GROUPS_SQL, [userId]);
-  await pool.query(UNWAGERED_SQL, [
-    groups.rows.map((row: { id: number }) => row.id),
-    new Date(),
+  const groups = await pool.query<{ id: number; role: string }>(GROUPS_SQL, [userId]);
+  await pool.query(ACTIVE_BETS_SQL, [
     userId,
+    groups.rows.map((row) => row.id),
+    groups.rows.filter((row) => row.role === 'admin').map((row) => row.id),
   ]);
-  await pool.query(TO_RESOLVE_SQL, [userId]);
 }
 
 export async function run(): Promise<Section> {

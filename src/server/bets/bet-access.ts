@@ -12,11 +12,13 @@ import {
 import type { Executor } from '../db/connect';
 import type { BetRow } from '../db/schema';
 import { betRefusal } from '../errors';
+import { requireGroupAccess } from '../groups/group-access';
 import {
   findActiveMembership,
   listActiveAdminIds,
   listActiveMemberIds,
 } from '../groups/membership.service';
+import { findBet } from './bet-queries';
 
 // The server's side of the bet policy (src/domain/policies/bet-policy.ts): each bet action
 // loads the facts the policy weighs (the caller's membership, and only what that action needs
@@ -49,6 +51,17 @@ export function policyBetOf(row: BetRow): PolicyBet {
     baseWagerAmount: row.baseWagerAmount,
     dispute: row.disputeState ? { state: row.disputeState, userId: row.disputedBy ?? 0 } : null,
   };
+}
+
+/** The bet, when `userId` may read it (its group's `read`, `groups/group-access.ts`); else that refusal. */
+export async function findReadableBet(
+  tx: Executor,
+  userId: number,
+  betId: number,
+): Promise<BetRow> {
+  const bet = await findBet(tx, betId);
+  await requireGroupAccess(tx, { userId, groupId: bet.groupId, permission: 'read' });
+  return bet;
 }
 
 /** Returns when the policy allows the action now, or throws its refusal (403, 409 or 422). */

@@ -1,10 +1,15 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Membership } from '../../domain/groups';
+import type { MemberStateResponse } from '../../domain/member-state';
 import type { MirrorBet, MirrorStatistics, MirrorWager } from '../../domain/mirror';
+import { mayResolve, mayWager } from '../../domain/policies/bet-policy';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
-import { bets, wagers } from '../db/schema';
-import type { MirrorScope } from '../groups/group-mirror';
+import { prepared } from '../db/prepared';
+import { bets, wagers, type BetRow } from '../db/schema';
+import { activeGroupIdsSql, type MirrorScope } from '../groups/group-mirror';
 import { listActiveMemberIds } from '../groups/membership.service';
+import { policyBetOf } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { loadPicks, loadWagers, statisticsOf } from './bet-queries';
 
@@ -14,6 +19,7 @@ import { loadPicks, loadWagers, statisticsOf } from './bet-queries';
 // A wager stamps its bet (wagers.service.ts), so a bet whose totals moved counts as changed.
 // Once betting has closed the bet carries who picked what; jobs/picks-reveal.job.ts
 // stamps a bet when its expiry passes, so a device that pulled before the close gets them too.
+// Without a cursor the same route answers the viewer's two queues (readBetQueues).
 
 export interface BetMirrorRows {
   bets: MirrorBet[];
@@ -106,4 +112,68 @@ export async function readBetMirror(
       ),
     })),
   };
+}
+
+// Both queues are active bets of the viewer's groups, so that is all this reads: every app
+// start without a cursor asks it (prepared once, see db/prepared.ts). Which of them the viewer
+// may wager on or resolve is the bet policy's to say, with the two facts it weighs here.
+const activeBetsOfGroups = prepared<
+  Array<{ bet: BetRow; wagered: boolean; creatorIsMember: boolean }>,
+  { userId: number; groupIds: number[]; adminGroupIds: number[] }
+>('activeBetsOfGroups', (tx) =>
+  tx
+    .select({
+      bet: bets,
+      wagered: sql<boolean>`${wagers.id} is not null`,
+      // Whether the creator is still here matters only to an admin standing in for them.
+      creatorIsMember: sql<boolean>`case when ${bets.groupId} = any(${sql.placeholder('adminGroupIds')}::integer[]) and ${bets.createdBy} <> ${sql.placeholder('userId')}
+        then ${bets.groupId} in ${activeGroupIdsSql(sql`${bets.createdBy}`)} else true end`,
+    })
+    .from(bets)
+    // At most one row: one wager per user per bet.
+    .leftJoin(wagers, and(eq(wagers.betId, bets.id), eq(wagers.userId, sql.placeholder('userId'))))
+    .where(
+      and(
+        sql`${bets.groupId} = any(${sql.placeholder('groupIds')}::integer[])`,
+        eq(bets.state, 'active'),
+      ),
+    )
+    .orderBy(asc(bets.expiresAt), asc(bets.id)),
+);
+
+/**
+ * The bet maps of GET /member/state (without a cursor) for the viewer's current `memberships`:
+ * unwagered = the bets they may wager on (`mayWager`: betting open) and have not; to resolve =
+ * those they may resolve (`mayResolve`: their own, and as an admin a departed creator's or an
+ * abandoned one), the dashboard's resolve queue.
+ */
+export async function readBetQueues(
+  tx: Executor,
+  viewerId: number,
+  memberships: readonly Pick<Membership, 'groupId' | 'role'>[],
+  now: Date,
+): Promise<Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'>> {
+  const queues: Pick<MemberStateResponse, 'unwageredBets' | 'betsToResolve'> = {
+    unwageredBets: {},
+    betsToResolve: {},
+  };
+  if (memberships.length === 0) return queues;
+  const roles = new Map(memberships.map((m) => [m.groupId, m.role ?? 'member']));
+  const rows = await activeBetsOfGroups(tx, {
+    userId: viewerId,
+    groupIds: [...roles.keys()],
+    adminGroupIds: [...roles].flatMap(([groupId, role]) => (role === 'admin' ? [groupId] : [])),
+  });
+  const at = now.getTime();
+  for (const { bet: row, wagered, creatorIsMember } of rows) {
+    const viewer = { userId: viewerId, role: roles.get(row.groupId) ?? null };
+    const bet = policyBetOf(row);
+    const toWager = !wagered && mayWager(viewer, bet, at).allowed;
+    const toResolve = mayResolve(viewer, bet, { creatorIsMember }, at).allowed;
+    if (!toWager && !toResolve) continue;
+    const shown = presentBet(row);
+    if (toWager) queues.unwageredBets[String(row.id)] = shown;
+    if (toResolve) queues.betsToResolve[String(row.id)] = shown;
+  }
+  return queues;
 }

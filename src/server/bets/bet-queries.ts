@@ -1,12 +1,12 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import type { BetStatistics } from '../../domain/bets';
+import type { Bet, BetStatistics } from '../../domain/bets';
 import { isBettingClosed, type RevealedPick } from '../../domain/fair-resolution';
 import { computeBetStatistics } from '../../domain/bet-statistics';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { bets, users, wagers, type BetRow, type WagerRow } from '../db/schema';
 import { betNotFound } from '../errors';
-import { toPayoutWager } from './bet.presenter';
+import { presentBet, toPayoutWager } from './bet.presenter';
 
 // The bet reads every bets module shares (the services, settlement, the mirror, push): a bet
 // with its row lock, the wagers of bets, a bet's statistics.
@@ -90,6 +90,12 @@ export function statisticsOf(
     totalMembers,
     viewerId,
   });
+}
+
+/** One bet as its readers get it: its totals, and who picked what once betting has closed at `now`. */
+export async function presentReadBet(tx: Executor, row: BetRow, now: Date): Promise<Bet> {
+  const betWagers = (await loadWagers(tx, [row.id])).get(row.id);
+  return presentBet(row, betWagers, (await loadPicks(tx, [row], now)).get(row.id));
 }
 
 /**

@@ -16,10 +16,10 @@ import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
 import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
-import { requireBetAction } from './bet-access';
+import { findReadableBet, requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { recordBetHistory } from './bet-history';
-import { findBet, loadPicks, loadWagers, statisticsOf } from './bet-queries';
+import { findBet, loadPicks, loadWagers, presentReadBet, statisticsOf } from './bet-queries';
 import { announceSettlement, settleByRefund, settleByResolution } from './settlement.service';
 
 // The rules of bets (docs/groups-and-bets.md §3–§7, docs/architecture.md §5): creating, reading, resolving and
@@ -37,12 +37,6 @@ export interface BetsServiceDeps {
 export type BetsService = ReturnType<typeof createBetsService>;
 
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
-  async function readableBet(tx: Executor, caller: AuthUser, betId: number): Promise<BetRow> {
-    const bet = await findBet(tx, betId);
-    await requireGroupAccess(tx, { userId: caller.id, groupId: bet.groupId, permission: 'read' });
-    return bet;
-  }
-
   async function groupBetRows(tx: Executor, caller: AuthUser, groupId: number): Promise<BetRow[]> {
     await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'read' });
     return tx
@@ -104,14 +98,12 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
 
     /** GET /bets/{id}, with per-answer totals; who picked what only once betting has closed. */
     async getBet(caller: AuthUser, betId: number): Promise<Bet> {
-      const bet = await readableBet(db, caller, betId);
-      const picks = (await loadPicks(db, [bet], now())).get(bet.id);
-      return presentBet(bet, (await loadWagers(db, [bet.id])).get(bet.id), picks);
+      return presentReadBet(db, await findReadableBet(db, caller.id, betId), now());
     },
 
     /** GET /bets/{id}/user-context: the bet, the caller's membership (null for a non-member) and their wager. */
     async getUserContext(caller: AuthUser, betId: number): Promise<BetUserContext> {
-      const bet = await readableBet(db, caller, betId);
+      const bet = await findReadableBet(db, caller.id, betId);
       const betWagers = (await loadWagers(db, [bet.id])).get(bet.id) ?? [];
       const member = await findActiveMembershipWithName(db, bet.groupId, caller.id);
       const own = betWagers.find((wager) => wager.userId === caller.id);
@@ -157,7 +149,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
 
     /** GET /bets/{id}/statistics (docs/groups-and-bets.md §3): others' predictions appear only as per-answer totals. */
     async getStatistics(caller: AuthUser, betId: number): Promise<BetStatistics> {
-      const bet = await readableBet(db, caller, betId);
+      const bet = await findReadableBet(db, caller.id, betId);
       const betWagers = (await loadWagers(db, [bet.id])).get(bet.id) ?? [];
       const memberIds = await listActiveMemberIds(db, bet.groupId);
       return statisticsOf(bet, betWagers, memberIds, caller.id);

@@ -11,11 +11,9 @@ import type { Database, Executor } from '../db/connect';
 import { bets, wagers, type BetRow } from '../db/schema';
 import { invalidAnswer, picksHidden } from '../errors';
 import type { EventBus } from '../events';
-import { requireGroupAccess } from '../groups/group-access';
-import { requireBetAction } from './bet-access';
-import { presentBet } from './bet.presenter';
+import { findReadableBet, requireBetAction } from './bet-access';
 import { readBetHistory, recordBetHistory } from './bet-history';
-import { findBet, loadPicks, loadWagers } from './bet-queries';
+import { findBet, loadPicks, loadWagers, presentReadBet } from './bet-queries';
 import { reverseResolution, settleByResolution } from './settlement.service';
 
 // Fair resolution and picks revealed at close. Undo: whoever resolved a bet
@@ -38,25 +36,13 @@ export function createFairResolutionService({
   events,
   now = () => new Date(),
 }: FairResolutionDeps) {
-  async function readableBet(tx: Executor, caller: AuthUser, betId: number): Promise<BetRow> {
-    const bet = await findBet(tx, betId);
-    await requireGroupAccess(tx, { userId: caller.id, groupId: bet.groupId, permission: 'read' });
-    return bet;
-  }
-
-  /** The bet as the caller's answer carries it: totals, and picks when betting has closed. */
-  async function present(row: BetRow, at: Date): Promise<Bet> {
-    const betWagers = (await loadWagers(db, [row.id])).get(row.id);
-    return presentBet(row, betWagers, (await loadPicks(db, [row], at)).get(row.id));
-  }
-
   return {
     /** GET /bets/{id}/picks: who picked what, once betting has closed (403 picks_hidden before). */
     async getPicks(
       caller: AuthUser,
       betId: number,
     ): Promise<{ betId: number; picks: RevealedPick[] }> {
-      const bet = await readableBet(db, caller, betId);
+      const bet = await findReadableBet(db, caller.id, betId);
       const at = now();
       if (!isBettingClosed(bet, at.getTime())) throw picksHidden();
       return { betId, picks: (await loadPicks(db, [bet], at)).get(bet.id) ?? [] };
@@ -64,7 +50,7 @@ export function createFairResolutionService({
 
     /** GET /bets/{id}/history: what happened to the bet, oldest first. */
     async getHistory(caller: AuthUser, betId: number): Promise<BetHistoryEntry[]> {
-      const bet = await readableBet(db, caller, betId);
+      const bet = await findReadableBet(db, caller.id, betId);
       return readBetHistory(db, bet.id);
     },
 
@@ -90,7 +76,7 @@ export function createFairResolutionService({
         },
         { groupId: bet.groupId },
       );
-      return present(bet, at);
+      return presentReadBet(db, bet, at);
     },
 
     /** POST /bets/{id}/dispute: a participant flags the resolution as wrong, within 24 hours, once. */
@@ -141,7 +127,7 @@ export function createFairResolutionService({
         },
         { groupId: bet.groupId },
       );
-      return present(bet, at);
+      return presentReadBet(db, bet, at);
     },
 
     /** POST /bets/{id}/dispute/dismiss: an admin lets the resolution stand; it is final. */
@@ -179,7 +165,7 @@ export function createFairResolutionService({
         },
         { groupId: bet.groupId },
       );
-      return present(bet, at);
+      return presentReadBet(db, bet, at);
     },
 
     /**
@@ -239,7 +225,7 @@ export function createFairResolutionService({
         },
         { groupId: bet.groupId },
       );
-      return present(bet, at);
+      return presentReadBet(db, bet, at);
     },
   };
 }

@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Membership } from '../../domain/groups';
 import type { MirrorGroup, MirrorMembership } from '../../domain/mirror';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
-import { groups, memberships, users } from '../db/schema';
+import { prepared } from '../db/prepared';
+import { groups, memberships, users, type MembershipRow } from '../db/schema';
 import { presentGroup, presentMembership } from './group.presenter';
 
 // The groups feature's part of a mirror pull (src/server/mirror): groups and every member's
@@ -29,6 +31,37 @@ export interface GroupMirrorRows {
 /** The ids of the groups a user is in now, as a subquery (the mirror's one-statement check). */
 export function activeGroupIdsSql(userId: SQL): SQL {
   return sql`(select ${memberships.groupId} from ${memberships} where ${memberships.userId} = ${userId} and ${memberships.leftAt} is null)`;
+}
+
+// The viewer's groups and own memberships: every member state without a cursor (prepared once,
+// see db/prepared.ts).
+const ownMemberships = prepared<
+  Array<{ group: { id: number; name: string }; membership: MembershipRow; userName: string }>,
+  { userId: number }
+>('ownMemberships', (tx) =>
+  tx
+    .select({
+      group: { id: groups.id, name: groups.name },
+      membership: memberships,
+      userName: users.displayName,
+    })
+    .from(memberships)
+    .innerJoin(groups, eq(groups.id, memberships.groupId))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.userId, sql.placeholder('userId')), isNull(memberships.leftAt)))
+    .orderBy(asc(groups.id)),
+);
+
+/** The groups `viewerId` is in now, each with its name and their own membership, by group id. */
+export async function readOwnMemberships(
+  tx: Executor,
+  viewerId: number,
+): Promise<Array<{ group: { id: number; name: string }; membership: Membership }>> {
+  const rows = await ownMemberships(tx, { userId: viewerId });
+  return rows.map((row) => ({
+    group: row.group,
+    membership: presentMembership(row.membership, row.userName, viewerId),
+  }));
 }
 
 /**

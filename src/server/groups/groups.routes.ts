@@ -40,7 +40,6 @@ import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
 import type { MemberStatsService } from './member-stats.service';
-import type { MemberStateService } from './member-state.service';
 
 // The groups calls of docs/groups-and-bets.md §7 under /api, and GET /api/member/state. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
@@ -51,7 +50,7 @@ export interface GroupsRoutesOptions {
   members: GroupMembersService;
   leaderboard: LeaderboardService;
   memberStats: MemberStatsService;
-  memberState: MemberStateService;
+  /** Both answers of GET /member/state: the spec's member state and, with a cursor, the pull. */
   mirror: MirrorService;
   rateLimits: RateLimits;
 }
@@ -60,15 +59,7 @@ export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
 export async function groupsRoutes(
   instance: FastifyInstance,
-  {
-    groups,
-    members,
-    leaderboard,
-    memberStats,
-    memberState,
-    mirror,
-    rateLimits,
-  }: GroupsRoutesOptions,
+  { groups, members, leaderboard, memberStats, mirror, rateLimits }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
@@ -268,7 +259,8 @@ export async function groupsRoutes(
   // it through zod was most of the request's CPU, so it is written with JSON.stringify: the
   // presenters build every field explicitly (typed by MemberStateResponse), so nothing extra
   // can leak; the schema still documents the answer. Errors keep the usual serializer.
-  // With `cursor` it is the local mirror's pull (src/server/mirror): what changed since.
+  // Both answers are the local mirror's (src/server/mirror): with `cursor` its pull, what changed
+  // since; without, the spec's member state, from the same readers.
   app.get(
     '/member/state',
     {
@@ -286,7 +278,7 @@ export async function groupsRoutes(
     },
     async (request) =>
       request.query.cursor === undefined
-        ? memberState.getMemberState(currentUser(request))
+        ? mirror.memberState(currentUser(request))
         : mirror.pull(currentUser(request), request.query.cursor, request.query.clientGroupID),
   );
 }

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { MemberStateResponse } from '../../domain/member-state';
 import {
   MIRROR_PAGE_ROWS,
   MIRROR_START_CURSOR,
@@ -6,7 +7,7 @@ import {
 } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
 import { readHistoryMirror } from '../bets/bet-history';
-import { betChangesExistSql, countBets, readBetMirror } from '../bets/bet-mirror';
+import { betChangesExistSql, countBets, readBetMirror, readBetQueues } from '../bets/bet-mirror';
 import {
   commentChangesExistSql,
   countComments,
@@ -21,6 +22,7 @@ import {
   countActiveMembers,
   groupChangesExistSql,
   readGroupMirror,
+  readOwnMemberships,
 } from '../groups/group-mirror';
 import {
   notificationChangesExistSql,
@@ -35,6 +37,8 @@ import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 // since the cursor: a reconnect with nothing new ends there. Otherwise one REPEATABLE READ
 // transaction reads, under one snapshot, what changed in the groups the device holds and the
 // whole of the groups it does not, a page of them at a time; that snapshot is the next cursor.
+// Without a cursor the route answers the spec's member state (memberState), read by the same
+// feature readers and decided by the same policies.
 
 export interface MirrorServiceDeps {
   db: Database;
@@ -131,6 +135,29 @@ export function createMirrorService({
   }
 
   return {
+    /**
+     * GET /member/state without a cursor (docs/groups-and-bets.md §3): the caller's groups, their
+     * memberships there, and the bets of those groups they may wager on and may resolve.
+     */
+    async memberState(caller: AuthUser): Promise<MemberStateResponse> {
+      const mine = await readOwnMemberships(db, caller.id);
+      const state: MemberStateResponse = {
+        groups: {},
+        currentUserMemberships: {},
+        ...(await readBetQueues(
+          db,
+          caller.id,
+          mine.map((row) => row.membership),
+          now(),
+        )),
+      };
+      for (const { group, membership } of mine) {
+        state.groups[String(group.id)] = { id: group.id, name: group.name };
+        state.currentUserMemberships[String(group.id)] = membership;
+      }
+      return state;
+    },
+
     /**
      * With `clientGroupId` (a device's, src/server/sync) the answer also says which of its
      * writes are applied, read under the same snapshot as the rows: a write the answer reports

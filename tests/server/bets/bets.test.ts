@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BET_MESSAGES } from '../../../src/domain/bet-limits';
+import { ABANDONED_AFTER_MS } from '../../../src/domain/fair-resolution';
 import {
   betStatisticsSchema,
   betSchema,
@@ -372,6 +373,34 @@ describe('GET /member/state', () => {
       expect(Object.keys(later.betsToResolve).map(Number)).toEqual([closing.id]);
     } finally {
       server.clock.advance(-2 * HOUR);
+    }
+  });
+
+  it("lists to resolve what the bet policy lets me resolve: as an admin, a departed creator's bet and an abandoned one too", async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    const own = await createBet(server, admin, group, { title: 'Mine' });
+    const others = await createBet(server, creator, group, {
+      title: "The creator's",
+      expiresAt: expiresIn(server, HOUR),
+    });
+    const departed = await createBet(server, member, group, { title: 'Left behind' });
+    await server.request('POST', `/api/groups/${group.id}/leave`, { token: member.accessToken });
+    const toResolve = async () =>
+      Object.keys(
+        memberStateResponseSchema.parse(
+          (await server.request('GET', '/api/member/state', { token: admin.accessToken })).body,
+        ).betsToResolve,
+      )
+        .map(Number)
+        .sort((a, b) => a - b);
+
+    expect(await toResolve()).toEqual([own.id, departed.id]);
+    // A day after its close without a result, the creator's bet is abandoned: admins resolve it too.
+    server.clock.advance(HOUR + ABANDONED_AFTER_MS);
+    try {
+      expect(await toResolve()).toEqual([own.id, others.id, departed.id]);
+    } finally {
+      server.clock.advance(-(HOUR + ABANDONED_AFTER_MS));
     }
   });
 });
