@@ -218,6 +218,10 @@ export const memberships = pgTable(
     index('memberships_user_idx').on(table.userId),
     index('memberships_group_change_idx').on(table.groupId, table.changeTxid),
     index('memberships_group_public_change_idx').on(table.groupId, table.publicChangeTxid),
+    // The floor top-up job looks for members low on available points, not through every membership.
+    index('memberships_available_idx')
+      .on(table.availablePoints)
+      .where(sql`${table.leftAt} is null`),
     check('memberships_role_check', sql`${table.role} in ('member', 'admin')`),
     // Points held in open wagers (total − available) are never negative. Available points may
     // be: a re-resolution takes back winnings the winner already wagered again (a debt that
@@ -391,6 +395,15 @@ export const bets = pgTable(
     index('bets_group_state_expires_idx').on(table.groupId, table.state, table.expiresAt),
     index('bets_group_change_idx').on(table.groupId, table.changeTxid),
     index('bets_created_by_idx').on(table.createdBy),
+    // The jobs read open bets by their close across all groups: expiry and the resolve reminders
+    // the closed ones, the picks reveal and the closes-soon reminders those whose picks are still
+    // hidden. Partial, so a pass reads the bets it is about, not the table.
+    index('bets_active_expires_idx')
+      .on(table.expiresAt, table.id)
+      .where(sql`${table.state} = 'active'`),
+    index('bets_hidden_picks_expires_idx')
+      .on(table.expiresAt, table.id)
+      .where(sql`${table.state} = 'active' and ${table.picksRevealedAt} is null`),
     check(
       'bets_state_check',
       sql`${table.state} in (${sql.raw(BET_STATES.map((state) => `'${state}'`).join(', '))})`,
@@ -632,6 +645,8 @@ export const notifications = pgTable(
     index('notifications_user_change_idx').on(table.userId, table.changeTxid),
     index('notifications_updated_idx').on(table.updatedAt),
     index('notifications_actor_idx').on(table.actorId),
+    // A bet's settlement marks its entries read, and a bet's deletion cascades to them.
+    index('notifications_bet_idx').on(table.betId),
     check(
       'notifications_kind_check',
       sql`${table.kind} in (${sql.raw(NOTIFICATION_KINDS.map((kind) => `'${kind}'`).join(', '))})`,
