@@ -9,10 +9,8 @@ import {
   type WagerRow,
 } from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { api as defaultApi, sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
-import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 import {
   cancelBetMutator,
   createBetMutator,
@@ -22,7 +20,8 @@ import {
 
 // The bet writes (docs/groups-and-bets.md §4) the screens call. Each runs a named mutator through the outbox
 // (data/bet-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked pending,
-// and is sent now or when the network returns; the pull that follows brings the server's rows.
+// and is sent now or when the network returns (the outbox says so when it waits); the pull that
+// follows brings the server's rows.
 // A refusal rejects with the server's message (the screen shows it). The two loads are
 // fallbacks for what the mirror does not hold yet (a link to a bet before the first sync).
 
@@ -31,7 +30,6 @@ export interface BetActionsDeps {
   api?: ApiClient;
   session?: Pick<SessionStore, 'user'>;
   local?: Pick<LocalData, 'run' | 'outbox' | 'rebaser'>;
-  toasts?: Pick<ToastStore, 'info'>;
 }
 
 /** What cancelling said: the points refunded to everyone (the pool the bet held). */
@@ -50,7 +48,6 @@ export function createBetActions({
   api = defaultApi,
   session = sessionStore,
   local = defaultLocalData,
-  toasts = defaultToasts,
 }: BetActionsDeps = {}) {
   const currentUser = () => {
     const user = session.user;
@@ -69,7 +66,6 @@ export function createBetActions({
       const tempId = local.outbox.tempId();
       const result = await local.run(createBetMutator, { tempId, request });
       if (result.status === 'sent') return result.response;
-      toasts.info(OUTBOX_TEXT.queued.createBet);
       const pending = await db.bets.get(tempId);
       return (
         pending ?? ({ id: tempId, ...request, pendingWriteId: result.id } as unknown as BetRow)
@@ -88,7 +84,6 @@ export function createBetActions({
           : { betId, prediction, points, tempId },
       );
       if (result.status === 'sent') return result.response;
-      toasts.info(OUTBOX_TEXT.queued.placeWager);
       const pending = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
       return (
         pending ?? {
@@ -109,7 +104,6 @@ export function createBetActions({
       currentUser();
       const result = await local.run(resolveBetMutator, { betId, correctAnswer });
       if (result.status === 'sent') return result.response;
-      toasts.info(OUTBOX_TEXT.queued.resolveBet);
       return (await db.bets.get(betId)) ?? ({ id: betId, pendingWriteId: result.id } as BetRow);
     },
 
@@ -121,7 +115,6 @@ export function createBetActions({
       const result = await local.run(cancelBetMutator, { betId });
       if (result.status === 'sent')
         return { bet: result.response, refundedPoints, isQueued: false };
-      toasts.info(OUTBOX_TEXT.queued.cancelBet);
       const bet =
         (await db.bets.get(betId)) ?? ({ ...before, id: betId, state: 'cancelled' } as BetRow);
       return { bet: { ...bet, pendingWriteId: result.id }, refundedPoints, isQueued: true };

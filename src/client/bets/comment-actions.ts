@@ -1,10 +1,8 @@
 import { signedOutError } from '../data/api-client';
 import { db as defaultDb, type CommentRow, type HunchDb } from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
-import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 import { addCommentMutator, deleteCommentMutator } from '../data/comment-mutators';
 
 // The comment writes the thread calls. Each runs a named mutator through the
@@ -16,17 +14,15 @@ export interface CommentActionsDeps {
   db?: HunchDb;
   session?: Pick<SessionStore, 'user'>;
   local?: Pick<LocalData, 'run' | 'outbox'>;
-  toasts?: Pick<ToastStore, 'info'>;
 }
 
-/** How a write ended for the thread: sent, or queued until the network returns. */
+/** How a write ended for the thread: sent, or queued until the network returns (the outbox has said so). */
 export type CommentWriteStatus = 'sent' | 'queued';
 
 export function createCommentActions({
   db = defaultDb,
   session = sessionStore,
   local = defaultLocalData,
-  toasts = defaultToasts,
 }: CommentActionsDeps = {}) {
   const requireUser = () => {
     if (!session.user) throw signedOutError();
@@ -41,7 +37,6 @@ export function createCommentActions({
         betId,
         text,
       });
-      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.addComment);
       return result.status;
     },
 
@@ -56,7 +51,6 @@ export function createCommentActions({
         if (!(await db.comments.get(comment.id))) return 'sent';
       }
       const result = await local.run(deleteCommentMutator, { commentId: comment.id });
-      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.deleteComment);
       return result.status;
     },
   };

@@ -6,10 +6,8 @@ import {
   undoResolutionMutator,
 } from '../data/fair-resolution-mutators';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
-import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 
 // The writes of fair resolution the bet page calls: each runs its named mutator
 // through the outbox (data/fair-resolution-mutators.ts), shows at once, and is sent now or when
@@ -18,7 +16,6 @@ import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 export interface FairResolutionActionsDeps {
   session?: Pick<SessionStore, 'user'>;
   local?: Pick<LocalData, 'run'>;
-  toasts?: Pick<ToastStore, 'info'>;
 }
 
 /** Sent, or queued until the network returns (the outbox's toast has said so). */
@@ -27,14 +24,9 @@ export type FairWriteStatus = 'sent' | 'queued';
 export function createFairResolutionActions({
   session = sessionStore,
   local = defaultLocalData,
-  toasts = defaultToasts,
 }: FairResolutionActionsDeps = {}) {
   const requireUser = () => {
     if (!session.user) throw signedOutError();
-  };
-  const told = (status: 'sent' | 'queued', queued: string): FairWriteStatus => {
-    if (status === 'queued') toasts.info(queued);
-    return status;
   };
 
   return {
@@ -42,25 +34,25 @@ export function createFairResolutionActions({
     async undoResolution(betId: number): Promise<FairWriteStatus> {
       requireUser();
       const result = await local.run(undoResolutionMutator, { betId });
-      return told(result.status, OUTBOX_TEXT.queued.undoResolution);
+      return result.status;
     },
     /** POST /bets/{id}/dispute. */
     async disputeResolution(betId: number, reason: string): Promise<FairWriteStatus> {
       requireUser();
       const result = await local.run(disputeResolutionMutator, { betId, reason });
-      return told(result.status, OUTBOX_TEXT.queued.disputeResolution);
+      return result.status;
     },
     /** POST /bets/{id}/dispute/dismiss. */
     async dismissDispute(betId: number): Promise<FairWriteStatus> {
       requireUser();
       const result = await local.run(dismissDisputeMutator, { betId });
-      return told(result.status, OUTBOX_TEXT.queued.dismissDispute);
+      return result.status;
     },
     /** PUT /bets/{id}/re-resolve. */
     async reResolveBet(betId: number, correctAnswer: string): Promise<FairWriteStatus> {
       requireUser();
       const result = await local.run(reResolveBetMutator, { betId, correctAnswer });
-      return told(result.status, OUTBOX_TEXT.queued.reResolveBet);
+      return result.status;
     },
   };
 }

@@ -7,6 +7,7 @@ import type { MemberStats } from '../../domain/member-stats';
 import type { Notification, NotificationSettings } from '../../domain/notifications';
 import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
 import type { Season } from '../../domain/seasons';
+import type { MirrorTable } from './synced-tables';
 
 // The client's local database `hunch` (docs/architecture.md §8). Views read it with useLiveQuery;
 // the sync engine and the actions write server data into it. Each schema change is a new
@@ -103,30 +104,7 @@ export type PeriodLeaderboardRow = PeriodLeaderboard & {
 /** A season of one of the player's groups, its final standings inside once it ended (read offline). */
 export type SeasonRow = Season & Versioned & PendingMark;
 
-/** The tables a pull writes and a mutator may touch. */
-export type MirrorTable =
-  | 'groups'
-  | 'memberships'
-  | 'bets'
-  | 'wagers'
-  | 'betStatistics'
-  | 'comments'
-  | 'betHistory'
-  | 'notifications'
-  | 'notificationSettings'
-  | 'seasons';
-export const MIRROR_TABLES: readonly MirrorTable[] = [
-  'groups',
-  'memberships',
-  'bets',
-  'wagers',
-  'betStatistics',
-  'comments',
-  'betHistory',
-  'notifications',
-  'notificationSettings',
-  'seasons',
-];
+/** A mirrored row's key (its table's `key` in synced-tables.ts, which lists the mirrored tables). */
 export type MirrorKey = number | [number, number];
 
 /**

@@ -155,6 +155,7 @@ export function createLocalData({
     // The worker's copies of earlier pushes carry the old numbers: they must never be replayed.
     onRenumbered: () => postToWorker({ type: 'outbox-clear' }),
     notifyError: (message) => toasts.error(message),
+    notifyQueued: (message) => toasts.info(message),
     onAnswered: () => void sync(),
     afterRebase: () => syncEngine.reconcileActiveGroup(),
     tempId,

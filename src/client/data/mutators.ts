@@ -1,15 +1,14 @@
 import type { ActiveGroupStore } from './active-group-store';
 import {
-  MIRROR_TABLES,
   TEMP_IDS_KEY,
   type HunchDb,
   type LegacyRequestArgs,
   type MirrorKey,
-  type MirrorTable,
   type OutboxEntry,
   type OutboxKind,
   type ShadowRow,
 } from './db';
+import { keyOf, MIRROR_TABLES, type MirrorTable } from './synced-tables';
 
 // Writes as named mutators, rebased on every pull (docs/architecture.md §8; Replicache's model, as in
 // rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
@@ -49,8 +48,13 @@ export interface AnswerContext {
 
 export interface Mutator<A = never, R = unknown> {
   name: string;
-  /** Which texts it shows (OUTBOX_TEXT) and how the sync status sheet names it. */
+  /**
+   * Which texts the outbox shows for it (OUTBOX_TEXT: queued, refused) and how the sync status
+   * sheet names it. A screen running it never repeats them.
+   */
   kind(args: A): OutboxKind;
+  /** Queued without a word: the screen already says it (the inbox's bell). */
+  isQuietWhenQueued?: boolean;
   /** A few words for the sync status sheet ("Friends", "Will it rain?"). */
   describe?(args: A): string | undefined;
   request(args: A): MutatorRequest;
@@ -73,19 +77,6 @@ export const legacyRequest: Mutator<LegacyRequestArgs> = {
   kind: (args) => args.kind,
   request: ({ method, path, body }) => ({ method, path, body }),
   apply: async () => undefined,
-};
-
-const KEY_OF: Record<MirrorTable, (row: Record<string, unknown>) => MirrorKey> = {
-  groups: (row) => row.id as number,
-  memberships: (row) => [row.groupId as number, row.userId as number],
-  bets: (row) => row.id as number,
-  wagers: (row) => row.id as number,
-  betStatistics: (row) => row.betId as number,
-  comments: (row) => row.id as number,
-  betHistory: (row) => row.id as number,
-  notifications: (row) => row.id as number,
-  notificationSettings: (row) => row.id as number,
-  seasons: (row) => row.id as number,
 };
 
 const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;
@@ -155,7 +146,7 @@ export function createRebaser({ db, mutators, userName, isSignedIn = () => true 
       now: new Date(entry.createdAt).toISOString(),
       idFor: (id) => (id < 0 ? (ids[String(id)] ?? id) : id),
       async put(table, row) {
-        const key = KEY_OF[table](row as Record<string, unknown>);
+        const key = keyOf(table, row);
         await saveShadow(table, key);
         await db.table(table).put({ ...withoutMark(row), ...mark });
       },

@@ -17,6 +17,8 @@ export interface ReadNotificationsArgs {
 export const readNotificationsMutator: Mutator<ReadNotificationsArgs> = {
   name: 'readNotifications',
   kind: () => 'readNotifications',
+  // Reading is quiet offline: the bell's count has dropped already.
+  isQuietWhenQueued: true,
   request: ({ ids, upTo }) =>
     upTo !== undefined
       ? { method: 'POST', path: `${API_BASE}/notifications/read-all`, body: { upTo } }

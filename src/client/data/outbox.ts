@@ -34,6 +34,8 @@ import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-cl
 //      and rewritten in the queued writes naming it;
 //    - no network / a server hiccup / a rate limit: it stays pending for the next flush;
 //    - refused (4xx): it stops being drawn (a rebase) and the server's message is shown.
+// What the player reads of a write comes from its mutator's kind (OUTBOX_TEXT): "queued" when
+// run() leaves it for later, the refusal's fallback, the sync status sheet's label.
 // The same code finishes a write whether its own run() pushed it or a later flush did.
 
 export const OUTBOX_TEXT = {
@@ -149,6 +151,8 @@ export interface OutboxOptions {
   onRenumbered?: () => void;
   /** Shows a refusal nobody was waiting for (the toast in the app). */
   notifyError?: (message: string) => void;
+  /** Shows that a write run() queued goes out later, in its mutator's words (the toast in the app). */
+  notifyQueued?: (message: string) => void;
   /** A write was answered: the local data pulls (its effect comes with the pull). */
   onAnswered?: () => void;
   /** After the drawn writes changed (answer, refusal, discard): the active group follows. */
@@ -176,6 +180,7 @@ export function createOutbox({
   clientGroupOf,
   onRenumbered = () => undefined,
   notifyError = () => undefined,
+  notifyQueued = () => undefined,
   onAnswered = () => undefined,
   afterRebase = () => undefined,
   tempId = () => -(Math.floor(Math.random() * 2 ** 31) + 1),
@@ -426,8 +431,9 @@ export function createOutbox({
   return {
     /**
      * Applies the mutator and queues it in one transaction, then tries to send it. Resolves
-     * 'sent' with the server's answer or 'queued' (it goes out later); rejects with the
-     * ApiError when the server refused it (no longer drawn; the caller shows the message).
+     * 'sent' with the server's answer or 'queued' (it goes out later: the outbox has said so
+     * in the mutator's words); rejects with the ApiError when the server refused it (no longer
+     * drawn; the caller shows the message).
      */
     async run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       const userId = session.user?.id;
@@ -452,11 +458,15 @@ export function createOutbox({
         await rebaser.applyEntry(entry);
       });
       awaited.add(entry.id);
+      let result: WriteResult<R>;
       try {
-        return await deliver<R>(entry);
+        result = await deliver<R>(entry);
       } finally {
         awaited.delete(entry.id);
       }
+      if (result.status === 'queued' && !mutator.isQuietWhenQueued)
+        notifyQueued(OUTBOX_TEXT.queued[kindOf(entry)]);
+      return result;
     },
     flush,
     /** A negative id for a row the server has not numbered yet. */

@@ -1,22 +1,6 @@
 import { API_BASE } from '../../domain/constants';
-import type { VersionedComment } from '../../domain/comments';
-import type { VersionedBetHistoryEntry } from '../../domain/fair-resolution';
-import type { VersionedSeason } from '../../domain/seasons';
 import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from '../../domain/mirror-marks';
-import type {
-  MirrorBet,
-  MirrorGroup,
-  MutationOutcome,
-  MirrorMembership,
-  MirrorPullResponse,
-  MirrorStatistics,
-  MirrorWager,
-} from '../../domain/mirror';
-import {
-  NOTIFICATION_RETENTION_MS,
-  type Notification,
-  type NotificationSettings,
-} from '../../domain/notifications';
+import type { MutationOutcome, MirrorPullResponse } from '../../domain/mirror';
 import type { Table } from 'dexie';
 import {
   activeGroupStore,
@@ -29,23 +13,32 @@ import {
   CURSOR_KEY,
   db as defaultDb,
   LAST_SYNCED_KEY,
-  SETTINGS_ROW_ID,
   SYNC_LAST_IDS_KEY,
   type HunchDb,
+  type MirrorKey,
 } from './db';
 import type { Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 import type { ClientGroupOf } from './sync-client';
+import {
+  keyOf,
+  MIRROR_TABLES,
+  pageRemovals,
+  pageRows,
+  SYNCED_TABLES,
+  type MirrorTable,
+} from './synced-tables';
 
 // The pull (docs/architecture.md §8): GET /api/member/state?cursor=… answers what changed in the
 // player's view since the stored cursor (src/domain/mirror.ts). Each page is written in ONE
-// transaction, through the rebaser (pending writes stay drawn on top), by one merge function
-// per row type (bulk: one read, one write per table): a row replaces the stored one only if its version is not older. `reset` (no or
-// unusable cursor) clears the server rows first; `hasMore` pulls the next page at once, after
-// yielding to the main thread. The cursor lives in meta with its owner: another user signing
-// in clears everything (cursor, outbox and the writes held for someone else included); a
-// session's end has cleared it already (session-end.ts).
+// transaction, through the rebaser (pending writes stay drawn on top), table by table as
+// synced-tables.ts lists them (bulk: one read, one write per table): a row replaces the stored
+// one only if its version is not older. `reset` (no or unusable cursor) clears the server rows
+// first; `hasMore` pulls the next page at once, after yielding to the main thread. The cursor
+// lives in meta with its owner: another user signing in clears everything (cursor, outbox and
+// the writes held for someone else included); a session's end has cleared it already
+// (session-end.ts).
 // With the device's client group (sync-client.ts) the pull also says which of its pushed writes
 // the server has (`lastMutationIDChanges`, read with the rows) and which it refused
 // (`mutationOutcomes`): on the last page, in the same transaction, a write whose id its client's
@@ -78,10 +71,10 @@ const isNewer = (incoming: { version: number }, stored: { version?: number } | u
   !stored || incoming.version >= (stored.version ?? -1);
 
 /** Rows of one table: each replaces the stored one only if it is not older. One read and one write for the whole page. */
-async function mergeRows<Row extends { version: number }, Key extends number | [number, number]>(
-  table: Table<object, Key>,
-  rows: readonly Row[],
-  keyOf: (row: Row) => Key,
+async function mergeRows(
+  table: Table<object, MirrorKey>,
+  rows: readonly { version: number }[],
+  keyOf: (row: object) => MirrorKey,
 ): Promise<void> {
   if (rows.length === 0) return;
   const stored = (await table.bulkGet(rows.map(keyOf))) as Array<{ version?: number } | undefined>;
@@ -89,69 +82,47 @@ async function mergeRows<Row extends { version: number }, Key extends number | [
   if (newer.length > 0) await table.bulkPut(newer);
 }
 
-/** One merge per row type; each runs inside the page's transaction. */
+/** The page's rows into the mirror, table by table (synced-tables.ts); each runs inside the page's transaction. */
 function createMerges(db: HunchDb) {
+  const tableOf = (name: MirrorTable) => db.table(name) as Table<object, MirrorKey>;
   return {
-    mergeGroups: (groups: readonly MirrorGroup[]) =>
-      mergeRows(db.groups as Table<object, number>, groups, (group) => group.id),
-    mergeMemberships: (memberships: readonly MirrorMembership[]) =>
-      mergeRows(db.memberships as Table<object, [number, number]>, memberships, (membership) => [
-        membership.groupId,
-        membership.userId,
-      ]),
-    mergeBets: (bets: readonly MirrorBet[]) =>
-      mergeRows(db.bets as Table<object, number>, bets, (bet) => bet.id),
-    mergeWagers: (wagers: readonly MirrorWager[]) =>
-      mergeRows(db.wagers as Table<object, number>, wagers, (wager) => wager.id),
-    mergeStatistics: (rows: readonly MirrorStatistics[]) =>
-      mergeRows(db.betStatistics as Table<object, number>, rows, (row) => row.betId),
-    /** A deleted comment arrives as a tombstone and is kept as one (db.ts CommentRow): a late older copy never revives it. */
-    mergeComments: (comments: readonly VersionedComment[]) =>
-      mergeRows(db.comments as Table<object, number>, comments, (comment) => comment.id),
-    mergeHistory: (entries: readonly VersionedBetHistoryEntry[]) =>
-      mergeRows(db.betHistory as Table<object, number>, entries, (entry) => entry.id),
-    mergeSeasons: (seasons: readonly VersionedSeason[]) =>
-      mergeRows(db.seasons as Table<object, number>, seasons, (season) => season.id),
-    /** Inbox entries; those past 30 days go (the server prunes without tombstones). */
-    async mergeNotifications(notifications: readonly Notification[]) {
-      await mergeRows(db.notifications as Table<object, number>, notifications, (n) => n.id);
-      const cutoff = new Date(Date.now() - NOTIFICATION_RETENTION_MS).toISOString();
-      await db.notifications.where('updatedAt').below(cutoff).delete();
+    async mergePage(page: MirrorPullResponse) {
+      for (const name of MIRROR_TABLES) {
+        const table = tableOf(name);
+        const removed = pageRemovals(name, page);
+        if (removed.length > 0) await table.bulkDelete(removed);
+        await mergeRows(table, pageRows(name, page), (row) => keyOf(name, row));
+        await SYNCED_TABLES[name].afterMerge?.(table as never);
+      }
     },
-    async mergeNotificationSettings(settings: NotificationSettings | null) {
-      if (!settings) return;
-      await mergeRows(
-        db.notificationSettings as Table<object, number>,
-        [{ ...settings, id: SETTINGS_ROW_ID }],
-        (row) => row.id,
-      );
-    },
-    /** A group that left the player's view, with everything in it. */
+    /** A group that left the player's view, with everything in it: every row found first, then deleted. */
     async removeGroup(groupId: number) {
-      const betIds = await db.bets.where('groupId').equals(groupId).primaryKeys();
-      await db.wagers.where('betId').anyOf(betIds).delete();
-      await db.betStatistics.bulkDelete(betIds);
-      await db.comments.where('groupId').equals(groupId).delete();
-      await db.betHistory.where('groupId').equals(groupId).delete();
-      await db.seasons.where('groupId').equals(groupId).delete();
-      await db.bets.bulkDelete(betIds);
-      await db.memberships.where('groupId').equals(groupId).delete();
-      await db.groups.delete(groupId);
+      const found = new Map<string, Promise<MirrorKey[]>>();
+      const keysIn = (name: MirrorTable): Promise<MirrorKey[]> => {
+        const { index, of } = SYNCED_TABLES[name].ofGroup!;
+        const keys =
+          found.get(name) ??
+          (async () =>
+            tableOf(name)
+              .where(index)
+              .anyOf(of ? await keysIn(of as MirrorTable) : [groupId])
+              .primaryKeys())();
+        found.set(name, keys);
+        return keys;
+      };
+      const inGroup = MIRROR_TABLES.filter((name) => SYNCED_TABLES[name].ofGroup);
+      const keys = await Promise.all(inGroup.map(keysIn));
+      for (const [index, name] of inGroup.entries()) await tableOf(name).bulkDelete(keys[index]!);
     },
-    /** Every mirrored row (a reset); a group only seen from outside (no version: group-actions.ts loadGroup) stays. */
+    /** Every mirrored row (a reset) but those a table keeps (a group only seen from outside: group-actions.ts loadGroup). */
     async clearServerRows() {
-      await Promise.all([
-        db.groups.filter((group) => group.version !== undefined).delete(),
-        db.memberships.clear(),
-        db.bets.clear(),
-        db.wagers.clear(),
-        db.betStatistics.clear(),
-        db.comments.clear(),
-        db.betHistory.clear(),
-        db.seasons.clear(),
-        db.notifications.clear(),
-        db.notificationSettings.clear(),
-      ]);
+      await Promise.all(
+        MIRROR_TABLES.map((name) => {
+          const keeps = SYNCED_TABLES[name].keepsOnReset;
+          const table = db.table(name) as Table<Record<string, unknown>, MirrorKey>;
+          return keeps ? table.filter((row) => !keeps(row)).delete() : table.clear();
+        }),
+      );
     },
   };
 }
@@ -240,23 +211,7 @@ export function createSyncEngine({
     return rebaser.serverWrite(userId, async () => {
       if (page.reset) await merges.clearServerRows();
       for (const groupId of page.removedGroupIds) await merges.removeGroup(groupId);
-      await db.memberships.bulkDelete(
-        page.removedMemberships.map(
-          ({ groupId, userId: memberId }) => [groupId, memberId] as [number, number],
-        ),
-      );
-      await merges.mergeGroups(page.groups);
-      await merges.mergeMemberships(page.memberships);
-      await merges.mergeBets(page.bets);
-      await merges.mergeWagers(page.wagers);
-      await merges.mergeStatistics(page.statistics);
-      // An older server answers without comments.
-      await merges.mergeComments(page.comments ?? []);
-      await merges.mergeHistory(page.betHistory ?? []);
-      await merges.mergeSeasons(page.seasons ?? []);
-      // An older server answers without the inbox.
-      await merges.mergeNotifications(page.notifications ?? []);
-      await merges.mergeNotificationSettings(page.notificationSettings ?? null);
+      await merges.mergePage(page);
       await db.meta.put({
         key: CURSOR_KEY,
         value: { userId, cursor: page.cursor } satisfies StoredCursor,

@@ -10,8 +10,6 @@ import { activeGroupStore } from '../data/active-group-store';
 import { ApiError, signedOutError } from '../data/api-client';
 import { db } from '../data/db';
 import { localData } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
-import { toast } from '../shell/toast-store';
 import { api, sessionStore } from '../data/session';
 import {
   createGroupMutator,
@@ -52,7 +50,6 @@ export async function createGroup(input: CreateGroupInput): Promise<Group> {
     await localData.syncEngine.reconcileActiveGroup();
     throw error;
   }
-  toast.info(OUTBOX_TEXT.queued.createGroup);
   return ((await db.groups.get(tempId)) ?? { id: tempId, ...input }) as Group;
 }
 
@@ -61,7 +58,6 @@ async function join(args: JoinGroupArgs, knownId: number | undefined): Promise<G
   currentUser();
   const result = await localData.run(joinGroupMutator, args);
   if (result.status === 'sent') return result.response;
-  toast.info(OUTBOX_TEXT.queued.joinGroup);
   const known = knownId === undefined ? undefined : await db.groups.get(knownId);
   return {
     description: null,
@@ -92,16 +88,14 @@ export async function joinPrivateGroup(groupId: number, inviteCode: string): Pro
 /** POST /groups/{id}/leave: the group leaves the mirror at once; the active group moves to another of the player's groups, or none. */
 export async function leaveGroup(groupId: number): Promise<void> {
   currentUser();
-  const result = await localData.run(leaveGroupMutator, { groupId });
-  if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.leaveGroup);
+  await localData.run(leaveGroupMutator, { groupId });
   await localData.syncEngine.reconcileActiveGroup();
 }
 
 /** PATCH /groups/{id}/settings: an admin turns the weekly top-up on or off (shown at once, sent now or when back online). */
 export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promise<void> {
   currentUser();
-  const result = await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
-  if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.setFloorTopUp);
+  await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
 }
 
 /**
@@ -112,8 +106,7 @@ export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promi
 export async function updateGroup(groupId: number, changes: UpdateGroupRequest): Promise<void> {
   currentUser();
   try {
-    const result = await localData.run(updateGroupMutator, { groupId, changes });
-    if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.updateGroup);
+    await localData.run(updateGroupMutator, { groupId, changes });
   } finally {
     await localData.syncEngine.reconcileActiveGroup();
   }
@@ -129,8 +122,7 @@ export async function removeMember(
   member: { userId: number; userName: string },
 ): Promise<void> {
   currentUser();
-  const result = await localData.run(removeMemberMutator, { groupId, ...member });
-  if (result.status === 'queued') toast.info(OUTBOX_TEXT.queued.removeMember);
+  await localData.run(removeMemberMutator, { groupId, ...member });
 }
 
 /**

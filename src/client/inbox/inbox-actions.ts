@@ -7,19 +7,19 @@ import {
   readNotificationsMutator,
   setPushKindsMutator,
 } from '../data/notification-mutators';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
 import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 
 // The inbox's writes the screens call: each runs a named mutator through the outbox
 // (data/notification-mutators.ts): the change shows at once and is sent now or when the network
-// returns. Reading is quiet offline (the bell already says it); a choice says it will be saved.
+// returns. Reading is quiet offline (the bell already says it); offline, the outbox says a choice
+// will be saved, and the confirmation of a mute waits for the server.
 
 export interface InboxActionsDeps {
   session?: Pick<SessionStore, 'user'>;
   local?: Pick<LocalData, 'run'>;
-  toasts?: Pick<ToastStore, 'info' | 'success'>;
+  toasts?: Pick<ToastStore, 'success'>;
 }
 
 export function createInboxActions({
@@ -43,20 +43,19 @@ export function createInboxActions({
     },
     async setPushKinds(pushOff: PushKind[]): Promise<void> {
       requireUser();
-      const result = await local.run(setPushKindsMutator, { pushOff });
-      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.setPushKinds);
+      await local.run(setPushKindsMutator, { pushOff });
     },
     async muteGroup(groupId: number, muted: boolean): Promise<void> {
       requireUser();
       const result = await local.run(muteGroupMutator, { id: groupId, muted });
-      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.muteGroup);
-      else toasts.success(muted ? MUTE_TEXT.groupMuted : MUTE_TEXT.groupUnmuted);
+      if (result.status === 'sent')
+        toasts.success(muted ? MUTE_TEXT.groupMuted : MUTE_TEXT.groupUnmuted);
     },
     async muteBet(betId: number, muted: boolean): Promise<void> {
       requireUser();
       const result = await local.run(muteBetMutator, { id: betId, muted });
-      if (result.status === 'queued') toasts.info(OUTBOX_TEXT.queued.muteBet);
-      else toasts.success(muted ? MUTE_TEXT.betMuted : MUTE_TEXT.betUnmuted);
+      if (result.status === 'sent')
+        toasts.success(muted ? MUTE_TEXT.betMuted : MUTE_TEXT.betUnmuted);
     },
   };
 }

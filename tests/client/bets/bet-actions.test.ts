@@ -34,7 +34,6 @@ async function setUp() {
     api: phone.api,
     session: phone.session,
     local: phone.local,
-    toasts: { info: (message: string) => void phone.toasts.infos.push(message) } as never,
   });
   const settle = () => phone.local.whenIdle();
   return { me, friend, group, bet, phone, actions, settle };

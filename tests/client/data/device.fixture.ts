@@ -5,10 +5,11 @@ import {
   type ActiveGroupStore,
 } from '../../../src/client/data/active-group-store';
 import { createApiClient, type ApiClient } from '../../../src/client/data/api-client';
-import { MIRROR_TABLES, openHunchDb, type HunchDb } from '../../../src/client/data/db';
+import { openHunchDb, type HunchDb } from '../../../src/client/data/db';
 import { createLocalData, type LocalData } from '../../../src/client/data/local-data';
 import { createSessionStore, type SessionStore } from '../../../src/client/data/session-store';
 import { createSocketService, type SocketService } from '../../../src/client/data/socket-service';
+import { MIRROR_TABLES } from '../../../src/client/data/synced-tables';
 import { showRealtimeAnnouncements } from '../../../src/client/shell/realtime-announcements';
 import {
   useTestServer,

@@ -54,7 +54,6 @@ async function setUp({ friendCreates = false } = {}) {
   const actions = createFairResolutionActions({
     session: phone.session,
     local: phone.local,
-    toasts: { info: (message) => phone.toasts.infos.push(message) },
   });
   return { me, friend, group, bet, phone, actions };
 }

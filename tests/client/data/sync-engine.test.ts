@@ -2,12 +2,8 @@
 import '../node-browser';
 import { describe, expect, it } from 'vitest';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
-import {
-  CURSOR_KEY,
-  LAST_SYNCED_KEY,
-  MIRROR_TABLES,
-  SYNC_CLIENT_KEY,
-} from '../../../src/client/data/db';
+import { CURSOR_KEY, LAST_SYNCED_KEY, SYNC_CLIENT_KEY } from '../../../src/client/data/db';
+import { MIRROR_TABLES, SYNCED_TABLES } from '../../../src/client/data/synced-tables';
 import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 import {
   cancel,
@@ -179,11 +175,12 @@ describe('later pulls', () => {
     expect(writes()).toBeLessThan(15);
   });
 
-  it('removes a group the player left, with its members, bets, wagers and statistics', async () => {
+  it('removes a group the player left, with its members, bets, wagers, statistics and history', async () => {
     const { me, groups } = await playerWithTwoGroups();
     const phone = await device(me);
     await phone.local.sync();
     const left = groups[0]!;
+    expect(await phone.db.betHistory.where('groupId').equals(left.id).count()).toBeGreaterThan(0);
     expect(
       (await server.request('POST', `/api/groups/${left.id}/leave`, { token: me.accessToken }))
         .status,
@@ -192,8 +189,11 @@ describe('later pulls', () => {
     await phone.local.sync();
 
     expect(await phone.db.groups.get(left.id)).toBeUndefined();
-    expect(await phone.db.memberships.where('groupId').equals(left.id).count()).toBe(0);
-    expect(await phone.db.bets.where('groupId').equals(left.id).count()).toBe(0);
+    // Every table whose rows name their group (members, bets, comments, history, seasons).
+    for (const name of MIRROR_TABLES) {
+      if (SYNCED_TABLES[name].ofGroup?.index !== 'groupId') continue;
+      expect(await phone.db.table(name).where('groupId').equals(left.id).count()).toBe(0);
+    }
     const betIds = new Set((await phone.db.bets.toArray()).map((bet) => bet.id));
     expect((await phone.db.wagers.toArray()).every((wager) => betIds.has(wager.betId))).toBe(true);
     expect((await phone.db.betStatistics.toArray()).every((row) => betIds.has(row.betId))).toBe(
