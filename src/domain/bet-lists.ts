@@ -41,7 +41,11 @@ export function compareResolvedBets(
 }
 
 export function sortActiveBets<T extends Dated>(bets: readonly T[]): T[] {
-  return [...bets].sort(compareActiveBets);
+  // compareActiveBets' order, each date read once rather than on every comparison.
+  const times = new Map(bets.map((bet) => [bet, timeOf(bet.expiresAt)]));
+  return [...bets].sort(
+    (a, b) => compareTimes(times.get(a) ?? null, times.get(b) ?? null) || a.id - b.id,
+  );
 }
 
 /** Resolved bets in list order; docs/groups-and-bets.md §4 also logs those without resolvedAt (see `betsMissingResolvedAt`). */

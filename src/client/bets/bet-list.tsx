@@ -11,6 +11,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { BetSummaryCard } from './bet-summary-card';
 import { useGroupBets } from './use-bets';
+import { useGroupCommentCounts } from './use-comments';
 import styles from './bet-list.module.css';
 
 // docs/groups-and-bets.md §2 "Bet list (group view)": tabs Active and Resolved, the search box, at most 3
@@ -62,6 +63,7 @@ export function BetList({
       : sortResolvedBets(resolved);
   const found = searchBets(sorted, query);
   const shown = limit === undefined ? found : found.slice(0, limit);
+  const commentCounts = useGroupCommentCounts(groupId);
 
   return (
     <div className={styles.list}>
@@ -113,6 +115,7 @@ export function BetList({
                 key={bet.id}
                 bet={bet}
                 wager={data.wagers.get(bet.id)}
+                commentCount={commentCounts && (commentCounts.get(bet.id) ?? 0)}
                 headingLevel={headingLevel}
               />
             ))}

@@ -4,6 +4,7 @@ import { CommentCount } from './comment-count';
 import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { Countdown } from './countdown';
+import { useCommentCount } from './use-comments';
 import styles from './bet-card.module.css';
 
 // A bet's line of context (docs/design.md "Cards"): the countdown, the group, the pool, how many have
@@ -11,6 +12,7 @@ import styles from './bet-card.module.css';
 
 export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string }) {
   const pool = Object.values(bet.answerTotals ?? {}).reduce((sum, points) => sum + points, 0);
+  const commentCount = useCommentCount(bet.id);
   return (
     <div className={styles.meta}>
       {bet.state === 'active' && (
@@ -28,7 +30,7 @@ export function BetMeta({ bet, groupName }: { bet: BetRow; groupName?: string })
           Pool <Points value={pool} size="small" word="wide" />
         </span>
       )}
-      <CommentCount betId={bet.id} />
+      <CommentCount count={commentCount} />
     </div>
   );
 }

@@ -37,19 +37,19 @@ export function BetSummaryCard({
   bet,
   wager,
   groupName,
+  commentCount,
   headingLevel: Heading = 'h3',
 }: {
   bet: BetRow;
   wager: WagerRow | undefined;
   groupName?: string;
+  /** Read for the whole list at once (readOpenBets, useGroupCommentCounts); undefined meanwhile. */
+  commentCount: number | undefined;
   headingLevel?: 'h2' | 'h3';
 }) {
   const now = useNow();
   const isActive = bet.state === 'active';
   const isResolved = bet.state === 'resolved';
-  // The player's own result, worded as on the bet page and in the inbox (null until known).
-  const statistics = useBetStatistics(isResolved && wager ? bet.id : undefined);
-  const outcome = statistics ? outcomeOfStatistics(statistics) : null;
   const stateWords = isActive ? null : betStateWords(bet, now, wager?.points);
   // Once betting closed nothing may be placed: the card opens the bet instead.
   const link = isBettingOpen(bet, now)
@@ -78,7 +78,7 @@ export function BetSummaryCard({
           )}
           {!isActive && !isResolved && <span className={styles.state}>{bet.state}</span>}
           {stateWords && <span>{stateWords}</span>}
-          <CommentCount betId={bet.id} hideZero />
+          <CommentCount count={commentCount} hideZero />
         </div>
         {wager && (
           <div className={styles.line}>
@@ -91,7 +91,7 @@ export function BetSummaryCard({
             <PendingBadge row={wager} />
           </div>
         )}
-        {outcome && <p className={`${styles.outcome} ${styles[outcome.kind]}`}>{outcome.text}</p>}
+        {isResolved && wager && <SettledOutcome betId={bet.id} />}
       </div>
       <Link to={`/bets/${bet.id}`} className={styles.link} aria-label={`${link}: ${bet.title}`}>
         {link}
@@ -99,4 +99,14 @@ export function BetSummaryCard({
       </Link>
     </li>
   );
+}
+
+/**
+ * The player's own result on a resolved bet they wagered on, worded as on the bet page and in
+ * the inbox (nothing until known). Its own component: only those cards read statistics.
+ */
+function SettledOutcome({ betId }: { betId: number }) {
+  const statistics = useBetStatistics(betId);
+  const outcome = statistics ? outcomeOfStatistics(statistics) : null;
+  return outcome && <p className={`${styles.outcome} ${styles[outcome.kind]}`}>{outcome.text}</p>;
 }

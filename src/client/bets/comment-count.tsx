@@ -1,5 +1,4 @@
 import { MessageCircle } from 'lucide-react';
-import { useCommentCount } from './use-comments';
 import styles from './comment-thread.module.css';
 
 // A bet's comment count on its cards: an icon and the number; screen readers
@@ -7,8 +6,14 @@ import styles from './comment-thread.module.css';
 
 const commentCountLabel = (count: number) => `${count} ${count === 1 ? 'comment' : 'comments'}`;
 
-export function CommentCount({ betId, hideZero = false }: { betId: number; hideZero?: boolean }) {
-  const count = useCommentCount(betId);
+export function CommentCount({
+  count,
+  hideZero = false,
+}: {
+  /** undefined while it is being read. */
+  count: number | undefined;
+  hideZero?: boolean;
+}) {
   if (count === undefined || (hideZero && count === 0)) return null;
   const label = commentCountLabel(count);
   return (

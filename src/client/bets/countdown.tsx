@@ -12,6 +12,18 @@ import styles from './countdown.module.css';
 const ENDED = 'Expired';
 /** Betting closed before the expiry: its picks were shown (a resolution since undone). */
 const CLOSED = 'Closed';
+/**
+ * The expiry in the title as `Date#toLocaleString()` words it (its defaults: date and time to
+ * the second), from one formatter: that call builds a formatter each time, on every card.
+ */
+const EXPIRY_TITLE = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
 
 export function Countdown({
   expiresAt,
@@ -40,7 +52,7 @@ export function Countdown({
         .join(' ')}
     >
       <Clock size={14} aria-hidden="true" />
-      <time dateTime={new Date(end).toISOString()} title={new Date(end).toLocaleString()}>
+      <time dateTime={new Date(end).toISOString()} title={EXPIRY_TITLE.format(end)}>
         {isOver ? (
           text
         ) : (

@@ -8,6 +8,7 @@ import {
 } from '../../domain/bet-lists';
 import { db, type BetRow, type HunchDb, type WagerRow } from '../data/db';
 import { mirrorPolicy } from './mirror-policy';
+import { readCommentCounts } from './use-comments';
 
 // The bet views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync, an
 // action or a socket event shows up on screen by itself. Each returns undefined while the
@@ -175,6 +176,7 @@ export interface OpenBet {
   bet: BetRow;
   groupName: string;
   wager: WagerRow | undefined;
+  commentCount: number;
 }
 
 /**
@@ -206,10 +208,14 @@ export async function readOpenBets(
       wager,
     ]),
   );
+  // Every card's comment count in this one read: a live query per card cost the dashboard's
+  // first draw a query each (tests/perf cold-start).
+  const commentCounts = await readCommentCounts(database, groupIds);
   return bets.map((bet) => ({
     bet,
     groupName: names.get(bet.groupId) ?? '',
     wager: wagers.get(bet.id),
+    commentCount: commentCounts.get(bet.id) ?? 0,
   }));
 }
 

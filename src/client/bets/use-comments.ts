@@ -17,7 +17,31 @@ export function useBetComments(betId: number | undefined): CommentRow[] | undefi
   return useLiveQuery(async () => (betId === undefined ? [] : readBetComments(db, betId)), [betId]);
 }
 
-/** How many comments a bet has (the bet card's count). */
+/**
+ * How many comments each bet of these groups has, by bet id (the bet lists' cards): one read
+ * for a whole list instead of a live query per card.
+ */
+export async function readCommentCounts(
+  database: HunchDb,
+  groupIds: readonly number[],
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (groupIds.length === 0) return counts;
+  await database.comments
+    .where('groupId')
+    .anyOf([...groupIds])
+    .each((row) => {
+      if (row.deletedAt === null) counts.set(row.betId, (counts.get(row.betId) ?? 0) + 1);
+    });
+  return counts;
+}
+
+/** A group's comment counts by bet id (its bet list). */
+export function useGroupCommentCounts(groupId: number): Map<number, number> | undefined {
+  return useLiveQuery(() => readCommentCounts(db, [groupId]), [groupId]);
+}
+
+/** How many comments a bet has (the bet page's count). */
 export function useCommentCount(betId: number): number | undefined {
   return useLiveQuery(
     () =>

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { BetSummaryCard } from '../bets/bet-summary-card';
 import type { OpenBet } from '../bets/use-bets';
+import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { QueueSkeleton } from './queue-skeleton';
 import styles from './dashboard-page.module.css';
@@ -7,13 +9,21 @@ import styles from './dashboard-page.module.css';
 // Beside the two queues, which show one bet each: everything still taking wagers across the
 // player's groups, soonest close first, wagered on or not. Each card names its group and opens
 // its bet. Read from the local mirror, so it shows offline and follows every change live.
+// The soonest OPEN_BETS_SHOWN come first and more on request: a player in many busy groups can
+// have thousands open, and drawing them all made the dashboard slow to open and to sync.
 
 const OPEN_BETS_TEXT = {
   heading: 'Open in your groups',
   empty: 'Nothing is open for betting in your groups right now.',
+  more: (count: number) => `Show ${count} more`,
 };
 
+/** How many open bets the dashboard draws at first, and how many more each "Show more" adds. */
+export const OPEN_BETS_SHOWN = 20;
+
 export function OpenBets({ openBets }: { openBets: OpenBet[] | undefined }) {
+  const [shown, setShown] = useState(OPEN_BETS_SHOWN);
+  const hidden = Math.max(0, (openBets?.length ?? 0) - shown);
   return (
     <section className={styles.section} aria-labelledby="open-bets">
       <h2 id="open-bets" className={styles.sectionTitle}>
@@ -28,10 +38,25 @@ export function OpenBets({ openBets }: { openBets: OpenBet[] | undefined }) {
       ) : (
         <Card as="div">
           <ul className={styles.openList} aria-labelledby="open-bets">
-            {openBets.map(({ bet, groupName, wager }) => (
-              <BetSummaryCard key={bet.id} bet={bet} wager={wager} groupName={groupName} />
+            {openBets.slice(0, shown).map(({ bet, groupName, wager, commentCount }) => (
+              <BetSummaryCard
+                key={bet.id}
+                bet={bet}
+                wager={wager}
+                groupName={groupName}
+                commentCount={commentCount}
+              />
             ))}
           </ul>
+          {hidden > 0 && (
+            <Button
+              variant="ghost"
+              fullWidth
+              onClick={() => setShown((count) => count + OPEN_BETS_SHOWN)}
+            >
+              {OPEN_BETS_TEXT.more(Math.min(hidden, OPEN_BETS_SHOWN))}
+            </Button>
+          )}
         </Card>
       )}
     </section>

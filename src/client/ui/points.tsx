@@ -4,9 +4,12 @@ import styles from './points.module.css';
 // and with the word "points" where space allows (docs/design.md "Components"). Screen readers
 // always hear the word.
 
+/** `toLocaleString('en-US')`'s digits, from one formatter: each call of that builds its own (a list draws hundreds). */
+const DIGITS = new Intl.NumberFormat('en-US');
+
 /** A gain or loss as players read it: "+1,240", "−35" (a true minus sign) or "0". */
 export function signedPoints(value: number): string {
-  const digits = Math.abs(value).toLocaleString('en-US');
+  const digits = DIGITS.format(Math.abs(value));
   return value > 0 ? `+${digits}` : value < 0 ? `−${digits}` : '0';
 }
 
@@ -34,7 +37,7 @@ export function Points({
     <span className={[styles.points, styles[size], className].filter(Boolean).join(' ')}>
       <CoinMark />
       <span className={styles.value}>
-        {isSigned || value < 0 ? signedPoints(value) : value.toLocaleString('en-US')}
+        {isSigned || value < 0 ? signedPoints(value) : DIGITS.format(value)}
       </span>
       <span
         className={

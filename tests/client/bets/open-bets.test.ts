@@ -69,6 +69,33 @@ it("lists the open bets of the player's groups, soonest close first, with the gr
   expect(open.map(({ wager }) => wager?.id)).toEqual([undefined, 100, undefined]);
 });
 
+it('counts each listed bet’s comments in the same read, deleted ones left out', async () => {
+  database = openHunchDb('open-bets-test-comments');
+  await database.groups.put({ id: 1, name: 'Thursday Crew' });
+  await database.memberships.put({
+    groupId: 1,
+    userId: ME,
+    userName: 'Me',
+    totalPoints: 100,
+    availablePoints: 100,
+  });
+  await database.bets.bulkPut([bet(10, 1, 30), bet(12, 1, 12)]);
+  const comment = (id: number, betId: number, deletedAt: string | null) =>
+    ({ id, betId, groupId: 1, userId: 8, text: 'Hm', createdAt: '', deletedAt }) as never;
+  await database.comments.bulkPut([
+    comment(1, 10, null),
+    comment(2, 10, null),
+    comment(3, 10, '2029-12-31T00:00:00Z'),
+    comment(4, 12, '2029-12-31T00:00:00Z'),
+  ]);
+
+  const open = await readOpenBets(database, ME, NOW);
+  expect(open.map(({ bet: row, commentCount }) => [row.id, commentCount])).toEqual([
+    [12, 0],
+    [10, 2],
+  ]);
+});
+
 it('lists nothing for a player in no group', async () => {
   database = openHunchDb('open-bets-test-empty');
   await database.bets.put(bet(10, 1, 30));
