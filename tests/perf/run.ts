@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { cleanupBarePage } from './lib/bare-reference';
 import { cleanupClientBuild } from './lib/client';
 import { load, log, machine, renderTable, type Section } from './lib/report';
 
@@ -24,7 +25,9 @@ const BENCHMARKS: Benchmark[] = [
   },
   { id: 'member-state', load: () => import('./member-state.bench') },
   { id: 'sync', load: () => import('./sync.bench') },
+  { id: 'cold-start', load: () => import('./cold-start.bench') },
   { id: 'member-stats', load: () => import('./member-stats.bench') },
+  { id: 'scale', load: () => import('./scale.bench') },
   { id: 'fanout', load: () => import('./fanout.bench') },
   { id: 'bundle', load: () => import('./bundle.bench') },
   { id: 'lighthouse', load: () => import('./lighthouse.bench') },
@@ -66,6 +69,7 @@ async function main() {
     log(`${benchmark.id}: done in ${seconds} s`);
   }
   cleanupClientBuild();
+  cleanupBarePage();
   const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
   const info = machine();
 

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import {
+  createPglite,
   fromPglite,
   fromPool,
   type Database,
@@ -71,7 +71,7 @@ export async function createPostgresDatabase(): Promise<BenchDatabase> {
 
 export async function createPgliteDatabase(): Promise<BenchDatabase> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hunch-bench-pglite-'));
-  const client = await PGlite.create(dir);
+  const client = await createPglite(dir);
   const connection = fromPglite(client);
   await connection.migrate();
   let open = true;

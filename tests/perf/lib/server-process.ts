@@ -1,15 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { WebSocketServer } from 'ws';
 import { buildApp } from '../../../src/server/app';
 import { currentUser } from '../../../src/server/auth/authenticate';
 import { loadConfig } from '../../../src/server/config';
-import { fromPglite, fromPool, type DatabaseConnection } from '../../../src/server/db/connect';
+import {
+  createPglite,
+  fromPglite,
+  fromPool,
+  type DatabaseConnection,
+} from '../../../src/server/db/connect';
 import { seedBenchSessions, seedWorld, type WorldSpec } from './data';
+import { captureStatements } from './sql-capture';
 import type { ChildCommand, ChildReply } from './processes';
 
 // The server side of a benchmark, in a process of its own so the load generator (the parent)
@@ -56,11 +61,13 @@ async function openDatabase(): Promise<{ connection: DatabaseConnection; cleanup
     };
   }
   if (kind === 'pglite')
-    return { connection: fromPglite(await PGlite.create(location)), cleanup: () => {} };
-  const connection = fromPglite(await PGlite.create());
+    return { connection: fromPglite(await createPglite(location)), cleanup: () => {} };
+  const connection = fromPglite(await createPglite());
   await connection.migrate();
   return { connection, cleanup: () => {} };
 }
+
+if (process.env.BENCH_SQL_LOG) captureStatements(process.env.BENCH_SQL_LOG);
 
 async function startHunch(): Promise<{
   port: number;
@@ -87,9 +94,22 @@ async function startHunch(): Promise<{
     RATE_LIMIT_WRITES_PER_USER: '100000000',
     RATE_LIMIT_REGISTER_PER_IP: '100000000',
     RATE_LIMIT_REFRESH_PER_IP: '100000000',
+    // The scale benchmark signs many players in from one address.
+    RATE_LIMIT_LOGIN_PER_IP: '100000000',
+    RATE_LIMIT_LOGIN_PER_EMAIL: '100000000',
     // Thousands of sockets (benchmark 5) come from one address, the load generator's.
     MAX_CONNECTIONS_PER_IP: '0',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // The scale benchmark times each job's pass on its own, so the timers stay off.
+    ...(process.env.BENCH_JOBS === 'off'
+      ? {
+          BET_EXPIRY_INTERVAL_MS: '0',
+          FLOOR_TOP_UP_INTERVAL_MS: '0',
+          PICKS_REVEAL_INTERVAL_MS: '0',
+          SEASONS_INTERVAL_MS: '0',
+          REMINDER_INTERVAL_MS: '0',
+        }
+      : {}),
   });
   const app: FastifyInstance = await buildApp({
     config,
@@ -108,6 +128,25 @@ async function startHunch(): Promise<{
     },
     { prefix: '/api' },
   );
+  // The browser benchmarks' bare reference page (bare-reference.ts), under /api so the
+  // service worker leaves it to the network; same origin as the app, so same IndexedDB.
+  const bareDir = process.env.BENCH_BARE_DIR;
+  if (bareDir) {
+    const script = readFileSync(path.join(bareDir, 'bare.js'), 'utf8');
+    app.get('/api/bench/bare', async (_request, reply) =>
+      reply
+        // The JSON API's policy (default-src 'none') would block its script.
+        .header('content-security-policy', "default-src 'self'")
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><meta charset="utf-8"><title>bare</title><ul id="rows"></ul>' +
+            '<script type="module" src="/api/bench/bare.js"></script>',
+        ),
+    );
+    app.get('/api/bench/bare.js', async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').send(script),
+    );
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const groupId = Number(process.env.BENCH_GROUP_ID ?? 1);
