@@ -10,7 +10,7 @@ import {
   type Verdict,
 } from '../../domain/policies/bet-policy';
 import type { Executor } from '../db/connect';
-import type { BetRow } from '../db/schema';
+import type { BetRow, MembershipRow } from '../db/schema';
 import { betRefusal } from '../errors';
 import { requireGroupAccess } from '../groups/group-access';
 import {
@@ -37,6 +37,8 @@ export interface BetActionRequest {
   hasWagered?: boolean;
   /** For `judgeDispute`: everyone with a wager on the bet. */
   stakeholderIds?: readonly number[];
+  /** The caller's membership of the bet's group (current or not), when already read with the bet. */
+  membership?: MembershipRow | null;
 }
 
 /** The bet as the policy reads it. */
@@ -74,7 +76,12 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
   const { userId, bet: row } = request;
   const bet = policyBetOf(row);
   const now = request.now.getTime();
-  const membership = await findActiveMembership(tx, row.groupId, userId);
+  const membership =
+    request.membership === undefined
+      ? await findActiveMembership(tx, row.groupId, userId)
+      : request.membership?.leftAt === null
+        ? request.membership
+        : undefined;
   const viewer: BetViewer = {
     userId,
     role: membership ? membership.role : null,

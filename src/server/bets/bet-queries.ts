@@ -1,10 +1,18 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Bet, BetStatistics } from '../../domain/bets';
 import { isBettingClosed, type RevealedPick } from '../../domain/fair-resolution';
 import { computeBetStatistics } from '../../domain/bet-statistics';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
-import { bets, users, wagers, type BetRow, type WagerRow } from '../db/schema';
+import {
+  bets,
+  memberships,
+  users,
+  wagers,
+  type BetRow,
+  type MembershipRow,
+  type WagerRow,
+} from '../db/schema';
 import { betNotFound } from '../errors';
 import { presentBet, toPayoutWager } from './bet.presenter';
 
@@ -12,11 +20,9 @@ import { presentBet, toPayoutWager } from './bet.presenter';
 // with its row lock, the wagers of bets, a bet's statistics.
 
 /**
- * The bet row; `lock` takes a row lock for the rest of the transaction. Wagers take `wager`
- * (FOR NO KEY UPDATE: wagers on one bet run one after another, since each stamps the bet's
- * version with its new totals, and foreign keys to the bet are not blocked), settling takes
- * `update`, so a wager never lands on a bet being resolved and a resolution never misses a
- * committed wager.
+ * The bet row; `update` takes a row lock for the rest of the transaction (settling: a wager
+ * never lands on a bet being resolved and a resolution never misses a committed wager).
+ * Wagers lock it with findBetForWager.
  */
 // Hot on every wager (prepared once, see db/prepared.ts).
 const betById = (tx: Executor) =>
@@ -27,11 +33,26 @@ const betById = (tx: Executor) =>
     .limit(1);
 const findBetStatements = {
   none: prepared<BetRow[], { id: number }>('findBet', (tx) => betById(tx)),
-  wager: prepared<BetRow[], { id: number }>('findBetForWager', (tx) =>
-    betById(tx).for('no key update'),
-  ),
   update: prepared<BetRow[], { id: number }>('findBetForUpdate', (tx) => betById(tx).for('update')),
 };
+// A wager's first statement: the bet locked FOR NO KEY UPDATE (wagers on one bet run one after
+// another, since each stamps the bet's version with its new totals, and foreign keys to the bet
+// are not blocked), with the caller's membership of its group (what the policy weighs).
+const betForWagerOf = prepared<
+  Array<{ bet: BetRow; membership: MembershipRow | null }>,
+  { id: number; userId: number }
+>('findBetForWagerOf', (tx) =>
+  tx
+    .select({ bet: bets, membership: memberships })
+    .from(bets)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.groupId, bets.groupId), eq(memberships.userId, sql.placeholder('userId'))),
+    )
+    .where(eq(bets.id, sql.placeholder('id')))
+    .limit(1)
+    .for('no key update', { of: bets }),
+);
 const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) =>
   tx
     .select()
@@ -40,12 +61,19 @@ const wagersOfBet = prepared<WagerRow[], { betId: number }>('wagersOfBet', (tx) 
     .orderBy(asc(wagers.createdAt), asc(wagers.id)),
 );
 
-export async function findBet(
+export async function findBet(tx: Executor, betId: number, lock?: 'update'): Promise<BetRow> {
+  const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
+  if (!row) throw betNotFound();
+  return row;
+}
+
+/** The bet locked for a wager and `userId`'s membership of its group (current or not), in one statement. */
+export async function findBetForWager(
   tx: Executor,
   betId: number,
-  lock?: 'wager' | 'update',
-): Promise<BetRow> {
-  const [row] = await findBetStatements[lock ?? 'none'](tx, { id: betId });
+  userId: number,
+): Promise<{ bet: BetRow; membership: MembershipRow | null }> {
+  const [row] = await betForWagerOf(tx, { id: betId, userId });
   if (!row) throw betNotFound();
   return row;
 }

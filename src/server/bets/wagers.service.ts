@@ -5,7 +5,7 @@ import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
-import { bets, wagers, type BetRow, type WagerRow } from '../db/schema';
+import { bets, wagers, type BetRow, type MembershipRow, type WagerRow } from '../db/schema';
 import {
   invalidPrediction,
   invalidWagerPoints,
@@ -17,7 +17,7 @@ import type { EventBus } from '../events';
 import { applyLedgerEvent } from '../groups/membership.service';
 import { requireBetAction } from './bet-access';
 import { presentWager } from './bet.presenter';
-import { findBet, loadWagers } from './bet-queries';
+import { findBetForWager } from './bet-queries';
 
 // Wagers (docs/groups-and-bets.md §4, docs/architecture.md §4): one per user per bet, by members only, while betting
 // is open (active, before its expiresAt, its picks never shown); placing debits available
@@ -37,9 +37,16 @@ interface WagerChange {
   bet: BetRow;
   wager: WagerRow;
   previousPoints: number;
-  betWagers: WagerRow[];
+  /** The bet's points per prediction and wagers per prediction, after the change. */
+  betTotals: PredictionTotal[];
   /** The bet's version after the wager stamped it (its totals changed). */
   betVersion: number;
+}
+
+interface PredictionTotal {
+  prediction: string;
+  points: number;
+  count: number;
 }
 
 // Every statement of a wager is hot (prepared once, see db/prepared.ts).
@@ -70,16 +77,29 @@ const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>
         createdAt: slot<Date>('createdAt'),
         updatedAt: slot<Date>('updatedAt'),
       })
+      // A second wager of the user on the bet (one committed meanwhile too) inserts nothing.
+      .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
       .returning(),
 );
 // A wager changes its bet's totals, so it gives the bet a new version (the stamp trigger of
-// migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE.
-const stampBet = prepared<Array<{ version: number }>, { id: number }>('stampBet', (tx) =>
+// migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE. The same
+// statement answers the new totals, summed by the database rather than read wager by wager.
+const stampBet = prepared<
+  Array<{ version: number; totals: PredictionTotal[] | null }>,
+  { id: number }
+>('stampBet', (tx) =>
   tx
     .update(bets)
     .set({ version: 0 })
     .where(eq(bets.id, sql.placeholder('id')))
-    .returning({ version: bets.version }),
+    .returning({
+      version: bets.version,
+      totals: sql<
+        PredictionTotal[] | null
+      >`(select json_agg(json_build_object('prediction', t.prediction, 'points', t.points, 'count', t.count))
+        from (select w.prediction, sum(w.points)::int as points, count(*)::int as count
+          from wagers w where w.bet_id = bets.id group by w.prediction) t)`,
+    }),
 );
 const wagerById = (tx: Executor) =>
   tx
@@ -111,12 +131,12 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
   async function checkWager(
     tx: Executor,
     caller: AuthUser,
-    bet: BetRow,
+    { bet, membership }: { bet: BetRow; membership: MembershipRow | null },
     prediction: string,
     points: number,
     at: Date,
   ): Promise<string> {
-    await requireBetAction(tx, { userId: caller.id, bet, action: 'wager', now: at });
+    await requireBetAction(tx, { userId: caller.id, bet, membership, action: 'wager', now: at });
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
     if (!isValidWagerPoints(bet.baseWagerAmount, points))
@@ -125,9 +145,9 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
   }
 
   /** After the commit: push and the totals announcer hear of it (the group learns only the new totals, wager-totals.announcer.ts). */
-  function announce({ bet, wager, previousPoints, betWagers, betVersion }: WagerChange): void {
-    const answerTotals = totalsByAnswer(bet, betWagers);
-    const pool = betWagers.reduce((sum, entry) => sum + entry.points, 0);
+  function announce({ bet, wager, previousPoints, betTotals, betVersion }: WagerChange): void {
+    const answerTotals = totalsByAnswer(bet, betTotals);
+    const pool = betTotals.reduce((sum, entry) => sum + entry.points, 0);
     events.publish(
       'wagerSaved',
       {
@@ -138,23 +158,20 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         previousPoints,
         answerTotals,
         pool,
-        wagerCount: betWagers.length,
+        wagerCount: betTotals.reduce((sum, entry) => sum + entry.count, 0),
         version: betVersion,
       },
       { groupId: bet.groupId },
     );
   }
 
-  /** The bet's wagers after the change, and its new version. */
+  /** The bet's totals after the change, and its new version. */
   async function finishChange(
     tx: Executor,
     bet: BetRow,
-  ): Promise<Pick<WagerChange, 'betWagers' | 'betVersion'>> {
+  ): Promise<Pick<WagerChange, 'betTotals' | 'betVersion'>> {
     const [stamped] = await stampBet(tx, { id: bet.id });
-    return {
-      betWagers: (await loadWagers(tx, [bet.id])).get(bet.id) ?? [],
-      betVersion: stamped!.version,
-    };
+    return { betTotals: stamped!.totals ?? [], betVersion: stamped!.version };
   }
 
   return {
@@ -165,11 +182,9 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     ): Promise<Wager> {
       const at = now();
       const change = await db.transaction(async (tx): Promise<WagerChange> => {
-        const bet = await findBet(tx, input.betId, 'wager');
-        const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
-        const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
-        if (existing) throw wagerExists(existing.id);
-        // A concurrent first wager by the same user ends at the unique index (409 wager_exists too).
+        const locked = await findBetForWager(tx, input.betId, caller.id);
+        const { bet } = locked;
+        const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
         const [wager] = await insertWager(tx, {
           betId: bet.id,
           userId: caller.id,
@@ -178,15 +193,19 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           createdAt: at,
           updatedAt: at,
         });
+        if (!wager) {
+          const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
+          throw wagerExists(existing!.id);
+        }
         await applyLedgerEvent(tx, {
           groupId: bet.groupId,
           userId: caller.id,
-          event: { kind: 'wager_placed', points: wager!.points },
+          event: { kind: 'wager_placed', points: wager.points },
           betId: bet.id,
-          wagerId: wager!.id,
+          wagerId: wager.id,
           now: at,
         });
-        return { bet, wager: wager!, previousPoints: 0, ...(await finishChange(tx, bet)) };
+        return { bet, wager, previousPoints: 0, ...(await finishChange(tx, bet)) };
       });
       announce(change);
       return presentWager(change.wager);
@@ -204,10 +223,11 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         if (!found) throw wagerNotFound();
         if (found.userId !== caller.id) throw notWagerOwner();
         // Lock order everywhere: the bet, then the wager, then the membership (no deadlocks).
-        const bet = await findBet(tx, found.betId, 'wager');
+        const locked = await findBetForWager(tx, found.betId, caller.id);
+        const { bet } = locked;
         const [current] = await lockWager(tx, { id: wagerId });
         if (!current) throw wagerNotFound();
-        const prediction = await checkWager(tx, caller, bet, input.prediction, input.points, at);
+        const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
         if (current.points !== input.points) {
           await applyLedgerEvent(tx, {
             groupId: bet.groupId,

@@ -1,7 +1,7 @@
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import { answerLabel } from '../../domain/bet-types';
 import { totalOf } from '../../domain/odds';
-import { findBet, loadWagers } from '../bets/bet-queries';
-import { findGroupName, listActiveMemberIds } from '../groups/membership.service';
+import { bets, groups, memberships, wagers } from '../db/schema';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 import { claimOddsNotices, withoutMuted } from './notification-store';
 
@@ -13,25 +13,42 @@ import { claimOddsNotices, withoutMuted } from './notification-store';
 export function oddsNotices({ db, now, save }: NoticeContext): NoticeHandlers {
   return {
     async wagerSaved(event) {
-      const bet = await findBet(db, event.betId);
-      // A wager racing the resolution: the result says all there is to say.
-      if (bet.state !== 'active') return;
-      const predictions = new Map<number, string>();
-      for (const wager of (await loadWagers(db, [bet.id])).get(bet.id) ?? [])
-        if (wager.userId !== event.userId) predictions.set(wager.userId, wager.prediction);
-      if (predictions.size === 0) return;
-      const members = new Set(await listActiveMemberIds(db, bet.groupId));
+      // Every wager asks, so the other members' picks come in one statement, and the bet with
+      // its group's name in one more only when someone is left to tell.
+      const others = await db
+        .select({ userId: wagers.userId, prediction: wagers.prediction })
+        .from(wagers)
+        .innerJoin(
+          memberships,
+          and(
+            eq(memberships.groupId, event.groupId),
+            eq(memberships.userId, wagers.userId),
+            isNull(memberships.leftAt),
+          ),
+        )
+        .where(and(eq(wagers.betId, event.betId), ne(wagers.userId, event.userId)))
+        .orderBy(asc(wagers.createdAt), asc(wagers.id));
+      if (others.length === 0) return;
+      const predictions = new Map(others.map((other) => [other.userId, other.prediction]));
       const recipients = await withoutMuted(
         db,
-        [...predictions.keys()].filter((id) => members.has(id)),
-        bet.groupId,
-        bet.id,
+        [...predictions.keys()],
+        event.groupId,
+        event.betId,
       );
       if (recipients.length === 0) return;
+      const [found] = await db
+        .select({ bet: bets, groupName: groups.name })
+        .from(bets)
+        .innerJoin(groups, eq(groups.id, bets.groupId))
+        .where(eq(bets.id, event.betId))
+        .limit(1);
+      // A wager racing the resolution: the result says all there is to say.
+      if (!found || found.bet.state !== 'active') return;
+      const { bet, groupName } = found;
       // Every move updates the one unread entry; only the claimed ones are pushed.
       const claimed = new Set(await claimOddsNotices(db, bet.id, recipients, now()));
       const quiet = new Set(recipients.filter((id) => !claimed.has(id)));
-      const groupName = (await findGroupName(db, bet.groupId)) ?? 'your group';
       await save(
         'oddsChanged',
         recipients.map((userId) => {

@@ -1,4 +1,4 @@
-import { and, eq, lt, ne } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { SyncMutationError, SyncPullPart } from '../../domain/schemas/sync';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
@@ -23,49 +23,47 @@ const clientRow = (key: ClientKey) =>
     eq(clientMutations.clientId, key.clientId),
   );
 
-/** 403 when another user's device made this client group. */
-async function requireOwnGroup(tx: Executor, key: ClientKey): Promise<void> {
-  const [other] = await tx
-    .select({ userId: clientMutations.userId })
-    .from(clientMutations)
-    .where(
-      and(
-        eq(clientMutations.clientGroupId, key.clientGroupId),
-        ne(clientMutations.userId, key.userId),
-      ),
-    )
-    .limit(1);
-  if (other) throw clientGroupNotYours();
-}
-
 /**
  * The client's row, made if new and locked FOR UPDATE: a mutation's transaction takes it first
  * (db/README.md, "Lock order"), so two pushes of one client run their mutations one at a time.
  * Answers its last mutation id.
  */
 export async function lockClient(tx: Executor, key: ClientKey): Promise<number> {
-  await requireOwnGroup(tx, key);
   await tx
     .insert(clientMutations)
     .values({ userId: key.userId, clientGroupId: key.clientGroupId, clientId: key.clientId })
     .onConflictDoNothing();
+  // Whether another user's device made the group, asked by the same statement (a refusal
+  // rolls the insert back).
   const [row] = await tx
-    .select({ userId: clientMutations.userId, last: clientMutations.lastMutationId })
+    .select({
+      userId: clientMutations.userId,
+      last: clientMutations.lastMutationId,
+      othersInGroup: sql<boolean>`exists (select 1 from ${clientMutations} as other
+        where other.client_group_id = ${key.clientGroupId} and other.user_id <> ${key.userId})`,
+    })
     .from(clientMutations)
     .where(clientRow(key))
     .for('update');
-  if (!row || row.userId !== key.userId) throw clientGroupNotYours();
+  if (!row || row.userId !== key.userId || row.othersInGroup) throw clientGroupNotYours();
   return row.last;
 }
 
 /** The client's last mutation id without a lock (0 for a client never seen); 403 for another user's group. */
 export async function readLastMutationId(tx: Executor, key: ClientKey): Promise<number> {
-  await requireOwnGroup(tx, key);
+  // One statement over the group's clients (a handful of tabs): this one's id, and whether
+  // another user's device made the group.
   const [row] = await tx
-    .select({ last: clientMutations.lastMutationId })
+    .select({
+      last: sql<
+        number | null
+      >`max(case when ${clientMutations.clientId} = ${key.clientId} then ${clientMutations.lastMutationId} end)`,
+      othersInGroup: sql<boolean | null>`bool_or(${clientMutations.userId} <> ${key.userId})`,
+    })
     .from(clientMutations)
-    .where(clientRow(key));
-  return row?.last ?? 0;
+    .where(eq(clientMutations.clientGroupId, key.clientGroupId));
+  if (row?.othersInGroup) throw clientGroupNotYours();
+  return row?.last == null ? 0 : Number(row.last);
 }
 
 export interface MutationOutcome {

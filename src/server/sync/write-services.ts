@@ -37,15 +37,15 @@ export function createWriteServices(deps: WriteServiceDeps) {
 
 /**
  * The caller's transaction seen as a database: every statement runs on it, and a service's own
- * `db.transaction(…)` becomes a savepoint inside it (a refusal thrown there still rolls back the
- * whole of it: the caller's transaction gets the error too). Never a second transaction.
+ * `db.transaction(…)` runs its work right on it. Never a second transaction, and no savepoint
+ * (two round trips on every write): a refusal thrown there rolls back the whole of it anyway,
+ * the caller's transaction gets the error too, and no write service catches one to carry on.
  */
 export function joinedDatabase(tx: Executor): Database {
   return new Proxy(tx, {
     get(target, property, receiver) {
       if (property === 'transaction')
-        return (run: (inner: Executor) => Promise<unknown>) =>
-          (target as Database).transaction(run as never);
+        return (run: (inner: Executor) => Promise<unknown>) => run(target);
       return Reflect.get(target, property, receiver) as unknown;
     },
   }) as Database;
