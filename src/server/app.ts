@@ -48,6 +48,7 @@ import { startPushNotifier } from './push/push.notifier';
 import { isAllowedPushEndpoint } from './push/push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
+import { createChangeWatermarks } from './mirror/change-watermarks';
 import { createMirrorService } from './mirror/mirror.service';
 import { seasonsRoutes } from './seasons/seasons.routes';
 import { createPushService } from './push/push.service';
@@ -326,13 +327,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deviceTransfers: createDeviceTransferService({ db: database.db, auth, events, now: deps.now }),
     rateLimits: config.rateLimits,
   });
+  // Pulls with nothing new answered from memory, fed by the database's change notifications.
+  const watermarks = createChangeWatermarks(database, app.log);
+  await watermarks.start();
+  app.addHook('onClose', async () => watermarks.stop());
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,
     members: writeServices.members,
     leaderboard: createLeaderboardService({ db: database.db }),
     memberStats: createMemberStatsService({ db: database.db }),
-    mirror: createMirrorService({ db: database.db, now: deps.now }),
+    mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
     rateLimits: config.rateLimits,
   });
   await app.register(inviteRoutes, { prefix: API_BASE, groups, rateLimits: config.rateLimits });

@@ -35,9 +35,25 @@ export interface DatabaseConnection {
   migrate(folder?: string): Promise<void>;
   /** Throws unless the database answers; /readyz uses it. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on `channel` (src/server/mirror/change-watermarks.ts): `onPayload` gets each
+   * notification delivered from the moment this resolves, `onLost` is called once when the
+   * listening connection ends (nothing is delivered after).
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onLost: (error?: Error) => void,
+  ): Promise<Listener>;
   /** The connections as the driver tells them, for the metrics (src/server/metrics.ts). */
   poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface Listener {
+  /** NOTIFYs the channel from the listening connection (it hears it too, after all earlier commits). */
+  notify(payload: string): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface PoolStats {
@@ -148,6 +164,13 @@ export function fromPglite(client: PGlite): DatabaseConnection {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    // One process on one backend: a notification is never lost while the instance is open.
+    listen: async (channel, onPayload) => ({
+      notify: async (payload) => {
+        await client.query('select pg_notify($1, $2)', [channel, payload]);
+      },
+      stop: await client.listen(channel, onPayload),
+    }),
     close: () => client.close(),
   };
 }
@@ -219,6 +242,57 @@ async function migrateUnderLock(pool: pg.Pool, folder: string): Promise<void> {
   }
 }
 
+/** The application name of a listening connection (tests find its backend by it). */
+export const LISTENER_APPLICATION_NAME = 'hunch-listener';
+
+/**
+ * A connection of its own, outside the pool (a pooled one would be handed to a request): LISTEN
+ * holds for the session. Keepalive probes find a connection whose peer vanished silently.
+ */
+async function listenOn(
+  pool: pg.Pool,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onLost: (error?: Error) => void,
+): Promise<Listener> {
+  const client = new pg.Client({
+    ...pool.options,
+    keepAlive: true,
+    application_name: LISTENER_APPLICATION_NAME,
+  });
+  let isOpen = true;
+  const lost = (error?: Error) => {
+    if (!isOpen) return;
+    isOpen = false;
+    onLost(error);
+    client.end().catch(() => {});
+  };
+  client.on('error', lost);
+  client.on('end', () => lost());
+  client.on('notification', (message) => {
+    if (isOpen && message.channel === channel) onPayload(message.payload ?? '');
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    // Its notifications are fences, nothing to keep: their commits need not wait for the disk.
+    await client.query('SET synchronous_commit = off');
+  } catch (error) {
+    isOpen = false;
+    await client.end().catch(() => {});
+    throw error;
+  }
+  return {
+    notify: async (payload) => {
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    stop: async () => {
+      isOpen = false;
+      await client.end().catch(() => {});
+    },
+  };
+}
+
 /** Wraps a node-postgres pool; closing the connection ends the pool. */
 export function fromPool(pool: pg.Pool): DatabaseConnection {
   const db = retryingTransactions(drizzlePostgres({ client: releasingDeadClients(pool), schema }));
@@ -234,6 +308,7 @@ export function fromPool(pool: pg.Pool): DatabaseConnection {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, onPayload, onLost) => listenOn(pool, channel, onPayload, onLost),
     close: () => pool.end(),
   };
 }

@@ -29,7 +29,9 @@ import {
   readNotificationMirror,
 } from '../notifications/notification-mirror';
 import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
+import type { SyncPullPart } from '../../domain/schemas/sync';
 import { readSyncPull } from '../sync/client-mutations';
+import type { ChangeWatermarks } from './change-watermarks';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
 
 // The local mirror's pull (docs/architecture.md §8; GET /member/state?cursor=…). One statement asks,
@@ -46,6 +48,8 @@ export interface MirrorServiceDeps {
   pageRows?: number;
   /** The clock that says which bets have closed (their picks are sent) and counts the inbox's 30 days. */
   now?: () => Date;
+  /** This instance's change notifications: a pull with nothing new is answered from them. */
+  watermarks?: ChangeWatermarks;
 }
 
 export type MirrorService = ReturnType<typeof createMirrorService>;
@@ -113,6 +117,7 @@ export function createMirrorService({
   db,
   pageRows = MIRROR_PAGE_ROWS,
   now = () => new Date(),
+  watermarks,
 }: MirrorServiceDeps) {
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
@@ -171,6 +176,29 @@ export function createMirrorService({
       const decoded = cursorText === MIRROR_START_CURSOR ? null : decodeCursor(cursorText);
       const cursor = decoded && decoded.userId === caller.id ? decoded : null;
       const reset = cursor === null;
+      // Nothing new, known from memory (change-watermarks.ts); any doubt reads the database.
+      const quiet =
+        cursor?.position &&
+        watermarks?.follows(cursor.position) &&
+        (await watermarks.fence()) &&
+        watermarks.quietSince(cursor.position, caller.id, cursor.groupIds);
+      const remembered =
+        quiet && clientGroupId !== undefined
+          ? watermarks!.writesNow(caller.id, clientGroupId)
+          : undefined;
+      if (quiet && remembered !== null) {
+        return {
+          ...emptyAnswer(encodeCursor({ ...cursor!, position: quiet }), false),
+          ...remembered,
+        };
+      }
+      // Read before the database: a change the read misses is notified after it.
+      const at = watermarks?.position() ?? null;
+      const remember = (writes: SyncPullPart | Record<string, never>) => {
+        if (at && clientGroupId !== undefined && 'lastMutationIDChanges' in writes)
+          watermarks!.rememberWrites(at, caller.id, clientGroupId, writes.lastMutationIDChanges);
+        return writes;
+      };
       const syncPart = (tx: Executor) =>
         clientGroupId === undefined
           ? {}
@@ -187,7 +215,7 @@ export function createMirrorService({
           : await db.transaction(
               async (tx) => ({
                 quick: await readHead(tx, caller.id, cursor),
-                writes: await syncPart(tx),
+                writes: remember(await syncPart(tx)),
               }),
               { isolationLevel: 'repeatable read', accessMode: 'read only' },
             );
@@ -197,7 +225,12 @@ export function createMirrorService({
       if (!reset && sameGroups && !quick.changed) {
         return {
           ...emptyAnswer(
-            encodeCursor({ userId: caller.id, snapshot: quick.snapshot, groupIds: quick.groupIds }),
+            encodeCursor({
+              userId: caller.id,
+              snapshot: quick.snapshot,
+              groupIds: quick.groupIds,
+              ...(at && { position: at }),
+            }),
             false,
           ),
           ...writes,
@@ -232,17 +265,23 @@ export function createMirrorService({
             now: now(),
           });
           const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);
+          const hasMore = held.length < head.groupIds.length;
           return {
-            cursor: encodeCursor({ userId: caller.id, snapshot: head.snapshot, groupIds: held }),
+            cursor: encodeCursor({
+              userId: caller.id,
+              snapshot: head.snapshot,
+              groupIds: held,
+              ...(at && !hasMore && { position: at }),
+            }),
             reset,
-            hasMore: held.length < head.groupIds.length,
+            hasMore,
             ...groupRows,
             ...betRows,
             ...commentRows,
             ...historyRows,
             ...seasonRows,
             ...notificationRows,
-            ...(await syncPart(tx)),
+            ...remember(await syncPart(tx)),
             removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
           };
         },

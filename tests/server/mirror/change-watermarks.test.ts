@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Listener } from '../../../src/server/db/connect';
+import { createChangeWatermarks } from '../../../src/server/mirror/change-watermarks';
+
+// The memory behind a quiet pull (src/server/mirror/change-watermarks.ts), against a listening
+// connection played by the test: it holds notifications in commit order and delivers them when
+// told, as a busy network does.
+
+function fakeConnection() {
+  const queue: string[] = [];
+  let deliver: ((payload: string) => void) | null = null;
+  let lose: ((error?: Error) => void) | null = null;
+  return {
+    listen: async (
+      _channel: string,
+      onPayload: (payload: string) => void,
+      onLost: (error?: Error) => void,
+    ): Promise<Listener> => {
+      deliver = onPayload;
+      lose = onLost;
+      return {
+        notify: async (payload) => void queue.push(payload),
+        stop: async () => {
+          deliver = null;
+        },
+      };
+    },
+    /** A commit elsewhere: its notification is on its way. */
+    commit: (payload: string) => queue.push(payload),
+    /** Everything on its way arrives, in order. */
+    flush: () => {
+      for (const payload of queue.splice(0)) deliver?.(payload);
+    },
+    lose: () => lose?.(new Error('connection reset')),
+  };
+}
+
+const settled = async () => new Promise((resolve) => setImmediate(resolve));
+
+describe('change watermarks', () => {
+  it('waits for a fence, so a change committed before the pull is counted first', async () => {
+    const connection = fakeConnection();
+    const watermarks = createChangeWatermarks(connection);
+    await watermarks.start();
+    const at = watermarks.position()!;
+    expect(watermarks.quietSince(at, 5, [1, 2])).not.toBeNull();
+
+    connection.commit('g2');
+    let isFenced = false;
+    const fence = watermarks.fence().then((ok) => (isFenced = ok));
+    await settled();
+    expect(isFenced).toBe(false);
+    connection.flush();
+    await fence;
+    expect(isFenced).toBe(true);
+    expect(watermarks.quietSince(at, 5, [1, 2])).toBeNull();
+    expect(watermarks.quietSince(at, 5, [1])).not.toBeNull();
+    await watermarks.stop();
+  });
+
+  it('answers nothing from memory once the connection is lost, nor for a cursor of before', async () => {
+    const connection = fakeConnection();
+    const watermarks = createChangeWatermarks(connection);
+    await watermarks.start();
+    const at = watermarks.position()!;
+    const waiting = watermarks.fence();
+    connection.lose();
+    expect(await waiting).toBe(false);
+    expect(watermarks.position()).toBeNull();
+    expect(watermarks.follows(at)).toBe(false);
+    expect(watermarks.quietSince(at, 5, [])).toBeNull();
+    expect(await watermarks.fence()).toBe(false);
+    await watermarks.stop();
+  });
+
+  it('keeps a client group’s ids only until its user’s rows change', async () => {
+    const connection = fakeConnection();
+    const watermarks = createChangeWatermarks(connection);
+    await watermarks.start();
+    watermarks.rememberWrites(watermarks.position()!, 5, 'device', { tab: 3 });
+    expect(watermarks.writesNow(5, 'device')).toEqual({
+      lastMutationIDChanges: { tab: 3 },
+      mutationOutcomes: [],
+    });
+    expect(watermarks.writesNow(6, 'device')).toBeNull();
+    connection.commit('u5');
+    connection.flush();
+    expect(watermarks.writesNow(5, 'device')).toBeNull();
+    await watermarks.stop();
+  });
+});
