@@ -114,3 +114,26 @@ test('with nothing open in their groups, the dashboard says so beside the empty 
   await shootBothIfAsked(page, 'dashboard-open-bets-empty');
   await page.context().close();
 });
+
+test('a player with more open bets than the dashboard draws sees the soonest first and more on request', async ({
+  browser,
+  request,
+}) => {
+  const ana = await registerPlayer(request);
+  const me = await registerPlayer(request);
+  const crew = await createGroupViaApi(request, ana, { name: uniqueGroupName('Busy Crew') });
+  await joinViaApi(request, me, crew.name);
+  const titles = Array.from({ length: 23 }, (_, index) => `Open bet number ${index + 1}`);
+  for (const [index, title] of titles.entries())
+    await createBetViaApi(request, ana, { groupId: crew.id, title, hours: index + 1 });
+
+  const page = await openAs(browser, me, '/dashboard');
+  const headings = openList(page).getByRole('heading', { level: 3 });
+  await expect(headings).toHaveText(titles.slice(0, 20));
+  await expectNoViolations(page, 'the dashboard with more open bets than it draws');
+  await shootBothIfAsked(page, 'dashboard-open-bets-show-more');
+
+  await page.getByRole('button', { name: 'Show 3 more' }).click();
+  await expect(headings).toHaveText(titles);
+  await expect(page.getByRole('button', { name: /^Show \d+ more$/ })).toHaveCount(0);
+});
