@@ -50,9 +50,13 @@ export function watchScript(selectors: readonly string[]): string {
     const drawnAt = {};
     window.__longTasks = tasks;
     window.__drawnAt = drawnAt;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) tasks.push([entry.startTime, entry.duration]);
-    }).observe({ type: 'longtask', buffered: true });
+    const record = (entries) => {
+      for (const entry of entries) tasks.push([entry.startTime, entry.duration]);
+    };
+    const observer = new PerformanceObserver((list) => record(list.getEntries()));
+    observer.observe({ type: 'longtask', buffered: true });
+    // Takes the entries of tasks that ended but were not delivered yet.
+    window.__flushLongTasks = () => record(observer.takeRecords());
     const selectors = ${JSON.stringify(selectors)};
     const check = () => {
       for (const selector of selectors)
@@ -95,13 +99,15 @@ export async function timedUntil(
     if (!(error instanceof errors.TimeoutError)) throw error;
     finished = false;
   }
-  // The task that drew is reported once it ended.
-  await page.waitForTimeout(300);
+  // The task that drew has ended once this evaluation runs (a task of its own); its entry may
+  // still wait in the observer's queue, so it is taken from there.
   const timed = await page.evaluate((target) => {
     const w = window as unknown as {
       __drawnAt: Record<string, number>;
       __longTasks: [number, number][];
+      __flushLongTasks: () => void;
     };
+    w.__flushLongTasks();
     const ms =
       ('mark' in target
         ? performance.getEntriesByName(target.mark)[0]?.startTime
