@@ -47,12 +47,8 @@ export async function countBets(
   return new Map(rows.map((row) => [row.groupId, row.count]));
 }
 
-export async function readBetMirror(
-  tx: Executor,
-  scope: MirrorScope,
-  now: Date = new Date(),
-): Promise<BetMirrorRows> {
-  const { viewerId, fullIds, deltaIds, snapshot } = scope;
+export async function readBetMirror(tx: Executor, scope: MirrorScope): Promise<BetMirrorRows> {
+  const { viewerId, fullIds, deltaIds, snapshot, now } = scope;
   const whole = fullIds.length > 0 ? inArray(bets.groupId, [...fullIds]) : undefined;
   const changedBets =
     deltaIds.length > 0

@@ -20,6 +20,10 @@ export interface MirrorScope {
   deltaIds: readonly number[];
   /** The cursor's snapshot (db/changes.ts); unused when `deltaIds` is empty. */
   snapshot: string;
+  /** The pull starts from nothing (no usable cursor): rows of no group (the inbox) are sent whole. */
+  isReset: boolean;
+  /** The pull's clock: which bets have closed (their picks are sent), the inbox's 30 days. */
+  now: Date;
 }
 
 export interface GroupMirrorRows {

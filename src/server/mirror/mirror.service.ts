@@ -6,33 +6,17 @@ import {
   type MirrorPullResponse,
 } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
-import { readHistoryMirror } from '../bets/bet-history';
-import { betChangesExistSql, countBets, readBetMirror, readBetQueues } from '../bets/bet-mirror';
-import {
-  commentChangesExistSql,
-  countComments,
-  readCommentMirror,
-} from '../comments/comment-mirror';
+import { readBetQueues } from '../bets/bet-mirror';
 import { EARLIEST_SNAPSHOT } from '../db/changes';
 import type { Database, Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { users } from '../db/schema';
-import {
-  activeGroupIdsSql,
-  countActiveMembers,
-  groupChangesExistSql,
-  readGroupMirror,
-  readOwnMemberships,
-} from '../groups/group-mirror';
-import {
-  notificationChangesExistSql,
-  readNotificationMirror,
-} from '../notifications/notification-mirror';
-import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
+import { activeGroupIdsSql, readOwnMemberships } from '../groups/group-mirror';
 import type { SyncPullPart } from '../../domain/schemas/sync';
 import { readSyncPull } from '../sync/client-mutations';
 import type { ChangeWatermarks } from './change-watermarks';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
+import { changesExistSql, countGroupRows, emptyPage, readPage } from './synced-tables';
 
 // The local mirror's pull (docs/architecture.md §8; GET /member/state?cursor=…). One statement asks,
 // under one snapshot, which groups the caller is in and whether anything they can see changed
@@ -72,7 +56,7 @@ const headStatement = prepared<Head[], { userId: number; known: number[]; snapsh
       .select({
         snapshot: sql<string>`pg_current_snapshot()::text`,
         groupIds: sql<number[]>`array(${activeGroupIdsSql(userId)} order by 1)`,
-        changed: sql<boolean>`(${groupChangesExistSql(userId, known, since)} or ${betChangesExistSql(userId, known, since)} or ${commentChangesExistSql(known, since)} or ${seasonChangesExistSql(known, since)} or ${notificationChangesExistSql(userId, since)})`,
+        changed: sql<boolean>`${changesExistSql({ viewerId: userId, groupIds: known, since })}`,
       })
       .from(users)
       .where(eq(users.id, userId)),
@@ -94,23 +78,7 @@ async function readHead(
 }
 
 function emptyAnswer(cursor: string, reset: boolean): MirrorPullResponse {
-  return {
-    cursor,
-    reset,
-    hasMore: false,
-    groups: [],
-    memberships: [],
-    bets: [],
-    wagers: [],
-    statistics: [],
-    comments: [],
-    betHistory: [],
-    seasons: [],
-    notifications: [],
-    notificationSettings: null,
-    removedGroupIds: [],
-    removedMemberships: [],
-  };
+  return { cursor, reset, hasMore: false, ...emptyPage(), removedGroupIds: [] };
 }
 
 export function createMirrorService({
@@ -122,16 +90,11 @@ export function createMirrorService({
   /** The first groups of `fresh` whose rows fit in a page (always at least one). */
   async function pageOf(tx: Executor, fresh: readonly number[]): Promise<number[]> {
     if (fresh.length === 0) return [];
-    // In turn: a transaction is one connection, which runs one query at a time anyway (pg
-    // only warns about overlapping queries on one client today, and will refuse them).
-    const members = await countActiveMembers(tx, fresh);
-    const betCounts = await countBets(tx, fresh);
-    const commentCounts = await countComments(tx, fresh);
+    const sizes = await countGroupRows(tx, fresh);
     const page: number[] = [];
     let rows = 0;
     for (const id of fresh) {
-      const size =
-        1 + (members.get(id) ?? 0) + (betCounts.get(id) ?? 0) + (commentCounts.get(id) ?? 0);
+      const size = sizes.get(id) ?? 1;
       if (page.length > 0 && rows + size > pageRows) break;
       page.push(id);
       rows += size;
@@ -246,22 +209,12 @@ export function createMirrorService({
             tx,
             head.groupIds.filter((id) => !known.has(id)),
           );
-          const scope = {
+          const rows = await readPage(tx, {
             viewerId: caller.id,
             fullIds,
             deltaIds,
             snapshot: cursor?.snapshot ?? head.snapshot,
-          };
-          const groupRows = await readGroupMirror(tx, scope);
-          const betRows = await readBetMirror(tx, scope, now());
-          const commentRows = await readCommentMirror(tx, scope);
-          // A history line is written with a change of its bet, so the head's bet check sees it.
-          const historyRows = await readHistoryMirror(tx, scope);
-          const seasonRows = await readSeasonMirror(tx, scope);
-          const notificationRows = await readNotificationMirror(tx, {
-            viewerId: caller.id,
-            snapshot: scope.snapshot,
-            isFull: reset,
+            isReset: reset,
             now: now(),
           });
           const held = [...deltaIds, ...fullIds].sort((a, b) => a - b);
@@ -275,12 +228,7 @@ export function createMirrorService({
             }),
             reset,
             hasMore,
-            ...groupRows,
-            ...betRows,
-            ...commentRows,
-            ...historyRows,
-            ...seasonRows,
-            ...notificationRows,
+            ...rows,
             ...remember(await syncPart(tx)),
             removedGroupIds: [...known].filter((id) => !mine.has(id)).sort((a, b) => a - b),
           };

@@ -7,6 +7,7 @@ import {
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { notifications, notificationSettings } from '../db/schema';
+import type { MirrorScope } from '../groups/group-mirror';
 import { presentNotification, presentNotificationSettings } from './notification-store';
 
 // The inbox's part of a mirror pull (src/server/mirror): the caller's own entries and settings,
@@ -25,10 +26,10 @@ export function notificationChangesExistSql(userId: SQL, snapshot: SQL): SQL {
 
 export async function readNotificationMirror(
   tx: Executor,
-  scope: { viewerId: number; snapshot: string; isFull: boolean; now: Date },
+  scope: Pick<MirrorScope, 'viewerId' | 'snapshot' | 'isReset' | 'now'>,
 ): Promise<{ notifications: Notification[]; notificationSettings: NotificationSettings | null }> {
   const mine = eq(notifications.userId, scope.viewerId);
-  const rows = scope.isFull
+  const rows = scope.isReset
     ? await tx
         .select()
         .from(notifications)
@@ -50,7 +51,7 @@ export async function readNotificationMirror(
     .where(
       and(
         eq(notificationSettings.userId, scope.viewerId),
-        scope.isFull ? undefined : changedSince(notificationSettings.changeTxid, scope.snapshot),
+        scope.isReset ? undefined : changedSince(notificationSettings.changeTxid, scope.snapshot),
       ),
     )
     .limit(1);
