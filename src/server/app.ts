@@ -80,6 +80,11 @@ export interface AppDeps {
   realtimeRedisKey?: string;
   /** How often sockets with an expired access token are closed (default 15 s); tests shorten it. */
   socketExpiryCheckMs?: number;
+  /**
+   * Tests only: called right after each pushed write commits, before its events and answer. A
+   * test that throws here loses the answer and the events, as a crash would, in-process.
+   */
+  afterPushCommit?: () => void;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -367,10 +372,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db: database.db,
       events,
       now: deps.now,
-      // Tests only: a crash between a write's commit and its answer (tests/server/sync).
+      // Tests only: a crash between a write's commit and its answer (tests/server/sync, and
+      // in-process, the convergence test's).
       afterCommit: config.testCrashAfterPushCommit
         ? () => process.kill(process.pid, 'SIGKILL')
-        : undefined,
+        : deps.afterPushCommit,
     }),
     rateLimits: config.rateLimits,
     db: database.db,

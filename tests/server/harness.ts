@@ -81,6 +81,8 @@ export interface TestServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** The socket.io Redis adapter's key: give two servers the same one to make them one cluster. Default: unique to this server. */
   realtimeRedisKey?: string;
+  /** Called right after each pushed write commits (AppDeps.afterPushCommit): throw to lose its answer. */
+  afterPushCommit?: () => void;
 }
 
 /** A new, empty PostgreSQL database beside TEST_DATABASE_URL's (`prefix_…`), and how to drop it. */
@@ -191,6 +193,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clientDir: options.clientDir ?? path.join(dataDir, 'no-client-build'),
     logger: options.logger ?? false,
     socketExpiryCheckMs: options.socketExpiryCheckMs,
+    afterPushCommit: options.afterPushCommit,
     now: clock.now,
     // Unique by default: the pglite and postgres projects run at once against one Redis.
     realtimeRedisKey:

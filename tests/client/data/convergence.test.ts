@@ -26,17 +26,30 @@ import { openDevice, snapshotOf, type Device } from './device.fixture';
 // Convergence: several devices, each running the real sync engine, outbox and realtime over a
 // real socket.io connection, make a seeded random mix of writes (bets, wagers and changed
 // wagers, resolutions, cancellations, leaving and rejoining) while the server's side removes
-// members and expires bets, with random socket drops, offline stretches and one server restart
-// halfway. At the end every device's mirror equals what a fresh device of the same player
-// pulls from nothing, table by table, and every write the server accepted is there exactly
-// once. The seed is printed on failure (HUNCH_SEED=… to replay). Runs on PGlite, and on
-// PostgreSQL as the convergence-postgres project when TEST_DATABASE_URL is set.
+// members and expires bets, with random socket drops, offline stretches, one server restart
+// halfway, and crashes between a pushed write's commit and its answer: the server loses the
+// answer and the write's events (the commit hook throws, as tests/server/sync/push-crash.test.ts
+// does with a real SIGKILL of a child process) and restarts on the same data, so the device
+// sends the write again. At the end every device's mirror equals what a fresh device of the
+// same player pulls from nothing, table by table, and every write the server accepted is there
+// exactly once. The seed is printed on failure (HUNCH_SEED=… to replay). Runs on PGlite, and
+// on PostgreSQL as the convergence-postgres project when TEST_DATABASE_URL is set.
 
 const STEPS = 80;
 
 // The devices live across a server restart and the test closes them itself, so it opens them
 // with openDevice(server, …); the server reads through to the restarted one (same port).
-const server = useTestServer(NO_EXPIRY_TIMER);
+/** The next pushed write to commit dies before its answer; then whether one has. */
+const crash = { isPlanned: false, hasHappened: false };
+const server = useTestServer({
+  ...NO_EXPIRY_TIMER,
+  afterPushCommit: () => {
+    if (!crash.isPlanned) return;
+    crash.isPlanned = false;
+    crash.hasHappened = true;
+    throw new Error('The server died between the commit and the answer (a test crash).');
+  },
+});
 /** The devices whose network is down right now. */
 const devicesOffline = new Set<Device>();
 
@@ -71,9 +84,12 @@ it('every device ends with the server’s view of its player, each accepted writ
       ),
     );
     const titles = new Set<string>();
+    let crashes = 0;
 
     for (let step = 0; step < STEPS; step += 1) {
       if (step === STEPS / 2) await server.restart();
+      // A crash on the next write's commit (whichever device's flush it is); surely one early.
+      if (step === 5 || next() < 0.06) crash.isPlanned = true;
       const device = pick(devices);
       const userId = device.session.user!.id;
       const roll = next();
@@ -157,7 +173,17 @@ it('every device ends with the server’s view of its player, each accepted writ
         device.socket!.stop();
         device.socket!.start();
       }
+      if (crash.hasHappened) {
+        // What died comes back on the same data: memory (held events, change watermarks) is gone.
+        crash.hasHappened = false;
+        crashes += 1;
+        await server.restart();
+      }
     }
+    crash.isPlanned = false;
+    expect(crashes, `seed ${seed}: a write died between its commit and its answer`).toBeGreaterThan(
+      0,
+    );
 
     for (const device of devices) device.setOffline(false);
     devicesOffline.clear();
@@ -220,4 +246,4 @@ it('every device ends with the server’s view of its player, each accepted writ
   } finally {
     await Promise.all(devices.map((device) => device.close()));
   }
-}, 120_000);
+}, 240_000);
