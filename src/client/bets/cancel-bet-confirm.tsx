@@ -15,7 +15,6 @@ export const CANCEL_TEXT = {
   busy: 'Cancelling...',
   done: (points: number) =>
     points > 0 ? `Bet cancelled. ${points} points refunded.` : 'Bet cancelled.',
-  failed: 'Failed to cancel bet. Please try again.',
 };
 
 function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void }) {
@@ -25,7 +24,6 @@ function CancelBetConfirm({ betId, onDone }: { betId: number; onDone: () => void
       keepLabel={CANCEL_TEXT.keep}
       confirmLabel={CANCEL_TEXT.confirm}
       busyLabel={CANCEL_TEXT.busy}
-      failedMessage={CANCEL_TEXT.failed}
       onConfirm={async () => {
         const { refundedPoints, isQueued } = await cancelBet(betId);
         // Queued offline: the outbox has told the player it goes out when they're back.

@@ -5,8 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { COMMENT_LIMITS } from '../../domain/comments';
 import { createCommentRequestSchema } from '../../domain/schemas/comments';
 import type { z } from '../../domain/schemas/zod';
-import { errorMessage } from '../data/api-client';
-import { OUTBOX_TEXT } from '../data/outbox';
+import { refusalText } from '../data/api-client';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
@@ -51,7 +50,7 @@ export function CommentForm({ betId }: { betId: number }) {
       await postComment(betId, text);
     } catch (error) {
       setValue('text', text);
-      setFailure(errorMessage(error, OUTBOX_TEXT.failed.addComment));
+      setFailure(refusalText(error));
     }
   });
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { useMyGroups } from '../groups/use-groups';
 import { toast } from '../shell/toast-store';
@@ -30,7 +30,6 @@ const CREATE_BET_TEXT = {
   submit: 'Create Bet',
   submitting: 'Creating...',
   created: 'Bet Created!',
-  failed: 'Failed to create bet. Please try again.',
 };
 
 export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onDone: () => void }) {
@@ -70,7 +69,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
       toast.success(CREATE_BET_TEXT.created);
       navigate(`/bets/${bet.id}`);
     } catch (error) {
-      toast.error(errorMessage(error, CREATE_BET_TEXT.failed));
+      toast.error(refusalText(error));
       setIsSubmitting(false);
     }
   };

@@ -1,5 +1,4 @@
 import type { CommentRow } from '../data/db';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { openModal } from '../shell/modal-store';
 import { ConfirmDialog } from '../shell/confirm-dialog';
 import { deleteComment } from './comment-actions';
@@ -23,7 +22,6 @@ function DeleteCommentConfirm({ comment, onDone }: { comment: CommentRow; onDone
       keepLabel={DELETE_COMMENT_TEXT.keep}
       confirmLabel={DELETE_COMMENT_TEXT.confirm}
       busyLabel={DELETE_COMMENT_TEXT.busy}
-      failedMessage={OUTBOX_TEXT.failed.deleteComment}
       onConfirm={async () => {
         await deleteComment(comment);
       }}

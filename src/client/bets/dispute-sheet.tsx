@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { DISPUTE_LIMITS } from '../../domain/fair-resolution';
 import { disputeRequestSchema } from '../../domain/schemas/fair-resolution';
-import { errorMessage } from '../data/api-client';
-import { OUTBOX_TEXT } from '../data/outbox';
+import { refusalText } from '../data/api-client';
 import { openModal } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -44,7 +43,7 @@ function DisputeSheet({ betId, onDone }: { betId: number; onDone: () => void }) 
       if (status === 'sent') toast.success(DISPUTE_TEXT.sent);
       onDone();
     } catch (error) {
-      setFailure(errorMessage(error, OUTBOX_TEXT.failed.disputeResolution));
+      setFailure(refusalText(error));
       setIsBusy(false);
     }
   };

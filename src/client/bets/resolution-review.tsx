@@ -3,9 +3,8 @@ import { useState } from 'react';
 import { disputeOpenedWords } from '../../domain/bet-outcome';
 import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
 import { DISPUTE_WINDOW_MS, undoDeadline } from '../../domain/fair-resolution';
-import { errorMessage } from '../data/api-client';
 import type { BetRow } from '../data/db';
-import { OUTBOX_TEXT } from '../data/outbox';
+import { refusalText } from '../data/api-client';
 import { ConfirmDialog } from '../shell/confirm-dialog';
 import { openModal } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
@@ -159,12 +158,12 @@ function OpenDispute({
   const isChosen = validateCorrectAnswer(bet, answer) === null;
   const shown = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
 
-  const act = async (work: () => Promise<'sent' | 'queued'>, done: string, failed: string) => {
+  const act = async (work: () => Promise<'sent' | 'queued'>, done: string) => {
     setIsBusy(true);
     try {
       if ((await work()) === 'sent') toast.success(done);
     } catch (error) {
-      toast.error(errorMessage(error, failed));
+      toast.error(refusalText(error));
     } finally {
       setIsBusy(false);
     }
@@ -187,13 +186,7 @@ function OpenDispute({
             <Button
               variant="secondary"
               disabled={isBusy}
-              onClick={() =>
-                void act(
-                  () => dismissDispute(bet.id),
-                  REVIEW_TEXT.dismissed,
-                  OUTBOX_TEXT.failed.dismissDispute,
-                )
-              }
+              onClick={() => void act(() => dismissDispute(bet.id), REVIEW_TEXT.dismissed)}
             >
               {REVIEW_TEXT.dismiss}
             </Button>
@@ -220,11 +213,7 @@ function OpenDispute({
               isLoading={isBusy}
               loadingText={REVIEW_TEXT.correcting}
               onClick={() =>
-                void act(
-                  () => reResolveBet(bet.id, answer.trim()),
-                  REVIEW_TEXT.corrected,
-                  OUTBOX_TEXT.failed.reResolveBet,
-                )
+                void act(() => reResolveBet(bet.id, answer.trim()), REVIEW_TEXT.corrected)
               }
             >
               {isChosen ? REVIEW_TEXT.confirmCorrect(shown) : REVIEW_TEXT.correct}
@@ -246,7 +235,6 @@ function openUndoConfirm(betId: number) {
         keepLabel={REVIEW_TEXT.undoKeep}
         confirmLabel={REVIEW_TEXT.undo}
         busyLabel={REVIEW_TEXT.undoing}
-        failedMessage={OUTBOX_TEXT.failed.undoResolution}
         onConfirm={async () => {
           if ((await undoResolution(betId)) === 'sent') toast.success(REVIEW_TEXT.undone);
         }}

@@ -7,7 +7,7 @@ import {
   validateCorrectAnswer,
 } from '../../domain/bet-types';
 import { isBettingOpen } from '../../domain/fair-resolution';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import type { BetRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -40,7 +40,6 @@ const RESOLVE_TEXT = {
   confirm: 'Confirm',
   resolving: 'Resolving...',
   resolved: 'Bet resolved!',
-  failed: 'Failed to resolve bet. Please try again.',
   stillOpen: 'Betting is still open',
   stillOpenHint:
     'It closes on its own when the countdown ends. Settle now only if the answer is already known.',
@@ -78,7 +77,7 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
       // Queued offline: the outbox has told the player it goes out when they're back.
       if (!resolved.pendingWriteId) toast.success(RESOLVE_TEXT.resolved);
     } catch (error) {
-      toast.error(errorMessage(error, RESOLVE_TEXT.failed));
+      toast.error(refusalText(error));
       setIsResolving(false);
     }
   };

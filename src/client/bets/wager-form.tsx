@@ -5,7 +5,7 @@ import { prefillMultiplier } from '../../domain/bet-lists';
 import { mayWager } from '../../domain/policies/bet-policy';
 import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
 import type { Membership } from '../../domain/groups';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import type { BetRow, WagerRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -33,7 +33,6 @@ const WAGER_TEXT = {
   submitting: 'Submitting...',
   updating: 'Updating...',
   placed: 'Wager Placed!',
-  failed: 'Failed to submit wager',
   ifYouWin: 'If you win: about',
   points: 'points',
   cancel: 'Keep my wager',
@@ -110,7 +109,7 @@ export function WagerForm({
       if (!placed.pendingWriteId) toast.success(WAGER_TEXT.placed);
       onPlaced?.();
     } catch (error) {
-      toast.error(errorMessage(error, WAGER_TEXT.failed));
+      toast.error(refusalText(error));
     } finally {
       setIsBusy(false);
       onSendingChange?.(false);

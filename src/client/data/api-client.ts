@@ -52,6 +52,14 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.hasServerMessage ? error.message : fallback;
 }
 
+/**
+ * What a screen says when a write it ran (outbox.ts run) did not go through: the rejection's
+ * message is already the text to show, the server's or else the write's own.
+ */
+export function refusalText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export interface RequestOptions {
   method?: string;
   body?: unknown;

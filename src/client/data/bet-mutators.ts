@@ -51,7 +51,11 @@ const myWager = (context: MutatorContext, betId: number): Promise<WagerRow | und
 
 export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
   name: 'createBet',
-  kind: () => 'createBet',
+  texts: {
+    queued: "You're offline. Your bet will be created when you're back.",
+    refused: 'Failed to create bet. Please try again.',
+    label: 'New bet',
+  },
   describe: ({ request }) => request.title,
   request: ({ request }) => ({ method: 'POST', path: `${API_BASE}/bets`, body: request }),
   async apply({ tempId, request }, context) {
@@ -83,7 +87,11 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
  */
 export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
   name: 'placeWager',
-  kind: ({ wagerId }) => (wagerId === undefined ? 'placeWager' : 'updateWager'),
+  texts: ({ wagerId }) => ({
+    queued: "You're offline. Your wager will be sent when you're back.",
+    refused: 'Failed to submit wager',
+    label: wagerId === undefined ? 'Wager' : 'Changed wager',
+  }),
   describe: ({ points, prediction }) => `${points} points on ${prediction}`,
   request: ({ betId, prediction, points, wagerId }) =>
     wagerId === undefined
@@ -137,7 +145,11 @@ export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
 /** The bet shows resolved at once; the payout is the server's and comes with the pull. */
 export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
   name: 'resolveBet',
-  kind: () => 'resolveBet',
+  texts: {
+    queued: "You're offline. The result will be sent when you're back.",
+    refused: 'Failed to resolve bet. Please try again.',
+    label: 'Bet result',
+  },
   describe: ({ correctAnswer }) => correctAnswer,
   request: ({ betId, correctAnswer }) => ({
     method: 'PUT',
@@ -163,7 +175,11 @@ export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
 /** The bet shows cancelled and the player's own stake comes back at once. */
 export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
   name: 'cancelBet',
-  kind: () => 'cancelBet',
+  texts: {
+    queued: "You're offline. The cancellation will be sent when you're back.",
+    refused: 'Failed to cancel bet. Please try again.',
+    label: 'Bet cancellation',
+  },
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/cancel` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);

@@ -23,7 +23,11 @@ export interface DeleteCommentArgs {
 /** The comment shows at once at the end of the thread, marked pending. */
 export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
   name: 'addComment',
-  kind: () => 'addComment',
+  texts: {
+    queued: "You're offline. Your comment will be sent when you're back.",
+    refused: "Your comment wasn't posted. Please try again.",
+    label: 'Comment',
+  },
   describe: ({ text }) => (text.length > 40 ? `${text.slice(0, 39)}…` : text),
   request: ({ betId, text }) => ({
     method: 'POST',
@@ -54,7 +58,11 @@ export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
 /** The comment leaves the thread at once (a tombstone); a refusal brings it back. */
 export const deleteCommentMutator: Mutator<DeleteCommentArgs, Comment> = {
   name: 'deleteComment',
-  kind: () => 'deleteComment',
+  texts: {
+    queued: "You're offline. The comment will be deleted when you're back.",
+    refused: "The comment wasn't deleted. Please try again.",
+    label: 'Deleted comment',
+  },
   request: ({ commentId }) => ({ method: 'DELETE', path: `${API_BASE}/comments/${commentId}` }),
   async apply({ commentId }, context) {
     const comment = await context.db.comments.get(context.idFor(commentId));

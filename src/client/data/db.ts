@@ -140,31 +140,15 @@ export type HunchDb = Dexie & {
   periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
 };
 
-/** What a write is, for its texts (OUTBOX_TEXT) and the sync status sheet. */
+/** What a version 4 outbox entry said it was: it reads as that write's mutator (legacy-request.ts). */
 export type OutboxKind =
   | 'createGroup'
   | 'joinGroup'
-  | 'leaveGroup'
-  | 'setFloorTopUp'
-  | 'updateGroup'
-  | 'removeMember'
   | 'createBet'
   | 'placeWager'
   | 'updateWager'
   | 'resolveBet'
-  | 'cancelBet'
-  | 'addComment'
-  | 'deleteComment'
-  | 'undoResolution'
-  | 'disputeResolution'
-  | 'dismissDispute'
-  | 'reResolveBet'
-  | 'readNotifications'
-  | 'setPushKinds'
-  | 'muteGroup'
-  | 'muteBet'
-  | 'startSeason'
-  | 'endSeason';
+  | 'cancelBet';
 
 /**
  * A named mutator waiting for (or refused by) the server, pushed as mutation `mutationID` of
@@ -278,7 +262,7 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   return db;
 }
 
-/** The request a version 4 outbox entry held, sent as it was by the `request` mutator (mutators.ts). */
+/** The request a version 4 outbox entry held, sent as it was by the `request` mutator (legacy-request.ts). */
 export interface LegacyRequestArgs {
   kind: OutboxKind;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -24,7 +24,11 @@ export interface ReResolveArgs {
 /** The bet shows unresolved again at once, still closed: its picks were shown (it keeps `picksRevealedAt`). */
 export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
   name: 'undoResolution',
-  kind: () => 'undoResolution',
+  texts: {
+    queued: "You're offline. The result will be undone when you're back.",
+    refused: "The result wasn't undone. Please try again.",
+    label: 'Undone result',
+  },
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/undo-resolution` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
@@ -44,7 +48,11 @@ export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
 /** The bet shows the player's open dispute at once. */
 export const disputeResolutionMutator: Mutator<DisputeArgs, Bet> = {
   name: 'disputeResolution',
-  kind: () => 'disputeResolution',
+  texts: {
+    queued: "You're offline. Your dispute will be sent when you're back.",
+    refused: "Your dispute wasn't sent. Please try again.",
+    label: 'Dispute',
+  },
   describe: ({ reason }) => reason,
   request: ({ betId, reason }) => ({
     method: 'POST',
@@ -64,7 +72,11 @@ export const disputeResolutionMutator: Mutator<DisputeArgs, Bet> = {
 /** The dispute shows closed at once: the result stands. */
 export const dismissDisputeMutator: Mutator<BetIdArgs, Bet> = {
   name: 'dismissDispute',
-  kind: () => 'dismissDispute',
+  texts: {
+    queued: "You're offline. The dismissal will be sent when you're back.",
+    refused: "The dispute wasn't dismissed. Please try again.",
+    label: 'Dismissed dispute',
+  },
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/dispute/dismiss` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
@@ -76,7 +88,11 @@ export const dismissDisputeMutator: Mutator<BetIdArgs, Bet> = {
 /** The new answer and the closed dispute show at once; the new payout comes with the pull. */
 export const reResolveBetMutator: Mutator<ReResolveArgs, Bet> = {
   name: 'reResolveBet',
-  kind: () => 'reResolveBet',
+  texts: {
+    queued: "You're offline. The new result will be sent when you're back.",
+    refused: "The new result wasn't saved. Please try again.",
+    label: 'New result',
+  },
   describe: ({ correctAnswer }) => correctAnswer,
   request: ({ betId, correctAnswer }) => ({
     method: 'PUT',

@@ -49,7 +49,11 @@ async function activate(group: Group, context: AnswerContext) {
 
 export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
   name: 'createGroup',
-  kind: () => 'createGroup',
+  texts: {
+    queued: "You're offline. Your group will be created when you're back.",
+    refused: 'Failed to create group. Please try again.',
+    label: 'New group',
+  },
   describe: ({ input }) => input.name,
   request: ({ input }) => ({ method: 'POST', path: `${API_BASE}/groups`, body: input }),
   async apply({ tempId, input }, context) {
@@ -88,7 +92,11 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
 
 export const joinGroupMutator: Mutator<JoinGroupArgs, Group> = {
   name: 'joinGroup',
-  kind: () => 'joinGroup',
+  texts: {
+    queued: "You're offline. You'll join the group when you're back.",
+    refused: 'Failed to join group. Please try again.',
+    label: 'Joining a group',
+  },
   describe: (args) => (args.privacy === 'public' ? args.groupName : `#${args.groupId}`),
   request: (args) =>
     args.privacy === 'public'
@@ -131,7 +139,11 @@ export const joinGroupMutator: Mutator<JoinGroupArgs, Group> = {
 /** The group leaves the mirror at once, with its members, bets, wagers and statistics. */
 export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
   name: 'leaveGroup',
-  kind: () => 'leaveGroup',
+  texts: {
+    queued: "You're offline. You'll leave the group when you're back.",
+    refused: 'Could not leave the group. Please try again.',
+    label: 'Leaving a group',
+  },
   request: ({ groupId }) => ({ method: 'POST', path: `${API_BASE}/groups/${groupId}/leave` }),
   async apply({ groupId }, context) {
     const { db } = context;
@@ -150,7 +162,11 @@ export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
 /** An admin turns the group's weekly top-up on or off: the flag on the group row changes at once. */
 export const setFloorTopUpMutator: Mutator<SetFloorTopUpArgs, unknown> = {
   name: 'setFloorTopUp',
-  kind: () => 'setFloorTopUp',
+  texts: {
+    queued: "You're offline. Your choice will be saved when you're back.",
+    refused: "The top-up setting wasn't saved. Please try again.",
+    label: 'Top-ups setting',
+  },
   request: ({ groupId, floorTopUp }) => ({
     method: 'PATCH',
     path: `${API_BASE}/groups/${groupId}/settings`,
@@ -165,7 +181,11 @@ export const setFloorTopUpMutator: Mutator<SetFloorTopUpArgs, unknown> = {
 /** An admin renames the group or changes its description: the group row shows it at once. */
 export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
   name: 'updateGroup',
-  kind: () => 'updateGroup',
+  texts: {
+    queued: "You're offline. The group's new details will be saved when you're back.",
+    refused: "The group's details weren't saved. Please try again.",
+    label: 'Group name and description',
+  },
   describe: ({ changes }) => changes.name ?? '',
   request: ({ groupId, changes }) => ({
     method: 'PATCH',
@@ -191,7 +211,11 @@ export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
  */
 export const removeMemberMutator: Mutator<RemoveMemberArgs, Group> = {
   name: 'removeMember',
-  kind: () => 'removeMember',
+  texts: {
+    queued: "You're offline. The member will be removed when you're back.",
+    refused: "The member wasn't removed. Please try again.",
+    label: 'Removed member',
+  },
   describe: ({ userName }) => userName,
   request: ({ groupId, userId }) => ({
     method: 'DELETE',

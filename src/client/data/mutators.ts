@@ -1,19 +1,11 @@
 import type { ActiveGroupStore } from './active-group-store';
-import {
-  TEMP_IDS_KEY,
-  type HunchDb,
-  type LegacyRequestArgs,
-  type MirrorKey,
-  type OutboxEntry,
-  type OutboxKind,
-  type ShadowRow,
-} from './db';
+import { TEMP_IDS_KEY, type HunchDb, type MirrorKey, type OutboxEntry, type ShadowRow } from './db';
 import { keyOf, MIRROR_TABLES, type MirrorTable } from './synced-tables';
 
 // Writes as named mutators, rebased on every pull (docs/architecture.md §8; Replicache's model, as in
 // rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
-// (group-mutators.ts, bet-mutators.ts): each says which request it is and how it
-// changes the mirror optimistically. The outbox stores `{mutator, args}`; the rebaser keeps the
+// (group-mutators.ts, bet-mutators.ts): each says which request it is, how it changes the
+// mirror optimistically and what the player reads of it (its texts). The outbox stores `{mutator, args}`; the rebaser keeps the
 // server's copy of every row a pending mutator touched in `shadow` and, whenever server rows
 // arrive (a pull, an event) or a write is answered or refused, puts the server's copies back,
 // writes the server rows, and re-applies the mutators still pending, oldest first. So a pull
@@ -46,13 +38,20 @@ export interface AnswerContext {
   activeGroup: ActiveGroupStore;
 }
 
+/** What the player reads of a write. The outbox and the sync status sheet say it; no screen repeats it. */
+export interface MutatorTexts {
+  /** The toast when run() leaves the write for later ("You're offline. …"). */
+  queued: string;
+  /** A refusal's text when the server's answer carries no message of its own. */
+  refused: string;
+  /** How the sync status sheet and the held writes name it ("Wager"). */
+  label: string;
+}
+
 export interface Mutator<A = never, R = unknown> {
   name: string;
-  /**
-   * Which texts the outbox shows for it (OUTBOX_TEXT: queued, refused) and how the sync status
-   * sheet names it. A screen running it never repeats them.
-   */
-  kind(args: A): OutboxKind;
+  /** Its texts, or the texts for these arguments (a new wager or a changed one). */
+  texts: MutatorTexts | ((args: A) => MutatorTexts);
   /** Queued without a word: the screen already says it (the inbox's bell). */
   isQuietWhenQueued?: boolean;
   /** A few words for the sync status sheet ("Friends", "Will it rain?"). */
@@ -71,13 +70,10 @@ export interface Mutator<A = never, R = unknown> {
 export type AnyMutator = Mutator<any, any>;
 export type MutatorRegistry = Record<string, AnyMutator>;
 
-/** Sends a version 4 outbox entry's request unchanged (db.ts upgradeToMirror): no optimistic rows. */
-export const legacyRequest: Mutator<LegacyRequestArgs> = {
-  name: 'request',
-  kind: (args) => args.kind,
-  request: ({ method, path, body }) => ({ method, path, body }),
-  apply: async () => undefined,
-};
+/** The texts of `mutator` for `args`. */
+export function textsOf<A>(mutator: Pick<Mutator<A>, 'texts'>, args: A): MutatorTexts {
+  return typeof mutator.texts === 'function' ? mutator.texts(args) : mutator.texts;
+}
 
 const shadowId = (table: MirrorTable, key: MirrorKey) => `${table}:${JSON.stringify(key)}`;
 

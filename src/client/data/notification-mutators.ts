@@ -16,7 +16,11 @@ export interface ReadNotificationsArgs {
 /** Entries read at once (the bell's count drops); a refusal brings them back unread. */
 export const readNotificationsMutator: Mutator<ReadNotificationsArgs> = {
   name: 'readNotifications',
-  kind: () => 'readNotifications',
+  texts: {
+    queued: "You're offline. Read notifications will sync when you're back.",
+    refused: "Notifications weren't marked as read. Please try again.",
+    label: 'Read notifications',
+  },
   // Reading is quiet offline: the bell's count has dropped already.
   isQuietWhenQueued: true,
   request: ({ ids, upTo }) =>
@@ -48,7 +52,11 @@ export interface SetPushKindsArgs {
 /** Which kinds reach push (profile, notification settings). */
 export const setPushKindsMutator: Mutator<SetPushKindsArgs> = {
   name: 'setPushKinds',
-  kind: () => 'setPushKinds',
+  texts: {
+    queued: "You're offline. Your choice will be saved when you're back.",
+    refused: "Your notification choices weren't saved. Please try again.",
+    label: 'Notification choices',
+  },
   request: ({ pushOff }) => ({
     method: 'PUT',
     path: `${API_BASE}/notification-settings/push`,
@@ -70,7 +78,11 @@ const toggled = (ids: readonly number[], id: number, muted: boolean) =>
 
 export const muteGroupMutator: Mutator<MuteArgs> = {
   name: 'muteGroup',
-  kind: () => 'muteGroup',
+  texts: {
+    queued: "You're offline. Your choice will be saved when you're back.",
+    refused: "The group wasn't muted. Please try again.",
+    label: 'Muted group',
+  },
   request: ({ id, muted }) => ({
     method: 'PUT',
     path: `${API_BASE}/groups/${id}/mute`,
@@ -87,7 +99,11 @@ export const muteGroupMutator: Mutator<MuteArgs> = {
 
 export const muteBetMutator: Mutator<MuteArgs> = {
   name: 'muteBet',
-  kind: () => 'muteBet',
+  texts: {
+    queued: "You're offline. Your choice will be saved when you're back.",
+    refused: "The bet wasn't muted. Please try again.",
+    label: 'Muted bet',
+  },
   request: ({ id, muted }) => ({
     method: 'PUT',
     path: `${API_BASE}/bets/${id}/mute`,

@@ -1,21 +1,17 @@
-import type { ApiErrorBody } from '../../domain/api-error';
+import { isApiErrorCode, type ApiErrorBody } from '../../domain/api-error';
 import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
 import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
 import { SYNC_PUSH_MAX_MUTATIONS, toSyncMutation, type SyncMutationCall } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
-import {
-  ApiError,
-  errorMessage,
-  isNetworkError,
-  signedOutError,
-  type ApiClient,
-} from './api-client';
-import { type HunchDb, type OutboxEntry, type OutboxKind } from './db';
+import { ApiError, isNetworkError, signedOutError, type ApiClient } from './api-client';
+import { type HunchDb, type OutboxEntry } from './db';
 import {
   isApplied,
   replaceIds,
+  textsOf,
   type Mutator,
   type MutatorRegistry,
+  type MutatorTexts,
   type Rebaser,
 } from './mutators';
 import type { SessionStore } from './session-store';
@@ -34,92 +30,33 @@ import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-cl
 //      and rewritten in the queued writes naming it;
 //    - no network / a server hiccup / a rate limit: it stays pending for the next flush;
 //    - refused (4xx): it stops being drawn (a rebase) and the server's message is shown.
-// What the player reads of a write comes from its mutator's kind (OUTBOX_TEXT): "queued" when
-// run() leaves it for later, the refusal's fallback, the sync status sheet's label.
+// What the player reads of a write comes from its mutator's texts: "queued" when run() leaves
+// it for later, the refusal's text when the server's has none, the sync status sheet's label. A
+// refusal run() rejects with carries the text to show as its message (api-client.ts refusalText).
 // The same code finishes a write whether its own run() pushed it or a later flush did.
-
-export const OUTBOX_TEXT = {
-  queued: {
-    createGroup: "You're offline. Your group will be created when you're back.",
-    joinGroup: "You're offline. You'll join the group when you're back.",
-    leaveGroup: "You're offline. You'll leave the group when you're back.",
-    setFloorTopUp: "You're offline. Your choice will be saved when you're back.",
-    updateGroup: "You're offline. The group's new details will be saved when you're back.",
-    removeMember: "You're offline. The member will be removed when you're back.",
-    createBet: "You're offline. Your bet will be created when you're back.",
-    placeWager: "You're offline. Your wager will be sent when you're back.",
-    updateWager: "You're offline. Your wager will be sent when you're back.",
-    resolveBet: "You're offline. The result will be sent when you're back.",
-    cancelBet: "You're offline. The cancellation will be sent when you're back.",
-    addComment: "You're offline. Your comment will be sent when you're back.",
-    deleteComment: "You're offline. The comment will be deleted when you're back.",
-    undoResolution: "You're offline. The result will be undone when you're back.",
-    disputeResolution: "You're offline. Your dispute will be sent when you're back.",
-    dismissDispute: "You're offline. The dismissal will be sent when you're back.",
-    reResolveBet: "You're offline. The new result will be sent when you're back.",
-    readNotifications: "You're offline. Read notifications will sync when you're back.",
-    setPushKinds: "You're offline. Your choice will be saved when you're back.",
-    muteGroup: "You're offline. Your choice will be saved when you're back.",
-    muteBet: "You're offline. Your choice will be saved when you're back.",
-    startSeason: "You're offline. The season will start when you're back.",
-    endSeason: "You're offline. The season will end when you're back.",
-  },
-  failed: {
-    createGroup: 'Failed to create group. Please try again.',
-    joinGroup: 'Failed to join group. Please try again.',
-    leaveGroup: 'Could not leave the group. Please try again.',
-    setFloorTopUp: "The top-up setting wasn't saved. Please try again.",
-    updateGroup: "The group's details weren't saved. Please try again.",
-    removeMember: "The member wasn't removed. Please try again.",
-    createBet: 'Failed to create bet. Please try again.',
-    placeWager: 'Failed to submit wager',
-    updateWager: 'Failed to submit wager',
-    resolveBet: 'Failed to resolve bet. Please try again.',
-    cancelBet: 'Failed to cancel bet. Please try again.',
-    addComment: "Your comment wasn't posted. Please try again.",
-    deleteComment: "The comment wasn't deleted. Please try again.",
-    undoResolution: "The result wasn't undone. Please try again.",
-    disputeResolution: "Your dispute wasn't sent. Please try again.",
-    dismissDispute: "The dispute wasn't dismissed. Please try again.",
-    reResolveBet: "The new result wasn't saved. Please try again.",
-    readNotifications: "Notifications weren't marked as read. Please try again.",
-    setPushKinds: "Your notification choices weren't saved. Please try again.",
-    muteGroup: "The group wasn't muted. Please try again.",
-    muteBet: "The bet wasn't muted. Please try again.",
-    startSeason: "The season didn't start. Please try again.",
-    endSeason: "The season didn't end. Please try again.",
-  },
-  /** How the sync status sheet names each kind of write. */
-  label: {
-    createGroup: 'New group',
-    joinGroup: 'Joining a group',
-    leaveGroup: 'Leaving a group',
-    setFloorTopUp: 'Top-ups setting',
-    updateGroup: 'Group name and description',
-    removeMember: 'Removed member',
-    createBet: 'New bet',
-    placeWager: 'Wager',
-    updateWager: 'Changed wager',
-    resolveBet: 'Bet result',
-    cancelBet: 'Bet cancellation',
-    addComment: 'Comment',
-    deleteComment: 'Deleted comment',
-    undoResolution: 'Undone result',
-    disputeResolution: 'Dispute',
-    dismissDispute: 'Dismissed dispute',
-    reResolveBet: 'New result',
-    readNotifications: 'Read notifications',
-    setPushKinds: 'Notification choices',
-    muteGroup: 'Muted group',
-    muteBet: 'Muted bet',
-    startSeason: 'New season',
-    endSeason: 'Ending a season',
-  },
-} satisfies Record<string, Record<OutboxKind, string>>;
 
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
 
-type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: unknown };
+type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: Error };
+
+/**
+ * A write that did not go through, as run() rejects with it: its message is the text to show,
+ * the server's own or else `refused` (the mutator's). A refusal stays the ApiError it was (its
+ * status, code and field errors); a failure on the device keeps its error as `cause`.
+ */
+function refusalOf(error: unknown, refused: string | undefined): Error {
+  if (error instanceof ApiError) {
+    if (error.hasServerMessage || refused === undefined) return error;
+    const { status, code, fieldErrors } = error;
+    return new ApiError(
+      status,
+      { ...(isApiErrorCode(code) ? { code } : {}), ...(fieldErrors ? { fieldErrors } : {}) },
+      refused,
+    );
+  }
+  if (refused === undefined) return error instanceof Error ? error : new Error(String(error));
+  return new Error(refused, { cause: error });
+}
 
 /** A write on its way, with the mutation it is pushed as. */
 interface Pushed {
@@ -196,8 +133,11 @@ export function createOutbox({
   /** How each write sent by a flush ended, for the run() waiting on it. */
   const settled = new Map<string, SendOutcome>();
 
-  const kindOf = (entry: OutboxEntry): OutboxKind =>
-    mutators[entry.mutator]?.kind(entry.args as never) ?? 'createGroup';
+  /** What the player reads of a write; nothing for a write this app does not know (refused in nextBatch). */
+  const textsOfEntry = (entry: Pick<OutboxEntry, 'mutator' | 'args'>): MutatorTexts | undefined => {
+    const mutator = mutators[entry.mutator];
+    return mutator && textsOf(mutator, entry.args as never);
+  };
 
   /** The server accepted the write: record what it numbered, keep drawing it until a pull holds it. */
   const answered = async (
@@ -227,15 +167,19 @@ export function createOutbox({
     onAnswered();
   };
 
-  /** The server refused the write: it stops being drawn. Kept as `failed` (retry or discard) unless its caller shows the refusal. */
-  const refused = async (entry: OutboxEntry, error: unknown) => {
-    const message = errorMessage(error, OUTBOX_TEXT.failed[kindOf(entry)]);
+  /**
+   * The server refused the write: it stops being drawn. Kept as `failed` (retry or discard)
+   * unless its caller shows the refusal. Answers the refusal as run() rejects with it.
+   */
+  const refused = async (entry: OutboxEntry, error: unknown): Promise<Error> => {
+    const refusal = refusalOf(error, textsOfEntry(entry)?.refused);
     const isAwaited = awaited.has(entry.id);
     if (isAwaited) await db.outbox.delete(entry.id);
-    else await db.outbox.update(entry.id, { status: 'failed', error: message });
+    else await db.outbox.update(entry.id, { status: 'failed', error: refusal.message });
     await rebaser.rebase(entry.userId);
     await afterRebase();
-    if (!isAwaited) notifyError(message);
+    if (!isAwaited) notifyError(refusal.message);
+    return refusal;
   };
 
   const settle = (id: string, outcome: SendOutcome) => {
@@ -328,8 +272,7 @@ export function createOutbox({
           await backToPending(batch, error);
           return { next: 'split' };
         }
-        await refused(first, error);
-        settle(first.id, { outcome: 'refused', error });
+        settle(first.id, { outcome: 'refused', error: await refused(first, error) });
         return { next: 'next' };
       }
       // No network or a server hiccup: the writes stay for the next flush.
@@ -368,8 +311,7 @@ export function createOutbox({
         // The REST route's refusal, as its answer would have carried it.
         const body = (result.error ?? null) as Partial<ApiErrorBody> | null;
         const error = new ApiError(result.error?.status ?? 400, body);
-        await refused(entry, error);
-        settle(entry.id, { outcome: 'refused', error });
+        settle(entry.id, { outcome: 'refused', error: await refused(entry, error) });
       }
     }
     return { next: 'next' };
@@ -433,7 +375,7 @@ export function createOutbox({
      * Applies the mutator and queues it in one transaction, then tries to send it. Resolves
      * 'sent' with the server's answer or 'queued' (it goes out later: the outbox has said so
      * in the mutator's words); rejects with the ApiError when the server refused it (no longer
-     * drawn; the caller shows the message).
+     * drawn), its message the text to show: the server's, else the mutator's (refusalText).
      */
     async run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       const userId = session.user?.id;
@@ -450,13 +392,19 @@ export function createOutbox({
         status: 'pending',
         attempts: 0,
       };
-      await db.transaction('rw', rebaser.tables(), async () => {
-        // A screen may still show a row the server has numbered since: name the server's id.
-        entry.args = replaceIds(entry.args, await rebaser.readTempIds());
-        await db.outbox.add(entry);
-        await numberWaitingWrites(db, userId, clientGroupOf(userId));
-        await rebaser.applyEntry(entry);
-      });
+      const texts = textsOf(mutator, args);
+      try {
+        await db.transaction('rw', rebaser.tables(), async () => {
+          // A screen may still show a row the server has numbered since: name the server's id.
+          entry.args = replaceIds(entry.args, await rebaser.readTempIds());
+          await db.outbox.add(entry);
+          await numberWaitingWrites(db, userId, clientGroupOf(userId));
+          await rebaser.applyEntry(entry);
+        });
+      } catch (error) {
+        // Not even queued (the device's storage failed): said in the write's words too.
+        throw refusalOf(error, texts.refused);
+      }
       awaited.add(entry.id);
       let result: WriteResult<R>;
       try {
@@ -464,8 +412,7 @@ export function createOutbox({
       } finally {
         awaited.delete(entry.id);
       }
-      if (result.status === 'queued' && !mutator.isQuietWhenQueued)
-        notifyQueued(OUTBOX_TEXT.queued[kindOf(entry)]);
+      if (result.status === 'queued' && !mutator.isQuietWhenQueued) notifyQueued(texts.queued);
       return result;
     },
     flush,
@@ -496,7 +443,7 @@ export function createOutbox({
       await rebaser.rebase(entry.userId);
       await afterRebase();
     },
-    kindOf,
+    textsOf: textsOfEntry,
     isApplied,
     stop() {
       clearTimeout(retryTimer);

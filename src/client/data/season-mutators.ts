@@ -13,7 +13,11 @@ export interface StartSeasonArgs {
 
 export const startSeasonMutator: Mutator<StartSeasonArgs, Season> = {
   name: 'startSeason',
-  kind: () => 'startSeason',
+  texts: {
+    queued: "You're offline. The season will start when you're back.",
+    refused: "The season didn't start. Please try again.",
+    label: 'New season',
+  },
   describe: ({ request }) => request.name,
   request: ({ groupId, request }) => ({
     method: 'POST',
@@ -47,7 +51,11 @@ export interface EndSeasonArgs {
 
 export const endSeasonMutator: Mutator<EndSeasonArgs, Season> = {
   name: 'endSeason',
-  kind: () => 'endSeason',
+  texts: {
+    queued: "You're offline. The season will end when you're back.",
+    refused: "The season didn't end. Please try again.",
+    label: 'Ending a season',
+  },
   request: ({ groupId, seasonId }) => ({
     method: 'POST',
     path: `${API_BASE}/groups/${groupId}/seasons/${seasonId}/end`,

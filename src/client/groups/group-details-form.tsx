@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { GROUP_LIMITS, type UpdateGroupInput, type UpdateGroupRequest } from '../../domain/groups';
 import { updateGroupRequestSchema } from '../../domain/schemas/groups';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { asyncHandler } from '../ui/async-handler';
@@ -27,7 +27,6 @@ const TEXT = {
   save: 'Save changes',
   saving: 'Saving...',
   saved: 'Group details saved.',
-  failed: "The group's details weren't saved. Please try again.",
 };
 
 function valuesOf(group: GroupRow): UpdateGroupRequest {
@@ -58,7 +57,7 @@ export function GroupDetailsForm({ group }: { group: GroupRow }) {
       toast.success(TEXT.saved);
     } catch (error) {
       console.warn('Saving the group details failed', error);
-      setFailure(errorMessage(error, TEXT.failed));
+      setFailure(refusalText(error));
     }
   });
 

@@ -9,7 +9,7 @@ import {
   type Group,
 } from '../../domain/groups';
 import { createGroupRequestSchema } from '../../domain/schemas/groups';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import { toast } from '../shell/toast-store';
 import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
@@ -39,7 +39,6 @@ const TEXT = {
   pointsHint: 'Everyone who joins gets this many points to play with.',
   submit: 'Create Group',
   busy: 'Creating...',
-  failed: 'Failed to create group. Please try again.',
   created: (name: string) => `Group "${name}" created successfully!`,
 };
 
@@ -72,7 +71,7 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
       onCreated(group);
     } catch (error) {
       console.warn('Creating the group failed', error);
-      const message = errorMessage(error, TEXT.failed);
+      const message = refusalText(error);
       setFailure(message);
       toast.error(message);
     }

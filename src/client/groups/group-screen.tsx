@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isGroupMember, type Group } from '../../domain/groups';
 import { activeGroupStore } from '../data/active-group-store';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
@@ -39,7 +39,6 @@ const TEXT = {
   notMemberHint: 'Join to participate and access member features.',
   join: 'Join group',
   joiningButton: 'Joining…',
-  failed: 'Failed to join group. Please try again.',
 };
 
 export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCode?: string }) {
@@ -70,7 +69,7 @@ export function GroupScreen({ groupId, inviteCode }: { groupId: number; inviteCo
       if (inviteCode) navigate(`/group/${groupId}`, { replace: true });
     } catch (error) {
       console.warn('Joining from the group page failed', error);
-      const message = errorMessage(error, TEXT.failed);
+      const message = refusalText(error);
       // A link whose code no longer works: the private join dialog, prefilled, says why.
       openJoinGroupModal({
         groupId: String(groupId),

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from '../../domain/schemas/zod';
 import { GROUP_MESSAGES, parseInviteLink, type PublicGroupSummary } from '../../domain/groups';
 import { joinPrivateRequestSchema } from '../../domain/schemas/groups';
-import { errorMessage } from '../data/api-client';
+import { refusalText } from '../data/api-client';
 import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
@@ -33,7 +33,6 @@ const TEXT = {
     'Paste the invite link into either field, or type the group ID and invite code from the group’s Share screen.',
   submit: 'Join Group',
   busy: 'Joining...',
-  failed: 'Failed to join group. Please try again.',
   members: (count: number) => `${count} ${count === 1 ? 'member' : 'members'}`,
 };
 
@@ -132,7 +131,7 @@ function PublicJoin({ onJoined }: { onJoined: () => void }) {
       onJoined();
     } catch (error) {
       console.warn('Joining the public group failed', error);
-      setFailure(errorMessage(error, TEXT.failed));
+      setFailure(refusalText(error));
       setIsJoining(false);
     }
   };
@@ -196,7 +195,7 @@ function PrivateJoin({ prefill, onJoined }: { prefill: JoinPrefill; onJoined: ()
       onJoined();
     } catch (error) {
       console.warn('Joining the private group failed', error);
-      setFailure(errorMessage(error, TEXT.failed));
+      setFailure(refusalText(error));
     }
   });
 

@@ -6,7 +6,6 @@ const TEXT = {
   cancel: 'Stay',
   confirm: 'Leave group',
   busy: 'Leaving...',
-  failed: 'Could not leave the group. Please try again.',
 };
 
 /** The confirmation of "Leave group" (the server keeps the membership, so rejoining restores the points). */
@@ -26,7 +25,6 @@ export function LeaveGroupConfirm({
       keepLabel={TEXT.cancel}
       confirmLabel={TEXT.confirm}
       busyLabel={TEXT.busy}
-      failedMessage={TEXT.failed}
       onConfirm={async () => {
         await leaveGroup(group.id);
         onLeft();

@@ -19,7 +19,6 @@ const TEXT = {
   keep: 'Keep member',
   confirm: 'Remove member',
   busy: 'Removing...',
-  failed: "The member wasn't removed. Please try again.",
   removed: (name: string) => `${name} was removed from the group.`,
 };
 
@@ -36,7 +35,6 @@ export function openRemoveMemberConfirm(
         keepLabel={TEXT.keep}
         confirmLabel={TEXT.confirm}
         busyLabel={TEXT.busy}
-        failedMessage={TEXT.failed}
         onConfirm={async () => {
           await removeMember(group.id, member);
           toast.info(TEXT.removed(member.userName));

@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '../data/db';
 import { APP_MUTATORS } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
+import { textsOf } from '../data/mutators';
 
 // How a write is named to its player, in their own words: the sync status sheet's rows and
 // the writes held from a session that ended.
@@ -11,7 +11,7 @@ const MUTATORS = new Map(APP_MUTATORS.map((mutator) => [mutator.name, mutator]))
 export function describeWrite(entry: Pick<OutboxEntry, 'mutator' | 'args'>): string {
   const mutator = MUTATORS.get(entry.mutator);
   if (!mutator) return 'Change';
-  const label = OUTBOX_TEXT.label[mutator.kind(entry.args as never)];
+  const { label } = textsOf(mutator, entry.args as never);
   const detail = mutator.describe?.(entry.args as never);
   return detail ? `${label} · ${detail}` : label;
 }

@@ -3,7 +3,6 @@ import { RotateCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { db, type OutboxEntry } from '../data/db';
 import { localData } from '../data/local-data';
-import { OUTBOX_TEXT } from '../data/outbox';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
 import { Button } from '../ui/button';
@@ -66,7 +65,7 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
   };
   const reason =
     entry.status === 'failed'
-      ? (entry.error ?? OUTBOX_TEXT.failed[localData.outbox.kindOf(entry)])
+      ? (entry.error ?? localData.outbox.textsOf(entry)?.refused)
       : entry.status === 'sending'
         ? SYNC_TEXT.sending
         : SYNC_TEXT.waiting;

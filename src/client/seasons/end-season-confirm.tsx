@@ -1,6 +1,5 @@
 import { ConfirmDialog } from '../shell/confirm-dialog';
 import { openModal } from '../shell/modal-store';
-import { OUTBOX_TEXT } from '../data/outbox';
 import type { SeasonRow } from '../data/db';
 import { endSeason } from './season-actions';
 
@@ -23,7 +22,6 @@ export function openEndSeasonConfirm(season: Pick<SeasonRow, 'id' | 'groupId' | 
         keepLabel={TEXT.keep}
         confirmLabel={TEXT.confirm}
         busyLabel={TEXT.busy}
-        failedMessage={OUTBOX_TEXT.failed.endSeason}
         onConfirm={() => endSeason(season.groupId, season.id)}
         onDone={close}
       />

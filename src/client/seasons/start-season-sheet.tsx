@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { endsAtProblem, SEASON_LIMITS } from '../../domain/seasons';
 import { startSeasonRequestSchema } from '../../domain/schemas/seasons';
-import { errorMessage } from '../data/api-client';
-import { OUTBOX_TEXT } from '../data/outbox';
+import { refusalText } from '../data/api-client';
 import { openModal } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -69,7 +68,7 @@ function StartSeasonSheet({ groupId, onDone }: { groupId: number; onDone: () => 
       toast.success(START_SEASON_TEXT.started);
       onDone();
     } catch (error) {
-      setFailure(errorMessage(error, OUTBOX_TEXT.failed.startSeason));
+      setFailure(refusalText(error));
       setIsBusy(false);
     }
   };

@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import { errorMessage } from '../data/api-client';
+import { errorMessage, refusalText } from '../data/api-client';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import styles from './confirm-dialog.module.css';
 
 // The body of a "are you sure?" modal for an action that cannot be undone (cancel a bet, leave
 // a group, delete a comment): what happens, a safe button that takes the focus, and a danger
-// button that shows its progress. A refusal stays in the dialog with the server's message.
+// button that shows its progress. A refusal stays in the dialog, in the words the write's
+// rejection carries (refusalText) or, for an action that is no write, `failedMessage`.
 
 export interface ConfirmDialogProps {
   body: string;
@@ -15,8 +16,11 @@ export interface ConfirmDialogProps {
   keepLabel: string;
   confirmLabel: string;
   busyLabel: string;
-  /** Said when the action fails without a message of the server's own. */
-  failedMessage: string;
+  /**
+   * Said when an action that is no outbox write fails without a message of the server's own. A
+   * write's refusal already carries its text: leave it out.
+   */
+  failedMessage?: string;
   onConfirm: () => Promise<void>;
   /** Closes the dialog: after `onConfirm` succeeds, or when the player keeps things as they are. */
   onDone: () => void;
@@ -41,7 +45,9 @@ export function ConfirmDialog({
       await onConfirm();
       onDone();
     } catch (error) {
-      setFailure(errorMessage(error, failedMessage));
+      setFailure(
+        failedMessage === undefined ? refusalText(error) : errorMessage(error, failedMessage),
+      );
       setIsBusy(false);
     }
   };

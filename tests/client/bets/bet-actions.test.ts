@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { readNextActionableBet, readNextBetToResolve } from '../../../src/client/bets/use-bets';
 import { ApiError } from '../../../src/client/data/api-client';
-import { OUTBOX_TEXT } from '../../../src/client/data/outbox';
 import {
   createBet,
   DAY,
@@ -146,7 +145,9 @@ describe('bet actions', () => {
 
     expect(pending.id).toBeLessThan(0);
     expect(pending.pendingWriteId).toBeDefined();
-    expect(phone.toasts.infos).toContain(OUTBOX_TEXT.queued.createBet);
+    expect(phone.toasts.infos).toContain(
+      "You're offline. Your bet will be created when you're back.",
+    );
     phone.setOffline(false);
     await phone.local.sync();
     await settle();

@@ -1,7 +1,9 @@
 import { Dexie } from 'dexie';
 import { expect, it } from 'vitest';
 import { CURSOR_KEY, openHunchDb } from '../../../src/client/data/db';
-import { legacyRequest } from '../../../src/client/data/mutators';
+import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
+import { legacyRequest } from '../../../src/client/data/legacy-request';
+import { textsOf } from '../../../src/client/data/mutators';
 
 // The Dexie schema upgrades in place: a version 4 database with writes still
 // waiting opens as version 5 with those writes kept, each still sending its own request (pushed
@@ -67,6 +69,11 @@ it('keeps the pending writes of a version 4 outbox, as requests sent unchanged',
     path: '/api/bets/wagers',
     body: { betId: 3, prediction: 'yes', points: 2 },
   });
+  // It reads as the write it was: a new wager.
+  expect(textsOf(legacyRequest, entry!.args as never)).toEqual(
+    textsOf(placeWagerMutator, { betId: 3, prediction: 'yes', points: 2 }),
+  );
+  expect(textsOf(legacyRequest, entry!.args as never).label).toBe('Wager');
   expect(await db.bets.get(3)).toEqual({ id: 3, groupId: 1, title: 'Rain?' });
   expect(db.tables.map((table) => table.name).sort()).toEqual([
     'betHistory',

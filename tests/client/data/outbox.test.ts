@@ -1,9 +1,9 @@
 // @vitest-environment node
 import '../node-browser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
-import { ApiError } from '../../../src/client/data/api-client';
+import { ApiError, refusalText } from '../../../src/client/data/api-client';
 import {
   createGroupMutator,
   joinGroupMutator,
@@ -338,6 +338,39 @@ describe('a refused write', () => {
       availablePoints: 100,
     });
     expect((await phone.db.bets.get(bet.id))?.pendingWriteId).toBeUndefined();
+  });
+
+  it("without a message of the server's own, is said in the write's own words, waited for or not", async () => {
+    const { bet, phone, actions } = await setUp();
+    const send = globalThis.fetch;
+    // A refusal that is not our server's (a proxy's): no message to show.
+    const proxy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation((input, init) =>
+        String(input).endsWith(SYNC_PUSH_PATH)
+          ? Promise.resolve(new Response(null, { status: 403 }))
+          : send(input, init),
+      );
+    try {
+      const failure = await actions.placeWager(bet.id, 'yes', 2).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ApiError);
+      expect(failure).toMatchObject({ status: 403, message: 'Failed to submit wager' });
+      expect(refusalText(failure)).toBe('Failed to submit wager');
+
+      phone.setOffline(true);
+      await actions.placeWager(bet.id, 'yes', 2);
+      expect(phone.toasts.infos).toEqual([
+        "You're offline. Your wager will be sent when you're back.",
+      ]);
+      phone.setOffline(false);
+      await phone.local.outbox.flush();
+      expect(await phone.db.outbox.toArray()).toEqual([
+        expect.objectContaining({ status: 'failed', error: 'Failed to submit wager' }),
+      ]);
+      expect(phone.toasts.errors).toEqual(['Failed to submit wager']);
+    } finally {
+      proxy.mockRestore();
+    }
   });
 
   it('sent later is undone, kept as refused with its message, and can be discarded', async () => {
