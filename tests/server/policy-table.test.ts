@@ -2,13 +2,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/domain/auth';
 import type { Bet } from '../../src/domain/bets';
 import { isBettingOpen } from '../../src/domain/fair-resolution';
-import type { Group } from '../../src/domain/groups';
+import type { Group, GroupPrivacy } from '../../src/domain/groups';
 import {
   betPolicy,
   type BetPolicy,
   type BetViewer,
   type Verdict,
 } from '../../src/domain/policies/bet-policy';
+import {
+  muteRefusal,
+  readGroupRefusal,
+  type GroupViewer,
+  type MemberRefusal,
+} from '../../src/domain/policies/group-policy';
 import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from './bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from './groups/group.factories';
 import { useTestServer } from './harness';
@@ -294,4 +300,139 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
     expect(results.some((result) => result.policy === 'accepted')).toBe(true);
     expect(results.some((result) => result.policy !== 'accepted')).toBe(true);
   });
+});
+
+// The group's own rules, asked by the group page and the bet page alike
+// (src/domain/policies/group-policy.ts, through the bet policy for a bet): reading a private and
+// a public group and its bets, a bet's comments (reading them and writing one), muting the group
+// or one of its bets. Each for a current admin and member, a member who left, one an admin
+// removed, and someone who never joined; the policy asked with the group as the server sends it.
+
+const GROUP_ROLES = ['admin', 'member', 'former', 'removed', 'outsider'] as const;
+type GroupRoleName = (typeof GROUP_ROLES)[number];
+
+const GROUP_ACTIONS = [
+  'readGroup',
+  'readBet',
+  'readComments',
+  'comment',
+  'muteGroup',
+  'muteBet',
+] as const;
+type GroupAction = (typeof GROUP_ACTIONS)[number];
+
+describe('group rules', () => {
+  const people = {} as Record<GroupRoleName, AuthResponse>;
+  const places = {} as Record<GroupPrivacy, { group: Group; bet: Bet }>;
+
+  beforeAll(async () => {
+    for (const role of GROUP_ROLES) people[role] = await createPlayer(server, role);
+    for (const privacy of ['private', 'public'] as const) {
+      const made = await createGroup(server, people.admin, { privacy });
+      for (const role of ['member', 'former', 'removed'] as const)
+        await joinGroup(server, people[role], made);
+      const bet = await createBet(server, people.member, made, {
+        expiresAt: expiresIn(server, 3 * DAY),
+      });
+      await ok('POST', `/api/groups/${made.id}/leave`, people.former);
+      await ok('DELETE', `/api/groups/${made.id}/members/${people.removed.user.id}`, people.admin);
+      places[privacy] = {
+        group: (await ok('GET', `/api/groups/${made.id}`, people.admin)) as Group,
+        bet,
+      };
+    }
+  });
+
+  const groupOutcome = (refusal: MemberRefusal | null) =>
+    refusal ? `refused ${refusal}` : 'accepted';
+
+  /** The policy's answer, asked with what a client knows: the group as the server sends it. */
+  function groupPolicyOutcome(action: GroupAction, role: GroupRoleName, privacy: GroupPrivacy) {
+    const { group: known, bet } = places[privacy];
+    const id = people[role].user.id;
+    const viewer: GroupViewer = {
+      role: known.admins.includes(id)
+        ? 'admin'
+        : known.memberUserIds.includes(id)
+          ? 'member'
+          : null,
+    };
+    const visibility = { isPublic: known.privacy === 'public' };
+    const policy = betPolicy(
+      { userId: id, role: viewer.role, hasWagered: false },
+      bet,
+      {
+        ...visibility,
+        creatorIsMember: known.memberUserIds.includes(bet.createdBy),
+        memberIds: known.memberUserIds,
+        adminIds: known.admins,
+        stakeholderIds: [],
+      },
+      server.clock.now().getTime(),
+    );
+    const verdictOutcome = (verdict: Verdict) =>
+      outcome(verdict.allowed, verdict.allowed ? undefined : verdict.code);
+    switch (action) {
+      case 'readGroup':
+        return groupOutcome(readGroupRefusal(viewer, visibility));
+      case 'readBet':
+        return verdictOutcome(policy.read);
+      case 'readComments':
+      case 'comment':
+        return verdictOutcome(policy.comment);
+      case 'muteGroup':
+        return groupOutcome(muteRefusal(viewer));
+      case 'muteBet':
+        return verdictOutcome(policy.mute);
+    }
+  }
+
+  function groupCallFor(action: GroupAction, group: Group, bet: Bet) {
+    switch (action) {
+      case 'readGroup':
+        return { method: 'GET', path: `/api/groups/${group.id}` };
+      case 'readBet':
+        return { method: 'GET', path: `/api/bets/${bet.id}` };
+      case 'readComments':
+        return { method: 'GET', path: `/api/bets/${bet.id}/comments` };
+      case 'comment':
+        return {
+          method: 'POST',
+          path: `/api/bets/${bet.id}/comments`,
+          body: { text: 'By the book.' },
+        };
+      case 'muteGroup':
+        return { method: 'PUT', path: `/api/groups/${group.id}/mute`, body: { muted: true } };
+      case 'muteBet':
+        return { method: 'PUT', path: `/api/bets/${bet.id}/mute`, body: { muted: true } };
+    }
+  }
+
+  it.each(GROUP_ACTIONS)(
+    '%s: the server accepts exactly what the policy allows, for every role in a private and a public group',
+    async (action) => {
+      const cases = (['private', 'public'] as const).flatMap((privacy) =>
+        GROUP_ROLES.map((role) => ({ privacy, role })),
+      );
+      const results = await Promise.all(
+        cases.map(async ({ privacy, role }) => {
+          const { group: known, bet } = places[privacy];
+          const { method, path, body } = groupCallFor(action, known, bet);
+          const response = await server.request(method, path, {
+            token: people[role].accessToken,
+            body,
+          });
+          expect(response.status, `${response.status} ${response.text}`).toBeLessThan(500);
+          return {
+            case: `${role} of a ${privacy} group`,
+            server: outcome(response.status < 300, (response.body as { code?: string }).code),
+            policy: groupPolicyOutcome(action, role, privacy),
+          };
+        }),
+      );
+      expect(results.filter((result) => result.server !== result.policy)).toEqual([]);
+      expect(results.some((result) => result.policy === 'accepted')).toBe(true);
+      expect(results.some((result) => result.policy !== 'accepted')).toBe(true);
+    },
+  );
 });

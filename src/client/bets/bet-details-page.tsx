@@ -130,6 +130,8 @@ function BetDetails({ betId }: { betId: number }) {
   const canCancel = Boolean(policy?.cancel.allowed);
   const canJudgeDispute = Boolean(policy?.judgeDispute.allowed);
   const canResolve = Boolean(policy?.resolve.allowed);
+  const canComment = Boolean(policy?.comment.allowed);
+  const canMute = Boolean(policy?.mute.allowed);
 
   return (
     <AppPage
@@ -162,7 +164,7 @@ function BetDetails({ betId }: { betId: number }) {
             {bet.description && <p className={styles.description}>{bet.description}</p>}
             <div className={styles.groupRow}>
               {group?.name && <p className={styles.group}>{group.name}</p>}
-              {bet.id > 0 && membership && <MuteButton target="bet" id={bet.id} />}
+              {bet.id > 0 && canMute && <MuteButton target="bet" id={bet.id} />}
             </div>
           </header>
           {/* First under the title: the undo window is short, and a dispute waits for an answer. */}
@@ -220,7 +222,7 @@ function BetDetails({ betId }: { betId: number }) {
               viewerId={user?.id}
             />
           )}
-          {membership && <CommentThread bet={bet} isAdmin={isAdmin} />}
+          {canComment && <CommentThread bet={bet} isAdmin={isAdmin} />}
           <BetHistoryList bet={bet} viewerId={user?.id} />
         </div>
       )}

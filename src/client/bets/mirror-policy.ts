@@ -1,8 +1,10 @@
 import { betPolicy, type BetPolicy, type PolicyBet } from '../../domain/policies/bet-policy';
+import { mirrorRole } from '../groups/use-groups';
 
 // The bet policy (src/domain/policies/bet-policy.ts) asked with what this device knows: the
 // viewer's membership and the group as the mirror holds them. Every screen that offers an
-// action on a bet asks it here, so it offers exactly what the server accepts.
+// action on a bet asks it here, so it offers exactly what the server accepts; the viewer's
+// role is `mirrorRole`'s, the one a group's screen asks the group policy with.
 
 export interface MirrorFacts {
   userId: number;
@@ -21,17 +23,11 @@ export interface MirrorFacts {
 
 /** Everything the viewer may do with `bet` at `now`, as far as this device knows. */
 export function mirrorPolicy(bet: PolicyBet, facts: MirrorFacts, now: number): BetPolicy {
-  const { userId, membership, group } = facts;
+  const { userId, group } = facts;
   const admins = group?.admins ?? [];
   const members = group?.memberUserIds;
-  // The group's admin list is the newer word when the device has it.
-  const isAdmin = group?.admins ? admins.includes(userId) : membership?.role === 'admin';
   return betPolicy(
-    {
-      userId,
-      role: membership ? (isAdmin ? 'admin' : 'member') : null,
-      hasWagered: facts.hasWagered,
-    },
+    { userId, role: mirrorRole(facts), hasWagered: facts.hasWagered },
     bet,
     {
       // A bet of a group the device does not know came from the server, which let it be read.

@@ -2,7 +2,7 @@ import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
-import { canManageGroup } from '../../domain/policies/group-policy';
+import { canManageGroup, canMute } from '../../domain/policies/group-policy';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { MuteButton } from '../inbox/mute-button';
@@ -15,7 +15,7 @@ import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
 import { GroupSettings } from './group-settings';
 import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
-import { rosterOf, useMyMembership } from './use-groups';
+import { mirrorRole, rosterOf, useMyMembership } from './use-groups';
 import styles from './group-details.module.css';
 
 // The running season's banner (a lazy chunk of src/client/seasons).
@@ -49,6 +49,8 @@ function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'p
 export function GroupDetails({ group, userId }: { group: GroupRow; userId: number }) {
   const navigate = useNavigate();
   const membership = useMyMembership(group.id, userId);
+  // The group policy's answer, the same the server gives.
+  const mayMute = canMute({ role: mirrorRole({ userId, membership, group }) });
   const role = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId)
     ? 'Creator'
     : group.admins && isGroupAdmin({ admins: group.admins }, userId)
@@ -92,7 +94,7 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
               <Points value={membership.availablePoints} size="small" />
             </span>
           )}
-          {membership && group.id > 0 && (
+          {mayMute && group.id > 0 && (
             <span className={styles.mute}>
               <MuteButton target="group" id={group.id} />
             </span>

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { Membership } from '../../domain/groups';
-import type { GroupRoster } from '../../domain/policies/group-policy';
+import type { GroupRole, GroupRoster } from '../../domain/policies/group-policy';
 import { db, type GroupRow, type MembershipRow } from '../data/db';
 
 // The groups views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync,
@@ -34,6 +34,22 @@ export function rosterOf(group: GroupRow): GroupRoster {
     admins: group.admins ?? [],
     memberUserIds: group.memberUserIds ?? [],
   };
+}
+
+/**
+ * The viewer's role in the group now as this device knows it, for the policies (the bet page's
+ * through `bets/mirror-policy.ts`, the group page's directly): null when not a member.
+ */
+export function mirrorRole(facts: {
+  userId: number;
+  membership: { role?: string | undefined } | null | undefined;
+  group: { admins?: readonly number[] | undefined } | null | undefined;
+}): GroupRole {
+  const { userId, membership, group } = facts;
+  if (!membership) return null;
+  // The group's admin list is the newer word when the device has it.
+  const isAdmin = group?.admins ? group.admins.includes(userId) : membership.role === 'admin';
+  return isAdmin ? 'admin' : 'member';
 }
 
 /** One group as this device knows it; null when it knows nothing of it. */

@@ -8,6 +8,14 @@ import {
   mayJudgeDispute,
   UNDO_WINDOW_MS,
 } from '../fair-resolution';
+import {
+  commentRefusal,
+  muteRefusal,
+  readGroupRefusal,
+  type GroupRole,
+  type GroupVisibility,
+  type MemberRefusal,
+} from './group-policy';
 
 // What a viewer may see of a bet and do with it, at a given time: the one rulebook the server's
 // checks, the readers and the client's screens all ask. Each answer is allowed, or a refusal
@@ -32,15 +40,13 @@ export interface PolicyBet {
 export interface BetViewer {
   userId: number;
   /** Their role in the bet's group now; null when they are not a member (never were, left or were removed). */
-  role: 'member' | 'admin' | null;
+  role: GroupRole;
   /** They have a wager on the bet. */
   hasWagered: boolean;
 }
 
 /** What the rules need to know of the bet's group. */
-export interface BetGroupFacts {
-  /** A public group is read by anyone signed in; a private one by its members. */
-  isPublic: boolean;
+export interface BetGroupFacts extends GroupVisibility {
   /** The bet's creator is still a member (an admin resolves a departed creator's bets). */
   creatorIsMember: boolean;
   /** Current members (admins included) and admins, and everyone with a wager on the bet: who may judge a dispute. */
@@ -102,6 +108,9 @@ const refuse = (reason: BetRefusal): Refused => ({
   reason,
   code: BET_REFUSAL_CODES[reason],
 });
+
+/** The group policy's answer (src/domain/policies/group-policy.ts) as a verdict. */
+const asVerdict = (refusal: MemberRefusal | null): Verdict => (refusal ? refuse(refusal) : ALLOWED);
 
 const ms = (value: string | Date) =>
   typeof value === 'string' ? Date.parse(value) : value.getTime();
@@ -217,12 +226,22 @@ export function mayJudgeDisputeOf(
     : refuse('no_open_dispute');
 }
 
-/** Reading the bet at all: anyone signed in in a public group, current members in a private one. */
+/** Reading the bet at all: its group's read rule (anyone signed in in a public group, current members in a private one). */
 export function mayRead(
   viewer: Pick<BetViewer, 'role'>,
   group: Pick<BetGroupFacts, 'isPublic'>,
 ): Verdict {
-  return group.isPublic || viewer.role ? ALLOWED : refuse('not_member');
+  return asVerdict(readGroupRefusal(viewer, group));
+}
+
+/** Reading and writing the bet's comments: the group policy's `commentRefusal` (current members). */
+export function mayComment(viewer: Pick<BetViewer, 'role'>): Verdict {
+  return asVerdict(commentRefusal(viewer));
+}
+
+/** Muting (or unmuting) the bet for oneself: the group policy's `muteRefusal` (current members). */
+export function mayMute(viewer: Pick<BetViewer, 'role'>): Verdict {
+  return asVerdict(muteRefusal(viewer));
 }
 
 /** Who picked what: whoever may read the bet, once betting has closed. */
@@ -247,8 +266,10 @@ export interface BetPolicy {
   dispute: Verdict;
   judgeDispute: Verdict;
   seePicks: Verdict;
-  /** Comments (reading and writing) and muting the bet: current members. */
+  /** Comments (reading and writing): current members. */
   comment: Verdict;
+  /** Muting the bet's notifications for oneself: current members. */
+  mute: Verdict;
 }
 
 /** Everything `viewer` may do with `bet` at `now`. */
@@ -268,6 +289,7 @@ export function betPolicy(
     dispute: mayDispute(viewer, bet, now),
     judgeDispute: mayJudgeDisputeOf(viewer, bet, group),
     seePicks: maySeePicks(viewer, bet, group, now),
-    comment: viewer.role ? ALLOWED : refuse('not_member'),
+    comment: mayComment(viewer),
+    mute: mayMute(viewer),
   };
 }

@@ -1,14 +1,72 @@
 import type { Group } from '../groups';
 
-// Who may manage a group, and whom an admin may remove: ONE rule, asked by the server before it
-// acts (src/server/groups) and by the group screen before it offers a control, so the screen
-// never shows what the server would refuse. Pure: it reads the group's current roster only.
+// Who may read a group, act in it as a member, manage it, and whom an admin may remove: ONE
+// rule each, asked by the server before it acts (src/server/groups) and by the screens before
+// they offer a control, so a screen never shows what the server would refuse. Pure: it reads
+// the group's privacy, the viewer's standing now and the group's current roster only.
 //
-// Decisions: any current admin manages the group (name, description, members, invite code,
-// top-ups). An admin may remove any other current member, another admin included, except the
-// creator: the creator is always an admin and can be neither removed nor demoted, so every group
-// keeps an admin (an admin removing another admin stays one themself). Removing oneself is
-// leaving, with leaving's rules; the screen offers "Leave group" for it instead.
+// Decisions: a public group (it, its leaderboard, its bets and their picks once shown) is read
+// by anyone signed in, a private one by its current members. Acting as a member (commenting on
+// a bet, which is reading its comments too, muting the group or one of its bets, creating a
+// bet) is for current members only, even in a public group: whoever left or was removed keeps
+// their points and open wagers, nothing more. Any current admin manages the group (name,
+// description, members, invite code, top-ups). An admin may remove any other current member,
+// another admin included, except the creator: the creator is always an admin and can be neither
+// removed nor demoted, so every group keeps an admin (an admin removing another admin stays one
+// themself). Removing oneself is leaving, with leaving's rules; the screen offers "Leave group"
+// for it instead.
+
+/** The viewer's role in the group now; null when they are not a member (never were, left or were removed). */
+export type GroupRole = 'member' | 'admin' | null;
+
+/** Who asks, as the rules read them: their role in the group now. */
+export interface GroupViewer {
+  role: GroupRole;
+}
+
+/** What the read rule needs to know of the group. */
+export interface GroupVisibility {
+  /** A public group is read by anyone signed in; a private one by its current members. */
+  isPublic: boolean;
+}
+
+/** Why a viewer may not read the group or act in it as a member: they are not a member now. */
+export type MemberRefusal = 'not_member';
+
+/** Null when the viewer is a current member (admins are members too), else why not. */
+export function currentMemberRefusal(viewer: GroupViewer): MemberRefusal | null {
+  return viewer.role ? null : 'not_member';
+}
+
+/** Null when the viewer may read the group (its bets, leaderboard and members' standings), else why not. */
+export function readGroupRefusal(
+  viewer: GroupViewer,
+  group: GroupVisibility,
+): MemberRefusal | null {
+  return group.isPublic ? null : currentMemberRefusal(viewer);
+}
+
+export function canReadGroup(viewer: GroupViewer, group: GroupVisibility): boolean {
+  return readGroupRefusal(viewer, group) === null;
+}
+
+/** Null when the viewer may read and write a bet's comments: current members, even of a public group. */
+export function commentRefusal(viewer: GroupViewer): MemberRefusal | null {
+  return currentMemberRefusal(viewer);
+}
+
+export function canComment(viewer: GroupViewer): boolean {
+  return commentRefusal(viewer) === null;
+}
+
+/** Null when the viewer may mute (or unmute) the group or one of its bets for themself: current members. */
+export function muteRefusal(viewer: GroupViewer): MemberRefusal | null {
+  return currentMemberRefusal(viewer);
+}
+
+export function canMute(viewer: GroupViewer): boolean {
+  return muteRefusal(viewer) === null;
+}
 
 /** Who is in the group now: current admins and current members (admins count as members). */
 export type GroupRoster = Pick<Group, 'createdByUserId' | 'admins' | 'memberUserIds'>;

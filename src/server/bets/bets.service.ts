@@ -117,14 +117,15 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       };
     },
 
-    /** GET /bets/group/{groupId}: the group's bets, newest first. */
+    /** GET /bets/group/{groupId}: the group's bets, newest first; who picked what on those whose betting has closed. */
     async listGroupBets(caller: AuthUser, groupId: number): Promise<Bet[]> {
       const rows = await groupBetRows(db, caller, groupId);
       const byBet = await loadWagers(
         db,
         rows.map((row) => row.id),
       );
-      return rows.map((row) => presentBet(row, byBet.get(row.id)));
+      const picks = await loadPicks(db, rows, now());
+      return rows.map((row) => presentBet(row, byBet.get(row.id), picks.get(row.id)));
     },
 
     /** GET /groups/{id}/bets: the same list, each bet with its statistics as the caller may see them (docs/groups-and-bets.md §7). */
@@ -137,11 +138,12 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         db,
         rows.map((row) => row.id),
       );
+      const picks = await loadPicks(db, rows, now());
       const memberIds = await listActiveMemberIds(db, groupId);
       return rows.map((row) => {
         const betWagers = byBet.get(row.id) ?? [];
         return {
-          ...presentBet(row, betWagers),
+          ...presentBet(row, betWagers, picks.get(row.id)),
           statistics: statisticsOf(row, betWagers, memberIds, caller.id),
         };
       });

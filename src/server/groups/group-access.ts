@@ -10,8 +10,15 @@ import {
 } from '../db/schema';
 import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
+  canReadGroup,
+  commentRefusal,
+  currentMemberRefusal,
   manageGroupRefusal,
+  muteRefusal,
+  readGroupRefusal,
   type GroupRoster,
+  type GroupViewer,
+  type MemberRefusal,
   type RemoveMemberRefusal,
 } from '../../domain/policies/group-policy';
 import {
@@ -35,8 +42,10 @@ import {
 
 // Who may do what in a group (docs/groups-and-bets.md §6, and the decisions in this folder's and bets/
 // READMEs), in one place: every service asks `requireGroupAccess` before it acts, and
-// tests/server/groups/permissions.test.ts holds each permission to its table. Only a current
-// member acts in a group; a member who left keeps their points and open wagers, nothing more.
+// tests/server/groups/permissions.test.ts holds each permission to its table. The rules
+// themselves (reading, acting as a current member, managing) are the group policy's
+// (src/domain/policies/group-policy.ts), which the client's screens ask too; this loads the
+// facts it weighs and throws its refusals as the errors every client knows.
 
 /** What a caller asks of a group, by id; each first loads the group (404 "Group not found"). */
 type GroupPermission =
@@ -123,10 +132,13 @@ export async function requireGroupAccess(
   switch (permission) {
     case 'readOwnMembership':
       return group;
-    case 'read':
-      if (group.privacy === 'public') return group;
-      await requireMember(tx, group.id, userId);
+    case 'read': {
+      const visibility = { isPublic: group.privacy === 'public' };
+      // Whom even a non-member may read (a public group) is read without looking them up.
+      if (canReadGroup({ role: null }, visibility)) return group;
+      throwRefusal(readGroupRefusal(await viewerIn(tx, group.id, userId), visibility));
       return group;
+    }
     case 'join':
       if (group.privacy === 'private' && !isSameCode(group.inviteCode ?? '', request.inviteCode))
         throw wrongInviteCode();
@@ -146,14 +158,33 @@ export async function requireGroupAccess(
       return group;
     }
     case 'createBet':
+      throwRefusal(currentMemberRefusal(await viewerIn(tx, group.id, userId)));
+      return group;
     case 'muteGroup':
-      await requireMember(tx, group.id, userId);
+      throwRefusal(muteRefusal(await viewerIn(tx, group.id, userId)));
       return group;
   }
 }
 
 async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
-  await requireMember(tx, request.bet.groupId, request.userId);
+  const viewer = await viewerIn(tx, request.bet.groupId, request.userId);
+  switch (request.permission) {
+    case 'comment':
+      return throwRefusal(commentRefusal(viewer));
+    case 'muteBet':
+      return throwRefusal(muteRefusal(viewer));
+  }
+}
+
+/** The caller's standing in the group now, as the group policy reads it. */
+async function viewerIn(tx: Executor, groupId: number, userId: number): Promise<GroupViewer> {
+  const membership = await findActiveMembership(tx, groupId, userId);
+  return { role: membership ? membership.role : null };
+}
+
+/** Throws the group policy's refusal, if any, as the error every client knows. */
+function throwRefusal(refusal: MemberRefusal | null): void {
+  if (refusal) throw refusalError(refusal);
 }
 
 async function requireCommentAccess(tx: Executor, request: CommentAccessRequest): Promise<void> {

@@ -189,3 +189,25 @@ describe('picks', () => {
     expect(betPolicy(outsider, closedBet, open, NOW).seePicks.allowed).toBe(true);
   });
 });
+
+describe('read, comments and mute', () => {
+  const open = { ...group, isPublic: true };
+
+  it('reads as the group does: anyone in a public group, members in a private one', () => {
+    expect(betPolicy(member, openBet, group, NOW).read.allowed).toBe(true);
+    expect(codeOf(betPolicy(outsider, openBet, group, NOW).read)).toBe('not_member');
+    expect(betPolicy(outsider, openBet, open, NOW).read.allowed).toBe(true);
+  });
+
+  it('keeps comments and muting to current members, even in a public group', () => {
+    for (const who of [creator, admin, member]) {
+      expect(betPolicy(who, openBet, open, NOW).comment.allowed).toBe(true);
+      expect(betPolicy(who, resolvedBet, group, NOW).mute.allowed).toBe(true);
+    }
+    expect(betPolicy(outsider, openBet, open, NOW).comment).toMatchObject({
+      reason: 'not_member',
+      code: 'not_member',
+    });
+    expect(codeOf(betPolicy(outsider, openBet, open, NOW).mute)).toBe('not_member');
+  });
+});

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canComment,
   canManageGroup,
+  canMute,
+  canReadGroup,
   canRemoveMember,
+  commentRefusal,
   manageGroupRefusal,
+  muteRefusal,
+  readGroupRefusal,
   removeMemberRefusal,
   type GroupRoster,
 } from '../../../src/domain/policies/group-policy';
 
-// Who may manage a group and whom an admin may remove: the one rule the server's checks and
-// the group screen both ask.
+// Who may read a group, act in it as a member, manage it and whom an admin may remove: the one
+// rule the server's checks and the screens both ask; tests/server/policy-table.test.ts holds the
+// server to the same answers.
 
 const CREATOR = 1;
 const ADMIN = 2;
@@ -62,5 +69,34 @@ describe('removeMemberRefusal', () => {
     expect(removeMemberRefusal(roster, OUTSIDER, MEMBER)).toBe('not_member');
     expect(removeMemberRefusal(roster, ADMIN, OUTSIDER)).toBe('target_not_member');
     expect(removeMemberRefusal(roster, MEMBER, CREATOR)).toBe('not_admin');
+  });
+});
+
+describe('reading, commenting and muting', () => {
+  const member = { role: 'member' as const };
+  const admin = { role: 'admin' as const };
+  // Never joined, left, or removed: the rules see the same thing, no role now.
+  const nonMember = { role: null };
+  const publicGroup = { isPublic: true };
+  const privateGroup = { isPublic: false };
+
+  it('lets anyone signed in read a public group, and only current members a private one', () => {
+    expect(readGroupRefusal(nonMember, publicGroup)).toBeNull();
+    expect(readGroupRefusal(member, privateGroup)).toBeNull();
+    expect(readGroupRefusal(admin, privateGroup)).toBeNull();
+    expect(readGroupRefusal(nonMember, privateGroup)).toBe('not_member');
+    expect(canReadGroup(nonMember, privateGroup)).toBe(false);
+  });
+
+  it('lets only current members comment and mute, even in a public group', () => {
+    for (const viewer of [member, admin]) {
+      expect(commentRefusal(viewer)).toBeNull();
+      expect(muteRefusal(viewer)).toBeNull();
+    }
+    expect(commentRefusal(nonMember)).toBe('not_member');
+    expect(muteRefusal(nonMember)).toBe('not_member');
+    expect(canComment(nonMember)).toBe(false);
+    expect(canMute(nonMember)).toBe(false);
+    expect(canReadGroup(nonMember, publicGroup) && !canComment(nonMember)).toBe(true);
   });
 });

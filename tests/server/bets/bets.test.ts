@@ -270,6 +270,39 @@ describe('reading bets', () => {
       answerDistribution: [],
     });
   });
+
+  it('shows in both lists who picked what once betting has closed, as the bet itself does (the bet policy’s seePicks)', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const closing = await createBet(server, creator, group, {
+      title: 'Closing',
+      expiresAt: expiresIn(server, HOUR),
+    });
+    const open = await createBet(server, creator, group, { title: 'Open' });
+    await placeWager(server, member, closing, 'yes', 1);
+    await placeWager(server, member, open, 'no', 1);
+    server.clock.advance(2 * HOUR);
+    try {
+      const single = await server.request('GET', `/api/bets/${closing.id}`, {
+        token: creator.accessToken,
+      });
+      expect(single.body.picks).toMatchObject([
+        { userId: member.user.id, prediction: 'yes', points: 1 },
+      ]);
+      for (const path of [`/api/bets/group/${group.id}`, `/api/groups/${group.id}/bets`]) {
+        const listed = await server.request('GET', path, { token: creator.accessToken });
+        const byId = new Map(
+          betSchema
+            .array()
+            .parse(listed.body)
+            .map((bet) => [bet.id, bet]),
+        );
+        expect(byId.get(closing.id)?.picks, path).toEqual(single.body.picks);
+        expect(byId.get(open.id)?.picks, path).toBeUndefined();
+      }
+    } finally {
+      server.clock.advance(-2 * HOUR);
+    }
+  });
 });
 
 describe('GET /bets/{id}/statistics', () => {
