@@ -210,6 +210,10 @@ describe('a backup', () => {
 // Each restore into PGlite starts a new data folder (initdb) and migrates it: seconds apiece on
 // a loaded machine, several per test.
 const RESTORE_TEST = { timeout: 90_000 };
+
+let paths = 0;
+/** A path in the work folder no earlier attempt used: a retried test starts from nothing. */
+const fresh = (name: string) => path.join(work, `${name}-${(paths += 1)}`);
 // The suite runs once per database the test server uses. What does not depend on which
 // database made the backup (moving between databases, --force, bad files, the backup command
 // on PGlite) runs in the PGlite run only.
@@ -217,7 +221,7 @@ const SOURCE_INDEPENDENT = process.env.HUNCH_TEST_DB !== 'postgres';
 
 describe('npm run restore', RESTORE_TEST, () => {
   it('fills an empty PGlite data folder with every row of every table, and Hunch serves it', async () => {
-    const dataDir = path.join(work, 'restored-pglite');
+    const dataDir = fresh('restored-pglite');
     const restored = await cli('restore', [backupFile], { DATA_DIR: dataDir });
     expect(restored.error).toBe('');
     expect(restored.code).toBe(0);
@@ -237,7 +241,7 @@ describe('npm run restore', RESTORE_TEST, () => {
     'fills an empty PostgreSQL database with every row of every table, and Hunch serves it',
     async () => {
       const target = await emptyPostgresDatabase('hunch_backup');
-      const dataDir = path.join(work, 'restored-postgres');
+      const dataDir = fresh('restored-postgres');
       try {
         const restored = await cli('restore', [backupFile], {
           DATA_DIR: dataDir,
@@ -263,30 +267,29 @@ describe('npm run restore', RESTORE_TEST, () => {
     'moves PGlite to PostgreSQL and back: each backup is the same rows',
     async () => {
       // From a PGlite data folder (npm run backup on it) to PostgreSQL, and back to PGlite.
-      const pgliteDir = path.join(work, 'move-pglite');
+      const pgliteDir = fresh('move-pglite');
+      const fromPgliteFile = fresh('from-pglite.jsonl.gz');
+      const fromPostgresFile = fresh('from-postgres.jsonl.gz');
       expect((await cli('restore', [backupFile], { DATA_DIR: pgliteDir })).code).toBe(0);
-      const fromPglite = await cli('backup', [path.join(work, 'from-pglite.jsonl.gz')], {
+      const fromPglite = await cli('backup', [fromPgliteFile], {
         DATA_DIR: pgliteDir,
       });
       expect(fromPglite.error).toBe('');
       expect(fromPglite.out).toMatch(/from PGlite/);
       const target = await emptyPostgresDatabase('hunch_backup');
       try {
-        const env = { DATA_DIR: path.join(work, 'move-postgres'), DATABASE_URL: target.url };
-        const restored = await cli('restore', [path.join(work, 'from-pglite.jsonl.gz')], env);
+        const env = { DATA_DIR: fresh('move-postgres'), DATABASE_URL: target.url };
+        const restored = await cli('restore', [fromPgliteFile], env);
         expect(restored.code).toBe(0);
-        const back = await cli('backup', [path.join(work, 'from-postgres.jsonl.gz')], env);
+        const back = await cli('backup', [fromPostgresFile], env);
         expect(back.out).toMatch(/from PostgreSQL/);
       } finally {
         await target.drop();
       }
       const rowsOf = (file: string) =>
-        gunzipSync(readFileSync(path.join(work, file)))
-          .toString('utf8')
-          .split('\n')
-          .slice(1);
-      expect(rowsOf('from-postgres.jsonl.gz')).toEqual(rowsOf('from-pglite.jsonl.gz'));
-      expect(rowsOf('from-pglite.jsonl.gz')).toEqual(
+        gunzipSync(readFileSync(file)).toString('utf8').split('\n').slice(1);
+      expect(rowsOf(fromPostgresFile)).toEqual(rowsOf(fromPgliteFile));
+      expect(rowsOf(fromPgliteFile)).toEqual(
         gunzipSync(readFileSync(backupFile)).toString('utf8').split('\n').slice(1),
       );
     },
@@ -295,7 +298,7 @@ describe('npm run restore', RESTORE_TEST, () => {
   it.runIf(SOURCE_INDEPENDENT)(
     'refuses a database that holds rows, and replaces them with --force',
     async () => {
-      const dataDir = path.join(work, 'forced');
+      const dataDir = fresh('forced');
       expect((await cli('restore', [backupFile], { DATA_DIR: dataDir })).code).toBe(0);
       const refused = await cli('restore', [backupFile], { DATA_DIR: dataDir });
       expect(refused.code).toBe(1);
@@ -324,7 +327,7 @@ describe('npm run restore', RESTORE_TEST, () => {
   it.runIf(SOURCE_INDEPENDENT)(
     'says what is wrong with a file it cannot restore, and changes nothing',
     async () => {
-      const dataDir = path.join(work, 'refusals');
+      const dataDir = fresh('refusals');
       const restoreInto = (file: string) => cli('restore', [file], { DATA_DIR: dataDir });
 
       const missing = await restoreInto(path.join(work, 'nothing-here.jsonl.gz'));
