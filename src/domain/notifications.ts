@@ -80,6 +80,29 @@ export function closesSoonLeadMs(createdAt: Date, expiresAt: Date, maxLeadMs: nu
 /** An inbox entry is kept this long after its last activity. */
 export const NOTIFICATION_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** The creator of a closed bet still waiting for its result is reminded at most this often. */
+export const RESOLVE_REMINDER_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When the creator of a bet is next due its resolve reminder: an active bet's at its close, or
+ * a day after the last one (`lastRemindedAt`, when known), whichever is later; null for a bet
+ * that is resolved, cancelled or expired (nothing to remind). Without `lastRemindedAt` the time
+ * is never later than the true one (a bet whose resolution was undone may have been reminded
+ * within the day): the reminders job then moves it on without a reminder.
+ */
+export function resolveReminderDueAt(
+  bet: { state: string; expiresAt: Date },
+  lastRemindedAt: Date | null = null,
+): Date | null {
+  if (bet.state !== 'active') return null;
+  const close = bet.expiresAt.getTime();
+  return new Date(
+    lastRemindedAt === null
+      ? close
+      : Math.max(close, lastRemindedAt.getTime() + RESOLVE_REMINDER_INTERVAL_MS),
+  );
+}
+
 /** The facts a notification's text is made of, as they were when it was sent. */
 export type NotificationPayload = {
   groupName: string;

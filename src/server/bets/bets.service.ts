@@ -19,6 +19,7 @@ import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/mem
 import { findReadableBet, requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { recordBetHistory } from './bet-history';
+import { scheduleResolveReminder } from './resolve-reminders';
 import { findBet, loadPicks, loadWagers, presentReadBet, statisticsOf } from './bet-queries';
 import { announceSettlement, settleByRefund, settleByResolution } from './settlement.service';
 
@@ -75,6 +76,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
             updatedAt: at,
           })
           .returning();
+        await scheduleResolveReminder(tx, row!);
         await recordBetHistory(tx, row!, { kind: 'created', actorId: caller.id, at });
         return row!;
       });

@@ -12,6 +12,7 @@ import {
 import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';
+import { scheduleResolveReminder } from './resolve-reminders';
 
 // Settling a bet (docs/architecture.md §5): resolving pays the pari-mutuel distributions,
 // cancelling and expiring refund every wager. Each runs in the caller's transaction on a bet
@@ -99,6 +100,7 @@ export async function settleByResolution(
     })
     .where(eq(bets.id, bet.id))
     .returning();
+  await scheduleResolveReminder(tx, updated!);
   const historyId = await recordBetHistory(tx, bet, {
     kind,
     actorId: resolvedBy,
@@ -170,6 +172,7 @@ export async function reverseResolution(
     })
     .where(eq(bets.id, bet.id))
     .returning();
+  await scheduleResolveReminder(tx, updated!);
   const historyId = history
     ? await recordBetHistory(tx, bet, { kind: 'undone', actorId: history.actorId, at })
     : null;
@@ -193,6 +196,7 @@ export async function settleByRefund(
     .set({ state, updatedAt: at })
     .where(eq(bets.id, bet.id))
     .returning();
+  await scheduleResolveReminder(tx, updated!);
   const historyId = await recordBetHistory(tx, bet, { kind: state, actorId, at });
   return { bet: updated!, betWagers, distributions, isRefund: true, historyId };
 }

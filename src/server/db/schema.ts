@@ -421,6 +421,23 @@ export const bets = pgTable(
 );
 export type BetRow = typeof bets.$inferSelect;
 
+// The resolve reminders' schedule (src/server/jobs/reminders.job.ts): one row per active bet,
+// when the job next looks at it for its creator's reminder (domain resolveReminderDueAt: its
+// close, then a day after each reminder). Every write of a bet's state keeps it
+// (bets/resolve-reminders.ts): a settled bet has none. A pass reads the rows due through the
+// index, not every closed bet. Apart from `bets` and not mirrored: moving a reminder a day on
+// is the job's bookkeeping, so it never restamps the bet for the devices.
+export const resolveReminders = pgTable(
+  'resolve_reminders',
+  {
+    betId: integer('bet_id')
+      .primaryKey()
+      .references(() => bets.id, { onDelete: 'cascade' }),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('resolve_reminders_due_idx').on(table.dueAt, table.betId)],
+);
+
 // One wager per user per bet (docs/architecture.md §4); changing it updates the row.
 export const wagers = pgTable(
   'wagers',

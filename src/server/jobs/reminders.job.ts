@@ -1,5 +1,10 @@
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
-import { CLOSES_SOON_SHARE, NOTIFICATION_RETENTION_MS } from '../../domain/notifications';
+import {
+  CLOSES_SOON_SHARE,
+  NOTIFICATION_RETENTION_MS,
+  RESOLVE_REMINDER_INTERVAL_MS,
+  resolveReminderDueAt,
+} from '../../domain/notifications';
 import type { Database } from '../db/connect';
 import {
   bets,
@@ -7,6 +12,7 @@ import {
   memberships,
   notifications,
   notificationSettings,
+  resolveReminders,
   wagers,
 } from '../db/schema';
 import type { EventBus } from '../events';
@@ -20,6 +26,13 @@ import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './i
 // creator of a closed, unresolved bet hears it at close and then once a day until it is
 // resolved, cancelled or expired. Inbox entries older than 30 days go.
 //
+// A pass reads what is due, not the table: the closes-soon part the bets closing within the
+// lead (the partial index on active bets' close with hidden picks), the resolve part the rows of
+// `resolve_reminders` whose time came (schema.ts; the bet's writers keep it, this job moves it a
+// day on). The closes-soon reminders are not scheduled that way: their time depends on
+// CLOSES_SOON_REMINDER_MS, which a stored time would not follow, and a member joining in the
+// last stretch is still reminded.
+//
 // Exactly once across instances and restarts: each entry is one conditional upsert on a unique
 // (user, key) index (notifications/notification-store.ts). Two instances reading the same due
 // pairs both insert; the second waits for the first's commit and writes nothing, so only one of
@@ -28,7 +41,6 @@ import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './i
 
 /** Pairs (bet, member) written per statement: a long backlog goes in short statements. */
 const REMINDER_BATCH_SIZE = 500;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RemindersDeps {
   db: Database;
@@ -40,11 +52,25 @@ export interface RemindersDeps {
 export interface RemindersOutcome {
   closesSoon: number;
   resolveReminders: number;
+  /** The bets the resolve reminders read: those whose reminder fell due, reminded or not. */
+  resolveRead: number;
   pruned: number;
 }
 
 const isMutedSql = (userId: typeof memberships.userId | typeof bets.createdBy) =>
   sql`exists (select 1 from ${notificationSettings} where ${notificationSettings.userId} = ${userId} and (${bets.groupId} = any(${notificationSettings.mutedGroupIds}) or ${bets.id} = any(${notificationSettings.mutedBetIds})))`;
+
+/** Each bet's next due time in the schedule, one statement (a bet settled meanwhile has no row). */
+async function moveResolveReminders(db: Database, moves: { betId: number; dueAt: Date }[]) {
+  if (moves.length === 0) return;
+  const values = sql.join(
+    moves.map((move) => sql`(${move.betId}::integer, ${move.dueAt.toISOString()}::timestamptz)`),
+    sql`, `,
+  );
+  await db.execute(
+    sql`update ${resolveReminders} set due_at = v.due_at from (values ${values}) as v(bet_id, due_at) where ${resolveReminders.betId} = v.bet_id`,
+  );
+}
 
 /** One pass: the due reminders are written and announced, then old entries pruned. */
 export async function runReminders(
@@ -53,7 +79,12 @@ export async function runReminders(
   batchSize = REMINDER_BATCH_SIZE,
 ): Promise<RemindersOutcome> {
   const { db, events } = deps;
-  const outcome: RemindersOutcome = { closesSoon: 0, resolveReminders: 0, pruned: 0 };
+  const outcome: RemindersOutcome = {
+    closesSoon: 0,
+    resolveReminders: 0,
+    resolveRead: 0,
+    pruned: 0,
+  };
   const lead = new Date(now.getTime() + deps.closesSoonMs);
   const leadInterval = sql.raw(`interval '${Math.round(deps.closesSoonMs / 1000)} seconds'`);
 
@@ -128,18 +159,33 @@ export async function runReminders(
     if (due.length < batchSize) break;
   }
 
-  // Resolve reminders: closed, still active bets whose creator is a member and did not mute
-  // it, not reminded in the last day.
+  // Resolve reminders: the bets whose row of the schedule fell due (its close, or a day after
+  // the last reminder), closed and still active, whose creator is a member and did not mute it.
+  // Each one read is reminded unless it was within the last day (a resolution undone since),
+  // then moved on to its next due time, so the next batch and the next pass read only new ones.
   for (;;) {
-    const due = await db
+    const read = await db
       .select({
         userId: bets.createdBy,
         betId: bets.id,
         groupId: bets.groupId,
         betTitle: bets.title,
         groupName: groups.name,
+        state: bets.state,
+        expiresAt: bets.expiresAt,
+        remindedAt: sql<Date | null>`(${db
+          .select({ at: sql`max(${notifications.updatedAt})` })
+          .from(notifications)
+          .where(
+            and(
+              eq(notifications.userId, bets.createdBy),
+              sql`${notifications.key} = 'resolveReminder:bet:' || ${bets.id}`,
+              sql`not ${notifications.coalesces}`,
+            ),
+          )})`.mapWith(notifications.updatedAt),
       })
-      .from(bets)
+      .from(resolveReminders)
+      .innerJoin(bets, eq(bets.id, resolveReminders.betId))
       .innerJoin(groups, eq(groups.id, bets.groupId))
       .innerJoin(
         memberships,
@@ -151,30 +197,26 @@ export async function runReminders(
       )
       .where(
         and(
+          lte(resolveReminders.dueAt, now),
           eq(bets.state, 'active'),
           lte(bets.expiresAt, now),
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(notifications)
-              .where(
-                and(
-                  eq(notifications.userId, bets.createdBy),
-                  sql`${notifications.key} = 'resolveReminder:bet:' || ${bets.id}`,
-                  sql`not ${notifications.coalesces}`,
-                  gt(notifications.updatedAt, new Date(now.getTime() - DAY_MS)),
-                ),
-              ),
-          ),
           sql`not ${isMutedSql(bets.createdBy)}`,
         ),
       )
-      .orderBy(asc(bets.expiresAt), asc(bets.id))
+      .orderBy(asc(resolveReminders.dueAt), asc(resolveReminders.betId))
       .limit(batchSize);
+    outcome.resolveRead += read.length;
+    const due = new Set(
+      read.filter(
+        (bet) =>
+          bet.remindedAt === null ||
+          bet.remindedAt.getTime() <= now.getTime() - RESOLVE_REMINDER_INTERVAL_MS,
+      ),
+    );
     const saved = await saveNotifications(
       db,
       'resolveReminder',
-      due.map((bet) => ({
+      [...due].map((bet) => ({
         userId: bet.userId,
         groupId: bet.groupId,
         betId: bet.betId,
@@ -182,9 +224,16 @@ export async function runReminders(
       })),
       now,
     );
+    await moveResolveReminders(
+      db,
+      read.map((bet) => ({
+        betId: bet.betId,
+        dueAt: resolveReminderDueAt(bet, due.has(bet) ? now : bet.remindedAt)!,
+      })),
+    );
     announceNotifications(events, saved);
     outcome.resolveReminders += saved.length;
-    if (due.length < batchSize) break;
+    if (read.length < batchSize) break;
   }
 
   outcome.pruned = await pruneNotifications(

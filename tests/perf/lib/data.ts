@@ -11,7 +11,16 @@ import {
   type Database,
   type DatabaseConnection,
 } from '../../../src/server/db/connect';
-import { bets, groups, ledger, memberships, users, wagers } from '../../../src/server/db/schema';
+import {
+  bets,
+  groups,
+  ledger,
+  memberships,
+  resolveReminders,
+  users,
+  wagers,
+} from '../../../src/server/db/schema';
+import { resolveReminderDueAt } from '../../../src/domain/notifications';
 
 // The benchmarks' databases and data: a fresh PostgreSQL database of their own (dropped
 // afterwards) or a fresh file-backed PGlite directory (the default deployment), migrated, then
@@ -202,8 +211,12 @@ export async function seedWorld(db: Database, spec: WorldSpec): Promise<World> {
           updatedAt: now,
         })),
       )
-      .returning({ id: bets.id });
+      .returning({ id: bets.id, state: bets.state, expiresAt: bets.expiresAt });
     const betIds = betRows.map((row) => row.id);
+    // Their resolve reminders' schedule, as the app's createBet writes it.
+    await db
+      .insert(resolveReminders)
+      .values(betRows.map((row) => ({ betId: row.id, dueAt: resolveReminderDueAt(row)! })));
     if (viewerId && spec.viewerWagers) {
       // The viewer's wagers, debited through the ledger like the app does.
       const wagered = betIds.slice(spec.betsPerGroup - spec.viewerWagers);

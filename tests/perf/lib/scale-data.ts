@@ -266,6 +266,16 @@ export async function seedScale(url: string, size: ScaleSize, log: (m: string) =
        where b.state = 'active' and b.expires_at <= t0.now and b.picks_revealed_at is not null
          and b.expires_at > t0.now - interval '7 days' order by b.id`,
     );
+    // The resolve reminders' schedule, as the bets' writers and the job keep it: each active
+    // bet due at its close, or a day after the reminder above (domain resolveReminderDueAt).
+    await step(
+      'resolve reminders schedule',
+      `insert into resolve_reminders (bet_id, due_at)
+       select b.id, greatest(b.expires_at, (
+         select max(n.updated_at) + interval '1 day' from notifications n
+         where n.user_id = b.created_by and n.key = 'resolveReminder:bet:' || b.id and not n.coalesces))
+       from bets b where b.state = 'active' order by b.id`,
+    );
 
     // Seasons: one group in four runs one (ending in 10 days); the first due groups' seasons
     // ended an hour ago.

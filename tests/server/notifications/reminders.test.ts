@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closesSoonLeadMs } from '../../../src/domain/notifications';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -18,6 +19,7 @@ import {
   joinGroup,
   recordEvents,
 } from '../groups/group.factories';
+import { resolveReminders } from '../../../src/server/db/schema';
 import { startTestServer, useTestServer, type TestServer } from '../harness';
 import { inboxOf, mute, NO_TIMERS, sendReminders } from './notification.factories';
 
@@ -276,6 +278,81 @@ describe('resolve reminder', () => {
     await inboxOf(server, creator);
     const [done] = await kindsOf(creator, 'resolveReminder', bet.id);
     expect(done?.readAt).not.toBeNull();
+  });
+});
+
+describe('resolve reminder schedule', () => {
+  /** The bet's row of the schedule: when the job next looks at it (null: it has none). */
+  async function dueAtOf(bet: Bet): Promise<string | null> {
+    const [row] = await server.database.db
+      .select({ dueAt: resolveReminders.dueAt })
+      .from(resolveReminders)
+      .where(eq(resolveReminders.betId, bet.id));
+    return row ? row.dueAt.toISOString() : null;
+  }
+
+  it('reminds a bet closed early (resolved before its close, then undone) at its close, not before', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, { expiresAt: expiresIn(server, 3 * HOUR) });
+    expect(await dueAtOf(bet)).toBe(bet.expiresAt);
+    expect((await resolve(server, creator, bet, 'yes')).status).toBe(200);
+    expect(await dueAtOf(bet)).toBeNull();
+    const undone = await server.request('POST', `/api/bets/${bet.id}/undo-resolution`, {
+      token: creator.accessToken,
+    });
+    expect(undone.status).toBe(200);
+    expect(await dueAtOf(bet)).toBe(bet.expiresAt);
+    expect(await remind(bet, at(bet, -MINUTE), 'resolveReminder')).toEqual([]);
+    expect(await remind(bet, at(bet, MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    expect(await dueAtOf(bet)).toBe(at(bet, MINUTE + DAY).toISOString());
+  });
+
+  it('reminds a resolved bet whose resolution was undone again, a day after the last reminder', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group, { expiresAt: expiresIn(server, HOUR) });
+    expect(await remind(bet, at(bet, MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    server.clock.advance(2 * HOUR);
+    expect((await resolve(server, creator, bet, 'no')).status).toBe(200);
+    const undone = await server.request('POST', `/api/bets/${bet.id}/undo-resolution`, {
+      token: creator.accessToken,
+    });
+    expect(undone.status).toBe(200);
+    // Due at its close again, but reminded within the day: the pass moves it on, silently.
+    expect(await dueAtOf(bet)).toBe(bet.expiresAt);
+    expect(await remind(bet, at(bet, 3 * HOUR), 'resolveReminder')).toEqual([]);
+    expect(await dueAtOf(bet)).toBe(at(bet, MINUTE + DAY).toISOString());
+    expect(await remind(bet, at(bet, DAY + 2 * MINUTE), 'resolveReminder')).toEqual(ids(creator));
+    const [again] = await kindsOf(creator, 'resolveReminder', bet.id);
+    expect(again).toMatchObject({ count: 2, readAt: null });
+  });
+
+  it('reads only the bets whose reminder is due, not every bet waiting for its result', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const waiting: Bet[] = [];
+    for (let i = 0; i < 5; i += 1)
+      waiting.push(await createBet(server, creator, group, { expiresAt: expiresIn(server, HOUR) }));
+    const cancelled = await createBet(server, creator, group, {
+      expiresAt: expiresIn(server, HOUR),
+    });
+    expect((await cancel(server, creator, cancelled)).status).toBe(200);
+    expect(await dueAtOf(cancelled)).toBeNull();
+    const last = waiting.at(-1)!;
+    const when = at(last, MINUTE);
+    // The first pass reads and reminds every due bet (other tests' too); a second at the same
+    // moment reads none, though the five still wait for their result.
+    const first = await sendReminders(server, when);
+    expect(first.resolveRead).toBeGreaterThanOrEqual(5);
+    for (const bet of waiting)
+      expect(await kindsOf(creator, 'resolveReminder', bet.id)).toHaveLength(1);
+    const second = await sendReminders(server, when);
+    expect(second).toMatchObject({ resolveReminders: 0, resolveRead: 0 });
+    // A day on, each is due (and read) once more.
+    const dayOn = new Date(when.getTime() + DAY);
+    const third = await sendReminders(server, dayOn);
+    expect(third.resolveRead).toBeGreaterThanOrEqual(5);
+    expect(await sendReminders(server, dayOn)).toMatchObject({ resolveRead: 0 });
+    for (const bet of waiting)
+      expect(await kindsOf(creator, 'resolveReminder', bet.id)).toMatchObject([{ count: 2 }]);
   });
 });
 
