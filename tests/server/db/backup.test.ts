@@ -209,7 +209,7 @@ describe('a backup', () => {
 
 // Each restore into PGlite starts a new data folder (initdb) and migrates it: seconds apiece on
 // a loaded machine, several per test.
-const RESTORE_TEST = { timeout: 90_000 };
+const RESTORE_TEST = { timeout: 180_000 };
 
 let paths = 0;
 /** A path in the work folder no earlier attempt used: a retried test starts from nothing. */
