@@ -213,6 +213,10 @@ export function createLocalData({
     run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
       return outbox.run(mutator, args);
     },
+    /** The same for a screen that waits for nothing: a refusal is a toast, never thrown (outbox.send). */
+    send<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R> | undefined> {
+      return outbox.send(mutator, args);
+    },
     /** Starts listening and syncs once now. Idempotent. */
     start() {
       if (unsubscribers.length > 0) return;

@@ -3,7 +3,13 @@ import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
 import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
 import { SYNC_PUSH_MAX_MUTATIONS, toSyncMutation, type SyncMutationCall } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
-import { ApiError, isNetworkError, signedOutError, type ApiClient } from './api-client';
+import {
+  ApiError,
+  isNetworkError,
+  refusalText,
+  signedOutError,
+  type ApiClient,
+} from './api-client';
 import { type HunchDb, type OutboxEntry } from './db';
 import {
   isApplied,
@@ -370,50 +376,64 @@ export function createOutbox({
     return { status: 'queued', id: entry.id };
   };
 
+  /**
+   * Applies the mutator and queues it in one transaction, then tries to send it. Resolves
+   * 'sent' with the server's answer or 'queued' (it goes out later: the outbox has said so
+   * in the mutator's words); rejects with the ApiError when the server refused it (no longer
+   * drawn), its message the text to show: the server's, else the mutator's (refusalText).
+   */
+  async function run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
+    const userId = session.user?.id;
+    if (userId === undefined) throw signedOutError();
+    if (mutators[mutator.name] !== (mutator as unknown))
+      throw new Error(`Mutator ${mutator.name} is not registered`);
+    lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
+    const entry: OutboxEntry = {
+      id: newKey(),
+      userId,
+      mutator: mutator.name,
+      args,
+      createdAt: lastCreatedAt,
+      status: 'pending',
+      attempts: 0,
+    };
+    const texts = textsOf(mutator, args);
+    try {
+      await db.transaction('rw', rebaser.tables(), async () => {
+        // A screen may still show a row the server has numbered since: name the server's id.
+        entry.args = replaceIds(entry.args, await rebaser.readTempIds());
+        await db.outbox.add(entry);
+        await numberWaitingWrites(db, userId, clientGroupOf(userId));
+        await rebaser.applyEntry(entry);
+      });
+    } catch (error) {
+      // Not even queued (the device's storage failed): said in the write's words too.
+      throw refusalOf(error, texts.refused);
+    }
+    awaited.add(entry.id);
+    let result: WriteResult<R>;
+    try {
+      result = await deliver<R>(entry);
+    } finally {
+      awaited.delete(entry.id);
+    }
+    if (result.status === 'queued' && !mutator.isQuietWhenQueued) notifyQueued(texts.queued);
+    return result;
+  }
+
   return {
+    run,
     /**
-     * Applies the mutator and queues it in one transaction, then tries to send it. Resolves
-     * 'sent' with the server's answer or 'queued' (it goes out later: the outbox has said so
-     * in the mutator's words); rejects with the ApiError when the server refused it (no longer
-     * drawn), its message the text to show: the server's, else the mutator's (refusalText).
+     * run() for a screen that waits for nothing (a toggle, a read mark): a refusal is shown as
+     * one nobody waited for (notifyError) and never thrown; resolves undefined then.
      */
-    async run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
-      const userId = session.user?.id;
-      if (userId === undefined) throw signedOutError();
-      if (mutators[mutator.name] !== (mutator as unknown))
-        throw new Error(`Mutator ${mutator.name} is not registered`);
-      lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
-      const entry: OutboxEntry = {
-        id: newKey(),
-        userId,
-        mutator: mutator.name,
-        args,
-        createdAt: lastCreatedAt,
-        status: 'pending',
-        attempts: 0,
-      };
-      const texts = textsOf(mutator, args);
+    async send<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R> | undefined> {
       try {
-        await db.transaction('rw', rebaser.tables(), async () => {
-          // A screen may still show a row the server has numbered since: name the server's id.
-          entry.args = replaceIds(entry.args, await rebaser.readTempIds());
-          await db.outbox.add(entry);
-          await numberWaitingWrites(db, userId, clientGroupOf(userId));
-          await rebaser.applyEntry(entry);
-        });
+        return await run(mutator, args);
       } catch (error) {
-        // Not even queued (the device's storage failed): said in the write's words too.
-        throw refusalOf(error, texts.refused);
+        notifyError(refusalText(error));
+        return undefined;
       }
-      awaited.add(entry.id);
-      let result: WriteResult<R>;
-      try {
-        result = await deliver<R>(entry);
-      } finally {
-        awaited.delete(entry.id);
-      }
-      if (result.status === 'queued' && !mutator.isQuietWhenQueued) notifyQueued(texts.queued);
-      return result;
     },
     flush,
     /** A negative id for a row the server has not numbered yet. */

@@ -92,10 +92,13 @@ export async function leaveGroup(groupId: number): Promise<void> {
   await localData.syncEngine.reconcileActiveGroup();
 }
 
-/** PATCH /groups/{id}/settings: an admin turns the weekly top-up on or off (shown at once, sent now or when back online). */
+/**
+ * PATCH /groups/{id}/settings: an admin turns the weekly top-up on or off (shown at once, sent
+ * now or when back online). The toggle waits for nothing: a refusal is the outbox's toast.
+ */
 export async function setFloorTopUp(groupId: number, floorTopUp: boolean): Promise<void> {
   currentUser();
-  await localData.run(setFloorTopUpMutator, { groupId, floorTopUp });
+  await localData.send(setFloorTopUpMutator, { groupId, floorTopUp });
 }
 
 /**

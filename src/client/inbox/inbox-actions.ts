@@ -14,11 +14,12 @@ import { toast as defaultToasts, type ToastStore } from '../shell/toast-store';
 // The inbox's writes the screens call: each runs a named mutator through the outbox
 // (data/notification-mutators.ts): the change shows at once and is sent now or when the network
 // returns. Reading is quiet offline (the bell already says it); offline, the outbox says a choice
-// will be saved, and the confirmation of a mute waits for the server.
+// will be saved, and the confirmation of a mute waits for the server. No screen waits on them (a
+// toggle, a read mark): a refusal is the outbox's toast (local.send), never a rejection.
 
 export interface InboxActionsDeps {
   session?: Pick<SessionStore, 'user'>;
-  local?: Pick<LocalData, 'run'>;
+  local?: Pick<LocalData, 'send'>;
   toasts?: Pick<ToastStore, 'success'>;
 }
 
@@ -34,27 +35,27 @@ export function createInboxActions({
     async markRead(ids: number[]): Promise<void> {
       requireUser();
       if (ids.length === 0) return;
-      await local.run(readNotificationsMutator, { ids });
+      await local.send(readNotificationsMutator, { ids });
     },
     /** Everything the inbox showed: entries active at or before `upTo`. */
     async markAllRead(upTo: string): Promise<void> {
       requireUser();
-      await local.run(readNotificationsMutator, { upTo });
+      await local.send(readNotificationsMutator, { upTo });
     },
     async setPushKinds(pushOff: PushKind[]): Promise<void> {
       requireUser();
-      await local.run(setPushKindsMutator, { pushOff });
+      await local.send(setPushKindsMutator, { pushOff });
     },
     async muteGroup(groupId: number, muted: boolean): Promise<void> {
       requireUser();
-      const result = await local.run(muteGroupMutator, { id: groupId, muted });
-      if (result.status === 'sent')
+      const result = await local.send(muteGroupMutator, { id: groupId, muted });
+      if (result?.status === 'sent')
         toasts.success(muted ? MUTE_TEXT.groupMuted : MUTE_TEXT.groupUnmuted);
     },
     async muteBet(betId: number, muted: boolean): Promise<void> {
       requireUser();
-      const result = await local.run(muteBetMutator, { id: betId, muted });
-      if (result.status === 'sent')
+      const result = await local.send(muteBetMutator, { id: betId, muted });
+      if (result?.status === 'sent')
         toasts.success(muted ? MUTE_TEXT.betMuted : MUTE_TEXT.betUnmuted);
     },
   };

@@ -373,6 +373,21 @@ describe('a refused write', () => {
     }
   });
 
+  it('sent by a screen that waits for nothing (send) is the outbox’s toast, never a rejection', async () => {
+    const { bet, phone } = await setUp();
+    // 999 points on a bet of base 1: the server refuses it with its own message.
+    const result = await phone.local.outbox.send(placeWagerMutator, {
+      betId: bet.id,
+      prediction: 'yes',
+      points: 999,
+      tempId: phone.local.outbox.tempId(),
+    });
+    expect(result).toBeUndefined();
+    expect(phone.toasts.errors).toHaveLength(1);
+    expect(phone.toasts.errors[0]).not.toBe('Failed to submit wager');
+    expect(await phone.db.wagers.where('betId').equals(bet.id).count()).toBe(0);
+  });
+
   it('sent later is undone, kept as refused with its message, and can be discarded', async () => {
     const { me, friend, group, bet, phone, actions } = await setUp();
     phone.setOffline(true);
