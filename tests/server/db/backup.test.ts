@@ -212,8 +212,11 @@ describe('a backup', () => {
 const RESTORE_TEST = { timeout: 180_000 };
 
 let paths = 0;
-/** A path in the work folder no earlier attempt used: a retried test starts from nothing. */
-const fresh = (name: string) => path.join(work, `${name}-${(paths += 1)}`);
+/** A path in the work folder no earlier attempt used (`name-3`, `name-4.jsonl.gz`): a retried test starts from nothing. */
+function fresh(name: string): string {
+  const [base, ...extensions] = name.split('.');
+  return path.join(work, [`${base}-${(paths += 1)}`, ...extensions].join('.'));
+}
 // The suite runs once per database the test server uses. What does not depend on which
 // database made the backup (moving between databases, --force, bad files, the backup command
 // on PGlite) runs in the PGlite run only.
