@@ -1,3 +1,6 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -9,6 +12,7 @@ import {
   startClientServer,
   type Session,
 } from './lib/client';
+import { publicPageFile } from '../../src/domain/public-pages';
 import { budget, log, type Row, type Section } from './lib/report';
 
 // Benchmark 7: Lighthouse with its default (mobile) settings — a Moto G Power sized screen,
@@ -17,6 +21,10 @@ import { budget, log, type Row, type Section } from './lib/report';
 // score of each category. For /dashboard a signed-in guest (a group, five open bets) is
 // written to localStorage through the DevTools protocol first, and Lighthouse is told not to
 // clear storage. Everything is loopback: no network beyond 127.0.0.1 is needed.
+//
+// The landing's reference, scored in the same run: the same pre-rendered HTML and CSS with every
+// script left out (STATIC_LANDING_PATH, served by the same app from the build, compressed as the
+// landing is). The landing's goal is its score within STATIC_MARGIN points of that page's.
 
 const RUNS = 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -24,6 +32,21 @@ const GOALS: Record<string, Record<(typeof CATEGORIES)[number], number>> = {
   '/landing': { performance: 95, accessibility: 100, 'best-practices': 100 },
   '/dashboard': { performance: 90, accessibility: 100, 'best-practices': 100 },
 };
+
+const STATIC_LANDING_PATH = '/bench-static-landing.html';
+const STATIC_MARGIN = 3;
+
+/** Writes the landing's HTML without its scripts into the build, beside the landing's own file. */
+function writeStaticLanding(outDir: string): void {
+  const landing = path.join(outDir, publicPageFile('/landing')!);
+  const html = readFileSync(landing, 'utf8')
+    .replace(/<script\b[\s\S]*?<\/script>/g, '')
+    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/g, '');
+  const target = path.join(outDir, STATIC_LANDING_PATH.slice(1));
+  writeFileSync(target, html);
+  if (existsSync(`${landing}.gz`)) writeFileSync(`${target}.gz`, gzipSync(html));
+  if (existsSync(`${landing}.br`)) writeFileSync(`${target}.br`, brotliCompressSync(html));
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,6 +73,7 @@ async function seedSession(
 
 export async function run(): Promise<Section> {
   const build = await buildClient();
+  writeStaticLanding(build.outDir);
   const app = await startClientServer(build.outDir);
   let chrome: LaunchedChrome | undefined;
   const scores: Record<string, Record<string, number[]>> = {};
@@ -63,7 +87,7 @@ export async function run(): Promise<Section> {
       chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
     });
     await seedSession(chrome, app.origin, session);
-    for (const pagePath of Object.keys(GOALS)) {
+    for (const pagePath of [...Object.keys(GOALS), STATIC_LANDING_PATH]) {
       scores[pagePath] = {};
       for (let index = 0; index < RUNS; index += 1) {
         const result = await lighthouse(`${app.origin}${pagePath}`, {
@@ -134,6 +158,21 @@ export async function run(): Promise<Section> {
       );
     }
   }
+  const performanceOf = (pagePath: string) => {
+    const values = scores[pagePath]?.performance ?? [];
+    return values.length ? median(values) : null;
+  };
+  const reference = performanceOf(STATIC_LANDING_PATH);
+  rows.push(
+    budget(
+      '7 lighthouse /landing',
+      `performance vs the same page as static HTML (${reference ?? '?'}) less ${STATIC_MARGIN}`,
+      'score',
+      performanceOf('/landing'),
+      reference === null ? Number.NaN : reference - STATIC_MARGIN,
+      'min',
+    ),
+  );
   return {
     id: 'lighthouse',
     title: 'Lighthouse, mobile defaults (simulated throttling), Debian Chromium, median of 3',
