@@ -22,7 +22,8 @@ import { budget, log, type Section } from './lib/report';
 // React; should the SPA's entry be fetched there, a note says so.
 
 const LANDING_BUDGET_KB = 30;
-const DASHBOARD_BUDGET_KB = 180;
+// The signed-in first load's goal; 174.9 KB today (the README says what 150 would take).
+const DASHBOARD_BUDGET_KB = 150;
 const FORBIDDEN_ON_LANDING = [
   /node_modules\/socket\.io-client\//,
   /node_modules\/engine\.io-client\//,
