@@ -44,7 +44,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
       page,
       request,
     }) => {
-      test.setTimeout(90_000); // five screens and a modal, each analysed
       const person = await registerViaApi(request);
       await page.goto('/login');
       await signIn(page, person);
@@ -66,7 +65,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     test('no axe violations on the group screens and modals', async ({ page, request }) => {
-      test.setTimeout(120_000); // six screens and four modals, each analysed
       const player = await registerPlayer(request);
       await page.goto('/login');
       await signIn(page, player.person);
@@ -110,7 +108,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     test('no axe violations on the bet screens and the bet modal', async ({ page, request }) => {
-      test.setTimeout(150_000);
       const me = await registerPlayer(request);
       const friend = await registerPlayer(request);
       const other = await registerPlayer(request);
@@ -176,7 +173,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
     baseURL,
     request,
   }) => {
-    test.setTimeout(120_000);
     await walkPushAndOfflineStates(
       { browser, baseURL: baseURL!, request },
       { colorScheme },

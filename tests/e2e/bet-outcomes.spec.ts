@@ -133,7 +133,6 @@ test('betting closed, a cancelled bet, a dispute and the top-up floor are each s
   browser,
   request,
 }) => {
-  test.setTimeout(180_000);
   const { ana, ben, group } = await threePlayers(request);
   // Closes about 25 seconds from now: open long enough to wager, then the page watches it close.
   const closing = await createBetViaApi(request, ana, {

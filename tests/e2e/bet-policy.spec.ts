@@ -22,7 +22,6 @@ test('an admin settles the bet of a creator who left, from the resolve queue and
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
   const [admin, leaver, member] = await Promise.all([
     registerPlayer(request),
     registerPlayer(request),

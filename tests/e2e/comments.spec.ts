@@ -41,7 +41,6 @@ test('a comment appears live for the other player, reads offline, and is written
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   const [me, friend] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
   const group = await createGroupViaApi(request, friend, { name: uniqueGroupName('Banter') });
   await joinViaApi(request, me, group.name);

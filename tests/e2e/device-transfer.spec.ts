@@ -43,7 +43,6 @@ test('a guest moves to a second browser with the link and keeps their points', a
   browser,
   request,
 }) => {
-  test.setTimeout(150_000); // three browsers and three axe checks: about a minute on CI
   const guest = await playAsGuest(page, 'Traveller');
   const group = await createGroupViaApi(request, guest, { name: uniqueGroupName('Travel') });
   const bet = await createBetViaApi(request, guest, { groupId: group.id, title: 'Rain today?' });
@@ -97,7 +96,6 @@ test('a cancelled link stops working, and a pasted link works on a device with n
   page,
   browser,
 }) => {
-  test.setTimeout(150_000); // two browsers, three links and an axe check: about a minute on CI
   await playAsGuest(page, 'Careful');
   const cancelled = await showSignInLink(page);
   await page

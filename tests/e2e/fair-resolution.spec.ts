@@ -48,7 +48,6 @@ test('picks stay hidden while betting is open and show for everyone once it clos
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
   // Closes about 25 seconds from now: time enough to open the page while it is open, also on a
   // busy machine (8 seconds was not).
   const { creator, friend, bet } = await twoPlayers(request, 25 / 3600);
@@ -70,7 +69,6 @@ test('the creator undoes a resolution: both headers show the points from before'
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   const { creator, friend, bet } = await twoPlayers(request);
   const path = `/bets/${bet.id}`;
   const [mine, theirs] = await Promise.all([
@@ -108,7 +106,6 @@ test('a participant disputes a result and an admin without a stake corrects it',
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   const { creator, friend, group, bet } = await twoPlayers(request);
   // The creator wagered, so they may not judge the dispute: a referee, an admin who did not, does.
   const referee = await registerPlayer(request);

@@ -22,7 +22,6 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   const owner = await registerPlayer(request);
   const groupName = uniqueGroupName('Poker Night');
 

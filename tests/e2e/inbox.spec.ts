@@ -56,7 +56,6 @@ test('the closes-soon reminder lands in the inbox and as a push', async ({
   request,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   const host = await registerPlayer(request);
   const guest = await registerPlayer(request);
   const group = await createGroupViaApi(request, host, { name: uniqueGroupName('Quiz') });

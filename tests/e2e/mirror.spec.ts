@@ -80,7 +80,6 @@ test('a fresh device that only opened the dashboard shows every group’s bets, 
   context,
   request,
 }) => {
-  test.setTimeout(90_000); // six page loads offline, each from the cache
   const { me, friend, other, first, second, wagered, settled } = await twoGroups(request);
   await signInAs(page, me);
   await page.goto('/dashboard');

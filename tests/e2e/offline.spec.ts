@@ -152,8 +152,6 @@ test('after one online visit, a reload with no network shows the dashboard, grou
   context,
   request,
 }) => {
-  // Ten page loads, five of them offline: more than the default 45 s on a busy machine.
-  test.setTimeout(90_000);
   const { me, friend, other, group, bets } = await groupWithBets(request);
   await signInAs(page, me);
   // One online visit of each screen stores what it shows.

@@ -168,7 +168,6 @@ test('after a join the modal offers "Enable group updates"; enabling closes it',
   request,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   await context.grantPermissions(['notifications'], { origin: baseURL! });
   await replacePushSubscribe(context, pushServiceUrl);
   const owner = await registerPlayer(request);

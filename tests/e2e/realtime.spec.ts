@@ -45,7 +45,6 @@ const test = base.extend<object, { server: RealtimeServer }>({
 });
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(150_000);
 
 async function csrf(api: APIRequestContext): Promise<Record<string, string>> {
   const { cookies } = await api.storageState();

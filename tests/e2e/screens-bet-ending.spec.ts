@@ -11,7 +11,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`bet ending screens at ${size.name}`, async ({ browser, page, request }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     const [host, sam] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
     const group = await createGroupViaApi(request, host, { name: uniqueGroupName('Ferry') });

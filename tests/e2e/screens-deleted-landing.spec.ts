@@ -19,7 +19,6 @@ for (const size of SCREEN_SIZES) {
     page,
     request,
   }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize(size);
     const tag = `${size.name}-deleted-landing`;
 

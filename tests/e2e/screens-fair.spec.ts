@@ -20,7 +20,6 @@ async function resolveOnPage(page: Page, answer: string) {
 
 for (const size of SCREEN_SIZES) {
   test(`fair resolution screens at ${size.name}`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const [host, sam, alex] = await Promise.all([
       registerPlayer(request),
       registerPlayer(request),

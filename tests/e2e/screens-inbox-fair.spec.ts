@@ -10,7 +10,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`fair inbox and top-up screens at ${size.name}`, async ({ page, request }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize(size);
     const tag = `${size.name}-inbox-fair`;
 

@@ -13,7 +13,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`inbox screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}-inbox`;

@@ -10,7 +10,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`invite screens at ${size.name}`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const ana = await registerPlayer(request);
     const group = await createGroupViaApi(request, ana, {
       name: uniqueGroupName('Thursday Crew'),

@@ -17,7 +17,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`bet outcome screens at ${size.name}`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const [host, sam, alex] = await Promise.all([
       registerPlayer(request),
       registerPlayer(request),

@@ -12,7 +12,6 @@ import { SCREEN_SIZES, shoot } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`seasons screens at ${size.name}`, async ({ page, request }) => {
-    test.setTimeout(120_000);
     await page.setViewportSize(size);
     const tag = `${size.name}-seasons`;
 

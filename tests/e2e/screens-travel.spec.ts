@@ -21,7 +21,6 @@ async function playAsGuest(page: Page, name: string) {
 
 for (const size of SCREEN_SIZES) {
   test(`travel screens at ${size.name}`, async ({ browser }) => {
-    test.setTimeout(120_000);
     const iphone = await browser.newContext({
       viewport: size,
       userAgent: IPHONE_SAFARI,

@@ -21,7 +21,6 @@ import { SCREEN_SIZES, SCREENS_DIR, shoot } from './screens.helpers';
 for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(180_000); // twenty-odd screens, each settled before its shot
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -86,7 +85,6 @@ for (const size of SCREEN_SIZES) {
 for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`group screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -143,7 +141,6 @@ for (const size of SCREEN_SIZES) {
 for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`bet screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;
@@ -246,7 +243,6 @@ for (const size of SCREEN_SIZES) {
       baseURL,
       request,
     }) => {
-      test.setTimeout(120_000);
       const tag = `${size.name}-${colorScheme}`;
       const names: Record<PushScreenState, [string, boolean]> = {
         'push prompt': ['push-prompt', false],
@@ -276,7 +272,6 @@ for (const size of SCREEN_SIZES) {
 for (const size of SCREEN_SIZES) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`comment screens at ${size.name} ${colorScheme}`, async ({ page, request }) => {
-      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(size);
       const tag = `${size.name}-${colorScheme}`;

@@ -9,7 +9,6 @@ import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from '
 // and, after a reload with no network, still shows; the inbox tells the owner they won.
 
 test('a season ends and its podium shows offline', async ({ page, context, request }) => {
-  test.setTimeout(120_000);
   const owner = await registerPlayer(request);
   const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Cup') });
   const friend = await registerPlayer(request);

@@ -49,7 +49,6 @@ async function openBetSignedIn(context: BrowserContext, maya: Player, betId: num
 
 for (const size of SCREEN_SIZES) {
   test(`sharing a resolved bet at ${size.name}`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const { maya, group, bet } = await resolvedBet(request);
 
     const context = await browser.newContext({ viewport: size, acceptDownloads: true });
@@ -94,7 +93,6 @@ test('a phone that shares files gets the card from its own share sheet; a refusa
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
   const { maya, group, bet } = await resolvedBet(request);
   const context = await browser.newContext();
   // The system share sheet: accepts files, records what it was handed, or refuses as told.

@@ -10,7 +10,6 @@ import { SCREEN_SIZES, shootIfAsked } from './screens.helpers';
 
 for (const size of SCREEN_SIZES) {
   test(`stats and head-to-head at ${size.name}`, async ({ browser, request }) => {
-    test.setTimeout(120_000);
     const [me, rival] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
     const group = await createGroupViaApi(request, me, { name: uniqueGroupName('Stats') });
     await joinViaApi(request, rival, group.name);
