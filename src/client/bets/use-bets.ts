@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { BetStatistics } from '../../domain/bets';
 import {
@@ -6,9 +7,11 @@ import {
   nextBetToResolve,
   openBets,
 } from '../../domain/bet-lists';
-import { db, type BetRow, type HunchDb, type WagerRow } from '../data/db';
+import { ABANDONED_AFTER_MS } from '../../domain/fair-resolution';
+import { db, type BetRow, type GroupRow, type HunchDb, type WagerRow } from '../data/db';
+import { mirrorRole } from '../groups/use-groups';
 import { mirrorPolicy } from './mirror-policy';
-import { readCommentCounts } from './use-comments';
+import { readCommentCountsOfBets } from './use-comments';
 
 // The bet views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync, an
 // action or a socket event shows up on screen by itself. Each returns undefined while the
@@ -71,36 +74,86 @@ async function myPointsByGroup(database: HunchDb, userId: number) {
   );
 }
 
-/**
- * The unwagered bets (docs/groups-and-bets.md §4), derived from the mirror: active bets of the player's groups
- * whose wagering is open and that carry no wager of theirs.
- */
-async function readUnwageredBets(
-  database: HunchDb,
-  userId: number,
-  now: number,
-): Promise<BetRow[]> {
-  const points = await myPointsByGroup(database, userId);
-  const wagered = new Set(
-    (await database.wagers.where('userId').equals(userId).toArray()).map((wager) => wager.betId),
-  );
-  return (await database.bets.where('state').equals('active').toArray()).filter(
-    (bet) =>
-      points[String(bet.groupId)] !== undefined && !wagered.has(bet.id) && isWageringOpen(bet, now),
-  );
+// The dashboard's reads walk the active bets by close time (the `[state+expiresAt]` index) and
+// stop at what they need, so their cost follows what is shown, not how many bets the mirror
+// holds: a player in fifty busy groups has tens of thousands, and a first sync re-runs every
+// live query after each page it writes. The index's order is the active list's order
+// (expiresAt, then id) for the ISO times the server and the mutators write.
+
+/** Active bets closing after `from` (ms), soonest first. */
+function activeBetsClosingAfter(database: HunchDb, from: number) {
+  return database.bets
+    .where('[state+expiresAt]')
+    .between(['active', new Date(from).toISOString()], ['active', Dexie.maxKey], false, true);
 }
 
-/** The bet queue's head: the earliest-expiring unwagered bet the player can afford; null when none. */
+/** The bet queue's head (docs/groups-and-bets.md §4): the earliest-expiring unwagered bet the player can afford; null when none. */
 export async function readNextActionableBet(
   database: HunchDb,
   userId: number,
   now: number,
 ): Promise<BetRow | null> {
-  return nextActionableBet(
-    await readUnwageredBets(database, userId, now),
-    await myPointsByGroup(database, userId),
-    now,
+  const points = await myPointsByGroup(database, userId);
+  const wagered = new Set(
+    (await database.wagers.where('userId').equals(userId).toArray()).map((wager) => wager.betId),
   );
+  // The first bet the domain's rule would pick on its own is the head.
+  const head = await activeBetsClosingAfter(database, now)
+    .filter((bet) => !wagered.has(bet.id) && nextActionableBet([bet], points, now) !== null)
+    .first();
+  return head ?? null;
+}
+
+/**
+ * The active bets `userId` might settle: their own, and in the groups they administer, the
+ * abandoned ones and those of creators no longer members. A superset: the bet policy decides.
+ */
+async function readResolveCandidates(
+  database: HunchDb,
+  userId: number,
+  groups: Map<number, GroupRow>,
+  adminGroupIds: readonly number[],
+  now: number,
+): Promise<BetRow[]> {
+  const own = await database.bets
+    .where('createdBy')
+    .equals(userId)
+    .filter((bet) => bet.state === 'active')
+    .toArray();
+  if (adminGroupIds.length === 0) return own;
+  const administered = new Set(adminGroupIds);
+  const abandoned = await database.bets
+    .where('[state+expiresAt]')
+    .between(
+      ['active', Dexie.minKey],
+      ['active', new Date(now - ABANDONED_AFTER_MS).toISOString()],
+      true,
+      true,
+    )
+    .filter((bet) => administered.has(bet.groupId))
+    .toArray();
+  // Each group's creators are read as distinct keys: a step per creator, not per bet.
+  const departed: BetRow[] = [];
+  for (const groupId of adminGroupIds) {
+    const group = groups.get(groupId);
+    if (!group?.memberUserIds) continue;
+    const members = new Set([...group.memberUserIds, ...(group.admins ?? [])]);
+    const creators = (await database.bets
+      .where('[groupId+createdBy]')
+      .between([groupId, Dexie.minKey], [groupId, Dexie.maxKey])
+      .uniqueKeys()) as unknown as [number, number][];
+    for (const [, creatorId] of creators) {
+      if (members.has(creatorId)) continue;
+      departed.push(
+        ...(await database.bets
+          .where('[groupId+createdBy]')
+          .equals([groupId, creatorId])
+          .filter((bet) => bet.state === 'active')
+          .toArray()),
+      );
+    }
+  }
+  return [...own, ...abandoned, ...departed];
 }
 
 /**
@@ -114,22 +167,24 @@ export async function readNextBetToResolve(
   now: number = Date.now(),
 ): Promise<BetRow | null> {
   const memberships = await database.memberships.where('userId').equals(userId).toArray();
-  const groupIds = memberships.map((membership) => membership.groupId);
-  if (groupIds.length === 0) return null;
+  if (memberships.length === 0) return null;
   const groups = new Map(
-    (await database.groups.bulkGet(groupIds)).flatMap((group) =>
-      group ? [[group.id, group]] : [],
+    (await database.groups.bulkGet(memberships.map((membership) => membership.groupId))).flatMap(
+      (group) => (group ? [[group.id, group]] : []),
     ),
   );
   const byGroup = new Map(memberships.map((membership) => [membership.groupId, membership]));
-  const active = await database.bets
-    .where('groupId')
-    .anyOf(groupIds)
-    .filter((bet) => bet.state === 'active')
-    .toArray();
+  const adminGroupIds = memberships
+    .filter(
+      (membership) =>
+        mirrorRole({ userId, membership, group: groups.get(membership.groupId) }) === 'admin',
+    )
+    .map((membership) => membership.groupId);
+  const candidates = await readResolveCandidates(database, userId, groups, adminGroupIds, now);
   return nextBetToResolve(
-    active.filter(
+    candidates.filter(
       (bet) =>
+        byGroup.has(bet.groupId) &&
         mirrorPolicy(
           bet,
           {
@@ -180,37 +235,43 @@ export interface OpenBet {
 }
 
 /**
- * Every bet still taking wagers in the player's groups, soonest close first (the domain's
- * openBets): wagered on or not, affordable or not, so a wager never hides the others.
+ * The first `limit` bets still taking wagers in the player's groups, soonest close first (the
+ * domain's openBets order): wagered on or not, affordable or not, so a wager never hides the
+ * others.
  */
 export async function readOpenBets(
   database: HunchDb,
   userId: number,
   now: number,
+  limit = Infinity,
 ): Promise<OpenBet[]> {
   const groupIds = (await database.memberships.where('userId').equals(userId).toArray()).map(
     (membership) => membership.groupId,
   );
   if (groupIds.length === 0) return [];
+  const mine = new Set(groupIds);
+  // The index's walk already keeps the domain's order; openBets states it.
   const bets = openBets(
-    await database.bets
-      .where('groupId')
-      .anyOf(groupIds)
-      .filter((bet) => bet.state === 'active')
+    await activeBetsClosingAfter(database, now)
+      .filter((bet) => mine.has(bet.groupId) && isWageringOpen(bet, now))
+      .limit(limit)
       .toArray(),
     now,
   );
   const groups = await database.groups.bulkGet(groupIds);
   const names = new Map(groups.flatMap((group) => (group ? [[group.id, group.name]] : [])));
+  const betIds = bets.map((bet) => bet.id);
   const wagers = new Map(
-    (await database.wagers.where('userId').equals(userId).toArray()).map((wager) => [
-      wager.betId,
-      wager,
-    ]),
+    (
+      await database.wagers
+        .where('[betId+userId]')
+        .anyOf(betIds.map((betId) => [betId, userId]))
+        .toArray()
+    ).map((wager) => [wager.betId, wager]),
   );
   // Every card's comment count in this one read: a live query per card cost the dashboard's
   // first draw a query each (tests/perf cold-start).
-  const commentCounts = await readCommentCounts(database, groupIds);
+  const commentCounts = await readCommentCountsOfBets(database, betIds);
   return bets.map((bet) => ({
     bet,
     groupName: names.get(bet.groupId) ?? '',
@@ -219,12 +280,19 @@ export async function readOpenBets(
   }));
 }
 
-/** What is open across the player's groups, live from the mirror (re-read each minute as bets close). */
-export function useOpenBets(userId: number | undefined, now: number): OpenBet[] | undefined {
+/**
+ * The first `limit` open bets across the player's groups, live from the mirror (re-read each
+ * minute as bets close).
+ */
+export function useOpenBets(
+  userId: number | undefined,
+  now: number,
+  limit: number,
+): OpenBet[] | undefined {
   const minute = Math.floor(now / 60_000);
   return useLiveQuery(
-    async () => (userId === undefined ? [] : readOpenBets(db, userId, minute * 60_000)),
-    [userId, minute],
+    async () => (userId === undefined ? [] : readOpenBets(db, userId, minute * 60_000, limit)),
+    [userId, minute, limit],
   );
 }
 

@@ -1,3 +1,4 @@
+import type { Collection } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { compareComments } from '../../domain/comments';
 import { db, type CommentRow, type HunchDb } from '../data/db';
@@ -17,23 +18,34 @@ export function useBetComments(betId: number | undefined): CommentRow[] | undefi
   return useLiveQuery(async () => (betId === undefined ? [] : readBetComments(db, betId)), [betId]);
 }
 
+/** How many live comments each bet among `rows` has, by bet id. */
+async function countByBet(
+  rows: Pick<Collection<CommentRow, number>, 'each'>,
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  await rows.each((row) => {
+    if (row.deletedAt === null) counts.set(row.betId, (counts.get(row.betId) ?? 0) + 1);
+  });
+  return counts;
+}
+
 /**
  * How many comments each bet of these groups has, by bet id (the bet lists' cards): one read
  * for a whole list instead of a live query per card.
  */
-export async function readCommentCounts(
+export function readCommentCounts(
   database: HunchDb,
   groupIds: readonly number[],
 ): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
-  if (groupIds.length === 0) return counts;
-  await database.comments
-    .where('groupId')
-    .anyOf([...groupIds])
-    .each((row) => {
-      if (row.deletedAt === null) counts.set(row.betId, (counts.get(row.betId) ?? 0) + 1);
-    });
-  return counts;
+  return countByBet(database.comments.where('groupId').anyOf([...groupIds]));
+}
+
+/** How many comments each of these bets has, by bet id (the dashboard's cards). */
+export function readCommentCountsOfBets(
+  database: HunchDb,
+  betIds: readonly number[],
+): Promise<Map<number, number>> {
+  return countByBet(database.comments.where('betId').anyOf([...betIds]));
 }
 
 /** A group's comment counts by bet id (its bet list). */

@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { useOpenBets } from '../bets/use-bets';
 import { useSession } from '../data/use-session';
 import { AppPage } from '../shell/app-page';
 import { useNow } from '../ui/use-now';
 import { BetQueue } from './bet-queue';
-import { OpenBets } from './open-bets';
+import { OPEN_BETS_SHOWN, OpenBets } from './open-bets';
 import { ResolveQueue } from './resolve-queue';
 import styles from './dashboard-page.module.css';
 
@@ -18,7 +19,9 @@ const TEXT = {
 
 export function DashboardPage() {
   const { user } = useSession();
-  const openBets = useOpenBets(user?.id, useNow(60_000));
+  const [shown, setShown] = useState(OPEN_BETS_SHOWN);
+  // One page past what is drawn: enough to say how many "Show more" adds, never the whole mirror.
+  const openBets = useOpenBets(user?.id, useNow(60_000), shown + OPEN_BETS_SHOWN);
   return (
     <AppPage title={TEXT.title} isTitleHidden>
       <div className={styles.hello}>
@@ -27,7 +30,11 @@ export function DashboardPage() {
       </div>
       <BetQueue userId={user?.id} hasOpenBets={Boolean(openBets?.length)} />
       <ResolveQueue userId={user?.id} />
-      <OpenBets openBets={openBets} />
+      <OpenBets
+        openBets={openBets}
+        shown={shown}
+        onShowMore={() => setShown((count) => count + OPEN_BETS_SHOWN)}
+      />
     </AppPage>
   );
 }

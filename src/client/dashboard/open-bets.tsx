@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { BetSummaryCard } from '../bets/bet-summary-card';
 import type { OpenBet } from '../bets/use-bets';
 import { Button } from '../ui/button';
@@ -10,7 +9,8 @@ import styles from './dashboard-page.module.css';
 // player's groups, soonest close first, wagered on or not. Each card names its group and opens
 // its bet. Read from the local mirror, so it shows offline and follows every change live.
 // The soonest OPEN_BETS_SHOWN come first and more on request: a player in many busy groups can
-// have thousands open, and drawing them all made the dashboard slow to open and to sync.
+// have thousands open, and drawing them all made the dashboard slow to open and to sync. The
+// page reads `shown` plus one more page of them, so the button can say how many it adds.
 
 const OPEN_BETS_TEXT = {
   heading: 'Open in your groups',
@@ -21,8 +21,16 @@ const OPEN_BETS_TEXT = {
 /** How many open bets the dashboard draws at first, and how many more each "Show more" adds. */
 export const OPEN_BETS_SHOWN = 20;
 
-export function OpenBets({ openBets }: { openBets: OpenBet[] | undefined }) {
-  const [shown, setShown] = useState(OPEN_BETS_SHOWN);
+export function OpenBets({
+  openBets,
+  shown,
+  onShowMore,
+}: {
+  /** The soonest open bets, up to `shown` and the next page; undefined while being read. */
+  openBets: OpenBet[] | undefined;
+  shown: number;
+  onShowMore: () => void;
+}) {
   const hidden = Math.max(0, (openBets?.length ?? 0) - shown);
   return (
     <section className={styles.section} aria-labelledby="open-bets">
@@ -49,11 +57,7 @@ export function OpenBets({ openBets }: { openBets: OpenBet[] | undefined }) {
             ))}
           </ul>
           {hidden > 0 && (
-            <Button
-              variant="ghost"
-              fullWidth
-              onClick={() => setShown((count) => count + OPEN_BETS_SHOWN)}
-            >
+            <Button variant="ghost" fullWidth onClick={onShowMore}>
               {OPEN_BETS_TEXT.more(Math.min(hidden, OPEN_BETS_SHOWN))}
             </Button>
           )}

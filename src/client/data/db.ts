@@ -16,7 +16,7 @@ import type { MirrorTable } from './synced-tables';
 // version 6 the comments on bets; version 7 each bet's history; version 8 the inbox and its
 // settings; version 9 the period leaderboards last seen; version 10 the member stats last seen;
 // version 12 the groups' seasons with their standings; version 13 the writes held after a
-// session ended.
+// session ended; version 14 the bet indexes the dashboard walks.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -231,6 +231,13 @@ const SCHEMA_V12 = { ...SCHEMA_V10, seasons: 'id, groupId' };
 // The writes held after a session ended, per player (outside the mirror: a sign-out keeps them).
 const SCHEMA_V13 = { ...SCHEMA_V12, held: 'id, userId' };
 
+// The dashboard's reads walk the active bets by close time and a group's bets by creator
+// (bets/use-bets.ts), so their cost follows what they show, not how many bets are held.
+const SCHEMA_V14 = {
+  ...SCHEMA_V13,
+  bets: 'id, groupId, state, expiresAt, createdBy, [state+expiresAt], [groupId+createdBy]',
+};
+
 /** A member's stats as last fetched: `key` is `${groupId}:${userId}:${vs ?? ''}`. */
 export interface MemberStatsRow {
   key: string;
@@ -259,6 +266,8 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(12).stores(SCHEMA_V12).upgrade(forgetCursor);
   // A table outside the pull: the cursor stays.
   db.version(13).stores(SCHEMA_V13);
+  // New indexes only: IndexedDB builds them over the rows held, the cursor stays.
+  db.version(14).stores(SCHEMA_V14);
   return db;
 }
 

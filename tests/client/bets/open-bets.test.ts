@@ -1,5 +1,12 @@
-import { afterEach, expect, it } from 'vitest';
-import { readOpenBets } from '../../../src/client/bets/use-bets';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mirrorPolicy } from '../../../src/client/bets/mirror-policy';
+import {
+  readNextActionableBet,
+  readNextBetToResolve,
+  readOpenBets,
+} from '../../../src/client/bets/use-bets';
+import { nextActionableBet, nextBetToResolve, openBets } from '../../../src/domain/bet-lists';
 import { openHunchDb, type BetRow, type HunchDb } from '../../../src/client/data/db';
 
 // The dashboard's list of what is open, read from the local mirror alone: every bet still
@@ -100,4 +107,118 @@ it('lists nothing for a player in no group', async () => {
   database = openHunchDb('open-bets-test-empty');
   await database.bets.put(bet(10, 1, 30));
   expect(await readOpenBets(database, ME, NOW)).toEqual([]);
+});
+
+// The dashboard's reads walk indexes and stop early (use-bets.ts); each must answer exactly what
+// the domain's rule gives over every bet held, for any mix of states, close times (ties
+// included), groups, creators and roles.
+describe('the index walks answer as the domain rules over every bet', () => {
+  const GROUPS = [1, 2, 3]; // the player is an admin in 1, a member in 2, outside 3
+  const DEPARTED = 40;
+
+  it('for the open list, the bet queue and the resolve queue (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(
+          fc.record({
+            id: fc.integer({ min: 1, max: 400 }),
+            groupId: fc.constantFrom(...GROUPS),
+            // Whole hours apart, so many share a close time; past and future, some a day past.
+            hours: fc.integer({ min: -40, max: 30 }),
+            state: fc.constantFrom('active', 'active', 'active', 'resolved', 'cancelled'),
+            revealed: fc.boolean(),
+            createdBy: fc.constantFrom(ME, 8, DEPARTED),
+            base: fc.constantFrom(5, 50, 500),
+            wagered: fc.boolean(),
+          }),
+          { selector: (row) => row.id, maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 25 }),
+        async (rows, limit) => {
+          database = openHunchDb(`open-bets-property`);
+          const bets = rows.map((row) =>
+            bet(row.id, row.groupId, row.hours, {
+              state: row.state,
+              createdBy: row.createdBy,
+              baseWagerAmount: row.base,
+              picksRevealedAt: row.revealed ? '2029-12-31T00:00:00.000Z' : null,
+            } as Partial<BetRow>),
+          );
+          await database.groups.bulkPut([
+            { id: 1, name: 'Run', privacy: 'private', admins: [ME], memberUserIds: [8] },
+            { id: 2, name: 'Office', privacy: 'public', admins: [8], memberUserIds: [ME] },
+            { id: 3, name: 'Theirs', privacy: 'public', admins: [8], memberUserIds: [] },
+          ]);
+          const points = { 1: 60, 2: 10 };
+          await database.memberships.bulkPut(
+            [1, 2].map((groupId) => ({
+              groupId,
+              userId: ME,
+              userName: 'Me',
+              role: groupId === 1 ? ('admin' as const) : ('member' as const),
+              totalPoints: 100,
+              availablePoints: points[groupId as 1 | 2],
+            })),
+          );
+          await database.bets.bulkPut(bets);
+          const wagered = rows.filter((row) => row.wagered).map((row) => row.id);
+          await database.wagers.bulkPut(
+            wagered.map((betId) => ({
+              id: 1000 + betId,
+              betId,
+              userId: ME,
+              prediction: 'yes',
+              points: 5,
+            })) as never,
+          );
+
+          const mine = bets.filter((row) => row.groupId !== 3);
+          expect(
+            (await readOpenBets(database, ME, NOW, limit)).map(({ bet: row }) => row.id),
+          ).toEqual(
+            openBets(mine, NOW)
+              .slice(0, limit)
+              .map((row) => row.id),
+          );
+
+          const memberships = Object.fromEntries(
+            Object.entries(points).map(([groupId, availablePoints]) => [
+              groupId,
+              { availablePoints },
+            ]),
+          );
+          expect((await readNextActionableBet(database, ME, NOW))?.id ?? null).toBe(
+            nextActionableBet(
+              mine.filter((row) => !wagered.includes(row.id)),
+              memberships,
+              NOW,
+            )?.id ?? null,
+          );
+
+          const groups = new Map(
+            (await database.groups.toArray()).map((group) => [group.id, group]),
+          );
+          const resolvable = mine.filter(
+            (row) =>
+              mirrorPolicy(
+                row,
+                {
+                  userId: ME,
+                  membership: { role: row.groupId === 1 ? 'admin' : 'member' },
+                  group: groups.get(row.groupId),
+                  hasWagered: false,
+                },
+                NOW,
+              ).resolve.allowed,
+          );
+          expect((await readNextBetToResolve(database, ME, NOW))?.id ?? null).toBe(
+            nextBetToResolve(resolvable)?.id ?? null,
+          );
+          await database.delete();
+          database = undefined;
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, expect, it } from 'vitest';
 import type { OpenBet } from '../../../src/client/bets/use-bets';
@@ -6,7 +7,8 @@ import type { BetRow } from '../../../src/client/data/db';
 import { OPEN_BETS_SHOWN, OpenBets } from '../../../src/client/dashboard/open-bets';
 
 // The dashboard draws the soonest open bets first and more on request: a player in many busy
-// groups can have thousands open.
+// groups can have thousands open. The page reads one page past what is drawn (its limit),
+// as `Listed` does here.
 
 afterEach(cleanup);
 
@@ -25,13 +27,25 @@ function openBet(id: number): OpenBet {
   return { bet, groupName: 'Thursday Crew', wager: undefined, commentCount: 0 };
 }
 
+/** The list as the dashboard feeds it: the soonest `shown` + one page of `all`. */
+function Listed({ all }: { all: OpenBet[] }) {
+  const [shown, setShown] = useState(OPEN_BETS_SHOWN);
+  return (
+    <OpenBets
+      openBets={all.slice(0, shown + OPEN_BETS_SHOWN)}
+      shown={shown}
+      onShowMore={() => setShown((count) => count + OPEN_BETS_SHOWN)}
+    />
+  );
+}
+
 const titles = () => screen.queryAllByRole('heading', { level: 3 }).map((h) => h.textContent);
 
 it('draws the soonest bets first, then more on each "Show more", until all are shown', () => {
   const total = OPEN_BETS_SHOWN * 2 + 3;
   render(
     <MemoryRouter>
-      <OpenBets openBets={Array.from({ length: total }, (_, index) => openBet(index))} />
+      <Listed all={Array.from({ length: total }, (_, index) => openBet(index))} />
     </MemoryRouter>,
   );
   expect(titles()).toHaveLength(OPEN_BETS_SHOWN);
@@ -48,7 +62,7 @@ it('draws the soonest bets first, then more on each "Show more", until all are s
 it('offers no "Show more" when every open bet fits', () => {
   render(
     <MemoryRouter>
-      <OpenBets openBets={[openBet(1), openBet(2)]} />
+      <Listed all={[openBet(1), openBet(2)]} />
     </MemoryRouter>,
   );
   expect(titles()).toHaveLength(2);
