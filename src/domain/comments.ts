@@ -1,3 +1,5 @@
+import { deleteCommentRefusal, type GroupViewer } from './policies/group-policy';
+
 // Comments on a bet: their types, limits, messages and rules (the wire schemas:
 // schemas/comments.ts). A comment carries its author and text, never a prediction or a wager: nothing in it tells
 // another member what its author picked (docs/architecture.md §5). A deleted comment stays as a
@@ -50,13 +52,18 @@ export function compareComments(
   return Math.abs(a.id) - Math.abs(b.id);
 }
 
-/** Whether `userId` may delete the comment: its author, or an admin of its group. */
+/**
+ * Whether the viewer may delete the comment (the thread's Delete): a live comment, and the
+ * group policy's rule (its author while a member, or a current admin), as the server asks it.
+ */
 export function canDeleteComment(
   comment: Pick<Comment, 'userId' | 'deletedAt'>,
-  userId: number,
-  isAdmin: boolean,
+  viewer: GroupViewer & { userId: number },
 ): boolean {
-  return comment.deletedAt === null && (comment.userId === userId || isAdmin);
+  return (
+    comment.deletedAt === null &&
+    deleteCommentRefusal(viewer, comment.userId === viewer.userId) === null
+  );
 }
 
 const AGE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

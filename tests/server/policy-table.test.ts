@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../src/domain/auth';
 import type { Bet } from '../../src/domain/bets';
 import { isBettingOpen } from '../../src/domain/fair-resolution';
+import { canDeleteComment, type Comment } from '../../src/domain/comments';
 import type { Group, GroupPrivacy } from '../../src/domain/groups';
 import {
   betPolicy,
@@ -10,8 +11,10 @@ import {
   type Verdict,
 } from '../../src/domain/policies/bet-policy';
 import {
+  deleteCommentRefusal,
   muteRefusal,
   readGroupRefusal,
+  type DeleteCommentRefusal,
   type GroupViewer,
   type MemberRefusal,
 } from '../../src/domain/policies/group-policy';
@@ -304,8 +307,8 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
 
 // The group's own rules, asked by the group page and the bet page alike
 // (src/domain/policies/group-policy.ts, through the bet policy for a bet): reading a private and
-// a public group and its bets, a bet's comments (reading them and writing one), muting the group
-// or one of its bets. Each for a current admin and member, a member who left, one an admin
+// a public group and its bets, a bet's comments (reading them, writing one, deleting one's own
+// and another's), muting the group or one of its bets. Each for a current admin and member, a member who left, one an admin
 // removed, and someone who never joined; the policy asked with the group as the server sends it.
 
 const GROUP_ROLES = ['admin', 'member', 'former', 'removed', 'outsider'] as const;
@@ -316,6 +319,8 @@ const GROUP_ACTIONS = [
   'readBet',
   'readComments',
   'comment',
+  'deleteOwnComment',
+  'deleteOthersComment',
   'muteGroup',
   'muteBet',
 ] as const;
@@ -324,6 +329,11 @@ type GroupAction = (typeof GROUP_ACTIONS)[number];
 describe('group rules', () => {
   const people = {} as Record<GroupRoleName, AuthResponse>;
   const places = {} as Record<GroupPrivacy, { group: Group; bet: Bet }>;
+  /** Per group, a comment of each role's own (written while a member) and one of another's, for each role to delete. */
+  const comments = {} as Record<
+    GroupPrivacy,
+    { own: Partial<Record<GroupRoleName, Comment>>; others: Record<GroupRoleName, Comment> }
+  >;
 
   beforeAll(async () => {
     for (const role of GROUP_ROLES) people[role] = await createPlayer(server, role);
@@ -334,6 +344,15 @@ describe('group rules', () => {
       const bet = await createBet(server, people.member, made, {
         expiresAt: expiresIn(server, 3 * DAY),
       });
+      const write = async (author: AuthResponse) =>
+        (await ok('POST', `/api/bets/${bet.id}/comments`, author, { text: 'Mine.' })) as Comment;
+      comments[privacy] = { own: {}, others: {} as Record<GroupRoleName, Comment> };
+      for (const role of GROUP_ROLES) {
+        if (role !== 'outsider') comments[privacy].own[role] = await write(people[role]);
+        comments[privacy].others[role] = await write(
+          role === 'member' ? people.admin : people.member,
+        );
+      }
       await ok('POST', `/api/groups/${made.id}/leave`, people.former);
       await ok('DELETE', `/api/groups/${made.id}/members/${people.removed.user.id}`, people.admin);
       places[privacy] = {
@@ -343,7 +362,7 @@ describe('group rules', () => {
     }
   });
 
-  const groupOutcome = (refusal: MemberRefusal | null) =>
+  const groupOutcome = (refusal: MemberRefusal | DeleteCommentRefusal | null) =>
     refusal ? `refused ${refusal}` : 'accepted';
 
   /** The policy's answer, asked with what a client knows: the group as the server sends it. */
@@ -380,6 +399,15 @@ describe('group rules', () => {
       case 'readComments':
       case 'comment':
         return verdictOutcome(policy.comment);
+      case 'deleteOwnComment':
+      case 'deleteOthersComment': {
+        const comment = commentFor(action, role, privacy);
+        // The thread's Delete, as the bet page asks it.
+        const isOffered = canDeleteComment(comment, { userId: id, role: viewer.role });
+        return isOffered
+          ? 'accepted'
+          : groupOutcome(deleteCommentRefusal(viewer, comment.userId === id));
+      }
       case 'muteGroup':
         return groupOutcome(muteRefusal(viewer));
       case 'muteBet':
@@ -387,7 +415,20 @@ describe('group rules', () => {
     }
   }
 
-  function groupCallFor(action: GroupAction, group: Group, bet: Bet) {
+  function commentFor(action: GroupAction, role: GroupRoleName, privacy: GroupPrivacy): Comment {
+    const comment =
+      action === 'deleteOwnComment' ? comments[privacy].own[role] : comments[privacy].others[role];
+    if (!comment) throw new Error(`no comment for ${action} by ${role}`);
+    return comment;
+  }
+
+  function groupCallFor(
+    action: GroupAction,
+    role: GroupRoleName,
+    privacy: GroupPrivacy,
+    group: Group,
+    bet: Bet,
+  ) {
     switch (action) {
       case 'readGroup':
         return { method: 'GET', path: `/api/groups/${group.id}` };
@@ -401,6 +442,10 @@ describe('group rules', () => {
           path: `/api/bets/${bet.id}/comments`,
           body: { text: 'By the book.' },
         };
+      case 'deleteOwnComment':
+      case 'deleteOthersComment': {
+        return { method: 'DELETE', path: `/api/comments/${commentFor(action, role, privacy).id}` };
+      }
       case 'muteGroup':
         return { method: 'PUT', path: `/api/groups/${group.id}/mute`, body: { muted: true } };
       case 'muteBet':
@@ -412,12 +457,15 @@ describe('group rules', () => {
     '%s: the server accepts exactly what the policy allows, for every role in a private and a public group',
     async (action) => {
       const cases = (['private', 'public'] as const).flatMap((privacy) =>
-        GROUP_ROLES.map((role) => ({ privacy, role })),
+        GROUP_ROLES.flatMap((role) =>
+          // Someone who never joined has no comment of their own.
+          action === 'deleteOwnComment' && role === 'outsider' ? [] : [{ privacy, role }],
+        ),
       );
       const results = await Promise.all(
         cases.map(async ({ privacy, role }) => {
           const { group: known, bet } = places[privacy];
-          const { method, path, body } = groupCallFor(action, known, bet);
+          const { method, path, body } = groupCallFor(action, role, privacy, known, bet);
           const response = await server.request(method, path, {
             token: people[role].accessToken,
             body,

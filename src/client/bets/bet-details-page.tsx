@@ -2,11 +2,10 @@ import { ArrowLeft, Ban } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { betStateWords } from '../../domain/bet-outcome';
-import { isGroupAdmin } from '../../domain/groups';
 import { resolvedBetCardOf } from '../../domain/share-cards';
 import { ApiError, isNetworkError } from '../data/api-client';
 import { useSession } from '../data/use-session';
-import { useGroup, useMyMembership } from '../groups/use-groups';
+import { mirrorRole, useGroup, useMyMembership } from '../groups/use-groups';
 import { MuteButton } from '../inbox/mute-button';
 import { ShareButton } from '../share/share-button';
 import { AppPage } from '../shell/app-page';
@@ -106,8 +105,7 @@ function BetDetails({ betId }: { betId: number }) {
     else navigate('/dashboard');
   };
 
-  const isAdmin =
-    bet && user && group?.admins ? isGroupAdmin({ admins: group.admins }, user.id) : false;
+  const role = user ? mirrorRole({ userId: user.id, membership, group }) : null;
   // What the page offers is the bet policy's answer, the same the server gives.
   const policy =
     bet && user
@@ -222,7 +220,7 @@ function BetDetails({ betId }: { betId: number }) {
               viewerId={user?.id}
             />
           )}
-          {canComment && <CommentThread bet={bet} isAdmin={isAdmin} />}
+          {canComment && <CommentThread bet={bet} role={role} />}
           <BetHistoryList bet={bet} viewerId={user?.id} />
         </div>
       )}

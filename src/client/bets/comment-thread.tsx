@@ -1,5 +1,6 @@
 import { MessageCircle, Trash2 } from 'lucide-react';
 import { canDeleteComment, formatCommentAge } from '../../domain/comments';
+import type { GroupRole } from '../../domain/policies/group-policy';
 import type { BetRow, CommentRow } from '../data/db';
 import { useSession } from '../data/use-session';
 import { Avatar } from '../ui/avatar';
@@ -29,7 +30,8 @@ function authorPerson(comment: CommentRow) {
   return { firstName, lastName, displayName: comment.userName };
 }
 
-export function CommentThread({ bet, isAdmin }: { bet: BetRow; isAdmin: boolean }) {
+/** A bet's thread; `role` is the viewer's in the bet's group now (who may delete what). */
+export function CommentThread({ bet, role }: { bet: BetRow; role: GroupRole }) {
   const { user } = useSession();
   const comments = useBetComments(bet.id);
   const now = useNow(30_000);
@@ -67,7 +69,7 @@ export function CommentThread({ bet, isAdmin }: { bet: BetRow; isAdmin: boolean 
                   </p>
                   <p className={styles.text}>{comment.text}</p>
                 </div>
-                {user && canDeleteComment(comment, user.id, isAdmin) && (
+                {user && canDeleteComment(comment, { userId: user.id, role }) && (
                   <button
                     type="button"
                     className={styles.delete}

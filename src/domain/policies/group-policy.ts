@@ -68,6 +68,23 @@ export function canMute(viewer: GroupViewer): boolean {
   return muteRefusal(viewer) === null;
 }
 
+/** Why a viewer may not delete a comment: not a member now, or neither its author nor an admin. */
+export type DeleteCommentRefusal = MemberRefusal | 'cannot_delete_comment';
+
+/**
+ * Null when the viewer may delete a comment of the group: its author while a member, or any
+ * current admin. Deleting one already deleted changes nothing and is not asked here.
+ */
+export function deleteCommentRefusal(
+  viewer: GroupViewer,
+  isAuthor: boolean,
+): DeleteCommentRefusal | null {
+  return (
+    currentMemberRefusal(viewer) ??
+    (isAuthor || viewer.role === 'admin' ? null : 'cannot_delete_comment')
+  );
+}
+
 /** Who is in the group now: current admins and current members (admins count as members). */
 export type GroupRoster = Pick<Group, 'createdByUserId' | 'admins' | 'memberUserIds'>;
 

@@ -13,6 +13,7 @@ import {
   canReadGroup,
   commentRefusal,
   currentMemberRefusal,
+  deleteCommentRefusal,
   manageGroupRefusal,
   muteRefusal,
   readGroupRefusal,
@@ -188,9 +189,10 @@ function throwRefusal(refusal: MemberRefusal | null): void {
 }
 
 async function requireCommentAccess(tx: Executor, request: CommentAccessRequest): Promise<void> {
-  const membership = await requireMember(tx, request.comment.groupId, request.userId);
-  if (request.comment.userId !== request.userId && membership.role !== 'admin')
-    throw cannotDeleteComment();
+  const viewer = await viewerIn(tx, request.comment.groupId, request.userId);
+  const refusal = deleteCommentRefusal(viewer, request.comment.userId === request.userId);
+  if (refusal === 'cannot_delete_comment') throw cannotDeleteComment();
+  throwRefusal(refusal);
 }
 
 /** The group's current admins and members, for the group policy (src/domain/policies). */
