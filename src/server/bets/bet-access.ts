@@ -3,6 +3,7 @@ import {
   mayDispute,
   mayJudgeDisputeOf,
   mayResolve,
+  maySeePicks,
   mayUndo,
   mayWager,
   type BetViewer,
@@ -26,7 +27,8 @@ import { findBet } from './bet-queries';
 // screens ask the same policy, so what they offer is what this accepts.
 
 /** What a caller does to a bet they already loaded and locked. */
-export type BetAction = 'wager' | 'resolve' | 'cancel' | 'undo' | 'dispute' | 'judgeDispute';
+export type BetAction =
+  'wager' | 'resolve' | 'cancel' | 'undo' | 'dispute' | 'judgeDispute' | 'seePicks';
 
 export interface BetActionRequest {
   userId: number;
@@ -104,6 +106,15 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
       return mayUndo(viewer, bet, now);
     case 'dispute':
       return mayDispute(viewer, bet, now);
+    case 'seePicks': {
+      // Whoever may read the bet (its group's read rule, which refuses as the group does).
+      const group = await requireGroupAccess(tx, {
+        userId,
+        groupId: row.groupId,
+        permission: 'read',
+      });
+      return maySeePicks(viewer, bet, { isPublic: group.privacy === 'public' }, now);
+    }
     case 'judgeDispute': {
       // In turn: one transaction, one connection (readRoster, groups/group-access.ts, says why).
       const memberIds = viewer.role ? await listActiveMemberIds(tx, row.groupId) : [];

@@ -1,15 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { normalizeAnswer, validateCorrectAnswer } from '../../domain/bet-types';
 import type { Bet } from '../../domain/bets';
-import {
-  isBettingClosed,
-  type BetHistoryEntry,
-  type RevealedPick,
-} from '../../domain/fair-resolution';
+import { type BetHistoryEntry, type RevealedPick } from '../../domain/fair-resolution';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, wagers, type BetRow } from '../db/schema';
-import { invalidAnswer, picksHidden } from '../errors';
+import { invalidAnswer } from '../errors';
 import type { EventBus } from '../events';
 import { findReadableBet, requireBetAction } from './bet-access';
 import { readBetHistory, recordBetHistory } from './bet-history';
@@ -42,9 +38,9 @@ export function createFairResolutionService({
       caller: AuthUser,
       betId: number,
     ): Promise<{ betId: number; picks: RevealedPick[] }> {
-      const bet = await findReadableBet(db, caller.id, betId);
+      const bet = await findBet(db, betId);
       const at = now();
-      if (!isBettingClosed(bet, at.getTime())) throw picksHidden();
+      await requireBetAction(db, { userId: caller.id, action: 'seePicks', bet, now: at });
       return { betId, picks: (await loadPicks(db, [bet], at)).get(bet.id) ?? [] };
     },
 
