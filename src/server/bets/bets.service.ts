@@ -21,7 +21,12 @@ import { presentBet, presentWager } from './bet.presenter';
 import { recordBetHistory } from './bet-history';
 import { scheduleResolveReminder } from './resolve-reminders';
 import { findBet, loadPicks, loadWagers, presentReadBet, statisticsOf } from './bet-queries';
-import { announceSettlement, settleByRefund, settleByResolution } from './settlement.service';
+import {
+  announceSettlement,
+  settleByRefund,
+  settleByResolution,
+  type Settlement,
+} from './settlement.service';
 
 // The rules of bets (docs/groups-and-bets.md §3–§7, docs/architecture.md §5): creating, reading, resolving and
 // cancelling. Who may resolve or cancel is the bet policy's (bet-access.ts); the points of a
@@ -38,6 +43,10 @@ export interface BetsServiceDeps {
 export type BetsService = ReturnType<typeof createBetsService>;
 
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
+  /** A settled bet as GET /bets/{id} shows it: with who picked what, since betting is closed now. */
+  const presentSettled = async ({ bet, betWagers }: Settlement, at: Date): Promise<Bet> =>
+    presentBet(bet, betWagers, (await loadPicks(db, [bet], at)).get(bet.id));
+
   async function groupBetRows(tx: Executor, caller: AuthUser, groupId: number): Promise<BetRow[]> {
     await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'read' });
     return tx
@@ -178,7 +187,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         return settleByResolution(tx, locked, answer, caller.id, at);
       });
       announceSettlement(events, settlement);
-      return presentBet(settlement.bet, settlement.betWagers);
+      return presentSettled(settlement, at);
     },
 
     /** POST /bets/{id}/cancel: the creator (while a member) or a current group admin cancels an active bet; every wager is refunded. */
@@ -190,7 +199,7 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
         return settleByRefund(tx, locked, 'cancelled', at, caller.id);
       });
       announceSettlement(events, settlement);
-      return presentBet(settlement.bet, settlement.betWagers);
+      return presentSettled(settlement, at);
     },
   };
 }

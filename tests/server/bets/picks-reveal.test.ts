@@ -5,7 +5,15 @@ import { runPicksReveal } from '../../../src/server/jobs/picks-reveal.job';
 import { createGroupWithRoles } from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import { connectSocket, syncSockets } from '../realtime/test-socket';
-import { createBet, expiresIn, HOUR, NO_EXPIRY_TIMER, placeWager, resolve } from './bet.factories';
+import {
+  cancel,
+  createBet,
+  expiresIn,
+  HOUR,
+  NO_EXPIRY_TIMER,
+  placeWager,
+  resolve,
+} from './bet.factories';
 
 // While a bet is open nobody sees another member's pick; once betting closes (the
 // expiry passed, or it was resolved) every member sees who picked what, on REST, in the mirror
@@ -89,10 +97,21 @@ describe('picks once betting has closed', () => {
     }
   });
 
-  it('show on a bet resolved before its expiry', async () => {
+  it('show on a bet resolved before its expiry, in the resolve answer as on the bet', async () => {
     const { creator, member, bet } = await openBet();
-    await resolve(server, creator, bet, 'no');
+    const resolved = await resolve(server, creator, bet, 'no');
+    expect(resolved.status).toBe(200);
     const read = await server.request('GET', `/api/bets/${bet.id}`, { token: member.accessToken });
     expect(read.body.picks).toHaveLength(2);
+    expect(resolved.body.picks).toEqual(read.body.picks);
+  });
+
+  it('show in a cancel answer as on the bet', async () => {
+    const { creator, member, bet } = await openBet();
+    const cancelled = await cancel(server, creator, bet);
+    expect(cancelled.status).toBe(200);
+    const read = await server.request('GET', `/api/bets/${bet.id}`, { token: member.accessToken });
+    expect(read.body.picks).toHaveLength(2);
+    expect(cancelled.body.picks).toEqual(read.body.picks);
   });
 });
