@@ -22,7 +22,7 @@ const ENTRY = 'src/client/main.tsx';
 /** Lazy chunks a visitor can load: whatever they reach stays where Rolldown puts it. */
 const SIGNED_OUT_LAZY = [
   /\/src\/client\/(auth|public)\//,
-  /\/src\/client\/pwa\/(offline-banner|register-service-worker)\.tsx?$/,
+  /\/src\/client\/pwa\/register-service-worker\.tsx?$/,
   /\/src\/client\/shell\/modal-host\.tsx$/,
 ];
 

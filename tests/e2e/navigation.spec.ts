@@ -43,3 +43,30 @@ test('the header is hidden on the auth pages and the title goes to the dashboard
   await page.getByRole('banner').getByRole('link', { name: 'Hunch' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
+
+test.describe('a screen whose code cannot arrive', () => {
+  // No service worker: its precache would hand the chunk over whatever the network does.
+  test.use({ serviceWorkers: 'block' });
+
+  test('says so in the page, keeps the header, and the next screen opens', async ({
+    page,
+    request,
+  }) => {
+    const person = await registerViaApi(request);
+    await page.goto('/login');
+    await signIn(page, person);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // The network drops just as the leaderboard's code is asked for.
+    const leaderboardChunk = /\/assets\/leaderboard-page-[^/]*\.js$/;
+    await page.route(leaderboardChunk, (route) => route.abort('internetdisconnected'));
+    await page.getByRole('link', { name: 'Leaderboard' }).first().click();
+    await expect(
+      page.getByRole('heading', { name: "This screen isn't on your device yet" }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+    await expect(page.getByRole('banner')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Home' }).first().click();
+    await expect(page.getByText(`Hi, ${person.displayName}!`)).toBeVisible();
+  });
+});

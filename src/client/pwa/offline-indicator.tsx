@@ -1,15 +1,13 @@
 import { lazy, Suspense } from 'react';
 import { useSession } from '../data/use-session';
+import { OfflineBanner } from './offline-banner';
 import { useIsOnline } from './use-online-status';
 
 // With the network gone, the interface says so. The shell keeps this polite live
-// region mounted (so the change is announced) and loads the banner itself only when the
-// device goes offline: it is in the precache by then, and the landing page's first load
-// stays small.
-
-const OfflineBanner = lazy(() =>
-  import('./offline-banner').then((m) => ({ default: m.OfflineBanner })),
-);
+// region mounted (so the change is announced). The banner comes with the shell, not as a chunk
+// of its own: the network can drop before the service worker holds every chunk (a first
+// visit), and a banner fetched only once offline would fail to arrive. (The public pages are
+// drawn at build time and load none of this.)
 // Online, a signed-in player hears of writes the server refused; Dexie stays lazy.
 const RefusedWritesStrip = lazy(() =>
   import('./sync-status-button').then((m) => ({ default: m.RefusedWritesStrip })),
@@ -34,9 +32,7 @@ export function OfflineIndicator({ isBelowHeader }: { isBelowHeader: boolean }) 
   return (
     <div role="status" style={stickyUnder(isBelowHeader)}>
       {!isOnline ? (
-        <Suspense fallback={null}>
-          <OfflineBanner />
-        </Suspense>
+        <OfflineBanner />
       ) : (
         user && (
           <Suspense fallback={null}>

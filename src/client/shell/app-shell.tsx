@@ -8,6 +8,7 @@ import { FooterNav } from './footer-nav';
 import { modalStore } from './modal-store';
 import { isAuthPath } from './nav-items';
 import { showRealtimeAnnouncements } from './realtime-announcements';
+import { ScreenBoundary } from './screen-boundary';
 import { ScrollToTop } from './scroll-to-top';
 import { ToastHost } from './toast-host';
 import { toast } from './toast-store';
@@ -57,9 +58,11 @@ export function AppShell() {
         data-footer={hasFooter}
       >
         <OfflineIndicator isBelowHeader={hasHeader} />
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <ScreenBoundary resetKey={pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </ScreenBoundary>
       </main>
       {hasFooter && <FooterNav />}
       <ModalSlot />
