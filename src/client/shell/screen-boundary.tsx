@@ -3,6 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
+import { AppPage } from './app-page';
 
 // Each screen's code is its own chunk, fetched when the screen first opens; the service worker
 // keeps them all once it has settled. Before that (a first visit whose network drops) a screen's
@@ -11,6 +12,7 @@ import { EmptyState } from '../ui/empty-state';
 // instead, with a way to try again. Moving to another screen clears it.
 
 const SCREEN_ERROR_TEXT = {
+  pageTitle: 'Screen unavailable',
   offlineTitle: "This screen isn't on your device yet",
   offline: 'It opens once you are back online.',
   brokenTitle: 'Something went wrong on this screen',
@@ -58,24 +60,27 @@ export class ScreenBoundary extends Component<ScreenBoundaryProps, ScreenBoundar
   override render() {
     if (this.state.error === null) return this.props.children;
     const isOffline = isChunkLoadError(this.state.error);
+    // In the page's frame, as every screen is: its margins and width, and a title for the tab.
     return (
-      <Card>
-        <EmptyState
-          icon={isOffline ? <WifiOff size={26} /> : <RotateCw size={26} />}
-          title={isOffline ? SCREEN_ERROR_TEXT.offlineTitle : SCREEN_ERROR_TEXT.brokenTitle}
-          action={
-            // A failed chunk stays failed in this page's module map: a reload fetches it anew.
-            <Button
-              icon={<RotateCw size={16} aria-hidden="true" />}
-              onClick={() => window.location.reload()}
-            >
-              {SCREEN_ERROR_TEXT.retry}
-            </Button>
-          }
-        >
-          {isOffline ? SCREEN_ERROR_TEXT.offline : SCREEN_ERROR_TEXT.broken}
-        </EmptyState>
-      </Card>
+      <AppPage title={SCREEN_ERROR_TEXT.pageTitle} isTitleHidden>
+        <Card>
+          <EmptyState
+            icon={isOffline ? <WifiOff size={26} /> : <RotateCw size={26} />}
+            title={isOffline ? SCREEN_ERROR_TEXT.offlineTitle : SCREEN_ERROR_TEXT.brokenTitle}
+            action={
+              // A failed chunk stays failed in this page's module map: a reload fetches it anew.
+              <Button
+                icon={<RotateCw size={16} aria-hidden="true" />}
+                onClick={() => window.location.reload()}
+              >
+                {SCREEN_ERROR_TEXT.retry}
+              </Button>
+            }
+          >
+            {isOffline ? SCREEN_ERROR_TEXT.offline : SCREEN_ERROR_TEXT.broken}
+          </EmptyState>
+        </Card>
+      </AppPage>
     );
   }
 }
