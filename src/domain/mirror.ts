@@ -1,9 +1,5 @@
 import type { Bet, BetStatistics, Wager } from './bets';
-import type { VersionedComment } from './comments';
-import type { VersionedBetHistoryEntry } from './fair-resolution';
 import type { Group, Membership } from './groups';
-import type { VersionedSeason } from './seasons';
-import type { Notification, NotificationSettings } from './notifications';
 
 // The local mirror's pull (docs/architecture.md §8): GET /member/state?cursor=… answers what changed
 // in the caller's view since the cursor, and the cursor to send next time. Without `cursor` the
@@ -12,8 +8,8 @@ import type { Notification, NotificationSettings } from './notifications';
 // Every row carries `version`: one database sequence stamps each insert and update, and a row's
 // writers are serialised by its row lock, so a row's version only grows. A socket event carries
 // the version of the row it describes; the client keeps whichever copy is newer. The cursor is
-// opaque to the client (the server's snapshot and the groups already sent). The wire schemas:
-// schemas/mirror.ts.
+// opaque to the client (the server's snapshot and the groups already sent). The wire schemas of
+// the envelope and of the rows that have no schema of their own: schemas/mirror.ts.
 
 // The client's sync engine takes these from mirror-marks.ts, so the response schemas below stay
 // off the dashboard's first load.
@@ -52,37 +48,31 @@ export interface MirrorWager extends Wager {
 /** A resolved bet's statistics as the caller sees them (GET /bets/{id}/statistics), sent whenever the bet changes. */
 export type MirrorStatistics = { betId: number; version: number; statistics: BetStatistics };
 
-export type MirrorPullResponse = {
+/**
+ * What every pull's answer carries besides rows. The rows are one field per synced table (or
+ * two, its rows and those gone): each side declares them once, the server with its reader
+ * (src/server/mirror/synced-tables.ts), a device with its table (src/client/data/synced-tables.ts).
+ */
+export type MirrorEnvelope = {
   /** Send this next time. */
   cursor: string;
   /** The answer starts from nothing (no or unusable cursor): rows of the player's groups it does not list are gone. */
   reset: boolean;
   /** Another page follows: pull again with the new cursor at once. */
   hasMore: boolean;
-  groups: MirrorGroup[];
-  memberships: MirrorMembership[];
-  bets: MirrorBet[];
-  wagers: MirrorWager[];
-  statistics: MirrorStatistics[];
-  /** Comments on the groups' bets: live ones of a group sent whole; changed ones, tombstones included (`deletedAt` set), of a held group. */
-  comments: VersionedComment[];
-  /** Each bet's history: a group's whole when sent whole, new lines of a held group. */
-  betHistory: VersionedBetHistoryEntry[];
-  /** The groups' seasons, each with its final standings once ended: a group's all when sent whole, changed ones of a held group. */
-  seasons: VersionedSeason[];
-  /** The player's inbox entries: the last 30 days' on a sync from nothing, else those changed (read, gathered, new). */
-  notifications: Notification[];
-  /** The player's push choices and mutes: on a sync from nothing, and whenever they changed; null otherwise (none made yet: the defaults). */
-  notificationSettings: NotificationSettings | null;
   /** Groups that left the player's view (left, removed): drop them with everything in them. */
   removedGroupIds: number[];
-  /** Other members who left or were removed from a group still in view. */
-  removedMemberships: { groupId: number; userId: number }[];
   /** With `clientGroupID` (docs/architecture.md §8): each client's last write applied, by client id. */
   lastMutationIDChanges?: Record<string, number>;
   /** With `clientGroupID`: writes refused, or that created a row, not reported before. */
   mutationOutcomes?: MutationOutcome[];
 };
+
+/** Other members who left or were removed from a group still in view, by their membership's key. */
+export interface RemovedMembership {
+  groupId: number;
+  userId: number;
+}
 
 /** What became of one pushed write besides being applied: refused (why), or the row it made. */
 export interface MutationOutcome {

@@ -1,7 +1,8 @@
 // Which REST write each pushed mutation is (docs/architecture.md §8, src/server/sync): its
-// method and path under API_BASE. The server runs the route's service for it; a device turns a
-// queued write's request into the mutation it pushes with `toSyncMutation`, so a mutator needs
-// to say nothing more than its request. No zod here: the client's landing path imports it.
+// method and path under API_BASE. The server declares each write once, for its REST route and
+// the push alike (its schemas and its service call); a device turns a queued write's request
+// into the mutation it pushes with `toSyncMutation`, so a mutator needs to say nothing more than
+// its request. No zod here: the client's landing path imports it.
 
 export const SYNC_MUTATION_ROUTES = {
   createGroup: ['POST', '/groups'],
@@ -32,6 +33,7 @@ export const SYNC_MUTATION_ROUTES = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type SyncMutationName = keyof typeof SYNC_MUTATION_ROUTES;
+export const SYNC_MUTATION_NAMES = Object.keys(SYNC_MUTATION_ROUTES) as SyncMutationName[];
 
 export interface SyncMutationCall {
   name: SyncMutationName;

@@ -343,6 +343,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     leaderboard: createLeaderboardService({ db: database.db }),
     memberStats: createMemberStatsService({ db: database.db }),
     mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
+    writes: writeServices,
     rateLimits: config.rateLimits,
   });
   await app.register(inviteRoutes, { prefix: API_BASE, groups, rateLimits: config.rateLimits });
@@ -351,19 +352,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bets,
     wagers,
     fair: writeServices.fair,
+    writes: writeServices,
+    rateLimits: config.rateLimits,
   });
   await app.register(commentsRoutes, {
     prefix: API_BASE,
     comments: writeServices.comments,
+    writes: writeServices,
     rateLimits: config.rateLimits,
   });
   await app.register(seasonsRoutes, {
     prefix: API_BASE,
     seasons: writeServices.seasons,
+    writes: writeServices,
+    rateLimits: config.rateLimits,
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,
     notifications: writeServices.notifications,
+    writes: writeServices,
+    rateLimits: config.rateLimits,
   });
   // The one write path of the app's outbox (src/server/sync): the same services, per mutation.
   await app.register(syncRoutes, {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MirrorPullResponse } from '../domain/mirror';
+import type { MirrorPullResponse } from './mirror/synced-tables';
 import { z } from '../domain/schemas/zod';
 import type { MetricsSettings } from './config';
 import type { PoolStats } from './db/connect';

@@ -14,7 +14,7 @@ import type * as Groups from '../../src/domain/groups';
 import type * as Periods from '../../src/domain/leaderboard-periods';
 import type { MemberStateResponse } from '../../src/domain/member-state';
 import type * as MemberStats from '../../src/domain/member-stats';
-import type { MirrorPullResponse } from '../../src/domain/mirror';
+import type * as Mirror from '../../src/domain/mirror';
 import type * as Notifications from '../../src/domain/notifications';
 import type * as Push from '../../src/domain/push';
 import type * as Seasons from '../../src/domain/seasons';
@@ -29,7 +29,7 @@ import type * as GroupSchemas from '../../src/domain/schemas/groups';
 import type * as PeriodSchemas from '../../src/domain/schemas/leaderboard-periods';
 import type { memberStateResponseSchema } from '../../src/domain/schemas/member-state';
 import type * as MemberStatsSchemas from '../../src/domain/schemas/member-stats';
-import type { mirrorPullResponseSchema } from '../../src/domain/schemas/mirror';
+import type * as MirrorSchemas from '../../src/domain/schemas/mirror';
 import type * as NotificationSchemas from '../../src/domain/schemas/notifications';
 import type * as PushSchemas from '../../src/domain/schemas/push';
 import type * as SeasonSchemas from '../../src/domain/schemas/seasons';
@@ -149,7 +149,21 @@ describe('the rule files’ types are their schemas’', () => {
       Out<typeof PushSchemas.pushSubscriptionSchema>
     >().toEqualTypeOf<Push.PushSubscription>();
     expectTypeOf<Out<typeof memberStateResponseSchema>>().toEqualTypeOf<MemberStateResponse>();
-    expectTypeOf<Out<typeof mirrorPullResponseSchema>>().toEqualTypeOf<MirrorPullResponse>();
+    expectTypeOf<
+      Out<typeof MirrorSchemas.mirrorEnvelopeSchema>
+    >().toEqualTypeOf<Mirror.MirrorEnvelope>();
+    expectTypeOf<Out<typeof MirrorSchemas.mirrorGroupSchema>>().toEqualTypeOf<Mirror.MirrorGroup>();
+    expectTypeOf<
+      Out<typeof MirrorSchemas.mirrorMembershipSchema>
+    >().toEqualTypeOf<Mirror.MirrorMembership>();
+    expectTypeOf<Out<typeof MirrorSchemas.mirrorBetSchema>>().toEqualTypeOf<Mirror.MirrorBet>();
+    expectTypeOf<Out<typeof MirrorSchemas.mirrorWagerSchema>>().toEqualTypeOf<Mirror.MirrorWager>();
+    expectTypeOf<
+      Out<typeof MirrorSchemas.mirrorStatisticsSchema>
+    >().toEqualTypeOf<Mirror.MirrorStatistics>();
+    expectTypeOf<
+      Out<typeof MirrorSchemas.removedMembershipSchema>
+    >().toEqualTypeOf<Mirror.RemovedMembership>();
   });
 
   it('seasons, period leaderboards and member stats', () => {

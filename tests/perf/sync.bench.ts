@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { MIRROR_SYNCED_MARK, type MirrorPullResponse } from '../../src/domain/mirror';
+import { MIRROR_SYNCED_MARK } from '../../src/domain/mirror';
+import type { MirrorPullResponse } from '../../src/server/mirror/synced-tables';
 import {
   BARE_DONE_MARK,
   BARE_PAGE_PATH,

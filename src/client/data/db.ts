@@ -7,16 +7,20 @@ import type { MemberStats } from '../../domain/member-stats';
 import type { Notification, NotificationSettings } from '../../domain/notifications';
 import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
 import type { Season } from '../../domain/seasons';
-import type { MirrorTable } from './synced-tables';
+import { SYNCED_STORES, type MirrorTable, type SyncedKey, type SyncedRow } from './synced-tables';
 
 // The client's local database `hunch` (docs/architecture.md §8). Views read it with useLiveQuery;
-// the sync engine and the actions write server data into it. Each schema change is a new
-// `.version(n).stores(...)` on a new SCHEMA_Vn built from the last; never edit an old version.
+// the sync engine and the actions write server data into it. The synced tables' stores come from
+// their entries in synced-tables.ts: a table or an index added there is added to the schema of
+// the current version by Dexie itself, with no version of its own. A new version (a new
+// SCHEMA_Vn built from the last, never an old one edited) is for what Dexie cannot infer: moving
+// data, dropping a table, or a table outside the mirror.
 // Version 3 adds bets, wagers and cached bet statistics; version 4 the outbox; version 5 the mirror;
 // version 6 the comments on bets; version 7 each bet's history; version 8 the inbox and its
 // settings; version 9 the period leaderboards last seen; version 10 the member stats last seen;
 // version 12 the groups' seasons with their standings; version 13 the writes held after a
-// session ended; version 14 the bet indexes the dashboard walks.
+// session ended; version 14 the bet indexes the dashboard walks, and the synced tables' stores
+// read from synced-tables.ts from then on.
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -69,7 +73,7 @@ export type BetRow = Bet & Versioned & PendingMark;
 export type WagerRow = Wager & Versioned & PendingMark;
 
 /** A resolved bet's statistics as the player sees them. */
-interface BetStatisticsRow extends Versioned {
+export interface BetStatisticsRow extends Versioned {
   betId: number;
   statistics: BetStatistics;
 }
@@ -86,8 +90,7 @@ export type BetHistoryRow = BetHistoryEntry & Versioned;
 /** An entry of the player's inbox (kept 30 days after its last activity). */
 export type NotificationRow = Notification & PendingMark;
 
-/** The one row of the player's notification settings (push kinds, mutes). */
-export const SETTINGS_ROW_ID = 1;
+/** The one row of the player's notification settings (push kinds, mutes): key SETTINGS_ROW_ID (synced-tables.ts). */
 export type NotificationSettingsRow = NotificationSettings & { id: number } & PendingMark;
 
 /**
@@ -119,26 +122,20 @@ export interface ShadowRow {
   value: object | null;
 }
 
-export type HunchDb = Dexie & {
-  meta: EntityTable<MetaRow, 'key'>;
-  groups: EntityTable<GroupRow, 'id'>;
-  memberships: Table<MembershipRow, [number, number]>;
-  bets: EntityTable<BetRow, 'id'>;
-  wagers: EntityTable<WagerRow, 'id'>;
-  betStatistics: EntityTable<BetStatisticsRow, 'betId'>;
-  comments: EntityTable<CommentRow, 'id'>;
-  betHistory: EntityTable<BetHistoryRow, 'id'>;
-  notifications: EntityTable<NotificationRow, 'id'>;
-  notificationSettings: EntityTable<NotificationSettingsRow, 'id'>;
-  memberStats: EntityTable<MemberStatsRow, 'key'>;
-  seasons: EntityTable<SeasonRow, 'id'>;
-  /** Writes not yet confirmed by the server (docs/architecture.md §8; data/outbox.ts). */
-  outbox: EntityTable<OutboxEntry, 'id'>;
-  shadow: EntityTable<ShadowRow, 'id'>;
-  /** Writes of a session that ended before they were sent (data/session-end.ts). */
-  held: EntityTable<HeldWrite, 'id'>;
-  periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
-};
+/** The synced tables, typed by their entries in synced-tables.ts. */
+type SyncedTables = { [T in MirrorTable]: Table<SyncedRow<T>, SyncedKey<T>> };
+
+export type HunchDb = Dexie &
+  SyncedTables & {
+    meta: EntityTable<MetaRow, 'key'>;
+    memberStats: EntityTable<MemberStatsRow, 'key'>;
+    /** Writes not yet confirmed by the server (docs/architecture.md §8; data/outbox.ts). */
+    outbox: EntityTable<OutboxEntry, 'id'>;
+    shadow: EntityTable<ShadowRow, 'id'>;
+    /** Writes of a session that ended before they were sent (data/session-end.ts). */
+    held: EntityTable<HeldWrite, 'id'>;
+    periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
+  };
 
 /** What a version 4 outbox entry said it was: it reads as that write's mutator (legacy-request.ts). */
 export type OutboxKind =
@@ -233,10 +230,9 @@ const SCHEMA_V13 = { ...SCHEMA_V12, held: 'id, userId' };
 
 // The dashboard's reads walk the active bets by close time and a group's bets by creator
 // (bets/use-bets.ts), so their cost follows what they show, not how many bets are held.
-const SCHEMA_V14 = {
-  ...SCHEMA_V13,
-  bets: 'id, groupId, state, expiresAt, createdBy, [state+expiresAt], [groupId+createdBy]',
-};
+// From here on the synced tables' stores are their entries' (version 14 declared the bets'
+// indexes as synced-tables.ts now does).
+const SCHEMA_V14 = { ...SCHEMA_V13, ...SYNCED_STORES };
 
 /** A member's stats as last fetched: `key` is `${groupId}:${userId}:${vs ?? ''}`. */
 export interface MemberStatsRow {

@@ -1,6 +1,7 @@
 import { API_BASE } from '../../domain/constants';
 import { DEFAULT_NOTIFICATION_SETTINGS, type PushKind } from '../../domain/notifications';
-import { SETTINGS_ROW_ID, type NotificationRow } from './db';
+import type { NotificationRow } from './db';
+import { SETTINGS_ROW_ID } from './synced-tables';
 import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 
 // The inbox's writes as named mutators (data/mutators.ts, docs/architecture.md §8): reading

@@ -1,6 +1,6 @@
 import { API_BASE } from '../../domain/constants';
 import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from '../../domain/mirror-marks';
-import type { MutationOutcome, MirrorPullResponse } from '../../domain/mirror';
+import type { MutationOutcome } from '../../domain/mirror';
 import type { Table } from 'dexie';
 import {
   activeGroupStore,
@@ -23,10 +23,12 @@ import type { SessionStore } from './session-store';
 import type { ClientGroupOf } from './sync-client';
 import {
   keyOf,
+  MIRROR_SHAPE,
   MIRROR_TABLES,
   pageRemovals,
   pageRows,
   SYNCED_TABLES,
+  type MirrorPullResponse,
   type MirrorTable,
 } from './synced-tables';
 
@@ -62,6 +64,11 @@ const OWNER_KEY = 'ownerUserId';
 interface StoredCursor {
   userId: number;
   cursor: string;
+  /**
+   * The mirror's shape it was read under (synced-tables.ts MIRROR_SHAPE). Absent: stored before
+   * the shape was kept, by a build with today's tables (an older one forgot its cursor on upgrade).
+   */
+  shape?: string;
 }
 
 /** Lets the page breathe between pages of a first sync. */
@@ -163,7 +170,10 @@ export function createSyncEngine({
 
   const storedCursor = async (userId: number): Promise<string> => {
     const stored = (await db.meta.get(CURSOR_KEY))?.value as StoredCursor | undefined;
-    return stored && stored.userId === userId ? stored.cursor : MIRROR_START_CURSOR;
+    // A table added (or a revision raised) since: a pull from it would not bring the rows
+    // already on the server, so the mirror starts over.
+    const isSameShape = (stored?.shape ?? MIRROR_SHAPE) === MIRROR_SHAPE;
+    return stored && stored.userId === userId && isSameShape ? stored.cursor : MIRROR_START_CURSOR;
   };
 
   /**
@@ -214,7 +224,7 @@ export function createSyncEngine({
       await merges.mergePage(page);
       await db.meta.put({
         key: CURSOR_KEY,
-        value: { userId, cursor: page.cursor } satisfies StoredCursor,
+        value: { userId, cursor: page.cursor, shape: MIRROR_SHAPE } satisfies StoredCursor,
       });
       if (page.hasMore) return [];
       // When data was last brought up to date: the offline indicator says so.

@@ -4,7 +4,8 @@ import {
   NOTIFICATION_KINDS,
   type NotificationSettings,
 } from '../../domain/notifications';
-import { db as defaultDb, SETTINGS_ROW_ID, type HunchDb, type NotificationRow } from './db';
+import { db as defaultDb, type HunchDb, type NotificationRow } from './db';
+import { SETTINGS_ROW_ID } from './synced-tables';
 
 // The inbox as the views read it, from the mirror (readable offline): the entries newest
 // activity first, the unread count for the bell, and the player's notification settings.

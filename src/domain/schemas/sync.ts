@@ -1,79 +1,17 @@
 import { z } from './zod';
-import {
-  betIdParamsSchema,
-  createBetRequestSchema,
-  placeWagerRequestSchema,
-  resolveRequestSchema,
-  updateWagerRequestSchema,
-  wagerIdParamsSchema,
-} from './bets';
-import { commentIdParamsSchema, createCommentRequestSchema } from './comments';
-import { disputeRequestSchema } from './fair-resolution';
-import {
-  createGroupRequestSchema,
-  groupIdParamsSchema,
-  groupUserParamsSchema,
-  joinPrivateRequestSchema,
-  joinPublicRequestSchema,
-  updateGroupRequestSchema,
-  updateGroupSettingsRequestSchema,
-} from './groups';
-import {
-  markAllNotificationsReadRequestSchema,
-  markNotificationsReadRequestSchema,
-  muteRequestSchema,
-  pushKindsRequestSchema,
-} from './notifications';
-import { seasonParamsSchema, startSeasonRequestSchema } from './seasons';
-import { SYNC_PUSH_MAX_MUTATIONS, type SyncMutationName } from '../sync';
+import { SYNC_MUTATION_NAMES, SYNC_PUSH_MAX_MUTATIONS, type SyncMutationName } from '../sync';
 
 // One write path (docs/architecture.md §8): POST /api/sync/push carries a device's named
 // mutations, in order. Each mutation is one REST write: its `args` are that route's path
-// parameters (`params`) and body (`body`), checked by the very schemas the route uses, so a
-// write means the same whichever way it arrives.
+// parameters (`params`) and body (`body`), checked by the very schemas the route uses (the
+// server declares each write once for both: src/server/sync/writes.ts), so a write means the
+// same whichever way it arrives.
 
 const SYNC_MESSAGES = {
   clientId: 'A client id is 1 to 64 letters, digits, "-" or "_".',
   mutationId: 'A mutation id is a positive integer.',
   mutations: 'A push holds 1 to 100 mutations, in increasing id order.',
 };
-
-/** The args of each mutation, by name (its route: src/domain/sync.ts): the REST route's params and body schemas. */
-export const SYNC_MUTATION_ARGS = {
-  createGroup: z.object({ body: createGroupRequestSchema }),
-  joinPublicGroup: z.object({ body: joinPublicRequestSchema }),
-  joinPrivateGroup: z.object({ body: joinPrivateRequestSchema }),
-  leaveGroup: z.object({ params: groupIdParamsSchema }),
-  updateGroup: z.object({ params: groupIdParamsSchema, body: updateGroupRequestSchema }),
-  updateGroupSettings: z.object({
-    params: groupIdParamsSchema,
-    body: updateGroupSettingsRequestSchema,
-  }),
-  removeMember: z.object({ params: groupUserParamsSchema }),
-  createBet: z.object({ body: createBetRequestSchema }),
-  placeWager: z.object({ body: placeWagerRequestSchema }),
-  updateWager: z.object({ params: wagerIdParamsSchema, body: updateWagerRequestSchema }),
-  resolveBet: z.object({ params: betIdParamsSchema, body: resolveRequestSchema }),
-  cancelBet: z.object({ params: betIdParamsSchema }),
-  postComment: z.object({ params: betIdParamsSchema, body: createCommentRequestSchema }),
-  deleteComment: z.object({ params: commentIdParamsSchema }),
-  undoResolution: z.object({ params: betIdParamsSchema }),
-  disputeResolution: z.object({ params: betIdParamsSchema, body: disputeRequestSchema }),
-  dismissDispute: z.object({ params: betIdParamsSchema }),
-  reResolveBet: z.object({ params: betIdParamsSchema, body: resolveRequestSchema }),
-  markNotificationsRead: z.object({ body: markNotificationsReadRequestSchema }),
-  markAllNotificationsRead: z.object({ body: markAllNotificationsReadRequestSchema }),
-  setPushKinds: z.object({ body: pushKindsRequestSchema }),
-  muteGroup: z.object({ params: groupIdParamsSchema, body: muteRequestSchema }),
-  muteBet: z.object({ params: betIdParamsSchema, body: muteRequestSchema }),
-  startSeason: z.object({ params: groupIdParamsSchema, body: startSeasonRequestSchema }),
-  endSeason: z.object({ params: seasonParamsSchema }),
-} satisfies Record<SyncMutationName, z.ZodType>;
-
-export type { SyncMutationName };
-export const SYNC_MUTATION_NAMES = Object.keys(SYNC_MUTATION_ARGS) as SyncMutationName[];
-/** What a device sends as a mutation's args. */
-export type SyncMutationArgs<N extends SyncMutationName> = z.input<(typeof SYNC_MUTATION_ARGS)[N]>;
 
 /** A client group (a player's device) or a client (one of its tabs): a random id of its own. */
 export const clientIdSchema = z

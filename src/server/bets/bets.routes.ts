@@ -24,35 +24,92 @@ import {
 import { groupIdParamsSchema } from '../../domain/schemas/groups';
 import { idSchema } from '../../domain/schemas/ids';
 import { currentUser, requireSignIn } from '../auth/authenticate';
+import type { RateLimits } from '../config';
+import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
+import type { WriteServices } from '../sync/write-services';
 import type { BetsService } from './bets.service';
 import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
 
 // The bets calls of docs/groups-and-bets.md §7 under /api, and GET /api/groups/{id}/bets. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
-// src/domain and calls one service function.
+// src/domain and calls one service function. The writes are declared once in BET_WRITES, for
+// their REST routes and the push alike (src/server/sync/writes.ts).
 
 export interface BetsRoutesOptions {
   bets: BetsService;
   wagers: WagersService;
   fair: FairResolutionService;
+  writes: WriteServices;
+  rateLimits: RateLimits;
 }
+
+export const BET_WRITES = {
+  createBet: write({
+    body: createBetRequestSchema,
+    response: betSchema,
+    status: 201,
+    run: (s, caller, { body }) => s.bets.createBet(caller, body),
+    created: createdRowId,
+  }),
+  placeWager: write({
+    body: placeWagerRequestSchema,
+    response: wagerSchema,
+    status: 201,
+    run: (s, caller, { body }) => s.wagers.placeWager(caller, body),
+    created: createdRowId,
+  }),
+  updateWager: write({
+    params: wagerIdParamsSchema,
+    body: updateWagerRequestSchema,
+    response: wagerSchema,
+    run: (s, caller, { params, body }) => s.wagers.updateWager(caller, params.wagerId, body),
+  }),
+  resolveBet: write({
+    params: betIdParamsSchema,
+    body: resolveRequestSchema,
+    response: betSchema,
+    run: (s, caller, { params, body }) => s.bets.resolveBet(caller, params.id, body.correctAnswer),
+  }),
+  // docs/groups-and-bets.md §7: the body is not shown; none is read. Send it without a Content-Type (or `{}`).
+  cancelBet: write({
+    params: betIdParamsSchema,
+    response: betSchema,
+    run: (s, caller, { params }) => s.bets.cancelBet(caller, params.id),
+  }),
+  // The undo window, disputes and their review.
+  undoResolution: write({
+    params: betIdParamsSchema,
+    response: betSchema,
+    run: (s, caller, { params }) => s.fair.undoResolution(caller, params.id),
+  }),
+  disputeResolution: write({
+    params: betIdParamsSchema,
+    body: disputeRequestSchema,
+    response: betSchema,
+    run: (s, caller, { params, body }) => s.fair.disputeResolution(caller, params.id, body.reason),
+  }),
+  dismissDispute: write({
+    params: betIdParamsSchema,
+    response: betSchema,
+    run: (s, caller, { params }) => s.fair.dismissDispute(caller, params.id),
+  }),
+  reResolveBet: write({
+    params: betIdParamsSchema,
+    body: resolveRequestSchema,
+    response: betSchema,
+    run: (s, caller, { params, body }) => s.fair.reResolve(caller, params.id, body.correctAnswer),
+  }),
+} satisfies Writes;
 
 const betGroupParamsSchema = z.object({ groupId: idSchema(BET_MESSAGES.groupRequired) });
 
 export async function betsRoutes(
   instance: FastifyInstance,
-  { bets, wagers, fair }: BetsRoutesOptions,
+  { bets, wagers, fair, writes, rateLimits }: BetsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
-
-  app.post(
-    '/bets',
-    { schema: { body: createBetRequestSchema, response: { 201: betSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await bets.createBet(currentUser(request), request.body)),
-  );
 
   app.get(
     '/bets/user/wagers',
@@ -70,26 +127,6 @@ export async function betsRoutes(
     '/groups/:id/bets',
     { schema: { params: groupIdParamsSchema, response: { 200: groupBetsResponseSchema } } },
     async (request) => bets.listGroupBetsWithStatistics(currentUser(request), request.params.id),
-  );
-
-  app.post(
-    '/bets/wagers',
-    { schema: { body: placeWagerRequestSchema, response: { 201: wagerSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await wagers.placeWager(currentUser(request), request.body)),
-  );
-
-  app.put(
-    '/bets/wagers/:wagerId',
-    {
-      schema: {
-        params: wagerIdParamsSchema,
-        body: updateWagerRequestSchema,
-        response: { 200: wagerSchema },
-      },
-    },
-    async (request) =>
-      wagers.updateWager(currentUser(request), request.params.wagerId, request.body),
   );
 
   app.get(
@@ -110,26 +147,6 @@ export async function betsRoutes(
     async (request) => bets.getStatistics(currentUser(request), request.params.id),
   );
 
-  app.put(
-    '/bets/:id/resolve',
-    {
-      schema: {
-        params: betIdParamsSchema,
-        body: resolveRequestSchema,
-        response: { 200: betSchema },
-      },
-    },
-    async (request) =>
-      bets.resolveBet(currentUser(request), request.params.id, request.body.correctAnswer),
-  );
-
-  // docs/groups-and-bets.md §7: the body is not shown; none is read. Send it without a Content-Type (or `{}`).
-  app.post(
-    '/bets/:id/cancel',
-    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
-    async (request) => bets.cancelBet(currentUser(request), request.params.id),
-  );
-
   // Who picked what, once betting has closed.
   app.get(
     '/bets/:id/picks',
@@ -144,41 +161,5 @@ export async function betsRoutes(
     async (request) => fair.getHistory(currentUser(request), request.params.id),
   );
 
-  app.post(
-    '/bets/:id/undo-resolution',
-    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
-    async (request) => fair.undoResolution(currentUser(request), request.params.id),
-  );
-
-  app.post(
-    '/bets/:id/dispute',
-    {
-      schema: {
-        params: betIdParamsSchema,
-        body: disputeRequestSchema,
-        response: { 200: betSchema },
-      },
-    },
-    async (request) =>
-      fair.disputeResolution(currentUser(request), request.params.id, request.body.reason),
-  );
-
-  app.post(
-    '/bets/:id/dispute/dismiss',
-    { schema: { params: betIdParamsSchema, response: { 200: betSchema } } },
-    async (request) => fair.dismissDispute(currentUser(request), request.params.id),
-  );
-
-  app.put(
-    '/bets/:id/re-resolve',
-    {
-      schema: {
-        params: betIdParamsSchema,
-        body: resolveRequestSchema,
-        response: { 200: betSchema },
-      },
-    },
-    async (request) =>
-      fair.reResolve(currentUser(request), request.params.id, request.body.correctAnswer),
-  );
+  registerWrites(app, BET_WRITES, { services: writes, rateLimits });
 }

@@ -9,25 +9,44 @@ import {
 import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { commentsPerUserRule, rateLimitHook } from '../rate-limits';
+import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
+import type { WriteServices } from '../sync/write-services';
 import type { CommentsService } from './comments.service';
 
 // The comment calls under /api. Every route is for signed-in users (401 before
 // the body is parsed); each declares its schemas from src/domain and calls one service
-// function. Posting is limited per user (RATE_LIMIT_COMMENTS_PER_USER) on top of the writes limit.
+// function. Posting is limited per user (RATE_LIMIT_COMMENTS_PER_USER) on top of the writes
+// limit. The writes serve the push too (src/server/sync/writes.ts).
 
 export interface CommentsRoutesOptions {
   comments: CommentsService;
+  writes: WriteServices;
   rateLimits: RateLimits;
 }
 
+export const COMMENT_WRITES = {
+  postComment: write({
+    params: betIdParamsSchema,
+    body: createCommentRequestSchema,
+    response: commentSchema,
+    status: 201,
+    run: (s, caller, { params, body }) => s.comments.postComment(caller, params.id, body),
+    created: createdRowId,
+    limit: 'comments',
+  }),
+  deleteComment: write({
+    params: commentIdParamsSchema,
+    response: commentSchema,
+    run: (s, caller, { params }) => s.comments.deleteComment(caller, params.commentId),
+  }),
+} satisfies Writes;
+
 export async function commentsRoutes(
   instance: FastifyInstance,
-  { comments, rateLimits }: CommentsRoutesOptions,
+  { comments, writes, rateLimits }: CommentsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
-  const commentsPerUser = rateLimitHook(app, commentsPerUserRule(rateLimits));
 
   app.get(
     '/bets/:id/comments',
@@ -35,25 +54,5 @@ export async function commentsRoutes(
     async (request) => comments.listComments(currentUser(request), request.params.id),
   );
 
-  app.post(
-    '/bets/:id/comments',
-    {
-      onRequest: commentsPerUser,
-      schema: {
-        params: betIdParamsSchema,
-        body: createCommentRequestSchema,
-        response: { 201: commentSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await comments.postComment(currentUser(request), request.params.id, request.body)),
-  );
-
-  app.delete(
-    '/comments/:commentId',
-    { schema: { params: commentIdParamsSchema, response: { 200: commentSchema } } },
-    async (request) => comments.deleteComment(currentUser(request), request.params.commentId),
-  );
+  registerWrites(app, COMMENT_WRITES, { services: writes, rateLimits });
 }

@@ -30,12 +30,14 @@ import {
 } from '../../domain/schemas/leaderboard-periods';
 import { memberStateResponseSchema } from '../../domain/schemas/member-state';
 import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/schemas/member-stats';
-import { mirrorPullResponseSchema, mirrorQuerySchema } from '../../domain/schemas/mirror';
+import { mirrorQuerySchema } from '../../domain/schemas/mirror';
 import { currentUser, requireSignIn } from '../auth/authenticate';
-import type { MirrorPullResponse } from '../../domain/mirror';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
-import { byIp, joinPrivateRules, rateLimitHook } from '../rate-limits';
+import { mirrorPullResponseSchema, type MirrorPullResponse } from '../mirror/synced-tables';
+import { byIp, rateLimitHook } from '../rate-limits';
+import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
+import type { WriteServices } from '../sync/write-services';
 import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
@@ -52,25 +54,68 @@ export interface GroupsRoutesOptions {
   memberStats: MemberStatsService;
   /** Both answers of GET /member/state: the spec's member state and, with a cursor, the pull. */
   mirror: MirrorService;
+  writes: WriteServices;
   rateLimits: RateLimits;
 }
 
 export const LEFT_GROUP_MESSAGE = 'You left the group.';
 
+export const GROUP_WRITES = {
+  createGroup: write({
+    body: createGroupRequestSchema,
+    response: groupSchema,
+    status: 201,
+    run: (s, caller, { body }) => s.groups.createGroup(caller, body),
+    created: createdRowId,
+  }),
+  joinPublicGroup: write({
+    body: joinPublicRequestSchema,
+    response: groupSchema,
+    run: (s, caller, { body }) => s.members.joinPublic(caller, body.groupName),
+  }),
+  joinPrivateGroup: write({
+    body: joinPrivateRequestSchema,
+    response: groupSchema,
+    run: (s, caller, { body }) => s.members.joinPrivate(caller, body.groupId, body.inviteCode),
+    limit: 'joinPrivate',
+  }),
+  // An admin renames the group or changes its description.
+  updateGroup: write({
+    params: groupIdParamsSchema,
+    body: updateGroupRequestSchema,
+    response: groupSchema,
+    run: (s, caller, { params, body }) => s.groups.updateGroup(caller, params.id, body),
+  }),
+  // A group's settings (the weekly floor top-up), for its admins.
+  updateGroupSettings: write({
+    params: groupIdParamsSchema,
+    body: updateGroupSettingsRequestSchema,
+    response: groupSettingsSchema,
+    run: (s, caller, { params, body }) => s.groups.updateSettings(caller, params.id, body),
+  }),
+  removeMember: write({
+    params: groupUserParamsSchema,
+    response: groupSchema,
+    run: (s, caller, { params }) => s.members.removeMember(caller, params.id, params.userId),
+  }),
+  // docs/groups-and-bets.md §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
+  leaveGroup: write({
+    params: groupIdParamsSchema,
+    response: messageResponseSchema,
+    run: async (s, caller, { params }) => {
+      await s.members.leaveGroup(caller, params.id);
+      return { message: LEFT_GROUP_MESSAGE };
+    },
+  }),
+} satisfies Writes;
+
 export async function groupsRoutes(
   instance: FastifyInstance,
-  { groups, members, leaderboard, memberStats, mirror, rateLimits }: GroupsRoutesOptions,
+  { groups, members, leaderboard, memberStats, mirror, writes, rateLimits }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
-  const joinPrivateLimits = joinPrivateRules(rateLimits).map((rule) => rateLimitHook(app, rule));
-
-  app.post(
-    '/groups',
-    { schema: { body: createGroupRequestSchema, response: { 201: groupSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await groups.createGroup(currentUser(request), request.body)),
-  );
+  registerWrites(app, GROUP_WRITES, { services: writes, rateLimits });
 
   app.get(
     '/groups',
@@ -93,39 +138,10 @@ export async function groupsRoutes(
     async (request) => groups.searchPublicGroups(currentUser(request), request.query.search),
   );
 
-  app.post(
-    '/groups/join-public',
-    { schema: { body: joinPublicRequestSchema, response: { 200: groupSchema } } },
-    async (request) => members.joinPublic(currentUser(request), request.body.groupName),
-  );
-
-  app.post(
-    '/groups/join-private',
-    {
-      onRequest: joinPrivateLimits,
-      schema: { body: joinPrivateRequestSchema, response: { 200: groupSchema } },
-    },
-    async (request) =>
-      members.joinPrivate(currentUser(request), request.body.groupId, request.body.inviteCode),
-  );
-
   app.get(
     '/groups/:id',
     { schema: { params: groupIdParamsSchema, response: { 200: groupSchema } } },
     async (request) => groups.getGroup(currentUser(request), request.params.id),
-  );
-
-  // An admin renames the group or changes its description.
-  app.patch(
-    '/groups/:id',
-    {
-      schema: {
-        params: groupIdParamsSchema,
-        body: updateGroupRequestSchema,
-        response: { 200: groupSchema },
-      },
-    },
-    async (request) => groups.updateGroup(currentUser(request), request.params.id, request.body),
   );
 
   // A group's settings (the weekly floor top-up), for its admins.
@@ -133,18 +149,6 @@ export async function groupsRoutes(
     '/groups/:id/settings',
     { schema: { params: groupIdParamsSchema, response: { 200: groupSettingsSchema } } },
     async (request) => groups.getSettings(currentUser(request), request.params.id),
-  );
-
-  app.patch(
-    '/groups/:id/settings',
-    {
-      schema: {
-        params: groupIdParamsSchema,
-        body: updateGroupSettingsRequestSchema,
-        response: { 200: groupSettingsSchema },
-      },
-    },
-    async (request) => groups.updateSettings(currentUser(request), request.params.id, request.body),
   );
 
   // A new invite code for a private group, for its admins: the old one stops working.
@@ -180,13 +184,6 @@ export async function groupsRoutes(
       members.addMember(currentUser(request), request.params.id, request.body.userId),
   );
 
-  app.delete(
-    '/groups/:id/members/:userId',
-    { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
-    async (request) =>
-      members.removeMember(currentUser(request), request.params.id, request.params.userId),
-  );
-
   app.post(
     '/groups/:id/admins',
     {
@@ -205,16 +202,6 @@ export async function groupsRoutes(
     { schema: { params: groupUserParamsSchema, response: { 200: groupSchema } } },
     async (request) =>
       members.removeAdmin(currentUser(request), request.params.id, request.params.userId),
-  );
-
-  // docs/groups-and-bets.md §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
-  app.post(
-    '/groups/:id/leave',
-    { schema: { params: groupIdParamsSchema, response: { 200: messageResponseSchema } } },
-    async (request) => {
-      await members.leaveGroup(currentUser(request), request.params.id);
-      return { message: LEFT_GROUP_MESSAGE };
-    },
   );
 
   app.get(

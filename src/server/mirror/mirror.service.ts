@@ -1,10 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { MemberStateResponse } from '../../domain/member-state';
-import {
-  MIRROR_PAGE_ROWS,
-  MIRROR_START_CURSOR,
-  type MirrorPullResponse,
-} from '../../domain/mirror';
+import { MIRROR_PAGE_ROWS, MIRROR_START_CURSOR } from '../../domain/mirror';
 import type { AuthUser } from '../auth/tokens';
 import { readBetQueues } from '../bets/bet-mirror';
 import { EARLIEST_SNAPSHOT } from '../db/changes';
@@ -16,7 +12,13 @@ import type { SyncPullPart } from '../../domain/schemas/sync';
 import { readSyncPull } from '../sync/client-mutations';
 import type { ChangeWatermarks } from './change-watermarks';
 import { decodeCursor, encodeCursor, type MirrorCursor } from './mirror-cursor';
-import { changesExistSql, countGroupRows, emptyPage, readPage } from './synced-tables';
+import {
+  changesExistSql,
+  countGroupRows,
+  emptyPage,
+  readPage,
+  type MirrorPullResponse,
+} from './synced-tables';
 
 // The local mirror's pull (docs/architecture.md §8; GET /member/state?cursor=…). One statement asks,
 // under one snapshot, which groups the caller is in and whether anything they can see changed

@@ -13,18 +13,54 @@ import {
 } from '../../domain/schemas/notifications';
 import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
+import type { RateLimits } from '../config';
+import { registerWrites, write, type Writes } from '../sync/writes';
+import type { WriteServices } from '../sync/write-services';
 import type { NotificationsService } from './notifications.service';
 
 // The inbox calls under /api, for signed-in users (401 before the body is parsed); each declares
-// its schemas from src/domain and calls one service function.
+// its schemas from src/domain and calls one service function. The writes serve the push too
+// (src/server/sync/writes.ts).
 
 export interface NotificationsRoutesOptions {
   notifications: NotificationsService;
+  writes: WriteServices;
+  rateLimits: RateLimits;
 }
+
+export const NOTIFICATION_WRITES = {
+  markNotificationsRead: write({
+    body: markNotificationsReadRequestSchema,
+    response: z.object({ notifications: z.array(notificationSchema) }),
+    run: (s, caller, { body }) => s.notifications.markRead(caller, body),
+  }),
+  markAllNotificationsRead: write({
+    body: markAllNotificationsReadRequestSchema,
+    response: z.object({ readCount: z.number().int() }),
+    run: (s, caller, { body }) => s.notifications.markAllRead(caller, body),
+  }),
+  setPushKinds: write({
+    body: pushKindsRequestSchema,
+    response: notificationSettingsSchema,
+    run: (s, caller, { body }) => s.notifications.setPushKinds(caller, body),
+  }),
+  muteGroup: write({
+    params: groupIdParamsSchema,
+    body: muteRequestSchema,
+    response: notificationSettingsSchema,
+    run: (s, caller, { params, body }) => s.notifications.muteGroup(caller, params.id, body),
+  }),
+  muteBet: write({
+    params: betIdParamsSchema,
+    body: muteRequestSchema,
+    response: notificationSettingsSchema,
+    run: (s, caller, { params, body }) => s.notifications.muteBet(caller, params.id, body),
+  }),
+} satisfies Writes;
 
 export async function notificationsRoutes(
   instance: FastifyInstance,
-  { notifications }: NotificationsRoutesOptions,
+  { notifications, writes, rateLimits }: NotificationsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
@@ -35,64 +71,11 @@ export async function notificationsRoutes(
     async (request) => notifications.listNotifications(currentUser(request)),
   );
 
-  app.post(
-    '/notifications/read',
-    {
-      schema: {
-        body: markNotificationsReadRequestSchema,
-        response: { 200: z.object({ notifications: z.array(notificationSchema) }) },
-      },
-    },
-    async (request) => notifications.markRead(currentUser(request), request.body),
-  );
-
-  app.post(
-    '/notifications/read-all',
-    {
-      schema: {
-        body: markAllNotificationsReadRequestSchema,
-        response: { 200: z.object({ readCount: z.number().int() }) },
-      },
-    },
-    async (request) => notifications.markAllRead(currentUser(request), request.body),
-  );
-
   app.get(
     '/notification-settings',
     { schema: { response: { 200: notificationSettingsSchema } } },
     async (request) => notifications.getSettings(currentUser(request)),
   );
 
-  app.put(
-    '/notification-settings/push',
-    {
-      schema: { body: pushKindsRequestSchema, response: { 200: notificationSettingsSchema } },
-    },
-    async (request) => notifications.setPushKinds(currentUser(request), request.body),
-  );
-
-  app.put(
-    '/groups/:id/mute',
-    {
-      schema: {
-        params: groupIdParamsSchema,
-        body: muteRequestSchema,
-        response: { 200: notificationSettingsSchema },
-      },
-    },
-    async (request) =>
-      notifications.muteGroup(currentUser(request), request.params.id, request.body),
-  );
-
-  app.put(
-    '/bets/:id/mute',
-    {
-      schema: {
-        params: betIdParamsSchema,
-        body: muteRequestSchema,
-        response: { 200: notificationSettingsSchema },
-      },
-    },
-    async (request) => notifications.muteBet(currentUser(request), request.params.id, request.body),
-  );
+  registerWrites(app, NOTIFICATION_WRITES, { services: writes, rateLimits });
 }

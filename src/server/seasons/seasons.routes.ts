@@ -8,13 +8,39 @@ import {
   startSeasonRequestSchema,
 } from '../../domain/schemas/seasons';
 import { currentUser, requireSignIn } from '../auth/authenticate';
+import type { RateLimits } from '../config';
+import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
+import type { WriteServices } from '../sync/write-services';
 import type { SeasonsService } from './seasons.service';
 
-// A group's seasons under /api/groups/{id}/seasons, for signed-in users.
+// A group's seasons under /api/groups/{id}/seasons, for signed-in users. The writes serve the
+// push too (src/server/sync/writes.ts).
+
+export interface SeasonsRoutesOptions {
+  seasons: SeasonsService;
+  writes: WriteServices;
+  rateLimits: RateLimits;
+}
+
+export const SEASON_WRITES = {
+  startSeason: write({
+    params: groupIdParamsSchema,
+    body: startSeasonRequestSchema,
+    response: seasonSchema,
+    status: 201,
+    run: (s, caller, { params, body }) => s.seasons.startSeason(caller, params.id, body),
+    created: createdRowId,
+  }),
+  endSeason: write({
+    params: seasonParamsSchema,
+    response: seasonSchema,
+    run: (s, caller, { params }) => s.seasons.endSeasonNow(caller, params.id, params.seasonId),
+  }),
+} satisfies Writes;
 
 export async function seasonsRoutes(
   instance: FastifyInstance,
-  { seasons }: { seasons: SeasonsService },
+  { seasons, writes, rateLimits }: SeasonsRoutesOptions,
 ): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
@@ -25,29 +51,5 @@ export async function seasonsRoutes(
     async (request) => seasons.listSeasons(currentUser(request), request.params.id),
   );
 
-  app.post(
-    '/groups/:id/seasons',
-    {
-      schema: {
-        params: groupIdParamsSchema,
-        body: startSeasonRequestSchema,
-        response: { 201: seasonSchema },
-      },
-    },
-    async (request, reply) => {
-      const season = await seasons.startSeason(
-        currentUser(request),
-        request.params.id,
-        request.body,
-      );
-      return reply.code(201).send(season);
-    },
-  );
-
-  app.post(
-    '/groups/:id/seasons/:seasonId/end',
-    { schema: { params: seasonParamsSchema, response: { 200: seasonSchema } } },
-    async (request) =>
-      seasons.endSeasonNow(currentUser(request), request.params.id, request.params.seasonId),
-  );
+  registerWrites(app, SEASON_WRITES, { services: writes, rateLimits });
 }

@@ -1,10 +1,9 @@
-import {
-  SYNC_MUTATION_ARGS,
-  type SyncMutationError,
-  type SyncMutationName,
-  type SyncMutationResult,
-  type SyncPushResponse,
+import type {
+  SyncMutationError,
+  SyncMutationResult,
+  SyncPushResponse,
 } from '../../domain/schemas/sync';
+import type { SyncMutationName } from '../../domain/sync';
 import type { z } from '../../domain/schemas/zod';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
@@ -25,6 +24,7 @@ import {
 } from './client-mutations';
 import { SYNC_MUTATIONS } from './sync-mutations';
 import { createWriteServices, heldEvents, joinedDatabase } from './write-services';
+import { argsSchemaOf, type AnyWrite } from './writes';
 
 // POST /api/sync/push (docs/architecture.md §8; Replicache's push is the model): a device's
 // writes, in order, each in ITS OWN transaction that first locks the client's row, skips an id
@@ -106,9 +106,9 @@ export function createSyncPushService({
     key: ClientKey,
     mutation: SyncPushInput['mutations'][number],
   ): Promise<Applied> {
-    const parsed = SYNC_MUTATION_ARGS[mutation.name].safeParse(mutation.args);
+    const definition: AnyWrite = SYNC_MUTATIONS[mutation.name];
+    const parsed = argsSchemaOf(definition).safeParse(mutation.args);
     if (!parsed.success) return recordRefusal(key, mutation.id, invalidArgs(parsed.error));
-    const definition = SYNC_MUTATIONS[mutation.name] as (typeof SYNC_MUTATIONS)['createGroup'];
     const held = heldEvents();
     let applied: Applied;
     try {
@@ -118,7 +118,7 @@ export function createSyncPushService({
         if (mutation.id <= last) return { kind: 'skipped' };
         if (mutation.id > last + 1) return { kind: 'gap', expected: last + 1 };
         const services = createWriteServices({ db: joinedDatabase(tx), events: held.bus, now });
-        const result = await definition.run(services, caller, parsed.data as never);
+        const result: unknown = await definition.run(services, caller, parsed.data as never);
         const createdId = definition.created?.(result) ?? null;
         await recordMutation(tx, key, mutation.id, { createdId }, now());
         return { kind: 'applied', result, createdId };

@@ -4,6 +4,7 @@ import { CURSOR_KEY, openHunchDb } from '../../../src/client/data/db';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { legacyRequest } from '../../../src/client/data/legacy-request';
 import { textsOf } from '../../../src/client/data/mutators';
+import { keyOf, SYNCED_STORES } from '../../../src/client/data/synced-tables';
 
 // The Dexie schema upgrades in place: a version 4 database with writes still
 // waiting opens as version 5 with those writes kept, each still sending its own request (pushed
@@ -178,4 +179,70 @@ it('adds the bet history, the inbox and the period leaderboards to a version 6 m
   expect(await db.periodLeaderboards.get([1, 'week'])).toMatchObject({ groupId: 1 });
   db.close();
   await db.delete();
+});
+
+// From version 14 on, the synced tables' stores are their entries in synced-tables.ts.
+
+/** What version 14 installed, as it was written out before the stores came from the list. */
+const VERSION_14 = {
+  meta: '&key',
+  groups: '&id, name',
+  memberships: '&[groupId+userId], groupId, userId',
+  bets: 'id, groupId, state, expiresAt, createdBy, [state+expiresAt], [groupId+createdBy]',
+  wagers: 'id, betId, userId, [betId+userId]',
+  betStatistics: '&betId',
+  outbox: 'id, createdAt, status, userId',
+  shadow: '&id',
+  comments: 'id, betId, groupId',
+  betHistory: 'id, betId, groupId',
+  notifications: 'id, updatedAt',
+  notificationSettings: '&id',
+  periodLeaderboards: '&[groupId+period]',
+  memberStats: '&key',
+  seasons: 'id, groupId',
+  held: 'id, userId',
+};
+
+it('keeps every store and primary key a version 14 device holds (a table is only ever added)', async () => {
+  const name = 'hunch-v14-stores-test';
+  const v14 = new Dexie(name);
+  v14.version(14).stores(VERSION_14);
+  await v14.open();
+  const installed = new Map(
+    v14.tables.map((table) => [table.name, table.schema.primKey.keyPath] as const),
+  );
+  v14.close();
+
+  const db = openHunchDb(name);
+  await db.open();
+  for (const [table, keyPath] of installed)
+    expect(db.table(table).schema.primKey.keyPath, table).toEqual(keyPath);
+  for (const [table, store] of Object.entries(SYNCED_STORES)) {
+    const declared = VERSION_14[table as keyof typeof VERSION_14];
+    if (declared !== undefined) expect(store, table).toBe(declared);
+  }
+  expect(keyOf('memberships', { groupId: 4, userId: 9 })).toEqual([4, 9]);
+  expect(keyOf('betStatistics', { betId: 12 })).toBe(12);
+  db.close();
+  await db.delete();
+});
+
+it('adds a table a later list declares to the installed database, with no version of its own, and keeps the rows held', async () => {
+  // What a new synced table relies on: Dexie 4 extends the installed schema itself.
+  const name = 'hunch-added-table-test';
+  const before = new Dexie(name);
+  before.version(14).stores(VERSION_14);
+  await before.open();
+  await before.table('bets').put({ id: 3, groupId: 1, state: 'active' });
+  before.close();
+
+  const after = new Dexie(name);
+  after.version(14).stores({ ...VERSION_14, reactions: 'id, betId, groupId' });
+  await after.open();
+  await after.table('reactions').put({ id: 1, betId: 3, groupId: 1 });
+
+  expect(await after.table('bets').get(3)).toMatchObject({ state: 'active' });
+  expect(await after.table('reactions').where('betId').equals(3).count()).toBe(1);
+  after.close();
+  await after.delete();
 });

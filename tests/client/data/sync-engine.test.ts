@@ -3,7 +3,7 @@ import '../node-browser';
 import { describe, expect, it } from 'vitest';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { CURSOR_KEY, LAST_SYNCED_KEY, SYNC_CLIENT_KEY } from '../../../src/client/data/db';
-import { MIRROR_TABLES, SYNCED_TABLES } from '../../../src/client/data/synced-tables';
+import { MIRROR_SHAPE, MIRROR_TABLES, SYNCED_TABLES } from '../../../src/client/data/synced-tables';
 import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 import {
   cancel,
@@ -143,6 +143,35 @@ describe('a cursor the server cannot use', () => {
     );
     const stored = (await phone.db.meta.get(CURSOR_KEY))?.value as { cursor: string };
     expect(stored.cursor).not.toMatch(/^x+$/);
+  });
+});
+
+describe('a mirror whose tables changed', () => {
+  it('starts over when the cursor was stored under another list of synced tables, and keeps one stored before the list was recorded', async () => {
+    const { me } = await playerWithTwoGroups();
+    const phone = await device(me);
+    await phone.local.sync();
+    const { cursor } = (await phone.db.meta.get(CURSOR_KEY))?.value as { cursor: string };
+    expect((await phone.db.meta.get(CURSOR_KEY))?.value).toMatchObject({ shape: MIRROR_SHAPE });
+
+    // Stored by a build with one table fewer (the seasons were added since).
+    const older = MIRROR_TABLES.filter((table) => table !== 'seasons').join(',');
+    await phone.db.meta.put({
+      key: CURSOR_KEY,
+      value: { userId: me.user.id, cursor, shape: older },
+    });
+    phone.requests.length = 0;
+    await phone.local.sync();
+    expect(phone.requests).toEqual([
+      expect.stringMatching(/^GET \/api\/member\/state\?cursor=0&clientGroupID=[\w-]+$/),
+    ]);
+
+    // Stored before the shape was kept: a build with today's tables wrote it.
+    await phone.db.meta.put({ key: CURSOR_KEY, value: { userId: me.user.id, cursor } });
+    phone.requests.length = 0;
+    await phone.local.sync();
+    expect(phone.requests).toHaveLength(1);
+    expect(phone.requests[0]).toContain(`?cursor=${encodeURIComponent(cursor)}&`);
   });
 });
 
@@ -443,7 +472,7 @@ describe('a paged first sync', () => {
 
     expect(asked).toEqual(['/api/member/state?cursor=0', '/api/member/state?cursor=c1']);
     expect((await db.groups.toArray()).map((row) => row.id)).toEqual([1, 2]);
-    expect((await db.meta.get(CURSOR_KEY))?.value).toEqual({ userId: 7, cursor: 'c2' });
+    expect((await db.meta.get(CURSOR_KEY))?.value).toMatchObject({ userId: 7, cursor: 'c2' });
     db.close();
     await db.delete();
   });

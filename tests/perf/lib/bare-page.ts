@@ -1,5 +1,6 @@
-import type { MirrorPullResponse } from '../../../src/domain/mirror';
-import { openHunchDb, SETTINGS_ROW_ID, type BetRow } from '../../../src/client/data/db';
+import type { MirrorPullResponse } from '../../../src/client/data/synced-tables';
+import { openHunchDb, type BetRow } from '../../../src/client/data/db';
+import { SETTINGS_ROW_ID } from '../../../src/client/data/synced-tables';
 
 // The bare reference page of the cold-start and sync benchmarks, bundled by `bundleBarePage`
 // (bare-reference.ts) and served by the bench's server at /api/bench/bare: no framework, the

@@ -8,8 +8,9 @@ import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
 import { notificationText } from '../../../src/domain/notification-texts';
 import type { Season } from '../../../src/domain/seasons';
-import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
-import { mirrorPullResponseSchema } from '../../../src/domain/schemas/mirror';
+import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
+import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
+import { mirrorPullResponseSchema } from '../../../src/server/mirror/synced-tables';
 import { bets, ledger, memberships, wagers } from '../../../src/server/db/schema';
 import {
   cancel,

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
-import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
+import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
+import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
 import { createGroupWithRoles, createPlayer, joinGroup } from '../groups/group.factories';
 import { useTestServer } from '../harness';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
-import type { MirrorPullResponse } from '../../../src/domain/mirror';
+import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
 import { runPicksReveal } from '../../../src/server/jobs/picks-reveal.job';
 import { createGroupWithRoles } from '../groups/group.factories';
 import { useTestServer } from '../harness';

@@ -9,7 +9,8 @@ import {
   type PeriodLeaderboard,
   type ResultEntry,
 } from '../../../src/domain/leaderboard-periods';
-import { MIRROR_START_CURSOR, type MirrorPullResponse } from '../../../src/domain/mirror';
+import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
+import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
 import { seasonStandingsOf } from '../../../src/domain/seasons';
 import { settlementEntries } from '../../../src/domain/settlement-entries';
 import { betHistory, ledger } from '../../../src/server/db/schema';

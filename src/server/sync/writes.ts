@@ -1,0 +1,121 @@
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { SYNC_MUTATION_ROUTES, type SyncMutationName } from '../../domain/sync';
+import { z } from '../../domain/schemas/zod';
+import { currentUser } from '../auth/authenticate';
+import type { AuthUser } from '../auth/tokens';
+import type { RateLimits } from '../config';
+import {
+  commentsPerUserRule,
+  joinPrivateRules,
+  rateLimitHook,
+  type RateLimitRule,
+} from '../rate-limits';
+import type { WriteServices } from './write-services';
+
+// A write is declared once, next to its feature's other routes, and serves both ways in: the
+// REST route (method and path from src/domain/sync.ts, which the device's outbox reads too) and
+// the mutation of the same name a push carries (push.service.ts). Both check the same params and
+// body schemas and run the same `run` on the same services, so a write means the same whichever
+// way it arrives; there is no second list of mutations to keep in step.
+
+type Schema = z.ZodType | undefined;
+type Output<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Which rate limit of its own a write has, on top of the writes per user (rate-limits.ts). */
+export type WriteLimit = 'comments' | 'joinPrivate';
+
+export interface Write<P extends Schema = Schema, B extends Schema = Schema, R = unknown> {
+  /** The path parameters' schema. */
+  params?: P;
+  /** The body's schema (none: no body is read). */
+  body?: B;
+  /** The answer's schema, sent with `status`. */
+  response: z.ZodType;
+  /** The REST answer's status (200 unless said). */
+  status?: 200 | 201;
+  /** The service call: the very one both ways make. */
+  run(
+    services: WriteServices,
+    caller: AuthUser,
+    args: { params: Output<P>; body: Output<B> },
+  ): Promise<R>;
+  /** The id of the row the write made: a device's temporary id becomes it. */
+  created?: (result: R) => number;
+  limit?: WriteLimit;
+}
+
+// Writes are kept by name; their argument types are each write's own business.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyWrite = Write<any, any, any>;
+
+/** A write's declaration, typed by its schemas. */
+export const write = <P extends Schema = undefined, B extends Schema = undefined, R = unknown>(
+  entry: Write<P, B, R>,
+): Write<P, B, R> => entry;
+
+/** A feature's writes, each under the name of its mutation. */
+export type Writes = Partial<Record<SyncMutationName, AnyWrite>>;
+
+/** The id field of the row a write answers with. */
+export const createdRowId = (result: { id: number }) => result.id;
+
+const argsSchemas = new WeakMap<AnyWrite, z.ZodType>();
+
+/** What a pushed mutation's args must be: the write's params and body, each as its route checks it. */
+export function argsSchemaOf(entry: AnyWrite): z.ZodType {
+  let schema = argsSchemas.get(entry);
+  if (!schema) {
+    schema = z.object({
+      ...(entry.params ? { params: entry.params } : {}),
+      ...(entry.body ? { body: entry.body } : {}),
+    });
+    argsSchemas.set(entry, schema);
+  }
+  return schema;
+}
+
+/** The rules of each write limit. */
+export function writeLimitRules(limits: RateLimits): Record<WriteLimit, RateLimitRule[]> {
+  return { comments: [commentsPerUserRule(limits)], joinPrivate: joinPrivateRules(limits) };
+}
+
+/**
+ * Registers each of `writes` as its REST route on `app` (signed in already: `requireSignIn`),
+ * with its own rate limit checked before the body is read.
+ */
+export function registerWrites(
+  app: FastifyInstance,
+  writes: Writes,
+  { services, rateLimits }: { services: WriteServices; rateLimits: RateLimits },
+): void {
+  const limitHooks = new Map<WriteLimit, onRequestHookHandler[]>();
+  const hooksOf = (limit: WriteLimit) => {
+    let hooks = limitHooks.get(limit);
+    if (!hooks) {
+      hooks = writeLimitRules(rateLimits)[limit].map((rule) => rateLimitHook(app, rule));
+      limitHooks.set(limit, hooks);
+    }
+    return hooks;
+  };
+  for (const [name, entry] of Object.entries(writes) as [SyncMutationName, AnyWrite][]) {
+    const [method, url] = SYNC_MUTATION_ROUTES[name];
+    const status = entry.status ?? 200;
+    app.route({
+      method,
+      url,
+      ...(entry.limit ? { onRequest: hooksOf(entry.limit) } : {}),
+      schema: {
+        ...(entry.params ? { params: entry.params } : {}),
+        ...(entry.body ? { body: entry.body } : {}),
+        response: { [status]: entry.response },
+      },
+      handler: async (request, reply) => {
+        const result: unknown = await entry.run(services, currentUser(request), {
+          params: request.params,
+          body: request.body,
+        });
+        return reply.status(status).send(result);
+      },
+    });
+  }
+}
