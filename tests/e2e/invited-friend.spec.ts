@@ -125,6 +125,8 @@ test('the invited friend who resets a forgotten password by mail signs in inside
   const page = await freshPage(browser);
   await page.goto(invite.path);
   await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  // The sign-in form has an Email field too: fill the reset form's once it is drawn.
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(friend.person.email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText('Password reset link has been sent to your email.')).toBeVisible();

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
+import { MIRROR_SYNCED_MARK } from '../../src/domain/mirror-marks';
 import { registerViaApi, signIn } from './accounts.helpers';
 
 // The installable part: the manifest and the service worker make Hunch installable
@@ -90,6 +91,11 @@ test('after one online visit the app opens offline from the cache and says it is
   await expect(page).toHaveURL(/\/dashboard$/);
   await waitForServiceWorker(page);
   await expect(page.getByText("You're offline.")).toHaveCount(0);
+  // The first sync has been written: the banner below says when.
+  await page.waitForFunction(
+    (mark) => performance.getEntriesByName(mark).length > 0,
+    MIRROR_SYNCED_MARK,
+  );
 
   await context.setOffline(true);
   await page.reload();

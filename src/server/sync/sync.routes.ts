@@ -3,16 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { syncPushRequestSchema, syncPushResponseSchema } from '../../domain/schemas/sync';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import {
-  commentsPerUserRule,
-  joinPrivateRules,
-  rateLimitCheck,
-  writesPerUserRule,
-} from '../rate-limits';
+import { rateLimitCheck, writesPerUserRule } from '../rate-limits';
 import type { Database } from '../db/connect';
 import { purgeOldOutcomes } from './client-mutations';
 import type { MutationLimiter, SyncPushService } from './push.service';
 import { SYNC_MUTATIONS } from './sync-mutations';
+import { writeLimitRules, type WriteLimit } from './writes';
 
 // POST /api/sync/push (push.service.ts), for signed-in users. Each mutation that runs counts
 // against the limits its REST route has, on the same counters (rate-limits.ts): the writes
@@ -50,10 +46,13 @@ export async function syncRoutes(
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
   const writes = rateLimitCheck(app, writesPerUserRule(rateLimits));
-  const extra = {
-    comments: [rateLimitCheck(app, commentsPerUserRule(rateLimits))],
-    joinPrivate: joinPrivateRules(rateLimits).map((rule) => rateLimitCheck(app, rule)),
-  };
+  const rules = writeLimitRules(rateLimits);
+  const extra = Object.fromEntries(
+    Object.entries(rules).map(([limit, each]) => [
+      limit,
+      each.map((rule) => rateLimitCheck(app, rule)),
+    ]),
+  ) as Record<WriteLimit, ReturnType<typeof rateLimitCheck>[]>;
 
   app.post(
     '/sync/push',
@@ -61,7 +60,7 @@ export async function syncRoutes(
     async (request) => {
       // As the REST route orders them: its own limits, then the writes limit.
       const limit: MutationLimiter = async (name) => {
-        const own = SYNC_MUTATIONS[name].limit;
+        const own: WriteLimit | undefined = SYNC_MUTATIONS[name].limit;
         for (const check of [...(own ? extra[own] : []), writes]) {
           const retryAfter = await check(request);
           if (retryAfter !== undefined) return retryAfter;
