@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { CURSOR_KEY, openHunchDb } from '../../../src/client/data/db';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { legacyRequest } from '../../../src/client/data/legacy-request';
@@ -236,9 +236,13 @@ it('adds a table a later list declares to the installed database, with no versio
   await before.table('bets').put({ id: 3, groupId: 1, state: 'active' });
   before.close();
 
+  // Dexie says what it does (a warning, once, on the upgrade).
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   const after = new Dexie(name);
   after.version(14).stores({ ...VERSION_14, reactions: 'id, betId, groupId' });
   await after.open();
+  expect(warn).toHaveBeenCalledWith(expect.stringContaining('Schema was extended'));
+  warn.mockRestore();
   await after.table('reactions').put({ id: 1, betId: 3, groupId: 1 });
 
   expect(await after.table('bets').get(3)).toMatchObject({ state: 'active' });
