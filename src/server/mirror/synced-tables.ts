@@ -149,14 +149,19 @@ export type MirrorPullResponse = z.output<typeof mirrorPullResponseSchema>;
 /** The fields of a pull's page that carry rows or rows gone (everything but the envelope). */
 export type PageFields = FieldsOf<typeof MIRROR_PAGE_FIELDS>;
 
+/**
+ * Each field of the page and whether it is empty as null (a single row) or as a list: worked
+ * out once, since an empty page answers every quiet pull.
+ */
+const EMPTY_FIELDS = Object.entries(MIRROR_PAGE_FIELDS).map(
+  ([field, schema]: [string, z.ZodType]) => [field, schema.safeParse(null).success] as const,
+);
+
 /** Every field of the page, empty: a list with no rows, or null. */
 export function emptyPage(): PageFields {
-  return Object.fromEntries(
-    Object.entries(MIRROR_PAGE_FIELDS).map(([field, schema]: [string, z.ZodType]) => [
-      field,
-      schema.safeParse(null).success ? null : [],
-    ]),
-  ) as unknown as PageFields;
+  const page: Record<string, unknown[] | null> = {};
+  for (const [field, isSingle] of EMPTY_FIELDS) page[field] = isSingle ? null : [];
+  return page as unknown as PageFields;
 }
 
 /** Whether anything the viewer holds changed since the snapshot: one SQL condition. */
