@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerViaApi, signIn } from './accounts.helpers';
+import { signIn, signInNewPlayer } from './accounts.helpers';
 import { expectNoViolations } from './axe.helpers';
 import { closeBettingNow, seedBetTable } from './bets.helpers';
 import {
@@ -44,10 +44,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       page,
       request,
     }) => {
-      const person = await registerViaApi(request);
-      await page.goto('/login');
-      await signIn(page, person);
-      await expect(page).toHaveURL(/\/dashboard$/);
+      await signInNewPlayer(page, request);
       await expectNoViolations(page, '/dashboard');
       for (const path of ['/profile', '/leaderboard', '/group']) {
         await page.goto(path);

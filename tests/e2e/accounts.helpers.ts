@@ -39,6 +39,15 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/** A new player, registered through the API and signed in through the form: on the dashboard. */
+export async function signInNewPlayer(page: Page, request: APIRequestContext): Promise<Person> {
+  const person = await registerViaApi(request);
+  await page.goto('/login');
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return person;
+}
+
 /** The reset link mailed to `email`, read from DATA_DIR/outbox (no SMTP_URL in tests). */
 export function readResetLink(email: string): Promise<string> {
   return readMailedLink(email, 'reset-password');

@@ -5,6 +5,7 @@ import {
   readResetLink,
   registerViaApi,
   signIn,
+  signInNewPlayer,
 } from './accounts.helpers';
 
 test('register → dashboard', async ({ page }) => {
@@ -31,10 +32,7 @@ test('register → dashboard', async ({ page }) => {
 });
 
 test('profile shows the account and Logout signs out', async ({ page, request }) => {
-  const person = await registerViaApi(request);
-  await page.goto('/login');
-  await signIn(page, person);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  const person = await signInNewPlayer(page, request);
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Account Information' })).toBeVisible();
   await expect(page.getByText(person.email)).toBeVisible();

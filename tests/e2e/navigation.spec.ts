@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { registerViaApi, signIn } from './accounts.helpers';
+import { registerViaApi, signIn, signInNewPlayer } from './accounts.helpers';
 
 test('a visitor at / lands on /landing', async ({ page }) => {
   await page.goto('/');
@@ -35,10 +35,7 @@ test('the header is hidden on the auth pages and the title goes to the dashboard
     await page.goto(path);
     await expect(page.getByRole('banner')).toHaveCount(0);
   }
-  const person = await registerViaApi(request);
-  await page.goto('/login');
-  await signIn(page, person);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInNewPlayer(page, request);
   await page.getByRole('link', { name: 'Profile' }).first().click();
   await page.getByRole('banner').getByRole('link', { name: 'Hunch' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -52,10 +49,7 @@ test.describe('a screen whose code cannot arrive', () => {
     page,
     request,
   }) => {
-    const person = await registerViaApi(request);
-    await page.goto('/login');
-    await signIn(page, person);
-    await expect(page).toHaveURL(/\/dashboard$/);
+    const person = await signInNewPlayer(page, request);
     // The network drops just as the leaderboard's code is asked for.
     const leaderboardChunk = /\/assets\/leaderboard-page-[^/]*\.js$/;
     await page.route(leaderboardChunk, (route) => route.abort('internetdisconnected'));

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { registerViaApi, signIn } from './accounts.helpers';
+import { signInNewPlayer } from './accounts.helpers';
 
 // The public pages are drawn to HTML at build time (scripts/vite-plugin-public-pages.ts): a
 // visitor's load of one fetches a single small script and no React, its links lead into the
@@ -41,10 +41,7 @@ test('signed in, /landing shows the player their own header and / goes to the da
   page,
   request,
 }) => {
-  const person = await registerViaApi(request);
-  await page.goto('/login');
-  await signIn(page, person);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInNewPlayer(page, request);
 
   await page.goto('/landing');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Call it before it happens.');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { MIRROR_SYNCED_MARK } from '../../src/domain/mirror-marks';
-import { registerViaApi, signIn } from './accounts.helpers';
+import { signInNewPlayer } from './accounts.helpers';
 
 // The installable part: the manifest and the service worker make Hunch installable
 // (Chromium's own install criteria), and after one online visit the app shell opens offline
@@ -85,10 +85,7 @@ test('after one online visit the app opens offline from the cache and says it is
   context,
   request,
 }) => {
-  const person = await registerViaApi(request);
-  await page.goto('/login');
-  await signIn(page, person);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInNewPlayer(page, request);
   await waitForServiceWorker(page);
   await expect(page.getByText("You're offline.")).toHaveCount(0);
   // The first sync has been written: the banner below says when.

@@ -166,10 +166,10 @@ export const PAGE_FIELDS: readonly string[] = MIRROR_TABLES.flatMap((table) => {
 });
 
 /** What `table` stores. */
-export type SyncedRow<T extends MirrorTable> = NonNullable<(typeof SYNCED_TABLES)[T]['row']>;
+export type SyncedRow<T extends MirrorTable> = NonNullable<Entry<T>['row']>;
 
 /** The type of `table`'s primary key: a pair for a compound one. */
-export type SyncedKey<T extends MirrorTable> = (typeof SYNCED_TABLES)[T]['store'] extends
+export type SyncedKey<T extends MirrorTable> = Entry<T>['store'] extends
   `[${string}` | `&[${string}`
   ? [number, number]
   : number;
