@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { emptyPostgresDatabase } from '../harness';
 
 // A migration's test: an empty database migrated up to the migration, rows written as an older
 // version left them, then the rest of the migrations applied.
@@ -41,7 +41,7 @@ export interface EmptyDatabase {
 /** An empty database of the project's kind: PGlite in memory, or a new PostgreSQL database. */
 export async function openEmptyDatabase(): Promise<EmptyDatabase> {
   if (process.env.HUNCH_TEST_DB !== 'postgres') {
-    const client = new PGlite();
+    const client = await PGlite.create();
     const db = drizzlePglite({ client });
     return {
       migrate: (folder) => migratePglite(db, { migrationsFolder: folder }),
@@ -49,22 +49,19 @@ export async function openEmptyDatabase(): Promise<EmptyDatabase> {
       close: () => client.close(),
     };
   }
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `hunch_migration_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  const database = await emptyPostgresDatabase('hunch_migration');
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  // A connection lost between queries is reported by the next query; unheard, the pool's or the
+  // client's 'error' event would end the test process.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePostgres({ client: pool });
   return {
     migrate: (folder) => migratePostgres(db, { migrationsFolder: folder }),
     rows: async (query) => (await db.execute(query)).rows as never,
     async close() {
       await pool.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     },
   };
 }
