@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
-import { prepared, slot } from '../db/prepared';
+import { prepared, slot, type PreparedStatement } from '../db/prepared';
 import { groups, ledger, memberships, users, type MembershipRow } from '../db/schema';
 import { insufficientPoints, notMember, settlementSpent } from '../errors';
 
@@ -36,6 +36,14 @@ interface PointsMove {
   availableDelta: number;
   now: Date;
 }
+/** The ledger row's own fields (its points and pair are the move's). */
+interface LedgerFields {
+  kind: LedgerEvent['kind'];
+  betId: number | null;
+  wagerId: number | null;
+  /** ISO text: the raw insert below sends it as it is. */
+  createdAt: string;
+}
 const pointsChange = (tx: Executor) =>
   tx.update(memberships).set({
     totalPoints: sql`${memberships.totalPoints} + ${sql.placeholder('totalDelta')}`,
@@ -46,44 +54,63 @@ const samePair = and(
   eq(memberships.groupId, sql.placeholder('groupId')),
   eq(memberships.userId, sql.placeholder('userId')),
 );
-/** A credit (or a reversal allowed to overdraw): the row is moved whatever its state. */
-const creditPoints = prepared<MembershipRow[], PointsMove>('creditPoints', (tx) =>
-  pointsChange(tx).where(samePair).returning(),
+/** What each kind of move updates: the pair, on the condition its kind keeps. */
+const moveConditions = {
+  /** A credit (or a reversal allowed to overdraw): the row is moved whatever its state. */
+  credit: samePair,
+  /** A debit: only a current member who has `debit` available points (the no-overdraft rule). */
+  debit: and(
+    samePair,
+    isNull(memberships.leftAt),
+    sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`,
+  ),
+  /** Undoing a settlement takes the points back from whoever got them, also a member who has left since. */
+  reverse: and(samePair, sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`),
+};
+type MoveKind = keyof typeof moveConditions;
+const LEDGER_ROW_COLUMNS = sql.join(
+  [
+    ledger.groupId,
+    ledger.userId,
+    ledger.kind,
+    ledger.totalDelta,
+    ledger.availableDelta,
+    ledger.betId,
+    ledger.wagerId,
+    ledger.createdAt,
+  ].map((column) => sql.identifier(column.name)),
+  sql`, `,
 );
-/** A debit: only a current member who has `debit` available points (the no-overdraft rule). */
-const debitPoints = prepared<MembershipRow[], PointsMove & { debit: number }>('debitPoints', (tx) =>
-  pointsChange(tx)
-    .where(
-      and(
-        samePair,
-        isNull(memberships.leftAt),
-        sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`,
-      ),
-    )
-    .returning(),
-);
-/** Undoing a settlement takes the points back from whoever got them, also a member who has left since. */
-const reversePoints = prepared<MembershipRow[], PointsMove & { debit: number }>(
-  'reversePoints',
-  (tx) =>
-    pointsChange(tx)
-      .where(and(samePair, sql`${memberships.availablePoints} >= ${sql.placeholder('debit')}`))
-      .returning(),
-);
-const addLedgerRow = prepared<unknown, Omit<typeof ledger.$inferInsert, 'id'>>(
-  'addLedgerRow',
-  (tx) =>
-    tx.insert(ledger).values({
-      groupId: slot<number>('groupId'),
-      userId: slot<number>('userId'),
-      kind: slot<LedgerEvent['kind']>('kind'),
-      totalDelta: slot<number>('totalDelta'),
-      availableDelta: slot<number>('availableDelta'),
-      betId: slot<number | null>('betId'),
-      wagerId: slot<number | null>('wagerId'),
-      createdAt: slot<Date>('createdAt'),
-    }),
-);
+/**
+ * A move and its ledger row in one statement (every change of points is hot: a wager's debit, a
+ * resolution's payouts): the update is a CTE, and the ledger row is inserted from the row it
+ * returned, so the row exists exactly when the update happened. Answers the membership after it.
+ */
+const movesWithLedgerRow = Object.fromEntries(
+  (Object.keys(moveConditions) as MoveKind[]).map((kind) => [
+    kind,
+    prepared<MembershipRow[], PointsMove & LedgerFields & { debit?: number }>(
+      `${kind}PointsWithLedgerRow`,
+      (tx) => {
+        const moved = tx
+          .$with('moved')
+          .as(pointsChange(tx).where(moveConditions[kind]).returning());
+        const ledgerRow = tx.$with('ledger_row', { one: sql<number>`1` }).as(
+          sql`insert into ${ledger} (${LEDGER_ROW_COLUMNS})
+            select group_id, user_id, ${sql.placeholder('kind')}::text,
+              ${sql.placeholder('totalDelta')}::integer, ${sql.placeholder('availableDelta')}::integer,
+              ${sql.placeholder('betId')}::integer, ${sql.placeholder('wagerId')}::integer,
+              ${sql.placeholder('createdAt')}::timestamptz
+            from moved returning 1`,
+        );
+        return tx.with(moved, ledgerRow).select().from(moved);
+      },
+    ),
+  ]),
+) as Record<
+  MoveKind,
+  PreparedStatement<MembershipRow[], PointsMove & LedgerFields & { debit?: number }>
+>;
 
 /** The membership row, whether active or left; undefined when the user never joined. */
 export async function findMembership(
@@ -420,14 +447,26 @@ export async function applyLedgerEvent(
   // it reaches former members too (seasons/season-data.ts endSeason): it moves like a credit.
   const isDebit = availableDelta < 0 && event.kind !== 'season_reset';
   const isReversal = event.kind === 'payout_reversed' || event.kind === 'refund_reversed';
-  const move = { groupId, userId, totalDelta, availableDelta, now };
-  const [updated] = isReversal
+  const move = {
+    groupId,
+    userId,
+    totalDelta,
+    availableDelta,
+    now,
+    debit: -availableDelta,
+    kind: event.kind,
+    betId: input.betId ?? null,
+    wagerId: input.wagerId ?? null,
+    createdAt: now.toISOString(),
+  };
+  const moveKind: MoveKind = isReversal
     ? input.mayOverdraw
-      ? await creditPoints(tx, move)
-      : await reversePoints(tx, { ...move, debit: -availableDelta })
+      ? 'credit'
+      : 'reverse'
     : isDebit
-      ? await debitPoints(tx, { ...move, debit: -availableDelta })
-      : await creditPoints(tx, move);
+      ? 'debit'
+      : 'credit';
+  const [updated] = await movesWithLedgerRow[moveKind](tx, move);
   if (!updated) {
     // Its winnings were wagered again meanwhile: the reversal cannot be exact, so nothing moves.
     if (isReversal) throw settlementSpent();
@@ -435,15 +474,5 @@ export async function applyLedgerEvent(
     if (!current || (isDebit && current.leftAt !== null)) throw notMember();
     throw insufficientPoints(-availableDelta, current.availablePoints);
   }
-  await addLedgerRow(tx, {
-    groupId,
-    userId,
-    kind: event.kind,
-    totalDelta,
-    availableDelta,
-    betId: input.betId ?? null,
-    wagerId: input.wagerId ?? null,
-    createdAt: now,
-  });
   return updated;
 }

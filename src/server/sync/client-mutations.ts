@@ -24,28 +24,27 @@ const clientRow = (key: ClientKey) =>
   );
 
 /**
- * The client's row, made if new and locked FOR UPDATE: a mutation's transaction takes it first
+ * The client's row, made if new and locked: a mutation's transaction takes it first
  * (db/README.md, "Lock order"), so two pushes of one client run their mutations one at a time.
- * Answers its last mutation id.
+ * One statement: the insert, or on conflict an update that changes nothing but takes the row's
+ * lock, and only of the caller's own row; it answers the last mutation id and whether another
+ * user's device made the group (a refusal rolls the insert back).
  */
 export async function lockClient(tx: Executor, key: ClientKey): Promise<number> {
-  await tx
+  const [row] = await tx
     .insert(clientMutations)
     .values({ userId: key.userId, clientGroupId: key.clientGroupId, clientId: key.clientId })
-    .onConflictDoNothing();
-  // Whether another user's device made the group, asked by the same statement (a refusal
-  // rolls the insert back).
-  const [row] = await tx
-    .select({
-      userId: clientMutations.userId,
+    .onConflictDoUpdate({
+      target: [clientMutations.clientGroupId, clientMutations.clientId],
+      set: { lastMutationId: sql`${clientMutations.lastMutationId}` },
+      setWhere: eq(clientMutations.userId, key.userId),
+    })
+    .returning({
       last: clientMutations.lastMutationId,
       othersInGroup: sql<boolean>`exists (select 1 from ${clientMutations} as other
         where other.client_group_id = ${key.clientGroupId} and other.user_id <> ${key.userId})`,
-    })
-    .from(clientMutations)
-    .where(clientRow(key))
-    .for('update');
-  if (!row || row.userId !== key.userId || row.othersInGroup) throw clientGroupNotYours();
+    });
+  if (!row || row.othersInGroup) throw clientGroupNotYours();
   return row.last;
 }
 
@@ -79,17 +78,28 @@ export async function recordMutation(
   outcome: MutationOutcome,
   at: Date,
 ): Promise<void> {
-  await tx.update(clientMutations).set({ lastMutationId: id, updatedAt: at }).where(clientRow(key));
-  if (outcome.createdId == null && !outcome.error) return;
-  await tx.insert(clientMutationOutcomes).values({
-    userId: key.userId,
-    clientGroupId: key.clientGroupId,
-    clientId: key.clientId,
-    mutationId: id,
-    createdId: outcome.createdId ?? null,
-    error: outcome.error ?? null,
-    createdAt: at,
-  });
+  const recorded = tx
+    .update(clientMutations)
+    .set({ lastMutationId: id, updatedAt: at })
+    .where(clientRow(key));
+  if (outcome.createdId == null && !outcome.error) {
+    await recorded;
+    return;
+  }
+  // With its outcome: both in one statement.
+  const updated = tx.$with('recorded').as(recorded.returning({ id: clientMutations.clientId }));
+  await tx
+    .with(updated)
+    .insert(clientMutationOutcomes)
+    .values({
+      userId: key.userId,
+      clientGroupId: key.clientGroupId,
+      clientId: key.clientId,
+      mutationId: id,
+      createdId: outcome.createdId ?? null,
+      error: outcome.error ?? null,
+      createdAt: at,
+    });
 }
 
 /** The outcome recorded for one applied id (a replay's answer), if any. */
