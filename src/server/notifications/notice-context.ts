@@ -10,11 +10,11 @@ import type { NotificationEntry } from './notification-store';
 export interface NoticeContext {
   db: Database;
   now: () => Date;
-  /** Writes entries of one kind and announces them; `quiet` are never pushed. */
+  /** Writes entries of one kind and announces them; `quiet` ones (by user, or as it says) are never pushed. */
   save(
     kind: NotificationKind,
     entries: Omit<NotificationEntry, 'kind'>[],
-    quiet?: ReadonlySet<number>,
+    quiet?: ReadonlySet<number> | ((row: NotificationRow) => boolean),
   ): Promise<void>;
   /** Tells the owners of entries changed in place (read, taken back, a comment uncounted). */
   republish(rows: readonly NotificationRow[]): void;

@@ -364,27 +364,25 @@ export async function updateNotificationSettings(
 }
 
 /**
- * Claims the "odds moved" entry on `betId` for whichever of these users was not told in the
- * last 10 minutes, and returns them. One conditional upsert: concurrent wagers, on one
- * instance or several, never both win the same person's claim.
+ * Claims the "odds moved" entry of each (user, bet) pair whose user was not told of that bet
+ * in the last 10 minutes, and returns those pairs. One conditional upsert: concurrent wagers,
+ * on one instance or several, never both win the same person's claim.
  */
 export async function claimOddsNotices(
   tx: Executor,
-  betId: number,
-  userIds: readonly number[],
+  pairs: ReadonlyArray<{ userId: number; betId: number }>,
   at: Date,
-): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const rows = await tx
+): Promise<Array<{ userId: number; betId: number }>> {
+  if (pairs.length === 0) return [];
+  return tx
     .insert(pushOddsNotices)
-    .values(userIds.map((userId) => ({ userId, betId, lastSentAt: at })))
+    .values(pairs.map(({ userId, betId }) => ({ userId, betId, lastSentAt: at })))
     .onConflictDoUpdate({
       target: [pushOddsNotices.userId, pushOddsNotices.betId],
       set: { lastSentAt: sql`excluded.last_sent_at` },
       setWhere: lte(pushOddsNotices.lastSentAt, new Date(at.getTime() - ODDS_PUSH_INTERVAL_MS)),
     })
-    .returning({ userId: pushOddsNotices.userId });
-  return rows.map((row) => row.userId).sort((a, b) => a - b);
+    .returning({ userId: pushOddsNotices.userId, betId: pushOddsNotices.betId });
 }
 
 /** Of `userIds`, those who did not mute the group or the bet. */
@@ -539,12 +537,16 @@ export async function unnameActor(tx: Executor, userId: number): Promise<void> {
     .where(eq(notifications.actorId, userId));
 }
 
-/** Whether the account was deleted (the recorder checks after writing, so no entry keeps its name). */
-export async function isDeletedAccount(tx: Executor, userId: number): Promise<boolean> {
-  const [row] = await tx
-    .select({ deletedAt: users.deletedAt })
+/** Which of these accounts are deleted, or gone (the recorder checks after writing, so no entry keeps their name). */
+export async function deletedAccountsAmong(
+  tx: Executor,
+  userIds: readonly number[],
+): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const live = await tx
+    .select({ id: users.id })
     .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return !row || row.deletedAt !== null;
+    .where(and(inArray(users.id, [...userIds]), isNull(users.deletedAt)));
+  const liveIds = new Set(live.map((row) => row.id));
+  return new Set(userIds.filter((id) => !liveIds.has(id)));
 }

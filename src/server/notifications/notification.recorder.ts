@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationKind } from '../../domain/notifications';
 import { createBackgroundWork } from '../background-work';
 import type { Database } from '../db/connect';
 import type { NotificationRow } from '../db/schema';
@@ -9,12 +8,11 @@ import { commentNotices } from './comment-notices';
 import { newsNotices } from './news-notices';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 import {
-  isDeletedAccount,
+  deletedAccountsAmong,
   presentNotification,
   saveNotifications,
   unnameActor,
   withoutMuted,
-  type NotificationEntry,
 } from './notification-store';
 import { oddsNotices } from './odds-notices';
 import { resultNotices } from './result-notices';
@@ -46,16 +44,16 @@ export interface NotificationRecorder {
   stop(): Promise<void>;
 }
 
-/** Publishes what `saveNotifications` wrote: each entry to its owner, and the pushes due (never to `quiet`). */
+/** Publishes what `saveNotifications` wrote: each entry to its owner, and the pushes due (never the quiet ones). */
 export function announceNotifications(
   events: EventBus,
   saved: Awaited<ReturnType<typeof saveNotifications>>,
-  quiet: ReadonlySet<number> = new Set(),
+  isQuiet: (row: NotificationRow) => boolean = () => false,
 ): void {
   for (const { row, isPushDue } of saved) {
     const notification = presentNotification(row);
     events.publish('notificationSaved', notification, { userId: row.userId });
-    if (isPushDue && !quiet.has(row.userId))
+    if (isPushDue && !isQuiet(row))
       events.publish('notificationPushDue', notification, { userId: row.userId });
   }
 }
@@ -72,24 +70,26 @@ export function startNotificationRecorder({
   const context: NoticeContext = {
     db,
     now,
-    async save(
-      kind: NotificationKind,
-      entries: Omit<NotificationEntry, 'kind'>[],
-      quiet?: ReadonlySet<number>,
-    ) {
+    async save(kind, entries, quiet) {
       const saved = await saveNotifications(db, kind, entries, now());
+      if (saved.length === 0) return;
       // An account deleted while this was on its way: the deletion's scrub may have run before
-      // these rows existed, so scrub again, and announce nothing (the next pull brings the rows).
-      const actorId = entries[0]?.actorId;
-      if (
-        saved.length > 0 &&
-        typeof actorId === 'number' &&
-        (await isDeletedAccount(db, actorId))
-      ) {
-        await unnameActor(db, actorId);
-        return;
-      }
-      announceNotifications(events, saved, quiet);
+      // these rows existed, so scrub again, and announce nothing of theirs (the next pull brings
+      // the rows).
+      const actorIds = new Set(
+        entries.flatMap((entry) => (typeof entry.actorId === 'number' ? [entry.actorId] : [])),
+      );
+      const deleted = await deletedAccountsAmong(db, [...actorIds]);
+      for (const actorId of deleted) await unnameActor(db, actorId);
+      const isQuiet =
+        typeof quiet === 'function' ? quiet : (row: NotificationRow) => !!quiet?.has(row.userId);
+      announceNotifications(
+        events,
+        deleted.size === 0
+          ? saved
+          : saved.filter(({ row }) => row.actorId === null || !deleted.has(row.actorId)),
+        isQuiet,
+      );
     },
     republish(rows: readonly NotificationRow[]) {
       for (const row of rows)

@@ -290,6 +290,54 @@ describe('mutes and push kinds', () => {
     );
   });
 
+  it('writes the moves heard together in one batch: each bet once, with its newest totals, to all but its newest mover', async () => {
+    const { group, creator, member, admin } = await createGroupWithRoles(server);
+    const rain = await createBet(server, creator, group, { title: 'Rain?' });
+    const snow = await createBet(server, creator, group, { title: 'Snow?' });
+    for (const player of [creator, member, admin]) await placeWager(server, player, rain, 'yes', 1);
+    await placeWager(server, member, snow, 'no', 2);
+    await placeWager(server, admin, snow, 'yes', 1);
+    await inboxOf(server, creator);
+    for (const player of [creator, member, admin])
+      await server.request('POST', '/api/notifications/read-all', {
+        token: player.accessToken,
+        body: { upTo: server.clock.now().toISOString() },
+      });
+    // Three moves heard in one turn, two of them on one bet (as a busy server hears them).
+    const move = (userId: number, betId: number, pool: number, version: number) =>
+      server.app.events.publish(
+        'wagerSaved',
+        {
+          groupId: group.id,
+          userId,
+          betId,
+          points: 1,
+          previousPoints: 0,
+          answerTotals: { yes: pool },
+          pool,
+          wagerCount: 3,
+          version,
+        },
+        { groupId: group.id },
+      );
+    move(member.user.id, rain.id, 10, 1_000_001);
+    move(admin.user.id, rain.id, 12, 1_000_002);
+    move(admin.user.id, snow.id, 9, 1_000_003);
+    const unreadOdds = async (player: typeof creator) =>
+      (await inboxOf(server, player)).notifications
+        .filter((n) => n.kind === 'oddsChanged' && !n.readAt)
+        .map((n) => ({ betId: n.betId, count: n.count, pool: n.payload.pool }));
+    // The creator hears of Rain once (one batch, one update), at its newest pool.
+    expect(await unreadOdds(creator)).toEqual([{ betId: rain.id, count: 1, pool: 12 }]);
+    // The member moved Rain earlier in the batch, so hears of the admin's newer move, and of Snow.
+    expect((await unreadOdds(member)).sort((a, b) => (a.betId ?? 0) - (b.betId ?? 0))).toEqual([
+      { betId: rain.id, count: 1, pool: 12 },
+      { betId: snow.id, count: 1, pool: 9 },
+    ]);
+    // The newest mover of both hears of neither.
+    expect(await unreadOdds(admin)).toEqual([]);
+  });
+
   it('refuses bad input with 400 and muting a group one is not in with 403', async () => {
     const { group, outsider, member } = await createGroupWithRoles(server);
     expect((await mute(server, outsider, { groupId: group.id })).body.code).toBe('not_member');
