@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   COALESCING_KINDS,
   DEFAULT_NOTIFICATION_SETTINGS,
@@ -385,6 +386,16 @@ export async function claimOddsNotices(
     .returning({ userId: pushOddsNotices.userId, betId: pushOddsNotices.betId });
 }
 
+/** A `notification_settings` row that mutes the group or the bet (the one mute rule, for every audience). */
+export function mutesGroupOrBet(
+  groupId: number | SQL | AnyPgColumn,
+  betId: number | SQL | AnyPgColumn | null,
+): SQL {
+  const bet =
+    betId === null ? sql`` : sql` or ${betId}::integer = any(${notificationSettings.mutedBetIds})`;
+  return sql`(${groupId}::integer = any(${notificationSettings.mutedGroupIds})${bet})`;
+}
+
 /** Of `userIds`, those who did not mute the group or the bet. */
 export async function withoutMuted(
   tx: Executor,
@@ -397,10 +408,7 @@ export async function withoutMuted(
     .select({ userId: notificationSettings.userId })
     .from(notificationSettings)
     .where(
-      and(
-        inArray(notificationSettings.userId, [...userIds]),
-        sql`(${groupId}::integer = any(${notificationSettings.mutedGroupIds})${betId === null ? sql`` : sql` or ${betId}::integer = any(${notificationSettings.mutedBetIds})`})`,
-      ),
+      and(inArray(notificationSettings.userId, [...userIds]), mutesGroupOrBet(groupId, betId)),
     );
   const muted = new Set(rows.map((row) => row.userId));
   return userIds.filter((id) => !muted.has(id));

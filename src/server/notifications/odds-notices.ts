@@ -4,7 +4,7 @@ import { totalOf } from '../../domain/odds';
 import type { WagerSavedPayload } from '../events';
 import { bets, groups, memberships, notificationSettings, wagers } from '../db/schema';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
-import { claimOddsNotices } from './notification-store';
+import { claimOddsNotices, mutesGroupOrBet } from './notification-store';
 
 // A wager moved the odds: whoever else backed the bet hears how their own pick pays now. Each
 // move updates their one unread entry of the bet (gathered while unread, so the inbox keeps one
@@ -14,8 +14,9 @@ import { claimOddsNotices } from './notification-store';
 // Every wager makes this work, so it is done in batches: the wagers saved while one batch is
 // written (or heard in the same turn of the event loop) go together in the next, however many
 // bets they are on, in the same four statements (the audience, the push claims, the entries, the
-// actors' accounts). A quiet server writes each wager at once; a busy one, fewer larger batches. Several moves of one
-// bet in a batch make one move: its newest totals, told to every backer but its newest mover.
+// actors' accounts). A quiet server writes each wager at once; a busy one, fewer larger batches.
+// Several moves of one bet in a batch make one: its newest totals, told to every backer but its
+// newest mover.
 
 /** The bets' audiences: each bet with its group's name, and its other backers who did not mute it. */
 async function readAudiences(db: NoticeContext['db'], moves: readonly WagerSavedPayload[]) {
@@ -52,8 +53,7 @@ async function readAudiences(db: NoticeContext['db'], moves: readonly WagerSaved
           and ${memberships.userId} = ${wagers.userId} and ${memberships.leftAt} is null)`,
         sql`not exists (select 1 from ${notificationSettings}
           where ${notificationSettings.userId} = ${wagers.userId}
-            and (${bets.groupId} = any(${notificationSettings.mutedGroupIds})
-              or ${bets.id} = any(${notificationSettings.mutedBetIds})))`,
+            and ${mutesGroupOrBet(bets.groupId, bets.id)})`,
       ),
     )
     .where(inArray(bets.id, betIds))
