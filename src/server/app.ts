@@ -200,12 +200,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Services publish here after their commits; realtime and push subscribe (docs/architecture.md §7).
   const events = createEventBus(app.log);
   app.decorate('events', events);
-  // A token passes only while its session lives. Remembering live sessions is exact only
-  // where every session that ends is heard here: PGlite (one process) without Redis.
+  // The database's change notifications: pulls with nothing new and sessions found live are
+  // answered from memory while they say nothing changed.
+  const watermarks = createChangeWatermarks(database, app.log);
+  await watermarks.start();
+  app.addHook('onClose', async () => watermarks.stop());
+  // A token passes only while its session lives (session-liveness.ts says who vouches for the
+  // sessions it remembers: the bus on the only instance, else the change notifications).
   const sessions = createSessionLiveness({
     db: database.db,
     events,
     isOnlyInstance: database.driver === 'pglite' && !config.redisUrl,
+    watermarks,
     now: deps.now,
   });
   app.addHook('onClose', async () => sessions.stop());
@@ -332,10 +338,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deviceTransfers: createDeviceTransferService({ db: database.db, auth, events, now: deps.now }),
     rateLimits: config.rateLimits,
   });
-  // Pulls with nothing new answered from memory, fed by the database's change notifications.
-  const watermarks = createChangeWatermarks(database, app.log);
-  await watermarks.start();
-  app.addHook('onClose', async () => watermarks.stop());
   await app.register(groupsRoutes, {
     prefix: API_BASE,
     groups,

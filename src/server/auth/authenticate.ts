@@ -17,6 +17,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The bearer of a valid access token, set by app.authenticate; null on anonymous routes. */
     user: AuthUser | null;
+    /**
+     * When app.authenticate began (`performance.now()`): a read from memory that must cover
+     * every commit before the request (the mirror's pull) fences from here, so it shares the
+     * session check's fence (change-watermarks.ts).
+     */
+    arrivedAt: number;
   }
 }
 
@@ -26,12 +32,14 @@ export function registerAuthenticate(
   sessions: Pick<SessionLiveness, 'isLive'>,
 ): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('arrivedAt', 0);
   app.decorate('authenticate', async (request: FastifyRequest) => {
+    request.arrivedAt = performance.now();
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw authenticationRequired();
     const user = await accessTokens.verify(match[1]!);
-    if (!user || !(await sessions.isLive(user))) throw invalidAccessToken();
+    if (!user || !(await sessions.isLive(user, request.arrivedAt))) throw invalidAccessToken();
     request.user = user;
   });
 }

@@ -3,6 +3,11 @@ import type { Database } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { refreshTokens } from '../db/schema';
 import type { EventBus } from '../events';
+import {
+  sessionKey,
+  type ChangePosition,
+  type ChangeWatermarks,
+} from '../mirror/change-watermarks';
 import type { AuthUser } from './tokens';
 
 // Whether an access token's session still lives. A token is signed for 15 minutes, but its
@@ -10,11 +15,15 @@ import type { AuthUser } from './tokens';
 // everywhere, a password change or reset, a replayed refresh token, a deleted account. Every
 // signed-in request asks here, so the end of a session ends every right of its tokens at once.
 //
-// The database says: one prepared lookup on the family's index. An instance that hears of
-// every session that ends (see `isOnlyInstance`) also remembers the sessions it found live,
-// and forgets a user's at once when `sessionsRevoked` is published after the commit that ended
-// them; the lookup then answers again. Only then: another instance would end sessions
-// without this one hearing of it in time.
+// The database says: one prepared lookup on the family's index. The instance then remembers
+// the session as live until its refresh token expires or the instance hears it may have ended:
+// - the only instance (PGlite without Redis: see `isOnlyInstance`) hears every end on its bus,
+//   where `sessionsRevoked` is published after the commit that ended it, and forgets at once;
+// - any instance hears every end from PostgreSQL (migration 0022 notifies "s<family>" in the
+//   transaction that revokes or deletes a session's tokens; change-watermarks.ts counts them).
+//   A request first waits for a fence (every commit before it arrived is then heard; requests
+//   arriving together share one), then trusts the memory if nothing was heard of its session
+//   since the lookup. Not listening, or any doubt, asks the database.
 
 const liveSession = prepared<
   Array<{ expiresAt: Date }>,
@@ -43,16 +52,23 @@ export interface SessionLivenessDeps {
   /**
    * Whether no other instance can end a session this one must know of: true only on PGlite
    * (one process holds its folder) without REDIS_URL (which means other instances share the
-   * data). Then live sessions are remembered; otherwise every request asks the database.
+   * data). Then the bus vouches for the live sessions remembered; otherwise the change
+   * notifications do, or, without them, every request asks the database.
    */
   isOnlyInstance: boolean;
+  /** PostgreSQL's change notifications, which say when a session may have ended. */
+  watermarks?: Pick<ChangeWatermarks, 'fence' | 'position' | 'isUnchangedSince'>;
   /** The clock that expires sessions with their refresh tokens; tests move it. */
   now?: () => Date;
 }
 
 export interface SessionLiveness {
-  /** Whether `user`'s token belongs to a session that is live now; a token naming no session never is. */
-  isLive(user: AuthUser): Promise<boolean>;
+  /**
+   * Whether `user`'s token belongs to a session that is live now; a token naming no session
+   * never is. `arrivedAt` is when the request arrived (`performance.now()`): the answer covers
+   * every session ended before it.
+   */
+  isLive(user: AuthUser, arrivedAt?: number): Promise<boolean>;
   /** Stops listening to the bus. */
   stop(): void;
 }
@@ -61,10 +77,17 @@ export function createSessionLiveness({
   db,
   events,
   isOnlyInstance,
+  watermarks,
   now = () => new Date(),
 }: SessionLivenessDeps): SessionLiveness {
-  /** Sessions found live: family → its user and when its refresh token expires (ms). */
-  const remembered = new Map<string, { userId: number; expiresAt: number }>();
+  /**
+   * Sessions found live: family → its user, when its refresh token expires (ms) and, when the
+   * change notifications vouch for it, where they were when the lookup began.
+   */
+  const remembered = new Map<
+    string,
+    { userId: number; expiresAt: number; since: ChangePosition | null }
+  >();
   /** Counts the sessionsRevoked heard: a lookup started before one may have read a session just ended. */
   let endings = 0;
 
@@ -77,13 +100,25 @@ export function createSessionLiveness({
   });
 
   return {
-    async isLive(user) {
+    async isLive(user, arrivedAt = performance.now()) {
       const family = user.sessionFamily;
       if (!family) return false;
       const at = now();
       const known = remembered.get(family);
-      if (known && known.userId === user.id && known.expiresAt > at.getTime()) return true;
+      if (known && known.userId === user.id && known.expiresAt > at.getTime()) {
+        if (known.since === null) return true;
+        const key = sessionKey(family);
+        if (
+          watermarks!.isUnchangedSince(known.since, key) &&
+          (await watermarks!.fence(arrivedAt)) &&
+          watermarks!.isUnchangedSince(known.since, key)
+        )
+          return true;
+        remembered.delete(family);
+      }
       const endingsBefore = endings;
+      // Read before the lookup: an end the lookup misses is notified after it.
+      const since = isOnlyInstance ? null : (watermarks?.position() ?? null);
       const [row] = await liveSession(db, {
         familyId: family,
         userId: user.id,
@@ -91,11 +126,11 @@ export function createSessionLiveness({
       });
       if (!row) return false;
       // A session ended while the lookup ran may have been read live: answer this request
-      // (it began before the end), but do not remember it.
-      if (isOnlyInstance && endingsBefore === endings) {
+      // (it began before the end), but remember it only when that end will be heard.
+      if ((isOnlyInstance || since !== null) && endingsBefore === endings) {
         if (remembered.size >= REMEMBERED_SESSIONS)
           remembered.delete(remembered.keys().next().value!);
-        remembered.set(family, { userId: user.id, expiresAt: row.expiresAt.getTime() });
+        remembered.set(family, { userId: user.id, expiresAt: row.expiresAt.getTime(), since });
       }
       return true;
     },

@@ -266,7 +266,12 @@ export async function groupsRoutes(
     async (request) =>
       request.query.cursor === undefined
         ? mirror.memberState(currentUser(request))
-        : mirror.pull(currentUser(request), request.query.cursor, request.query.clientGroupID),
+        : mirror.pull(
+            currentUser(request),
+            request.query.cursor,
+            request.query.clientGroupID,
+            request.arrivedAt,
+          ),
   );
 }
 

@@ -46,6 +46,8 @@ const FENCE_MARK = '!';
 
 export const groupKey = (groupId: number) => `g${groupId}`;
 export const userKey = (userId: number) => `u${userId}`;
+/** A session's end (migration 0022): its refresh token family. */
+export const sessionKey = (familyId: string) => `s${familyId}`;
 
 interface RememberedWrites {
   userId: number;
@@ -69,14 +71,18 @@ export function createChangeWatermarks(
   /** The fence on its way (its payload), the pulls waiting for it, and those for the next one. */
   let fenceSent: {
     payload: string;
+    sentAt: number;
     waiters: Array<(ok: boolean) => void>;
     timer: NodeJS.Timeout;
   } | null = null;
   let fenceNext: Array<(ok: boolean) => void> = [];
+  /** When the latest fence back in this epoch was sent: every commit before then is counted. */
+  let fencedThrough = -Infinity;
 
   const settleFences = (ok: boolean) => {
     const waiters = [...(fenceSent?.waiters ?? []), ...(ok ? [] : fenceNext)];
     if (fenceSent) clearTimeout(fenceSent.timer);
+    if (ok && fenceSent) fencedThrough = Math.max(fencedThrough, fenceSent.sentAt);
     fenceSent = null;
     if (!ok) fenceNext = [];
     for (const waiter of waiters) waiter(ok);
@@ -86,6 +92,7 @@ export function createChangeWatermarks(
   const startOver = (next: string | null) => {
     epoch = next;
     seq = 0;
+    fencedThrough = -Infinity;
     marks.clear();
     writes.clear();
     if (next === null) settleFences(false);
@@ -99,7 +106,7 @@ export function createChangeWatermarks(
       onLost(new Error('a change notification fence did not come back'));
     }, FENCE_TIMEOUT_MS);
     timer.unref();
-    fenceSent = { payload, waiters: fenceNext, timer };
+    fenceSent = { payload, sentAt: performance.now(), waiters: fenceNext, timer };
     fenceNext = [];
     if (!listener) return settleFences(false);
     listener.notify(payload).catch(() => {
@@ -156,16 +163,22 @@ export function createChangeWatermarks(
     },
 
     /**
-     * Resolves once every commit before the call is counted here: true, or false when that
-     * cannot be known (not listening, the connection lost meanwhile).
+     * Resolves once every commit before `since` (a `performance.now()`, the call's own time by
+     * default) is counted here: true, or false when that cannot be known (not listening, the
+     * connection lost meanwhile). A request that fenced once (its session check) and asks again
+     * with its arrival time is answered at once.
      */
-    fence(): Promise<boolean> {
+    fence(since = performance.now()): Promise<boolean> {
       if (epoch === null) return Promise.resolve(false);
+      if (fencedThrough >= since) return Promise.resolve(true);
       return new Promise((resolve) => {
         fenceNext.push(resolve);
         if (!fenceSent) sendFence();
       });
     },
+
+    /** Whether nothing notified `key` since a database read at `at` (false when unsure). */
+    isUnchangedSince: isKnown,
 
     /** Whether a cursor at `at` may be answered here (it is of this listening connection). */
     follows(at: ChangePosition): boolean {

@@ -131,12 +131,14 @@ export function createMirrorService({
     /**
      * With `clientGroupId` (a device's, src/server/sync) the answer also says which of its
      * writes are applied, read under the same snapshot as the rows: a write the answer reports
-     * applied is in its rows, so the device drops it exactly then.
+     * applied is in its rows, so the device drops it exactly then. `arrivedAt` is the
+     * request's (authenticate.ts): an answer from memory covers every commit before it.
      */
     async pull(
       caller: AuthUser,
       cursorText: string,
       clientGroupId?: string,
+      arrivedAt?: number,
     ): Promise<MirrorPullResponse> {
       const decoded = cursorText === MIRROR_START_CURSOR ? null : decodeCursor(cursorText);
       const cursor = decoded && decoded.userId === caller.id ? decoded : null;
@@ -145,7 +147,7 @@ export function createMirrorService({
       const quiet =
         cursor?.position &&
         watermarks?.follows(cursor.position) &&
-        (await watermarks.fence()) &&
+        (await watermarks.fence(arrivedAt)) &&
         watermarks.quietSince(cursor.position, caller.id, cursor.groupIds);
       const remembered =
         quiet && clientGroupId !== undefined

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME } from '../../../src/domain/constants';
@@ -7,6 +8,7 @@ import {
   generateOpaqueToken,
   hashOpaqueToken,
 } from '../../../src/server/auth/tokens';
+import { LISTENER_APPLICATION_NAME } from '../../../src/server/db/connect';
 import { passwordResets } from '../../../src/server/db/schema';
 import { loadOrCreateSecrets } from '../../../src/server/secrets';
 import { createUser, login, useTestServer, type SignedInUser, type TestServer } from '../harness';
@@ -245,6 +247,26 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
 
     await expectRefusedEverywhere([second, first], routes, user, sockets, dropped);
   });
+
+  // On PostgreSQL each instance remembers the sessions it found live while its change
+  // notifications hear of none ending (session-liveness.ts); without them it asks the database.
+  it.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
+    'is refused by both when the session ends while their listening connections are cut',
+    async () => {
+      const user = await createUser(first);
+      const sockets = await warmUp([first, second], user, open);
+      const dropped = sockets.map(disconnection);
+      const cut = (await first.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity
+            where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
+      )) as unknown as { rows: unknown[] };
+      expect(cut.rows.length).toBe(2);
+
+      await ENDINGS[1]!.end(first, user);
+
+      await expectRefusedEverywhere([second, first], routes, user, sockets, dropped);
+    },
+  );
 });
 
 // ---- the invariant, over random histories: a token passes exactly while its session lives ----

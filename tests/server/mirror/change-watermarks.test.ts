@@ -88,4 +88,37 @@ describe('change watermarks', () => {
     expect(watermarks.writesNow(5, 'device')).toBeNull();
     await watermarks.stop();
   });
+
+  it('shares a fence with a later ask about the same request, never with a later request', async () => {
+    const connection = fakeConnection();
+    const watermarks = createChangeWatermarks(connection);
+    await watermarks.start();
+    const arrived = performance.now();
+    const first = watermarks.fence(arrived);
+    connection.flush();
+    expect(await first).toBe(true);
+    // The same request asks again (its pull after its session check): covered already.
+    let isFenced = false;
+    const again = watermarks.fence(arrived).then((ok) => (isFenced = ok));
+    await settled();
+    expect(isFenced).toBe(true);
+    await again;
+    // A request that arrived after that fence was sent waits for a fence of its own, and a
+    // change committed before it is counted first.
+    const at = watermarks.position()!;
+    connection.commit('s7');
+    const later = watermarks.fence(performance.now());
+    let isLaterFenced = false;
+    void later.then((ok) => (isLaterFenced = ok));
+    await settled();
+    expect(isLaterFenced).toBe(false);
+    connection.flush();
+    expect(await later).toBe(true);
+    expect(watermarks.isUnchangedSince(at, 's7')).toBe(false);
+    expect(watermarks.isUnchangedSince(at, 's8')).toBe(true);
+    // After a lost connection nothing is covered, whatever was fenced before.
+    connection.lose();
+    expect(await watermarks.fence(arrived)).toBe(false);
+    await watermarks.stop();
+  });
 });
