@@ -12,7 +12,7 @@ import { betsRoutes } from './bets/bets.routes';
 import { findPublicBetPreview } from './bets/bet-preview.service';
 import { commentsRoutes } from './comments/comments.routes';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
-import { createAuthService, isSessionLive } from './auth/auth.service';
+import { createAuthService } from './auth/auth.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { createSessionLiveness } from './auth/session-liveness';
 import { AccessTokens } from './auth/tokens';
@@ -268,8 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     redisUrl: config.redisUrl,
     redisKey: deps.realtimeRedisKey,
-    isSessionLive: (familyId) =>
-      isSessionLive(database.db, familyId, (deps.now ?? (() => new Date()))()),
+    isSessionLive: (user) => sessions.isLive(user),
     now: deps.now,
     expiryCheckMs: deps.socketExpiryCheckMs,
     maxSocketsPerUser: config.connectionLimits.maxSocketsPerUser,

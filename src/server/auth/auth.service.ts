@@ -83,22 +83,6 @@ export interface AuthServiceDeps {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-/** Whether the session (refresh token family) still has a live refresh token: a socket's token must belong to one. */
-export async function isSessionLive(db: Database, familyId: string, at: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: refreshTokens.id })
-    .from(refreshTokens)
-    .where(
-      and(
-        eq(refreshTokens.familyId, familyId),
-        isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, at),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 export function createAuthService({
   db,
   events,

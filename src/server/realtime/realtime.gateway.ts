@@ -51,8 +51,8 @@ export interface RealtimeGatewayDeps {
   /** REDIS_URL: with it, the Redis adapter carries events between instances. */
   redisUrl?: string | undefined;
   redisKey?: string | undefined;
-  /** Whether a session (refresh token family) is still live: a token of an ended session opens no socket. */
-  isSessionLive?(familyId: string): Promise<boolean>;
+  /** Whether a token's session is still live (auth/session-liveness.ts): a token of an ended session opens no socket. */
+  isSessionLive?(user: AuthUser): Promise<boolean>;
   /** The clock that expires sockets with their tokens; tests move it. */
   now?: () => Date;
   /** How often sockets whose access token expired are closed (default 15 s). */
@@ -224,10 +224,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       // A token of a session that ended (sign-out, a password change or reset, a deleted
       // account), or that names none, is refused like an expired one: the client refreshes,
       // which fails for an ended session.
-      if (
-        !user.sessionFamily ||
-        (deps.isSessionLive && !(await deps.isSessionLive(user.sessionFamily)))
-      ) {
+      if (!user.sessionFamily || (deps.isSessionLive && !(await deps.isSessionLive(user)))) {
         next(new Error('Authentication failed: the session has ended'));
         return;
       }
@@ -389,7 +386,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
           socket.conn.close();
           continue;
         }
-        if (!liveness.has(family)) liveness.set(family, deps.isSessionLive(family));
+        if (!liveness.has(family)) liveness.set(family, deps.isSessionLive(socket.data.user));
         if (!(await liveness.get(family))) socket.conn.close();
       }
     } catch (error) {
