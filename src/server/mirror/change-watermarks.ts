@@ -37,8 +37,10 @@ export interface ChangePosition {
 const MAX_KEYS = 200_000;
 /** Client groups whose last mutation ids are remembered. */
 const MAX_CLIENT_GROUPS = 20_000;
-/** Pause before listening again after the connection is lost. */
+/** Pause before listening again after the connection is lost, doubled for each loss in a row… */
 const RELISTEN_MS = 1_000;
+/** …up to this; a connection that listened this long without a loss starts the count over. */
+const MAX_RELISTEN_MS = 60_000;
 /** A fence not back by then: the connection is taken as lost. */
 const FENCE_TIMEOUT_MS = 2_000;
 /** A fence's payload starts so: no key does. */
@@ -68,6 +70,11 @@ export function createChangeWatermarks(
   let listener: Listener | null = null;
   let isStopped = false;
   let relisten: NodeJS.Timeout | null = null;
+  /** Losses in a row (each waits longer to listen again), and when the current epoch began. */
+  let losses = 0;
+  let listeningSince = 0;
+  /** A new connection's own notification on its way: it counts as listening once heard. */
+  let probe: { payload: string; heard: () => void } | null = null;
   /** The fence on its way (its payload), the pulls waiting for it, and those for the next one. */
   let fenceSent: {
     payload: string;
@@ -115,6 +122,7 @@ export function createChangeWatermarks(
   }
 
   const onPayload = (payload: string) => {
+    if (payload === probe?.payload) return probe.heard();
     if (epoch === null) return;
     if (payload.startsWith(FENCE_MARK)) {
       if (payload === fenceSent?.payload) settleFences(true);
@@ -126,12 +134,38 @@ export function createChangeWatermarks(
   };
 
   function onLost(error?: Error) {
+    const wasHealthy = epoch !== null && performance.now() - listeningSince >= MAX_RELISTEN_MS;
     startOver(null);
     listener = null;
     if (isStopped) return;
-    log.warn({ err: error }, 'change notifications lost: pulls ask the database until back');
-    relisten = setTimeout(() => void start(), RELISTEN_MS);
+    losses = wasHealthy ? 1 : losses + 1;
+    const pause = Math.min(RELISTEN_MS * 2 ** (losses - 1), MAX_RELISTEN_MS);
+    log.warn(
+      { err: error, relistenMs: pause },
+      'change notifications lost: pulls and session checks ask the database until back',
+    );
+    relisten = setTimeout(() => void start(), pause);
     relisten.unref();
+  }
+
+  /**
+   * Whether `opened` hears a notification it sends itself. Behind a pooler that hands each
+   * statement to any server connection (PgBouncer's transaction pooling), LISTEN and NOTIFY
+   * may land on different backends and nothing is heard: then nothing is answered from memory.
+   */
+  function hearsItself(opened: Listener): Promise<boolean> {
+    const payload = `${FENCE_MARK}${randomUUID()}`;
+    return new Promise((resolve) => {
+      const done = (isHeard: boolean) => {
+        clearTimeout(timer);
+        if (probe?.payload === payload) probe = null;
+        resolve(isHeard);
+      };
+      const timer = setTimeout(() => done(false), FENCE_TIMEOUT_MS);
+      timer.unref();
+      probe = { payload, heard: () => done(true) };
+      opened.notify(payload).catch(() => done(false));
+    });
   }
 
   async function start(): Promise<void> {
@@ -140,8 +174,16 @@ export function createChangeWatermarks(
       const opened = await listen(CHANGE_CHANNEL, onPayload, onLost);
       if (isStopped) return void (await opened.stop());
       listener = opened;
+      const isHeard = await hearsItself(opened);
+      // Lost or stopped meanwhile: handled there.
+      if (listener !== opened) return;
+      if (!isHeard) {
+        opened.stop().catch(() => {});
+        return onLost(new Error('the listening connection did not hear its own notification'));
+      }
       // From here every commit notifies: a notification that came before this line was of a
       // commit every read of this epoch sees.
+      listeningSince = performance.now();
       startOver(randomUUID());
     } catch (error) {
       onLost(error instanceof Error ? error : undefined);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Listener } from '../../../src/server/db/connect';
 import { createChangeWatermarks } from '../../../src/server/mirror/change-watermarks';
 
@@ -37,11 +37,23 @@ function fakeConnection() {
 
 const settled = async () => new Promise((resolve) => setImmediate(resolve));
 
+/** Starts `watermarks` on `connection` and lets its own first notification through. */
+async function listening(
+  watermarks: ReturnType<typeof createChangeWatermarks>,
+  connection: ReturnType<typeof fakeConnection>,
+) {
+  const started = watermarks.start();
+  await settled();
+  connection.flush();
+  await started;
+  expect(watermarks.position()).not.toBeNull();
+}
+
 describe('change watermarks', () => {
   it('waits for a fence, so a change committed before the pull is counted first', async () => {
     const connection = fakeConnection();
     const watermarks = createChangeWatermarks(connection);
-    await watermarks.start();
+    await listening(watermarks, connection);
     const at = watermarks.position()!;
     expect(watermarks.quietSince(at, 5, [1, 2])).not.toBeNull();
 
@@ -61,7 +73,7 @@ describe('change watermarks', () => {
   it('answers nothing from memory once the connection is lost, nor for a cursor of before', async () => {
     const connection = fakeConnection();
     const watermarks = createChangeWatermarks(connection);
-    await watermarks.start();
+    await listening(watermarks, connection);
     const at = watermarks.position()!;
     const waiting = watermarks.fence();
     connection.lose();
@@ -76,7 +88,7 @@ describe('change watermarks', () => {
   it('keeps a client group’s ids only until its user’s rows change', async () => {
     const connection = fakeConnection();
     const watermarks = createChangeWatermarks(connection);
-    await watermarks.start();
+    await listening(watermarks, connection);
     watermarks.rememberWrites(watermarks.position()!, 5, 'device', { tab: 3 });
     expect(watermarks.writesNow(5, 'device')).toEqual({
       lastMutationIDChanges: { tab: 3 },
@@ -92,7 +104,7 @@ describe('change watermarks', () => {
   it('shares a fence with a later ask about the same request, never with a later request', async () => {
     const connection = fakeConnection();
     const watermarks = createChangeWatermarks(connection);
-    await watermarks.start();
+    await listening(watermarks, connection);
     const arrived = performance.now();
     const first = watermarks.fence(arrived);
     connection.flush();
@@ -120,5 +132,33 @@ describe('change watermarks', () => {
     connection.lose();
     expect(await watermarks.fence(arrived)).toBe(false);
     await watermarks.stop();
+  });
+
+  it('listens only once the connection hears its own notification, and waits longer after each loss', async () => {
+    vi.useFakeTimers();
+    try {
+      const connection = fakeConnection();
+      const watermarks = createChangeWatermarks(connection);
+      // Behind a pooler that runs NOTIFY on another backend nothing comes back.
+      const started = watermarks.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      await started;
+      expect(watermarks.position()).toBeNull();
+      expect(await watermarks.fence()).toBe(false);
+      // It tries again after 1 s, then after 2 s, and listens once its notification comes back.
+      connection.flush();
+      await vi.advanceTimersByTimeAsync(1_000 + 2_000);
+      expect(watermarks.position()).toBeNull();
+      connection.flush();
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(watermarks.position()).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      connection.flush();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(watermarks.position()).not.toBeNull();
+      await watermarks.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
