@@ -300,6 +300,10 @@ export function useTestServer(options: LazyOptions = {}): SharedTestServer {
     async restart() {
       const previous = current();
       await previous.app.close();
+      // fetch's pool still holds keep-alive connections to the closed server, which it drops
+      // only once the event loop has polled their sockets; the restarted server takes the same
+      // port, so without this the next request goes down a dead connection ("other side closed").
+      await new Promise((resolve) => setTimeout(resolve, 0));
       started = await startTestServer({
         ...(await resolveOptions()),
         database: previous.database,
