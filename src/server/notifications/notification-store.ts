@@ -13,6 +13,7 @@ import { DELETED_PLAYER_NAME } from '../../domain/account-data';
 import { namesPhrase } from '../../domain/seasons';
 import { ODDS_PUSH_INTERVAL_MS } from '../../domain/push';
 import type { Executor } from '../db/connect';
+import { rowsFromJson } from '../db/json-rows';
 import {
   memberships,
   notifications,
@@ -109,7 +110,7 @@ export async function saveNotifications(
     pushedAt: now,
   }));
   const target = [notifications.userId, notifications.key];
-  const insert = tx.insert(notifications).values(values);
+  const insert = tx.insert(notifications).select(rowsFromJson(notifications, values));
   let rows: NotificationRow[];
   if (coalesces) {
     rows = await insert
@@ -315,12 +316,20 @@ export async function findNotificationSettings(
   tx: Executor,
   userId: number,
 ): Promise<NotificationSettingsRow | undefined> {
-  const [row] = await tx
+  return (await findNotificationSettingsOf(tx, [userId])).get(userId);
+}
+
+/** The settings rows of `userIds` that have one (a player who never changed a setting has none). */
+export async function findNotificationSettingsOf(
+  tx: Executor,
+  userIds: readonly number[],
+): Promise<Map<number, NotificationSettingsRow>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await tx
     .select()
     .from(notificationSettings)
-    .where(eq(notificationSettings.userId, userId))
-    .limit(1);
-  return row;
+    .where(inArray(notificationSettings.userId, [...userIds]));
+  return new Map(rows.map((row) => [row.userId, row]));
 }
 
 /** The player's own inbox, newest activity first (the account export). */
@@ -377,7 +386,12 @@ export async function claimOddsNotices(
   if (pairs.length === 0) return [];
   return tx
     .insert(pushOddsNotices)
-    .values(pairs.map(({ userId, betId }) => ({ userId, betId, lastSentAt: at })))
+    .select(
+      rowsFromJson(
+        pushOddsNotices,
+        pairs.map(({ userId, betId }) => ({ userId, betId, lastSentAt: at })),
+      ),
+    )
     .onConflictDoUpdate({
       target: [pushOddsNotices.userId, pushOddsNotices.betId],
       set: { lastSentAt: sql`excluded.last_sent_at` },

@@ -12,9 +12,9 @@ import {
 } from '../../domain/notifications';
 import type { PushNotification } from '../../domain/push';
 import type { Database } from '../db/connect';
-import type { BusEventName, EventBus, PublishedEvent } from '../events';
+import type { EventBus } from '../events';
 import {
-  findNotificationSettings,
+  findNotificationSettingsOf,
   presentNotificationSettings,
 } from '../notifications/notification-store';
 import type { PushSender } from './push.sender';
@@ -27,7 +27,10 @@ import { createBackgroundWork } from '../background-work';
 //
 // Sending never slows down or fails the request that caused the event: the listener only
 // queues the work, which starts on a later turn of the event loop, after the response is on
-// its way; sends run a few at a time, each with a deadline, and failures are logged.
+// its way; sends run a few at a time, each with a deadline, and failures are logged. The
+// entries due a push in one turn are planned together (a busy group's wagers make dozens of
+// "odds moved" entries at once): one statement finds which of their players have a device to
+// push to, and only if some do, one more reads those players' push choices and mutes.
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,8 +61,11 @@ const TTL_SECONDS = {
   seasonEnded: 7 * 24 * 3600,
 } as const satisfies Record<NotificationKind, number>;
 
-/** The events that become notifications; everything else on the bus is ignored at once. */
-const NOTIFYING_EVENTS = new Set<BusEventName>(['notificationPushDue']);
+/** An inbox entry due a push, and whose it is. */
+interface DuePush {
+  userId: number;
+  notification: Notification;
+}
 
 interface Delivery {
   destination: Destination;
@@ -130,35 +136,38 @@ export function startPushNotifier({
 
   // ---- who hears what ----
 
-  async function notificationPushDue(
-    userId: number,
-    notification: Notification,
-  ): Promise<Delivery[]> {
-    const kind = pushKindOf(notification.kind);
-    if (kind === null) return [];
-    const settings = presentNotificationSettings(await findNotificationSettings(db, userId));
-    if (settings.pushOff.includes(kind) || isMuted(settings, notification)) return [];
-    const destinations = await push.listDestinations([userId]);
-    const { title, body } = notificationText(notification);
-    const message: PushNotification = {
-      title,
-      body,
-      url: notificationLink(notification),
-      tag: notificationTag(notification),
-    };
-    return destinations.map((destination) => ({
-      destination,
-      notification: message,
-      ttlSeconds: TTL_SECONDS[notification.kind],
-    }));
-  }
-
-  function plan(published: PublishedEvent): Promise<Delivery[]> | undefined {
-    // Push hears one event of the bus; every other event reaches players another way.
-    if (published.event !== 'notificationPushDue') return undefined;
-    return 'userId' in published.audience
-      ? notificationPushDue(published.audience.userId, published.payload)
-      : undefined;
+  async function plan(due: readonly DuePush[]): Promise<Delivery[]> {
+    const pushable = due.filter(({ notification }) => pushKindOf(notification.kind) !== null);
+    const destinations = await push.listDestinations([
+      ...new Set(pushable.map(({ userId }) => userId)),
+    ]);
+    if (destinations.length === 0) return [];
+    const devicesOf = new Map<number, Destination[]>();
+    for (const destination of destinations) {
+      const devices = devicesOf.get(destination.userId);
+      if (devices) devices.push(destination);
+      else devicesOf.set(destination.userId, [destination]);
+    }
+    const settingsOf = await findNotificationSettingsOf(db, [...devicesOf.keys()]);
+    return pushable.flatMap(({ userId, notification }) => {
+      const devices = devicesOf.get(userId);
+      if (!devices) return [];
+      const settings = presentNotificationSettings(settingsOf.get(userId));
+      if (settings.pushOff.includes(pushKindOf(notification.kind)!)) return [];
+      if (isMuted(settings, notification)) return [];
+      const { title, body } = notificationText(notification);
+      const message: PushNotification = {
+        title,
+        body,
+        url: notificationLink(notification),
+        tag: notificationTag(notification),
+      };
+      return devices.map((destination) => ({
+        destination,
+        notification: message,
+        ttlSeconds: TTL_SECONDS[notification.kind],
+      }));
+    });
   }
 
   // ---- sending ----
@@ -184,12 +193,17 @@ export function startPushNotifier({
       );
   }
 
-  async function handle(published: PublishedEvent): Promise<void> {
-    // A later turn of the event loop: the publishing request finishes first.
+  /** The entries due a push heard in this turn of the event loop, planned together in the next. */
+  let due: DuePush[] = [];
+
+  async function handle(): Promise<void> {
+    // A later turn of the event loop: the publishing requests finish first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const deliveries = await plan(published);
+    const batch = due;
+    due = [];
+    const deliveries = await plan(batch);
     await Promise.all(
-      (deliveries ?? []).map((delivery) =>
+      deliveries.map((delivery) =>
         deliver(delivery).catch((error: unknown) =>
           logger.error({ err: error }, 'push delivery failed'),
         ),
@@ -198,8 +212,11 @@ export function startPushNotifier({
   }
 
   const unsubscribe = events.subscribe((published) => {
-    if (stopped) return;
-    if (NOTIFYING_EVENTS.has(published.event)) work.track(handle(published));
+    // Push hears one event of the bus; every other event reaches players another way.
+    if (stopped || published.event !== 'notificationPushDue') return;
+    if (!('userId' in published.audience)) return;
+    due.push({ userId: published.audience.userId, notification: published.payload });
+    if (due.length === 1) work.track(handle());
   });
 
   return {

@@ -97,6 +97,30 @@ describe('a bet created in a group', () => {
     expect(devices.members[1]!.notifications()).toHaveLength(1);
   });
 
+  it('plans the pushes due together, each by its own player’s devices and choices', async () => {
+    // One bet makes every member's entry in one turn: the notifier plans them as one batch.
+    const { creator, group, members, devices } = await subscribedGroup(2);
+    const [withTwo, quiet] = members;
+    const second = await subscribedDevice(server, standIn, withTwo!);
+    const off = await server.request('PUT', '/api/notification-settings/push', {
+      token: quiet!.accessToken,
+      body: { pushOff: ['betCreated'] },
+    });
+    expect(off.status).toBe(200);
+    // A member with no device at all is in the same batch.
+    await joinGroup(server, await createPlayer(server, 'Deviceless'), group);
+    await settle();
+    await createBet(server, creator, group, { title: 'All at once?' });
+    await settle();
+    const betPushes = (device: BrowserDevice) =>
+      titles(device).filter((title) => title === `New bet in ${group.name}`);
+    expect(betPushes(devices.members[0]!)).toHaveLength(1);
+    expect(betPushes(second)).toHaveLength(1);
+    expect(betPushes(devices.members[1]!)).toEqual([]);
+    expect(betPushes(devices.creator)).toEqual([]);
+    expect(devices.outsider.requests()).toEqual([]);
+  });
+
   it('answers the request before the push service does', async () => {
     const { creator, group, devices } = await subscribedGroup(1);
     const release = standIn.hold();
