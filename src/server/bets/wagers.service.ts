@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, type Wager } from '../../domain/bets';
 import { totalsByAnswer } from '../../domain/odds';
@@ -64,9 +64,27 @@ const wagerOfUser = prepared<Array<{ id: number }>, { betId: number; userId: num
       )
       .limit(1),
 );
-const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>(
-  'insertWager',
-  (tx) =>
+/** The totals by prediction (points and count) of `rows`, a set of wagers' (prediction, points). */
+const totalsOf = (rows: SQL) =>
+  sql<
+    PredictionTotal[] | null
+  >`(select json_agg(json_build_object('prediction', t.prediction, 'points', t.points, 'count', t.count))
+    from (select w.prediction, sum(w.points)::int as points, count(*)::int as count
+      from (${rows}) w group by w.prediction) t)`;
+
+// A wager changes its bet's totals, so it gives the bet a new version (the stamp trigger of
+// migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE. The stamp
+// answers the new totals, summed by the database rather than read wager by wager.
+//
+// Placing: the insert and the stamp are one statement. The insert is `ON CONFLICT DO NOTHING`
+// (a second wager of the user on the bet, one committed meanwhile too, inserts nothing, and then
+// nothing is stamped); the totals add the new wager to those of the bet's wagers, which the
+// statement's snapshot does not show it among.
+const placeAndStamp = prepared<
+  Array<{ placed: WagerRow; stamped: { version: number; totals: PredictionTotal[] | null } }>,
+  Omit<typeof wagers.$inferInsert, 'id'>
+>('placeWagerStampingBet', (tx) => {
+  const placed = tx.$with('placed').as(
     tx
       .insert(wagers)
       .values({
@@ -77,13 +95,29 @@ const insertWager = prepared<WagerRow[], Omit<typeof wagers.$inferInsert, 'id'>>
         createdAt: slot<Date>('createdAt'),
         updatedAt: slot<Date>('updatedAt'),
       })
-      // A second wager of the user on the bet (one committed meanwhile too) inserts nothing.
       .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
       .returning(),
-);
-// A wager changes its bet's totals, so it gives the bet a new version (the stamp trigger of
-// migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE. The same
-// statement answers the new totals, summed by the database rather than read wager by wager.
+  );
+  const stamped = tx.$with('stamped').as(
+    tx
+      .update(bets)
+      .set({ version: 0 })
+      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${placed})`))
+      .returning({
+        version: bets.version,
+        totals: totalsOf(
+          sql`select prediction, points from ${wagers} where ${wagers.betId} = ${bets.id}
+            union all select prediction, points from ${placed}`,
+        ).as('totals'),
+      }),
+  );
+  return tx
+    .with(placed, stamped)
+    .select()
+    .from(placed)
+    .innerJoin(stamped, sql`true`);
+});
+// Changing: the stamp follows the change, so its totals read the changed wager.
 const stampBet = prepared<
   Array<{ version: number; totals: PredictionTotal[] | null }>,
   { id: number }
@@ -94,11 +128,9 @@ const stampBet = prepared<
     .where(eq(bets.id, sql.placeholder('id')))
     .returning({
       version: bets.version,
-      totals: sql<
-        PredictionTotal[] | null
-      >`(select json_agg(json_build_object('prediction', t.prediction, 'points', t.points, 'count', t.count))
-        from (select w.prediction, sum(w.points)::int as points, count(*)::int as count
-          from wagers w where w.bet_id = bets.id group by w.prediction) t)`,
+      totals: totalsOf(
+        sql`select prediction, points from ${wagers} where ${wagers.betId} = ${bets.id}`,
+      ),
     }),
 );
 const wagerById = (tx: Executor) =>
@@ -185,7 +217,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         const locked = await findBetForWager(tx, input.betId, caller.id);
         const { bet } = locked;
         const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
-        const [wager] = await insertWager(tx, {
+        const [placed] = await placeAndStamp(tx, {
           betId: bet.id,
           userId: caller.id,
           prediction,
@@ -193,10 +225,11 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           createdAt: at,
           updatedAt: at,
         });
-        if (!wager) {
+        if (!placed) {
           const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
           throw wagerExists(existing!.id);
         }
+        const { placed: wager, stamped } = placed;
         await applyLedgerEvent(tx, {
           groupId: bet.groupId,
           userId: caller.id,
@@ -205,7 +238,13 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           wagerId: wager.id,
           now: at,
         });
-        return { bet, wager, previousPoints: 0, ...(await finishChange(tx, bet)) };
+        return {
+          bet,
+          wager,
+          previousPoints: 0,
+          betTotals: stamped.totals ?? [],
+          betVersion: stamped.version,
+        };
       });
       announce(change);
       return presentWager(change.wager);
