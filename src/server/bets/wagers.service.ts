@@ -197,15 +197,6 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     );
   }
 
-  /** The bet's totals after the change, and its new version. */
-  async function finishChange(
-    tx: Executor,
-    bet: BetRow,
-  ): Promise<Pick<WagerChange, 'betTotals' | 'betVersion'>> {
-    const [stamped] = await stampBet(tx, { id: bet.id });
-    return { betTotals: stamped!.totals ?? [], betVersion: stamped!.version };
-  }
-
   return {
     /** POST /bets/wagers: a second wager on the same bet is 409 wager_exists (update it instead). */
     async placeWager(
@@ -283,11 +274,13 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           points: input.points,
           updatedAt: at,
         });
+        const [stamped] = await stampBet(tx, { id: bet.id });
         return {
           bet,
           wager: wager!,
           previousPoints: current.points,
-          ...(await finishChange(tx, bet)),
+          betTotals: stamped!.totals ?? [],
+          betVersion: stamped!.version,
         };
       });
       announce(change);

@@ -26,8 +26,9 @@ function defaultOf(table: PgTable, column: Column): SQL {
  * The SELECT that yields `rows` as rows of `table`, every column in the table's order (what
  * Drizzle's insert-select expects). A row's values are given by the keys Drizzle's types use; a
  * column no row gives takes its default, and a row that leaves out a column others give has null
- * there (so a column with a default is given by every row or by none; this throws otherwise). Values must survive JSON: numbers, text, booleans, Dates (sent as ISO text) and JSON
- * for jsonb columns.
+ * there (so a column with a default is given by every row or by none; this throws otherwise).
+ * Values must survive JSON: numbers, text, booleans, Dates (sent as ISO text) and JSON for jsonb
+ * columns.
  */
 export function rowsFromJson<T extends PgTable>(table: T, rows: readonly RowOf<T>[]): SQL {
   const columns = Object.entries(getTableColumns(table)) as Array<[string, Column]>;

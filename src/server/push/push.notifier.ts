@@ -137,7 +137,10 @@ export function startPushNotifier({
   // ---- who hears what ----
 
   async function plan(due: readonly DuePush[]): Promise<Delivery[]> {
-    const pushable = due.filter(({ notification }) => pushKindOf(notification.kind) !== null);
+    const pushable = due.flatMap((entry) => {
+      const kind = pushKindOf(entry.notification.kind);
+      return kind === null ? [] : [{ ...entry, kind }];
+    });
     const destinations = await push.listDestinations([
       ...new Set(pushable.map(({ userId }) => userId)),
     ]);
@@ -149,12 +152,11 @@ export function startPushNotifier({
       else devicesOf.set(destination.userId, [destination]);
     }
     const settingsOf = await findNotificationSettingsOf(db, [...devicesOf.keys()]);
-    return pushable.flatMap(({ userId, notification }) => {
+    return pushable.flatMap(({ userId, notification, kind }) => {
       const devices = devicesOf.get(userId);
       if (!devices) return [];
       const settings = presentNotificationSettings(settingsOf.get(userId));
-      if (settings.pushOff.includes(pushKindOf(notification.kind)!)) return [];
-      if (isMuted(settings, notification)) return [];
+      if (settings.pushOff.includes(kind) || isMuted(settings, notification)) return [];
       const { title, body } = notificationText(notification);
       const message: PushNotification = {
         title,
