@@ -14,7 +14,11 @@ import {
   wagerNotFound,
 } from '../errors';
 import type { EventBus } from '../events';
-import { applyLedgerEvent } from '../groups/membership.service';
+import {
+  applyLedgerEvent,
+  placedWagerDebit,
+  placedWagerDebitCtes,
+} from '../groups/membership.service';
 import { requireBetAction } from './bet-access';
 import { presentWager } from './bet.presenter';
 import { findBetForWager } from './bet-queries';
@@ -22,7 +26,7 @@ import { findBetForWager } from './bet-queries';
 // Wagers (docs/groups-and-bets.md §4, docs/architecture.md §4): one per user per bet, by members only, while betting
 // is open (active, before its expiresAt, its picks never shown); placing debits available
 // points by the wager, changing it debits or credits the difference. The debit is
-// applyLedgerEvent's conditional UPDATE, so no mix of concurrent requests can take available
+// membership.service's conditional UPDATE, so no mix of concurrent requests can take available
 // points below zero.
 
 export interface WagersServiceDeps {
@@ -76,14 +80,22 @@ const totalsOf = (rows: SQL) =>
 // migration 0005 overwrites the 0); the bet is already locked FOR NO KEY UPDATE. The stamp
 // answers the new totals, summed by the database rather than read wager by wager.
 //
-// Placing: the insert and the stamp are one statement. The insert is `ON CONFLICT DO NOTHING`
-// (a second wager of the user on the bet, one committed meanwhile too, inserts nothing, and then
-// nothing is stamped); the totals add the new wager to those of the bet's wagers, which the
+// Placing is one statement after the lock: the insert, the debit with its ledger row
+// (membership.service's, on its rules) and the stamp. The insert is `ON CONFLICT DO NOTHING` (a
+// second wager of the user on the bet, one committed meanwhile too, inserts nothing, and then
+// nothing is debited or stamped); the debit applies only if the wager was inserted, and the stamp
+// only if it was debited. Its totals add the new wager to those of the bet's wagers, which the
 // statement's snapshot does not show it among.
-const placeAndStamp = prepared<
-  Array<{ placed: WagerRow; stamped: { version: number; totals: PredictionTotal[] | null } }>,
-  Omit<typeof wagers.$inferInsert, 'id'>
->('placeWagerStampingBet', (tx) => {
+type PlaceValues = Omit<typeof wagers.$inferInsert, 'id'> &
+  ReturnType<typeof placedWagerDebit>['values'];
+const placeDebitAndStamp = prepared<
+  Array<{
+    placed: WagerRow;
+    moved: MembershipRow | null;
+    stamped: { version: number; totals: PredictionTotal[] | null } | null;
+  }>,
+  PlaceValues
+>('placeWagerDebitingAndStamping', (tx) => {
   const placed = tx.$with('placed').as(
     tx
       .insert(wagers)
@@ -98,11 +110,12 @@ const placeAndStamp = prepared<
       .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
       .returning(),
   );
+  const { moved, ledgerRow } = placedWagerDebitCtes(tx, sql`${placed}`);
   const stamped = tx.$with('stamped').as(
     tx
       .update(bets)
       .set({ version: 0 })
-      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${placed})`))
+      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${moved})`))
       .returning({
         version: bets.version,
         totals: totalsOf(
@@ -112,10 +125,11 @@ const placeAndStamp = prepared<
       }),
   );
   return tx
-    .with(placed, stamped)
+    .with(placed, moved, ledgerRow, stamped)
     .select()
     .from(placed)
-    .innerJoin(stamped, sql`true`);
+    .leftJoin(moved, sql`true`)
+    .leftJoin(stamped, sql`true`);
 });
 // Changing: the stamp follows the change, so its totals read the changed wager.
 const stampBet = prepared<
@@ -208,7 +222,15 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         const locked = await findBetForWager(tx, input.betId, caller.id);
         const { bet } = locked;
         const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
-        const [placed] = await placeAndStamp(tx, {
+        const debit = placedWagerDebit({
+          groupId: bet.groupId,
+          userId: caller.id,
+          betId: bet.id,
+          points: input.points,
+          now: at,
+        });
+        const [row] = await placeDebitAndStamp(tx, {
+          ...debit.values,
           betId: bet.id,
           userId: caller.id,
           prediction,
@@ -216,19 +238,13 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           createdAt: at,
           updatedAt: at,
         });
-        if (!placed) {
+        if (!row) {
           const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
           throw wagerExists(existing!.id);
         }
-        const { placed: wager, stamped } = placed;
-        await applyLedgerEvent(tx, {
-          groupId: bet.groupId,
-          userId: caller.id,
-          event: { kind: 'wager_placed', points: wager.points },
-          betId: bet.id,
-          wagerId: wager.id,
-          now: at,
-        });
+        // Inserted but not debited: the refusal's error rolls the insert back.
+        if (!row.moved || !row.stamped) throw await debit.refusal(tx);
+        const { placed: wager, stamped } = row;
         return {
           bet,
           wager,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
@@ -42,8 +42,10 @@ interface LedgerFields {
   betId: number | null;
   wagerId: number | null;
   /** ISO text: the raw insert below sends it as it is. */
-  createdAt: string;
+  ledgerAt: string;
 }
+/** A move's values, the placeholders of its statement. */
+type MoveValues = PointsMove & LedgerFields & { debit: number };
 const pointsChange = (tx: Executor) =>
   tx.update(memberships).set({
     totalPoints: sql`${memberships.totalPoints} + ${sql.placeholder('totalDelta')}`,
@@ -82,35 +84,41 @@ const LEDGER_ROW_COLUMNS = sql.join(
   sql`, `,
 );
 /**
- * A move and its ledger row in one statement (every change of points is hot: a wager's debit, a
- * resolution's payouts): the update is a CTE, and the ledger row is inserted from the row it
- * returned, so the row exists exactly when the update happened. Answers the membership after it.
+ * A move and its ledger row as two CTEs: `moved`, the conditional update, and `ledger_row`,
+ * inserted from the row it returned, so the row exists exactly when the update happened.
+ * `withWager` puts them into the statement that inserts the wager the entry is about (a placed
+ * wager): its `when` gates the move on that insert, its `wagerId` is the new row's id.
+ */
+function moveWithLedgerRow(tx: Executor, kind: MoveKind, withWager?: { when: SQL; wagerId: SQL }) {
+  const moved = tx.$with('moved').as(
+    pointsChange(tx)
+      .where(withWager ? and(moveConditions[kind], withWager.when) : moveConditions[kind])
+      .returning(),
+  );
+  const ledgerRow = tx.$with('ledger_row', { one: sql<number>`1` }).as(
+    sql`insert into ${ledger} (${LEDGER_ROW_COLUMNS})
+      select group_id, user_id, ${sql.placeholder('kind')}::text,
+        ${sql.placeholder('totalDelta')}::integer, ${sql.placeholder('availableDelta')}::integer,
+        ${sql.placeholder('betId')}::integer,
+        ${withWager?.wagerId ?? sql`${sql.placeholder('wagerId')}::integer`},
+        ${sql.placeholder('ledgerAt')}::timestamptz
+      from moved returning 1`,
+  );
+  return { moved, ledgerRow };
+}
+/**
+ * A move and its ledger row in one statement (every change of points is hot: a resolution's
+ * payouts, a changed wager's difference). Answers the membership after it.
  */
 const movesWithLedgerRow = Object.fromEntries(
   (Object.keys(moveConditions) as MoveKind[]).map((kind) => [
     kind,
-    prepared<MembershipRow[], PointsMove & LedgerFields & { debit?: number }>(
-      `${kind}PointsWithLedgerRow`,
-      (tx) => {
-        const moved = tx
-          .$with('moved')
-          .as(pointsChange(tx).where(moveConditions[kind]).returning());
-        const ledgerRow = tx.$with('ledger_row', { one: sql<number>`1` }).as(
-          sql`insert into ${ledger} (${LEDGER_ROW_COLUMNS})
-            select group_id, user_id, ${sql.placeholder('kind')}::text,
-              ${sql.placeholder('totalDelta')}::integer, ${sql.placeholder('availableDelta')}::integer,
-              ${sql.placeholder('betId')}::integer, ${sql.placeholder('wagerId')}::integer,
-              ${sql.placeholder('createdAt')}::timestamptz
-            from moved returning 1`,
-        );
-        return tx.with(moved, ledgerRow).select().from(moved);
-      },
-    ),
+    prepared<MembershipRow[], MoveValues>(`${kind}PointsWithLedgerRow`, (tx) => {
+      const { moved, ledgerRow } = moveWithLedgerRow(tx, kind);
+      return tx.with(moved, ledgerRow).select().from(moved);
+    }),
   ]),
-) as Record<
-  MoveKind,
-  PreparedStatement<MembershipRow[], PointsMove & LedgerFields & { debit?: number }>
->;
+) as Record<MoveKind, PreparedStatement<MembershipRow[], MoveValues>>;
 
 /** The membership row, whether active or left; undefined when the user never joined. */
 export async function findMembership(
@@ -422,7 +430,8 @@ export interface LedgerEntryInput {
 
 /**
  * Applies one change of points to a membership and writes its ledger row, inside the
- * caller's transaction. The change is a single conditional UPDATE: a debit of available
+ * caller's transaction (a placed wager's debit is part of the wager's insert instead:
+ * `placedWagerDebitCtes`). The change is a single conditional UPDATE: a debit of available
  * points (placing or raising a wager) applies only while `available_points` covers it and
  * only to a current member, so concurrent wagers can never overspend; otherwise it throws
  * 422 insufficient_points (or 403 not_member) and the caller's transaction rolls back.
@@ -432,24 +441,34 @@ export interface LedgerEntryInput {
  * below zero. Several members' changes in one transaction lock their rows first
  * (`lockMemberships`). Returns the membership after the change.
  *
- *   placing a wager:   applyLedgerEvent(tx, { groupId, userId, event: { kind: 'wager_placed', points }, betId, wagerId })
- *   changing it:       { kind: 'wager_changed', previousPoints, points }
+ *   changing a wager:  applyLedgerEvent(tx, { groupId, userId, event: { kind: 'wager_changed', previousPoints, points }, betId, wagerId })
  *   settling a bet:    { kind: 'payout', winnings, wagerAmount } or { kind: 'refund', wagerAmount }
  */
 export async function applyLedgerEvent(
   tx: Executor,
   input: LedgerEntryInput,
 ): Promise<MembershipRow> {
-  const { groupId, userId, event } = input;
+  const { kind, values } = ledgerMove(input);
+  const [updated] = await movesWithLedgerRow[kind](tx, values);
+  if (!updated) throw await moveRefusal(tx, input);
+  return updated;
+}
+
+// A season's reset sets available points to the starting points, so it never overdraws, and
+// it reaches former members too (seasons/season-data.ts endSeason): it moves like a credit.
+const isDebit = (event: LedgerEvent, availableDelta: number) =>
+  availableDelta < 0 && event.kind !== 'season_reset';
+const isReversal = (event: LedgerEvent) =>
+  event.kind === 'payout_reversed' || event.kind === 'refund_reversed';
+
+/** The kind of a move and its statement's values. */
+function ledgerMove(input: LedgerEntryInput): { kind: MoveKind; values: MoveValues } {
+  const { event } = input;
   const now = input.now ?? new Date();
   const { totalDelta, availableDelta } = ledgerDelta(event);
-  // A season's reset sets available points to the starting points, so it never overdraws, and
-  // it reaches former members too (seasons/season-data.ts endSeason): it moves like a credit.
-  const isDebit = availableDelta < 0 && event.kind !== 'season_reset';
-  const isReversal = event.kind === 'payout_reversed' || event.kind === 'refund_reversed';
-  const move = {
-    groupId,
-    userId,
+  const values: MoveValues = {
+    groupId: input.groupId,
+    userId: input.userId,
     totalDelta,
     availableDelta,
     now,
@@ -457,22 +476,61 @@ export async function applyLedgerEvent(
     kind: event.kind,
     betId: input.betId ?? null,
     wagerId: input.wagerId ?? null,
-    createdAt: now.toISOString(),
+    ledgerAt: now.toISOString(),
   };
-  const moveKind: MoveKind = isReversal
+  const kind: MoveKind = isReversal(event)
     ? input.mayOverdraw
       ? 'credit'
       : 'reverse'
-    : isDebit
+    : isDebit(event, availableDelta)
       ? 'debit'
       : 'credit';
-  const [updated] = await movesWithLedgerRow[moveKind](tx, move);
-  if (!updated) {
-    // Its winnings were wagered again meanwhile: the reversal cannot be exact, so nothing moves.
-    if (isReversal) throw settlementSpent();
-    const current = await findMembership(tx, groupId, userId);
-    if (!current || (isDebit && current.leftAt !== null)) throw notMember();
-    throw insufficientPoints(-availableDelta, current.availablePoints);
-  }
-  return updated;
+  return { kind, values };
+}
+
+/** Why a move's conditional update changed nothing: the error its caller throws (and rolls back on). */
+async function moveRefusal(tx: Executor, input: LedgerEntryInput): Promise<Error> {
+  const { event } = input;
+  // Its winnings were wagered again meanwhile: the reversal cannot be exact, so nothing moves.
+  if (isReversal(event)) return settlementSpent();
+  const { availableDelta } = ledgerDelta(event);
+  const current = await findMembership(tx, input.groupId, input.userId);
+  if (!current || (isDebit(event, availableDelta) && current.leftAt !== null)) return notMember();
+  return insufficientPoints(-availableDelta, current.availablePoints);
+}
+
+/**
+ * A placed wager's debit and its ledger row, as the CTEs `moved` and `ledger_row` of the
+ * statement that inserts the wager (bets/wagers.service.ts: one statement fewer on the hottest
+ * write). `placed` is that insert's CTE, returning the wager's `id`; the debit applies only if
+ * it inserted, on applyLedgerEvent's rules for a debit. The statement's values include
+ * `placedWagerDebit(…).values`; if the wager was inserted and nothing moved, the caller throws
+ * `await placedWagerDebit(…).refusal(tx)`, so its transaction rolls the wager back.
+ */
+export function placedWagerDebitCtes(tx: Executor, placed: SQL) {
+  return moveWithLedgerRow(tx, 'debit', {
+    when: sql`exists (select 1 from ${placed})`,
+    wagerId: sql`(select id from ${placed})`,
+  });
+}
+
+/** The values and the refusal of a placed wager's debit (`placedWagerDebitCtes`). */
+export function placedWagerDebit(input: {
+  groupId: number;
+  userId: number;
+  betId: number;
+  points: number;
+  now: Date;
+}) {
+  const entry: LedgerEntryInput = {
+    groupId: input.groupId,
+    userId: input.userId,
+    event: { kind: 'wager_placed', points: input.points },
+    betId: input.betId,
+    now: input.now,
+  };
+  return {
+    values: ledgerMove(entry).values,
+    refusal: (tx: Executor) => moveRefusal(tx, entry),
+  };
 }

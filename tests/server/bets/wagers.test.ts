@@ -164,6 +164,13 @@ describe('placing a wager', () => {
       message: 'Not enough points: this needs 3 and you have 2 available.',
     });
     expect(await pointsOf(server, owner, group)).toEqual({ total: 2, available: 2 });
+    // The wager is inserted in the debit's statement: the refusal takes it back with the rest.
+    const mine = await server.request('GET', `/api/bets/user/wagers?group=${group.id}`, {
+      token: owner.accessToken,
+    });
+    expect(mine.body).toEqual([]);
+    const after = await server.request('GET', `/api/bets/${bet.id}`, { token: owner.accessToken });
+    expect(after.body).toEqual(bet);
   });
 
   it('lets exactly the affordable ones of 40 concurrent wagers through, never below zero', async () => {
