@@ -28,9 +28,10 @@ import { argsSchemaOf, type AnyWrite } from './writes';
 
 // POST /api/sync/push (docs/architecture.md §8; Replicache's push is the model): a device's
 // writes, in order, each in ITS OWN transaction that first locks the client's row, skips an id
-// already applied, stops at one that skips ahead, runs the REST route's service on that same
-// transaction and writes the client's last mutation id in it. So a write and the record that it
-// happened commit together: a process dying between the commit and the answer leaves nothing to
+// already applied, stops at one that skips ahead or is over a rate limit, runs the REST route's
+// service on that same transaction and writes the client's last mutation id in it (the lock
+// answers the last id: a push reads nothing before its first write). So a write and the record
+// that it happened commit together: a process dying between the commit and the answer leaves nothing to
 // guess, the next push skips it and the pull reports it.
 //
 // A write the service refuses (a 4xx) is rolled back, then its id is recorded with the refusal
@@ -58,15 +59,31 @@ export type MutationLimiter = (name: SyncMutationName) => Promise<number | undef
 
 export type SyncPushService = ReturnType<typeof createSyncPushService>;
 
+/** What became of one pushed mutation, from its transaction (which read the client's last id). */
 type Applied =
   | { kind: 'applied'; result: unknown; createdId: number | null }
   | { kind: 'refused'; error: SyncMutationError }
-  | { kind: 'skipped' }
-  | { kind: 'gap'; expected: number };
+  /** An id applied before: `last` is the client's last id. */
+  | { kind: 'skipped'; last: number }
+  | { kind: 'gap'; expected: number }
+  /** The next id, over a rate limit: nothing ran. */
+  | { kind: 'limited'; retryAfter: number };
+
+type PushedMutation = SyncPushInput['mutations'][number];
+/** Given the client's last id (its row locked): why the mutation stops here, or undefined to run it. */
+type NextIdCheck = (last: number) => Promise<Applied | undefined>;
 
 const errorOf = (refusal: AppError): SyncMutationError => ({
   ...refusal.toBody(),
   status: refusal.statusCode,
+});
+
+/** `id` cannot run before `expected` has: the device sends it again with the rest. */
+const outOfOrder = (id: number, expected: number): SyncMutationResult => ({
+  id,
+  ok: false,
+  retry: true,
+  error: errorOf(mutationOutOfOrder(expected)),
 });
 
 /** A bad args object, as the REST route's validation would answer it (400, a message per field). */
@@ -89,14 +106,35 @@ export function createSyncPushService({
   now = () => new Date(),
   afterCommit = () => undefined,
 }: SyncPushDeps) {
-  /** Records `id` as refused, in a transaction of its own (the write's was rolled back). */
-  async function recordRefusal(key: ClientKey, id: number, refusal: AppError): Promise<Applied> {
+  /**
+   * The checks every mutation's transaction makes once it holds the client's row: an id applied
+   * before is skipped, one past the next is a gap, and the next one is counted against its
+   * rate limits, once (a retried transaction, or the refusal's own after the write's was rolled
+   * back, gets the same answer; a replay or a gap counts nothing). Undefined: it runs.
+   */
+  function nextIdCheck(mutation: PushedMutation, limit: MutationLimiter): NextIdCheck {
+    let verdict: Promise<number | undefined> | undefined;
+    return async (last) => {
+      if (mutation.id <= last) return { kind: 'skipped', last };
+      if (mutation.id > last + 1) return { kind: 'gap', expected: last + 1 };
+      verdict ??= limit(mutation.name);
+      const retryAfter = await verdict;
+      return retryAfter === undefined ? undefined : { kind: 'limited', retryAfter };
+    };
+  }
+
+  /** Records the mutation as refused, in a transaction of its own (the write's was rolled back, or never ran). */
+  async function recordRefusal(
+    key: ClientKey,
+    mutation: PushedMutation,
+    refusal: AppError,
+    check: NextIdCheck,
+  ): Promise<Applied> {
     const error = errorOf(refusal);
     return db.transaction(async (tx): Promise<Applied> => {
-      const last = await lockClient(tx, key);
-      if (id <= last) return { kind: 'skipped' };
-      if (id > last + 1) return { kind: 'gap', expected: last + 1 };
-      await recordMutation(tx, key, id, { error }, now());
+      const stop = await check(await lockClient(tx, key));
+      if (stop) return stop;
+      await recordMutation(tx, key, mutation.id, { error }, now());
       return { kind: 'refused', error };
     });
   }
@@ -104,19 +142,20 @@ export function createSyncPushService({
   async function applyOne(
     caller: AuthUser,
     key: ClientKey,
-    mutation: SyncPushInput['mutations'][number],
+    mutation: PushedMutation,
+    limit: MutationLimiter,
   ): Promise<Applied> {
     const definition: AnyWrite = SYNC_MUTATIONS[mutation.name];
     const parsed = argsSchemaOf(definition).safeParse(mutation.args);
-    if (!parsed.success) return recordRefusal(key, mutation.id, invalidArgs(parsed.error));
+    const check = nextIdCheck(mutation, limit);
+    if (!parsed.success) return recordRefusal(key, mutation, invalidArgs(parsed.error), check);
     const held = heldEvents();
     let applied: Applied;
     try {
       applied = await db.transaction(async (tx): Promise<Applied> => {
         held.clear(); // a retried transaction publishes only what its last run did
-        const last = await lockClient(tx, key);
-        if (mutation.id <= last) return { kind: 'skipped' };
-        if (mutation.id > last + 1) return { kind: 'gap', expected: last + 1 };
+        const stop = await check(await lockClient(tx, key));
+        if (stop) return stop;
         const services = createWriteServices({ db: joinedDatabase(tx), events: held.bus, now });
         const result: unknown = await definition.run(services, caller, parsed.data as never);
         const createdId = definition.created?.(result) ?? null;
@@ -126,7 +165,7 @@ export function createSyncPushService({
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal || refusal.code === 'client_group_not_yours') throw error;
-      return recordRefusal(key, mutation.id, refusal);
+      return recordRefusal(key, mutation, refusal, check);
     }
     if (applied.kind === 'applied') {
       afterCommit();
@@ -161,27 +200,28 @@ export function createSyncPushService({
         clientGroupId: input.clientGroupID,
         clientId: input.clientID,
       };
-      // Refuses another user's client group (403) before anything runs.
-      let last = await readLastMutationId(db, key);
+      // The client's last id, known once a mutation's transaction has locked its row (which
+      // refuses another user's client group, 403, before anything runs); ids up to it are replays.
+      let last: number | undefined;
       const results: SyncMutationResult[] = [];
       for (const mutation of input.mutations) {
         const { id } = mutation;
-        if (id <= last) {
+        if (last !== undefined && id <= last) {
           results.push(await replayOf(key, id));
           continue;
         }
-        if (id > last + 1) {
-          results.push({
-            id,
-            ok: false,
-            retry: true,
-            error: errorOf(mutationOutOfOrder(last + 1)),
-          });
+        if (last !== undefined && id > last + 1) {
+          results.push(outOfOrder(id, last + 1));
           break;
         }
-        // Counted only when it is to run: a replay of a write already applied writes nothing.
-        const retryAfter = await limit(mutation.name);
-        if (retryAfter !== undefined) {
+        const applied = await applyOne(caller, key, mutation, limit);
+        if (applied.kind === 'gap') {
+          results.push(outOfOrder(id, applied.expected));
+          last = applied.expected - 1;
+          break;
+        }
+        if (applied.kind === 'limited') {
+          const { retryAfter } = applied;
           results.push({
             id,
             ok: false,
@@ -189,23 +229,20 @@ export function createSyncPushService({
             retryAfter,
             error: errorOf(rateLimited(retryAfter)),
           });
+          last = id - 1;
           break;
         }
-        const applied = await applyOne(caller, key, mutation);
-        if (applied.kind === 'gap') {
-          results.push({
-            id,
-            ok: false,
-            retry: true,
-            error: errorOf(mutationOutOfOrder(applied.expected)),
-          });
-          break;
+        if (applied.kind === 'skipped') {
+          results.push(await replayOf(key, id));
+          last = applied.last;
+          continue;
         }
-        if (applied.kind === 'skipped') results.push(await replayOf(key, id));
-        else if (applied.kind === 'refused') results.push({ id, ok: false, error: applied.error });
+        if (applied.kind === 'refused') results.push({ id, ok: false, error: applied.error });
         else results.push({ id, ok: true, result: applied.result, createdId: applied.createdId });
         last = id;
       }
+      // Nothing pushed (or nothing locked): the last id is read, with the same refusal.
+      last ??= await readLastMutationId(db, key);
       return { lastMutationID: last, results };
     },
   };

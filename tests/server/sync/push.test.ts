@@ -407,4 +407,29 @@ describe('rate limits through push', () => {
     });
     expect(restWrite.status).toBe(429);
   });
+
+  it('counts a refused mutation once, though its refusal is recorded in a transaction of its own', async () => {
+    const owner = await createPlayer(limited, 'Refused');
+    const group = await createGroup(limited, owner); // write 1
+    await createBet(limited, owner, group); // write 2
+    const mute = (id: number, groupId: number) => ({
+      id,
+      name: 'muteGroup' as const,
+      args: { params: { id: groupId }, body: { muted: true } },
+    });
+    const pushed = await push(limited, owner, newDevice(), [
+      mute(1, 999_999), // write 3: refused (no such group)
+      mute(2, group.id), // writes 4 to 6
+      mute(3, group.id),
+      mute(4, group.id),
+      mute(5, group.id), // over the limit of 6
+    ]);
+    expect(pushed.status).toBe(200);
+    expect(
+      pushed.body.results.map((r: { ok: boolean; error?: { code: string } }) =>
+        r.ok ? 'ok' : r.error?.code,
+      ),
+    ).toEqual(['not_found', 'ok', 'ok', 'ok', 'rate_limited']);
+    expect(pushed.body.lastMutationID).toBe(4);
+  });
 });
