@@ -24,6 +24,8 @@ const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Every run ends with its 15 slowest files (tests/timing), so growth shows where it happens.
+    reporters: ['default', './tests/timing/vitest-reporter.ts'],
     // As Playwright does on CI: a test that passes only on its second try is reported as flaky
     // (CI's shared 2-core machine varies threefold in speed), one that fails twice fails the run.
     retry: process.env.CI ? 1 : 0,
