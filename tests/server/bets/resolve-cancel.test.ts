@@ -52,28 +52,6 @@ describe('resolving', () => {
     expect(await pointsOf(server, member, group)).toEqual({ total: 97, available: 97 });
   });
 
-  it('pays once when two resolves race', async () => {
-    const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group);
-    await placeWager(server, creator, bet, 'yes', 2);
-    await placeWager(server, member, bet, 'no', 2);
-    const recorder = recordEvents(server);
-    const responses = await Promise.all([
-      resolve(server, creator, bet, 'yes'),
-      resolve(server, creator, bet, 'no'),
-    ]);
-    recorder.stop();
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
-    expect(recorder.events.filter((published) => published.event === 'betResolved')).toHaveLength(
-      1,
-    );
-    const winner =
-      responses.find((response) => response.status === 200)!.body.correctAnswer === 'yes'
-        ? creator
-        : member;
-    expect(await pointsOf(server, winner, group)).toEqual({ total: 102, available: 102 });
-  });
-
   it('is for the creator only: an admin or a member gets 403 not_bet_creator', async () => {
     const { group, creator, admin, member, outsider } = await createGroupWithRoles(server);
     const bet = await createBet(server, member, group);
@@ -269,18 +247,6 @@ describe('cancelling', () => {
     expect(ofGroup(recorder.events, group.id).map((published) => published.event)).toEqual([
       'betCancelled',
     ]);
-  });
-
-  it('settles once when a cancel and a resolve race', async () => {
-    const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group);
-    await placeWager(server, creator, bet, 'yes', 3);
-    await placeWager(server, member, bet, 'no', 3);
-    const responses = await Promise.all([
-      cancel(server, creator, bet),
-      resolve(server, creator, bet, 'yes'),
-    ]);
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
   });
 });
 

@@ -173,39 +173,6 @@ describe('placing a wager', () => {
     expect(after.body).toEqual(bet);
   });
 
-  it('lets exactly the affordable ones of 40 concurrent wagers through, never below zero', async () => {
-    const owner = await createPlayer(server);
-    const group = await createGroup(server, owner, { defaultPoints: 10 });
-    const bets = [];
-    for (let index = 0; index < 40; index += 1)
-      bets.push(await createBet(server, owner, group, { title: `Race ${index}` }));
-    const responses = await Promise.all(bets.map((bet) => postWager(server, owner, bet, 'yes', 1)));
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 422)).toHaveLength(30);
-    expect(
-      responses
-        .filter((response) => response.status === 422)
-        .every((response) => response.body.code === 'insufficient_points'),
-    ).toBe(true);
-    expect(await pointsOf(server, owner, group)).toEqual({ total: 10, available: 0 });
-    const mine = await server.request('GET', `/api/bets/user/wagers?group=${group.id}`, {
-      token: owner.accessToken,
-    });
-    expect(mine.body).toHaveLength(10);
-  });
-
-  it('lets only one of two concurrent first wagers on one bet through', async () => {
-    const { group, creator, member } = await createGroupWithRoles(server);
-    const bet = await createBet(server, creator, group);
-    const responses = await Promise.all([
-      postWager(server, member, bet, 'yes', 1),
-      postWager(server, member, bet, 'no', 1),
-    ]);
-    expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
-    expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 99 });
-  });
-
   it('tells the group only the new totals, gathered and without the wagerer; the wagerer hears their own at once', async () => {
     const { group, creator, member } = await createGroupWithRoles(server);
     const bet = await createBet(server, creator, group, { baseWagerAmount: 2 });

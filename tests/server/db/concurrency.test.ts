@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import type { Group } from '../../../src/domain/groups';
-import { groups } from '../../../src/server/db/schema';
+import { groups, ledger, memberships } from '../../../src/server/db/schema';
+import { applyLedgerEvent } from '../../../src/server/groups/membership.service';
 import { TRANSACTION_ATTEMPTS } from '../../../src/server/db/transaction-retry';
 import {
   cancel,
@@ -13,18 +14,28 @@ import {
   expiresIn,
   NO_EXPIRY_TIMER,
   placeWager,
+  pointsOf,
   postWager,
   resolve,
 } from '../bets/bet.factories';
-import { createGroup, createPlayer, joinGroup, makeAdmin } from '../groups/group.factories';
-import { useTestServer, type TestResponse } from '../harness';
+import {
+  createGroup,
+  createGroupWithRoles,
+  createPlayer,
+  joinGroup,
+  makeAdmin,
+  recordEvents,
+  uniqueGroupName,
+} from '../groups/group.factories';
+import { createUser, newAccount, useTestServer, type TestResponse } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 
 // Requests racing each other on the same rows. On PostgreSQL they interleave for real: every
 // transaction takes its row locks in one order (src/server/db/README.md), and one that still
 // meets a deadlock or a serialization failure is run again before anything is answered, so no
 // race ends in a 5xx. On PGlite (one connection) the same races run one after another; they
-// must answer the same.
+// must answer the same. This file and the others in vitest.config.ts's POSTGRES_FILES are the
+// server tests that run on both engines: a race written elsewhere runs on PGlite only.
 
 const server = useTestServer({ env: { ...NO_EXPIRY_TIMER.env, SEASONS_INTERVAL_MS: '0' } });
 
@@ -53,6 +64,24 @@ function endSeason(admin: AuthResponse, group: Group, seasonId: number) {
   return server.request('POST', `/api/groups/${group.id}/seasons/${seasonId}/end`, {
     token: admin.accessToken,
   });
+}
+
+async function membershipRow(group: Group, userId: number) {
+  const [row] = await server.database.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
+  return row;
+}
+
+async function grantsOf(group: Group, userId: number) {
+  const rows = await server.database.db
+    .select()
+    .from(ledger)
+    .where(
+      and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')),
+    );
+  return rows.length;
 }
 
 describe('a transaction PostgreSQL ends as a deadlock victim', () => {
@@ -224,6 +253,183 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     by: fc.integer({ min: 1, max: PLAYERS - 1 }),
   }),
 );
+
+describe('sign-ups, new groups and device transfers racing for one name or code', () => {
+  it('gives one of two simultaneous sign-ups with the same email a 409, never a 500', async () => {
+    const email = newAccount().email;
+    const [a, b] = await Promise.all([
+      server.request('POST', '/auth/register', { body: newAccount({ email }) }),
+      server.request('POST', '/auth/register', { body: newAccount({ email }) }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+  });
+
+  it('answers the same 409 when two creators race for one public name', async () => {
+    const [first, second] = [await createPlayer(server), await createPlayer(server)];
+    const name = uniqueGroupName('Race');
+    const responses = await Promise.all(
+      [first, second].map((user) =>
+        server.request('POST', '/api/groups', { token: user.accessToken, body: { name } }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect(responses.find((response) => response.status === 409)!.body.code).toBe(
+      'group_name_taken',
+    );
+  });
+  it('redeems a device-transfer code once when two devices redeem it at once', async () => {
+    const user = await createUser(server);
+    const made = await server.request('POST', '/auth/device-transfers', {
+      token: user.accessToken,
+    });
+    expect(made.status).toBe(201);
+    const redeem = () =>
+      server.request('POST', '/auth/device-transfers/redeem', {
+        body: { transferCode: made.body.transferCode, appName: 'hunch' },
+      });
+    const answers = await Promise.all([redeem(), redeem()]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const again = await redeem();
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('invalid_transfer_code');
+  });
+});
+
+describe('joins and debits racing on one membership', () => {
+  it('gives two concurrent joins of the same user one membership and one grant', async () => {
+    const [owner, joiner] = [await createPlayer(server), await createPlayer(server)];
+    const group = await createGroup(server, owner, { privacy: 'private' });
+    const { events, stop } = recordEvents(server);
+    const responses = await Promise.all([
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
+      server.request('POST', '/api/groups/join-private', {
+        token: joiner.accessToken,
+        body: { groupId: group.id, inviteCode: group.inviteCode },
+      }),
+    ]);
+    stop();
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(await grantsOf(group, joiner.user.id)).toBe(1);
+    expect(await membershipRow(group, joiner.user.id)).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 100,
+    });
+    expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
+  });
+
+  it('gives concurrent rejoins of a former member one restored membership and no new grant', async () => {
+    const [owner, joiner] = [await createPlayer(server), await createPlayer(server)];
+    const group = await createGroup(server, owner);
+    await joinGroup(server, joiner, group);
+    await server.request('POST', `/api/groups/${group.id}/leave`, { token: joiner.accessToken });
+    const { events, stop } = recordEvents(server);
+    await Promise.all([joinGroup(server, joiner, group), joinGroup(server, joiner, group)]);
+    stop();
+    expect(await grantsOf(group, joiner.user.id)).toBe(1);
+    expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
+  });
+
+  it('never overspends under concurrent debits', async () => {
+    const [owner, player] = [await createPlayer(server), await createPlayer(server)];
+    const group = await createGroup(server, owner, { defaultPoints: 100 });
+    await joinGroup(server, player, group);
+    const userId = player.user.id;
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () =>
+        server.database.db.transaction((tx) =>
+          applyLedgerEvent(tx, {
+            groupId: group.id,
+            userId,
+            event: { kind: 'wager_placed', points: 30 },
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+    expect(await membershipRow(group, userId)).toMatchObject({
+      totalPoints: 100,
+      availablePoints: 10,
+    });
+  });
+});
+
+describe('wagers racing for one balance or one bet', () => {
+  it('lets exactly the affordable ones of 40 concurrent wagers through, never below zero', async () => {
+    const owner = await createPlayer(server);
+    const group = await createGroup(server, owner, { defaultPoints: 10 });
+    const bets = [];
+    for (let index = 0; index < 40; index += 1)
+      bets.push(await createBet(server, owner, group, { title: `Race ${index}` }));
+    const responses = await Promise.all(bets.map((bet) => postWager(server, owner, bet, 'yes', 1)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(30);
+    expect(
+      responses
+        .filter((response) => response.status === 422)
+        .every((response) => response.body.code === 'insufficient_points'),
+    ).toBe(true);
+    expect(await pointsOf(server, owner, group)).toEqual({ total: 10, available: 0 });
+    const mine = await server.request('GET', `/api/bets/user/wagers?group=${group.id}`, {
+      token: owner.accessToken,
+    });
+    expect(mine.body).toHaveLength(10);
+  });
+
+  it('lets only one of two concurrent first wagers on one bet through', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    const responses = await Promise.all([
+      postWager(server, member, bet, 'yes', 1),
+      postWager(server, member, bet, 'no', 1),
+    ]);
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect(await pointsOf(server, member, group)).toEqual({ total: 100, available: 99 });
+  });
+});
+
+describe('settlements racing on one bet', () => {
+  it('pays once when two resolves race', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, creator, bet, 'yes', 2);
+    await placeWager(server, member, bet, 'no', 2);
+    const recorder = recordEvents(server);
+    const responses = await Promise.all([
+      resolve(server, creator, bet, 'yes'),
+      resolve(server, creator, bet, 'no'),
+    ]);
+    recorder.stop();
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
+    expect(recorder.events.filter((published) => published.event === 'betResolved')).toHaveLength(
+      1,
+    );
+    const winner =
+      responses.find((response) => response.status === 200)!.body.correctAnswer === 'yes'
+        ? creator
+        : member;
+    expect(await pointsOf(server, winner, group)).toEqual({ total: 102, available: 102 });
+  });
+
+  it('settles once when a cancel and a resolve race', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const bet = await createBet(server, creator, group);
+    await placeWager(server, creator, bet, 'yes', 3);
+    await placeWager(server, member, bet, 'no', 3);
+    const responses = await Promise.all([
+      cancel(server, creator, bet),
+      resolve(server, creator, bet, 'yes'),
+    ]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 422]);
+  });
+});
 
 describe('a random mix of concurrent writes', () => {
   // Wagers, settlements, undos, seasons' starts and ends (with their reset), leaving and joining.
