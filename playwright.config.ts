@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, devices } from '@playwright/test';
 
 // End-to-end tests: Debian's Chromium (never a downloaded browser) against the real server
@@ -5,10 +6,6 @@ import { defineConfig, devices } from '@playwright/test';
 // The port is chosen here, once, and handed to the workers through the environment.
 process.env.HUNCH_E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 const baseURL = `http://127.0.0.1:${process.env.HUNCH_E2E_PORT}`;
-// With TEST_DATABASE_URL, the local mirror's specs run a second time against a server on PostgreSQL.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-if (onPostgres)
-  process.env.HUNCH_E2E_POSTGRES_PORT ??= String(Number(process.env.HUNCH_E2E_PORT) + 1);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -17,15 +14,17 @@ export default defineConfig({
   testIgnore: process.env.HUNCH_SCREENSHOTS ? [] : ['screens.spec.ts', 'screens-*.spec.ts'],
   globalSetup: './tests/e2e/global-setup.ts',
   // A test's whole time is a hang guard, not a speed check: with both cores busy
-  // (scripts/cpu-hog.mjs) a three-player walk-through took 1.6 min, so 3 min everywhere; only
-  // the few longer walks set their own.
+  // (scripts/cpu-hog.mjs) a three-player walk-through took 1.6 min, so 3 min everywhere, and no
+  // test sets its own (npm run lint refuses test.setTimeout; a longer walk is split).
   // CI's machine is shared and its speed varies threefold from run to run: its waits are longer.
   timeout: 180_000,
   expect: { timeout: process.env.CI ? 20_000 : 10_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 3,
+  // One worker per core: each drives a Chromium of its own against the one shared server.
+  workers: availableParallelism(),
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? 'list' : [['list']],
+  // Every run ends with its 15 slowest spec files (tests/timing), so growth shows where it happens.
+  reporter: [['list'], ['./tests/timing/playwright-reporter.ts']],
   outputDir: '.tmp/test-results',
   use: {
     ...devices['Desktop Chrome'],
@@ -39,6 +38,9 @@ export default defineConfig({
     isMobile: false,
     hasTouch: false,
     trace: 'retain-on-failure',
+    // A service worker precaches the whole app in every new context: a third of the suite's
+    // CPU. Only the specs about offline play, push and the cache allow it (test.use).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -50,16 +52,5 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: 'chromium' },
-    ...(onPostgres
-      ? [
-          {
-            name: 'chromium-postgres',
-            testMatch: ['mirror.spec.ts', 'offline.spec.ts'],
-            use: { baseURL: `http://127.0.0.1:${process.env.HUNCH_E2E_POSTGRES_PORT}` },
-          },
-        ]
-      : []),
-  ],
+  projects: [{ name: 'chromium' }],
 });

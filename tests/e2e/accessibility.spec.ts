@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { signIn, signInNewPlayer } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { openSignedIn, signInNewPlayer } from './accounts.helpers';
+import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, seedBetTable } from './bets.helpers';
 import {
   activeGroupButton,
@@ -11,7 +11,8 @@ import {
 } from './groups.helpers';
 import { walkPushAndOfflineStates } from './push.helpers';
 
-// axe-core finds no violation on any public or account page (docs/conventions.md, Accessible).
+// axe-core finds no violation on any screen, each visited once and checked in the light theme
+// and then the dark one (expectAccessible; docs/conventions.md, Accessible).
 
 const PUBLIC_PAGES = [
   '/landing',
@@ -28,152 +29,141 @@ const PUBLIC_PAGES = [
   '/reset-password/some-token',
 ];
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme} theme`, () => {
-    test.use({ colorScheme });
-
-    for (const path of PUBLIC_PAGES) {
-      test(`no axe violations on ${path}`, async ({ page }) => {
-        await page.goto(path);
-        await expect(page.locator('h1').first()).toBeVisible();
-        await expectNoViolations(page, path);
-      });
-    }
-
-    test('no axe violations on the signed-in screens and the account modals', async ({
-      page,
-      request,
-    }) => {
-      await signInNewPlayer(page, request);
-      await expectNoViolations(page, '/dashboard');
-      for (const path of ['/profile', '/leaderboard', '/group']) {
-        await page.goto(path);
-        await expect(page.locator('h1').first()).toBeAttached();
-        await expectNoViolations(page, path);
-      }
-      await page.goto('/profile');
-      await page.getByRole('button', { name: 'Edit' }).click();
-      await expect(page.getByRole('dialog', { name: 'Edit Profile' })).toBeVisible();
-      await expectNoViolations(page, 'edit-account modal');
-      await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: 'Delete account' }).click();
-      await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
-      await expectNoViolations(page, 'delete-account modal');
-    });
-
-    test('no axe violations on the group screens and modals', async ({ page, request }) => {
-      const player = await registerPlayer(request);
-      await page.goto('/login');
-      await signIn(page, player.person);
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await page.goto('/group');
-      await expect(page.getByRole('heading', { name: 'Join Your First Group!' })).toBeVisible();
-      await expectNoViolations(page, '/group without a group');
-      await page.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
-      const join = page.getByRole('dialog', { name: 'Join a Group' });
-      await join.getByRole('button', { name: 'Join Group' }).click();
-      await expect(join.getByText('Please select a public group.')).toBeVisible();
-      await expectNoViolations(page, 'join modal, public tab');
-      await join.getByRole('tab', { name: 'Private Group' }).click();
-      await expectNoViolations(page, 'join modal, private tab');
-      await page.keyboard.press('Escape');
-
-      const group = await createGroupViaApi(request, player, {
-        name: uniqueGroupName('Axe Club'),
-        privacy: 'private',
-        description: 'Checked by axe.',
-      });
-      await page.goto(`/group/${group.id}`);
-      await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
-      await expect(page.getByRole('list', { name: 'Members' })).toBeVisible();
-      await expectNoViolations(page, '/group/{id}');
-      await page.getByRole('button', { name: 'Share' }).click();
-      await expect(
-        page.getByRole('dialog', { name: `Share ${group.name}` }).locator('svg[height="250"]'),
-      ).toBeVisible();
-      await expectNoViolations(page, 'share modal');
-      await page.keyboard.press('Escape');
-      await activeGroupButton(page, group.name).click();
-      await expect(page.getByRole('list', { name: 'My groups' })).toBeVisible();
-      await expectNoViolations(page, 'group selector');
-      await page.keyboard.press('Escape');
-      for (const path of ['/group', '/group/create', '/leaderboard', '/group/999999']) {
-        await page.goto(path);
-        await expect(page.locator('h1').first()).toBeAttached();
-        await expectNoViolations(page, path);
-      }
-    });
-
-    test('no axe violations on the bet screens and the bet modal', async ({ page, request }) => {
-      const me = await registerPlayer(request);
-      const friend = await registerPlayer(request);
-      const other = await registerPlayer(request);
-      const group = await createGroupViaApi(request, me, {
-        name: uniqueGroupName('Axe Bets'),
-        privacy: 'private',
-      });
-      for (const player of [friend, other])
-        await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
-      const bets = await seedBetTable(request, { me, friend, other }, group.id);
-      await page.goto('/login');
-      await signIn(page, me.person);
-      await expect(page.getByRole('heading', { name: 'Who wins the quiz?' }).first()).toBeVisible();
-      await expectNoViolations(page, 'dashboard with queues');
-      await page.goto(`/bets/${bets.open.id}`);
-      await page.getByRole('button', { name: /^Rain/ }).click();
-      await page.getByRole('button', { name: '3x', exact: true }).click();
-      await expect(page.getByText(/If you win: about/)).toBeVisible();
-      await expectNoViolations(page, 'bet card');
-      await page.goto(`/bets/${bets.toResolve.id}`);
-      const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
-      await closeBettingNow(resolveCard);
-      await resolveCard.getByRole('button', { name: /^Alex/ }).click();
-      await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
-      await expectNoViolations(page, 'resolve confirmation');
-      await page.goto(`/bets/${bets.resolved.id}`);
-      await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
-      await expectNoViolations(page, 'results panel');
-      await page.goto(`/group/${group.id}/bets`);
-      await expect(page.getByRole('link', { name: /Place Bet/ }).first()).toBeVisible();
-      await expectNoViolations(page, '/group/{id}/bets');
-      await page.getByRole('button', { name: 'Bet', exact: true }).first().click();
-      const modal = page.getByRole('dialog', { name: 'Create a Bet' });
-      await modal.getByRole('button', { name: 'Next' }).click({ force: true });
-      await expect(modal.getByText('Title is required')).toBeVisible();
-      await expectNoViolations(page, 'bet modal, details');
-      await modal.getByLabel('Title').fill('Axe bet');
-      await modal.getByRole('button', { name: 'Next' }).click();
-      await modal.getByText('Multiple choice', { exact: true }).click();
-      await expectNoViolations(page, 'bet modal, type');
-    });
-
-    test('no axe violations for a guest and the upgrade modal', async ({ page }) => {
-      await page.goto('/continue-as-guest');
-      await page.getByLabel('Display name').fill('Axe Guest');
-      await page.getByRole('button', { name: 'Continue as Guest' }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await page.goto('/profile');
-      await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
-      await expectNoViolations(page, 'guest profile');
-      await page.getByRole('button', { name: 'Using Temporary Account' }).click();
-      await expect(page.getByRole('dialog', { name: 'Upgrade to a Full Account' })).toBeVisible();
-      await expectNoViolations(page, 'upgrade modal');
-    });
+for (const path of PUBLIC_PAGES) {
+  test(`no axe violations on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.locator('h1').first()).toBeVisible();
+    await expectAccessible(page, path);
   });
 }
 
+test('no axe violations on the signed-in screens and the account modals', async ({
+  page,
+  request,
+}) => {
+  await signInNewPlayer(page, request);
+  await expectAccessible(page, '/dashboard');
+  for (const path of ['/profile', '/leaderboard', '/group']) {
+    await page.goto(path);
+    await expect(page.locator('h1').first()).toBeAttached();
+    await expectAccessible(page, path);
+  }
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit Profile' })).toBeVisible();
+  await expectAccessible(page, 'edit-account modal');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
+  await expectAccessible(page, 'delete-account modal');
+});
+
+test('no axe violations on the group screens and modals', async ({ page, request }) => {
+  const player = await registerPlayer(request);
+  await openSignedIn(page, player.person, '/group');
+  await expect(page.getByRole('heading', { name: 'Join Your First Group!' })).toBeVisible();
+  await expectAccessible(page, '/group without a group');
+  await page.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
+  const join = page.getByRole('dialog', { name: 'Join a Group' });
+  await join.getByRole('button', { name: 'Join Group' }).click();
+  await expect(join.getByText('Please select a public group.')).toBeVisible();
+  await expectAccessible(page, 'join modal, public tab');
+  await join.getByRole('tab', { name: 'Private Group' }).click();
+  await expectAccessible(page, 'join modal, private tab');
+  await page.keyboard.press('Escape');
+
+  const group = await createGroupViaApi(request, player, {
+    name: uniqueGroupName('Axe Club'),
+    privacy: 'private',
+    description: 'Checked by axe.',
+  });
+  await page.goto(`/group/${group.id}`);
+  await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Members' })).toBeVisible();
+  await expectAccessible(page, '/group/{id}');
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(
+    page.getByRole('dialog', { name: `Share ${group.name}` }).locator('svg[height="250"]'),
+  ).toBeVisible();
+  await expectAccessible(page, 'share modal');
+  await page.keyboard.press('Escape');
+  await activeGroupButton(page, group.name).click();
+  await expect(page.getByRole('list', { name: 'My groups' })).toBeVisible();
+  await expectAccessible(page, 'group selector');
+  await page.keyboard.press('Escape');
+  for (const path of ['/group', '/group/create', '/leaderboard', '/group/999999']) {
+    await page.goto(path);
+    await expect(page.locator('h1').first()).toBeAttached();
+    await expectAccessible(page, path);
+  }
+});
+
+test('no axe violations on the bet screens and the bet modal', async ({ page, request }) => {
+  const me = await registerPlayer(request);
+  const friend = await registerPlayer(request);
+  const other = await registerPlayer(request);
+  const group = await createGroupViaApi(request, me, {
+    name: uniqueGroupName('Axe Bets'),
+    privacy: 'private',
+  });
+  for (const player of [friend, other])
+    await joinPrivateViaApi(request, player, group.id, group.inviteCode!);
+  const bets = await seedBetTable(request, { me, friend, other }, group.id);
+  await openSignedIn(page, me.person);
+  await expect(page.getByRole('heading', { name: 'Who wins the quiz?' }).first()).toBeVisible();
+  await expectAccessible(page, 'dashboard with queues');
+  await page.goto(`/bets/${bets.open.id}`);
+  await page.getByRole('button', { name: /^Rain/ }).click();
+  await page.getByRole('button', { name: '3x', exact: true }).click();
+  await expect(page.getByText(/If you win: about/)).toBeVisible();
+  await expectAccessible(page, 'bet card');
+  await page.goto(`/bets/${bets.toResolve.id}`);
+  const resolveCard = page.getByRole('article', { name: /^Resolve this bet/ });
+  await closeBettingNow(resolveCard);
+  await resolveCard.getByRole('button', { name: /^Alex/ }).click();
+  await resolveCard.getByRole('button', { name: 'Resolve Bet' }).click();
+  await expectAccessible(page, 'resolve confirmation');
+  await page.goto(`/bets/${bets.resolved.id}`);
+  await expect(page.getByRole('heading', { name: 'Answer Distribution' })).toBeVisible();
+  await expectAccessible(page, 'results panel');
+  await page.goto(`/group/${group.id}/bets`);
+  await expect(page.getByRole('link', { name: /Place Bet/ }).first()).toBeVisible();
+  await expectAccessible(page, '/group/{id}/bets');
+  await page.getByRole('button', { name: 'Bet', exact: true }).first().click();
+  const modal = page.getByRole('dialog', { name: 'Create a Bet' });
+  await modal.getByRole('button', { name: 'Next' }).click({ force: true });
+  await expect(modal.getByText('Title is required')).toBeVisible();
+  await expectAccessible(page, 'bet modal, details');
+  await modal.getByLabel('Title').fill('Axe bet');
+  await modal.getByRole('button', { name: 'Next' }).click();
+  await modal.getByText('Multiple choice', { exact: true }).click();
+  await expectAccessible(page, 'bet modal, type');
+});
+
+test('no axe violations for a guest and the upgrade modal', async ({ page }) => {
+  await page.goto('/continue-as-guest');
+  await page.getByLabel('Display name').fill('Axe Guest');
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
+  await expectAccessible(page, 'guest profile');
+  await page.getByRole('button', { name: 'Using Temporary Account' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade to a Full Account' })).toBeVisible();
+  await expectAccessible(page, 'upgrade modal');
+});
+
 // Push and offline: the join prompt, the profile's push card on, off and
 // blocked, and the offline indicator. The push service is a stand-in (push.helpers.ts).
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`no axe violations on the push prompt, the push card and the offline indicator (${colorScheme})`, async ({
+test.describe('push and offline states', () => {
+  test.use({ serviceWorkers: 'allow' });
+  test('no axe violations on the push prompt, the push card and the offline indicator', async ({
     browser,
     baseURL,
     request,
   }) => {
-    await walkPushAndOfflineStates(
-      { browser, baseURL: baseURL!, request },
-      { colorScheme },
-      (page, state) => expectNoViolations(page, state),
+    await walkPushAndOfflineStates({ browser, baseURL: baseURL!, request }, {}, (page, state) =>
+      expectAccessible(page, state),
     );
   });
-}
+});

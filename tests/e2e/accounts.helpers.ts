@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { STORAGE_KEYS } from '../../src/domain/constants';
 
 // Factories and steps the account specs share: a unique person, registering through the
 // API (fast), signing in through the screen (what is under test), the mailed reset link.
@@ -39,11 +40,42 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-/** A new player, registered through the API and signed in through the form: on the dashboard. */
+/**
+ * Opens `path` signed in as `person`, remembered, as the sign-in form leaves a device: the
+ * session is made through the API and written where the app keeps it, for the many tests about
+ * something else (signing in through the form is accounts.spec.ts's).
+ */
+export async function openSignedIn(
+  page: Page,
+  person: Pick<Person, 'email' | 'password'>,
+  path = '/dashboard',
+): Promise<void> {
+  const response = await page.request.post('/auth/login', {
+    data: { email: person.email, password: person.password, appName: 'hunch' },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const session = (await response.json()) as {
+    accessToken: string;
+    refreshToken: string;
+    user: unknown;
+  };
+  // A small page of the same origin, so its localStorage is the app's.
+  await page.goto('/robots.txt');
+  await page.evaluate(
+    ({ keys, session }) => {
+      localStorage.setItem(keys.accessToken, session.accessToken);
+      localStorage.setItem(keys.refreshToken, session.refreshToken);
+      localStorage.setItem(keys.userData, JSON.stringify(session.user));
+    },
+    { keys: STORAGE_KEYS, session },
+  );
+  await page.goto(path);
+}
+
+/** A new player, registered through the API and signed in: on the dashboard. */
 export async function signInNewPlayer(page: Page, request: APIRequestContext): Promise<Person> {
   const person = await registerViaApi(request);
-  await page.goto('/login');
-  await signIn(page, person);
+  await openSignedIn(page, person);
   await expect(page).toHaveURL(/\/dashboard$/);
   return person;
 }

@@ -11,6 +11,9 @@ import {
   type Player,
 } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Comments on a bet with two players in two browser contexts: a comment posted by
 // one appears live for the other, reads offline after a reload (the mirror), is written offline
 // through the outbox (pending, then sent once), and its author deletes it for everyone.

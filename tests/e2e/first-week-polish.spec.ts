@@ -12,6 +12,9 @@ import {
   type Player,
 } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // A group's first week, the shell's side: the header fits a small phone with a guest's long
 // name and a long group name (and shows both whole on a desktop), going offline is one calm
 // state rather than toasts over the banner, a long bet title is shown whole, the Bet button

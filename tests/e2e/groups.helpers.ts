@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { newPerson, signIn, type Person } from './accounts.helpers';
+import { newPerson, openSignedIn, type Person } from './accounts.helpers';
 
 // Factories for the group specs: a registered person with an access token, and groups
 // created through the API (fast), so each spec drives only the screens under test.
@@ -106,9 +106,6 @@ export async function declinePushPrompt(page: Page) {
 export async function openAs(browser: Browser, player: Player, path: string): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(path);
+  await openSignedIn(page, player.person, path);
   return page;
 }

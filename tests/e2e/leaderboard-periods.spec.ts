@@ -4,6 +4,9 @@ import { expectNoViolations } from './axe.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // The leaderboard's This week / This month / All time. A bet settled today moves
 // this week's and this month's standings (won or lost, from the ledger); in a group's first
 // week there is no earlier standing, so no movement. Offline, the week is worked out from the

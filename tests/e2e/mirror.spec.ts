@@ -10,6 +10,9 @@ import {
   type Player,
 } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // The local mirror (docs/architecture.md §8): one sync brings every group of the player whole, so a
 // fresh device that only saw the dashboard shows every group's bets, results and leaderboard
 // with no network; what changed while it was offline arrives once it is back, without a reload.

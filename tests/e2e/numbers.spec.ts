@@ -6,6 +6,9 @@ import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { startSeasonViaApi } from './seasons.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Numbers players can read: the header's points say they are the points available to bet, the
 // leaderboard's say they are totals; a group's first week shows no rank movement (nobody had an
 // earlier place); a running season shows its standings so far; and offline the week, the month

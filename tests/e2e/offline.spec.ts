@@ -9,6 +9,9 @@ import {
   type Player,
 } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 /** The locked bet card's label once a wager is held (bet-card.tsx). */
 const BET_CARD_WAGER_LABEL = 'Your wager';
 

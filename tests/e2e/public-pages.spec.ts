@@ -1,6 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInNewPlayer } from './accounts.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // The public pages are drawn to HTML at build time (scripts/vite-plugin-public-pages.ts): a
 // visitor's load of one fetches a single small script and no React, its links lead into the
 // SPA, someone signed in still gets the SPA's page (their own header), and after one visit

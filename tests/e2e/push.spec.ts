@@ -5,6 +5,9 @@ import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
 import { replacePushSubscribe } from './push.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Push end to end in Chromium. The browser's own push service cannot be reached here, so
 // only PushManager.prototype.subscribe is replaced, at the browser boundary, by one that
 // returns a subscription for a local stand-in push service (an HTTP server on loopback) with

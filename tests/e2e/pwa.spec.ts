@@ -5,6 +5,9 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { MIRROR_SYNCED_MARK } from '../../src/domain/mirror-marks';
 import { signInNewPlayer } from './accounts.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // The installable part: the manifest and the service worker make Hunch installable
 // (Chromium's own install criteria), and after one online visit the app shell opens offline
 // from the service worker's precache and says it is offline.

@@ -4,6 +4,9 @@ import { createBetViaApi, fairStepViaApi, resolveViaApi, wagerViaApi } from './b
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of how a bet ends, for a person to look at (not compared): the resolve queue and
 // the bet page while betting is open (only "Close betting now and settle"), its confirmation,
 // the resolve card once betting closed, and the wager form's amounts, at the phone reference

@@ -10,6 +10,9 @@ import {
 } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots for a person to look at (not compared), in .tmp/screens/: the landing page's
 // example bet, and a group's leaderboard and inbox after a friend deleted their account.
 // Opt-in, as screens.spec.ts: HUNCH_SCREENSHOTS=1.

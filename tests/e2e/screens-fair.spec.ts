@@ -4,6 +4,9 @@ import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of fair resolution for a person to look at (not compared): "Who picked what", the
 // undo window with its countdown, the dispute sheet, an open dispute as the admin reviews it,
 // and the history, at the phone reference (390×844) and a desktop (1280×800), in .tmp/screens/.

@@ -4,6 +4,9 @@ import { createBetViaApi, fairStepViaApi, resolveViaApi, wagerViaApi } from './b
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots for a person to look at (not compared), in .tmp/screens/: the inbox with a result
 // undone, a dispute to review and a dispute's outcome, and the group's top-up switch.
 // Opt-in, as screens.spec.ts: HUNCH_SCREENSHOTS=1.

@@ -5,6 +5,9 @@ import { commentViaApi } from './comments.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of the inbox for a person to look at (not compared), at the phone reference and
 // a desktop, light and dark, in .tmp/screens/: the empty inbox, the bell with its count, the
 // inbox with unread and read entries, the notification choices and the mute controls.

@@ -3,6 +3,9 @@ import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of the invited friend's screens (opt-in, for looking: HUNCH_SCREENSHOTS=1):
 // sign-in and sign-up naming who invited to what, the share sheet with the group id and
 // invite code, and the Private Group form filled from a pasted link, at 390×844 and

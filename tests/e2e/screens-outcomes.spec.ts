@@ -10,6 +10,9 @@ import {
 } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of how bets end, for a person to look at (not compared): a win, a refund on the
 // over/under line, a numeric bet's closest guesses, a bet whose betting closed, a cancelled bet,
 // the group's lists and settings, at the phone reference (390×844) and a desktop (1280×800).

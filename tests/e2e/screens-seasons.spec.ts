@@ -5,6 +5,9 @@ import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from '
 import { endSeasonViaApi, startSeasonViaApi } from './seasons.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of the seasons screens for a person to look at (not compared), at the phone
 // reference and a desktop, in .tmp/screens/: the banner on the leaderboard and the group page, the seasons page with a
 // running season and the archive's podium, its share sheet, the Start a season sheet and the End season now

@@ -4,6 +4,9 @@ import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots of the travel screens (opt-in, for looking: HUNCH_SCREENSHOTS=1): the
 // install help as Safari on an iPhone shows it, the move-to-another-device sheet, the other
 // device's "Sign in as …?" and its pasted-link form, and the leaderboard's This week, at

@@ -14,6 +14,9 @@ import { commentThread, commentViaApi } from './comments.helpers';
 import { walkPushAndOfflineStates, type PushScreenState } from './push.helpers';
 import { SCREEN_SIZES, SCREENS_DIR, shoot } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Screenshots for a person to look at (not compared): every account screen and a few public
 // ones at the phone reference (390×844) and a desktop (1280×800), light and dark, in
 // .tmp/screens/. Opt-in, as it is for looking, not for testing: HUNCH_SCREENSHOTS=1.

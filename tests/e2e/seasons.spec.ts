@@ -4,6 +4,9 @@ import { expectNoViolations } from './axe.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // Seasons: an admin starts one from the seasons page (name, end date, reset), the leaderboard
 // shows its banner, a bet is settled during it, the admin ends it now; its podium is archived
 // and, after a reload with no network, still shows; the inbox tells the owner they won.

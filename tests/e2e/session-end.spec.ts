@@ -13,6 +13,9 @@ import {
 } from './groups.helpers';
 import { SCREEN_SIZES, shootIfAsked } from './screens.helpers';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // A browser may be shared. Once a session ends (the tab of a session without "Remember me"
 // closed, or the player signed out), nothing of a private group stays on the device: not in
 // IndexedDB, not in localStorage, not in the service worker's queue or caches. A comment
