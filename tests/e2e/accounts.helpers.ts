@@ -50,7 +50,10 @@ export async function openSignedIn(
   person: Pick<Person, 'email' | 'password'>,
   path = '/dashboard',
 ): Promise<void> {
+  // The page's context may already hold the CSRF cookie (a page visited before): echo it.
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN');
   const response = await page.request.post('/auth/login', {
+    headers: csrf ? { 'X-XSRF-TOKEN': decodeURIComponent(csrf.value) } : {},
     data: { email: person.email, password: person.password, appName: 'hunch' },
   });
   expect(response.status(), await response.text()).toBe(200);

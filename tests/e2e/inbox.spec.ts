@@ -13,6 +13,9 @@ import {
 import { replacePushSubscribe } from './push.helpers';
 import { jobPasses } from './server-process';
 
+// This spec needs the service worker (offline, push or its cache); the others block it.
+test.use({ serviceWorkers: 'allow' });
+
 // The inbox end to end with two players in Chromium: the "closes soon" reminder
 // lands in the inbox (the bell's count, the entry, its link) and as a push through the stand-in
 // push service; the profile's push kinds and a group's mute are written and read back.
