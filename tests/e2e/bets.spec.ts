@@ -160,7 +160,6 @@ test('two members play one bet of each type: create, wager, resolve, results, po
   browser,
   request,
 }) => {
-  test.setTimeout(240_000);
   const creator = await registerPlayer(request);
   const friend = await registerPlayer(request);
   const groupName = uniqueGroupName('Bet Night');
