@@ -224,6 +224,59 @@ const CLIENT_ZONES = [
   },
 ];
 
+// A test waits for a signal, never for a fixed time (docs/conventions.md, Tests): the ways to
+// wait are in docs/testing.md ("Waiting"). A timer that is not a wait (a value handed to the code
+// under test, a stand-in that must answer late on purpose) stays only with
+// `// eslint-disable-next-line no-restricted-syntax -- <why>`; a hang guard uses tests/hang-guard.ts.
+const WAITING = 'See docs/testing.md ("Waiting").';
+const NOT_A_WAIT =
+  'A timer that is not a wait says why: `// eslint-disable-next-line no-restricted-syntax -- <reason>`; a hang guard is tests/hang-guard.ts.';
+const NO_FIXED_WAITS = [
+  {
+    selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']",
+    message: `A test does not sleep: wait for what it waits for (vi.waitFor or expect.poll on the condition, an event, an idle() of the code under test), or use fake timers (vi.useFakeTimers) where the code itself waits on time. ${WAITING}`,
+  },
+  {
+    selector:
+      "CallExpression[callee.name='setTimeout']:not(NewExpression[callee.name='Promise'] CallExpression), CallExpression[callee.object.name=/^(globalThis|window|global|self)$/][callee.property.name='setTimeout']",
+    message: `A timer in a test is usually a wait: wait for the signal instead (vi.waitFor, expect.poll, an event), or use fake timers. ${NOT_A_WAIT} ${WAITING}`,
+  },
+  {
+    selector: "CallExpression[callee.property.name='waitForTimeout']",
+    message: `Playwright waits by itself: expect(locator).toBeVisible() and its kin, page.waitForResponse, expect.poll. ${WAITING}`,
+  },
+  {
+    selector: 'CallExpression[callee.name=/^(sleep|delay)$/]',
+    message: `A test does not sleep: vi.waitFor, expect.poll, an event or fake timers. ${WAITING}`,
+  },
+  {
+    selector:
+      'ImportDeclaration[source.value=/^(node:)?timers.promises$/], ImportExpression[source.value=/^(node:)?timers.promises$/]',
+    message: `timers/promises is for sleeping: wait for the signal instead (vi.waitFor, expect.poll, an event), or use fake timers. ${WAITING}`,
+  },
+];
+// An end-to-end test's time limit is the config's (playwright.config.ts), a hang guard: a walk
+// that needs longer is split into several tests.
+const NO_OWN_TEST_TIMEOUTS = [
+  {
+    selector:
+      "CallExpression[callee.property.name='setTimeout']:not([callee.object.name=/^(globalThis|window|global|self)$/])",
+    message:
+      "No e2e test sets its own time limit (test.setTimeout, testInfo.setTimeout): the config's is the hang guard; split a longer walk into several tests.",
+  },
+  {
+    selector: "CallExpression[callee.property.name='slow']",
+    message:
+      "No e2e test triples its time limit (test.slow): the config's is the hang guard; split a longer walk into several tests.",
+  },
+  {
+    selector:
+      "CallExpression[callee.object.property.name='describe'][callee.property.name='configure'] Property[key.name='timeout']",
+    message:
+      "No e2e test sets its own time limit (test.describe.configure({ timeout })): the config's is the hang guard; split a longer walk into several tests.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -296,6 +349,16 @@ export default tseslint.config(
   {
     files: ['src/client/**/*.{ts,tsx}'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: CLIENT_ZONES }] },
+  },
+  {
+    // The benchmarks (tests/perf) measure time; the tests wait for signals.
+    files: ['tests/**/*.{ts,tsx,js,mjs}'],
+    ignores: ['tests/perf/**'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_FIXED_WAITS] },
+  },
+  {
+    files: ['tests/e2e/**/*.{ts,tsx,js,mjs}'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_FIXED_WAITS, ...NO_OWN_TEST_TIMEOUTS] },
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],

@@ -14,8 +14,8 @@ export default defineConfig({
   testIgnore: process.env.HUNCH_SCREENSHOTS ? [] : ['screens.spec.ts', 'screens-*.spec.ts'],
   globalSetup: './tests/e2e/global-setup.ts',
   // A test's whole time is a hang guard, not a speed check: with both cores busy
-  // (scripts/cpu-hog.mjs) a three-player walk-through took 1.6 min, so 3 min everywhere, and no
-  // test sets its own (npm run lint refuses test.setTimeout; a longer walk is split).
+  // (scripts/cpu-hog.mjs) a three-player walk-through took 1.6 min, so 3 min everywhere. No test
+  // sets its own (eslint.config.js): a walk that needs longer is split into several tests.
   // CI's machine is shared and its speed varies threefold from run to run: its waits are longer.
   timeout: 180_000,
   expect: { timeout: process.env.CI ? 20_000 : 10_000 },

@@ -244,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dataDir: config.dataDir,
     logger: app.log,
   });
+  app.decorate('mail', { idle: async () => mailer.idle() });
   const auth = createAuthService({
     db: database.db,
     events,

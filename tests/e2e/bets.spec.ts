@@ -4,9 +4,10 @@ import { closeBettingNow } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
 // Bets end to end: two members of one group in two browser contexts play one bet of each
-// type: the creator makes it in the bet modal, both wager on the bet page, the creator
-// resolves, both see the results panel, and the header's points and the leaderboard move
-// exactly as the payout rule (docs/architecture.md §5) says. Each starts with 100 points.
+// type, each type a test of its own (its own players and group): the creator makes it in the
+// bet modal, both wager on the bet page, the creator resolves, both see the results panel, and
+// the header's points and the leaderboard move exactly as the payout rule
+// (docs/architecture.md §5) says. Each starts with 100 points.
 
 type Wager = { answer: string | { number: string }; multiplier: '1x' | '2x' | '3x' };
 interface Round {
@@ -17,7 +18,7 @@ interface Round {
   creator: Wager;
   friend: Wager;
   resolve: string | { number: string };
-  /** Available (= total, nothing left staked) points after the round. */
+  /** Available (= total, nothing left staked) points after the bet, from 100 each. */
   after: { creator: number; friend: number };
   winner: RegExp;
 }
@@ -48,7 +49,7 @@ const rounds: Round[] = [
     creator: { answer: 'Red', multiplier: '1x' },
     friend: { answer: 'Green', multiplier: '2x' },
     resolve: 'Green',
-    after: { creator: 99, friend: 101 },
+    after: { creator: 98, friend: 102 },
     winner: /Green/,
   },
   // 10 (2 points) vs 20 (1 point), actual 18: the closest guess takes the pool of 3.
@@ -59,7 +60,7 @@ const rounds: Round[] = [
     creator: { answer: { number: '10' }, multiplier: '2x' },
     friend: { answer: { number: '20' }, multiplier: '1x' },
     resolve: { number: '18' },
-    after: { creator: 97, friend: 103 },
+    after: { creator: 98, friend: 102 },
     winner: /20/,
   },
   // Line 2.5, 3 points each, actual 1: under wins the pool of 6.
@@ -71,7 +72,7 @@ const rounds: Round[] = [
     creator: { answer: 'Over', multiplier: '1x' },
     friend: { answer: 'Under', multiplier: '1x' },
     resolve: { number: '1' },
-    after: { creator: 94, friend: 106 },
+    after: { creator: 97, friend: 103 },
     winner: /Under/,
   },
 ];
@@ -156,33 +157,34 @@ async function expectResults(page: Page, winner: RegExp) {
   await expect(correct).toContainText(winner);
 }
 
-test('two members play one bet of each type: create, wager, resolve, results, points and leaderboard', async ({
-  browser,
-  request,
-}) => {
-  test.setTimeout(240_000);
-  const creator = await registerPlayer(request);
-  const friend = await registerPlayer(request);
-  const groupName = uniqueGroupName('Bet Night');
-  await createGroupViaApi(request, creator, { name: groupName });
-  await joinViaApi(request, friend, groupName);
+for (const round of rounds) {
+  test(`two members play a ${round.type} bet: create, wager, resolve, results, points and leaderboard`, async ({
+    browser,
+    request,
+  }) => {
+    const creator = await registerPlayer(request);
+    const friend = await registerPlayer(request);
+    const groupName = uniqueGroupName('Bet Night');
+    await createGroupViaApi(request, creator, { name: groupName });
+    await joinViaApi(request, friend, groupName);
 
-  const creatorPage = await (await browser.newContext()).newPage();
-  const friendPage = await (await browser.newContext()).newPage();
-  for (const [page, player] of [
-    [creatorPage, creator],
-    [friendPage, friend],
-  ] as const) {
-    await page.goto('/login');
-    await signIn(page, player.person);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expectHeaderPoints(page, 100);
-    await expect(page.getByText('No active bets in your groups')).toBeVisible();
-  }
+    const contexts = [await browser.newContext(), await browser.newContext()];
+    try {
+      const [creatorPage, friendPage] = [
+        await contexts[0]!.newPage(),
+        await contexts[1]!.newPage(),
+      ];
+      for (const [page, player] of [
+        [creatorPage, creator],
+        [friendPage, friend],
+      ] as const) {
+        await page.goto('/login');
+        await signIn(page, player.person);
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await expectHeaderPoints(page, 100);
+        await expect(page.getByText('No active bets in your groups')).toBeVisible();
+      }
 
-  let points = { creator: 100, friend: 100 };
-  for (const round of rounds) {
-    await test.step(round.type, async () => {
       const betId = await createBet(creatorPage, round);
       await placeWager(creatorPage, round.creator);
       await friendPage.goto(`/bets/${betId}`);
@@ -192,19 +194,20 @@ test('two members play one bet of each type: create, wager, resolve, results, po
       await expectResults(creatorPage, round.winner);
       await friendPage.goto(`/bets/${betId}`);
       await expectResults(friendPage, round.winner);
-      points = round.after;
-      await expectHeaderPoints(creatorPage, points.creator);
-      await expectHeaderPoints(friendPage, points.friend);
-    });
-  }
+      await expectHeaderPoints(creatorPage, round.after.creator);
+      await expectHeaderPoints(friendPage, round.after.friend);
 
-  await friendPage.goto('/leaderboard');
-  for (const [name, value] of [
-    [creator.person.displayName, points.creator],
-    [friend.person.displayName, points.friend],
-  ] as const) {
-    await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(
-      String(value),
-    );
-  }
-});
+      await friendPage.goto('/leaderboard');
+      for (const [name, value] of [
+        [creator.person.displayName, round.after.creator],
+        [friend.person.displayName, round.after.friend],
+      ] as const) {
+        await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(
+          String(value),
+        );
+      }
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+}

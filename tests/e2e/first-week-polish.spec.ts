@@ -20,9 +20,6 @@ test.use({ serviceWorkers: 'allow' });
 // state rather than toasts over the banner, a long bet title is shown whole, the Bet button
 // from the keyboard lands in the title field, and a wager sent with Enter keeps focus on the form.
 
-// Several browsers and a server on a shared machine: a roomier hang guard than the default.
-test.describe.configure({ timeout: 120_000 });
-
 const SHOTS = '/tmp/shots/h4';
 mkdirSync(SHOTS, { recursive: true });
 

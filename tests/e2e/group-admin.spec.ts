@@ -31,8 +31,6 @@ test('an admin renames the group, removes a member and changes the invite code; 
   browser,
   request,
 }) => {
-  // A hang guard, not a speed check: two players' browsers and three screens analysed.
-  test.setTimeout(420_000);
   const [ana, ben, cara] = [
     await registerPlayer(request),
     await registerPlayer(request),

@@ -23,7 +23,6 @@ test('labelled points, no movement in a first week, season standings, the week o
   context,
   request,
 }) => {
-  test.setTimeout(240_000);
   mkdirSync(SHOTS, { recursive: true });
   const owner = await registerPlayer(request);
   const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Numbers') });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
+import { hangGuard } from '../hang-guard';
 
 // Starting and stopping the real Hunch server for end-to-end tests: the global setup runs one
 // for the whole run, and a spec that needs to restart a server (the realtime reconnection)
@@ -36,31 +37,50 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForServer(url: string, server: ChildProcess, log: () => string) {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null)
-      throw new Error(`The server exited (${server.exitCode}):\n${log()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The server did not answer within 180 s:\n${log()}`);
+/** What the server logs once it listens (src/server/main.ts). */
+const READY = 'Hunch is ready at ';
+
+/**
+ * Resolves once `server` says it is ready (its log line, printed once it listens); fails at
+ * once if it exits first, and after 180 s if it never says so (a hang guard).
+ */
+function serverReady(url: string, server: ChildProcess, log: () => string): Promise<void> {
+  let heard = '';
+  let onData = (_chunk: Buffer) => undefined as void;
+  let onExit = () => undefined as void;
+  const ready = new Promise<void>((resolve, reject) => {
+    onData = (chunk) => {
+      heard += chunk.toString();
+      if (heard.includes(`${READY}${url}`)) resolve();
+    };
+    onExit = () =>
+      reject(new Error(`The server exited (${server.exitCode ?? server.signalCode}):\n${log()}`));
+    server.stdout?.on('data', onData);
+    server.once('exit', onExit);
+  });
+  return hangGuard(
+    ready,
+    180_000,
+    () => `The server was not ready within 180 s:\n${log()}`,
+  ).finally(() => {
+    server.stdout?.off('data', onData);
+    server.off('exit', onExit);
+  });
 }
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 export interface ServerProcess {
   url: string;
-  /** Stops the server (SIGTERM to its process group, SIGKILL after 10 s); the DATA_DIR stays. */
+  /** Stops the server (SIGTERM to its process group, SIGKILL if it is still there after 15 s); the DATA_DIR stays. */
   stop(): Promise<void>;
+  /** Resolves once the running server's process has exited (it is gone, and so is its port), whatever ended it. */
+  exited(): Promise<void>;
   /** Starts it again on the same port and DATA_DIR, so it comes back with its data. */
   start(): Promise<void>;
 }
 
-/** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits for /healthz. */
+/** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits until it says it is ready. */
 export async function startServerProcess({
   port,
   dataDir,
@@ -81,6 +101,8 @@ export async function startServerProcess({
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    // The ready line (`serverReady`, above) is an info line.
+    LOG_LEVEL: 'info',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -121,6 +143,7 @@ export async function startServerProcess({
   delete env.REDIS_URL;
 
   let server: ChildProcess | null = null;
+  let exit: Promise<void> = Promise.resolve();
   let output = '';
   const start = async () => {
     await assertPortFree(port);
@@ -130,26 +153,33 @@ export async function startServerProcess({
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    exit = new Promise((resolve) => child.once('exit', () => resolve()));
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     server = child;
-    await waitForServer(url, child, () => output);
+    await serverReady(url, child, () => output).catch((error: unknown) => {
+      if (!hasExited(child) && child.pid) process.kill(-child.pid, 'SIGKILL');
+      throw error;
+    });
   };
   const stop = async () => {
     const child = server;
     server = null;
-    if (!child || child.exitCode !== null || !child.pid) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    if (!child || hasExited(child) || !child.pid) return;
+    const pid = child.pid;
+    process.kill(-pid, 'SIGTERM');
+    // The server ends itself within 10 s of SIGTERM (src/server/main.ts); one still there is stuck.
+    await hangGuard(exit, 15_000, () => 'the server ignored SIGTERM').catch(() => {
+      process.kill(-pid, 'SIGKILL');
+      return exit;
+    });
   };
 
   await start();
-  return { url, stop, start };
+  return { url, stop, start, exited: () => exit };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -17,6 +19,7 @@ import {
   type DatabaseConnection,
 } from '../../src/server/db/connect';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
+import { hangGuard } from '../hang-guard';
 import { assertLedgerMatchesMemberships } from './ledger-assertions';
 
 // The server test harness: a real app listening on a random port, on a real database of
@@ -235,6 +238,34 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
+/**
+ * fetch's open connections, as undici's diagnostics channel announces them: one subscription
+ * per worker process, however many test files import this module.
+ */
+const fetchSockets: Set<Socket> = ((globalThis as { [key: symbol]: Set<Socket> })[
+  Symbol.for('hunch.tests.fetchSockets')
+] ??= (() => {
+  const sockets = new Set<Socket>();
+  diagnostics.subscribe('undici:client:connected', (message) => {
+    const { socket } = message as { socket: Socket };
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+})());
+
+/** Resolves once fetch holds no connection to `port` any more (its server closed them). */
+function fetchLetGo(port: number): Promise<void> {
+  const open = [...fetchSockets].filter((socket) => socket.remotePort === port);
+  return hangGuard(
+    Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve)))).then(
+      () => undefined,
+    ),
+    10_000,
+    () => `fetch kept ${open.length} connection(s) to the closed server on port ${port}`,
+  );
+}
+
 /** A server whose options are known only once an earlier hook ran (a sink's URL, a first server's database). */
 type LazyOptions = TestServerOptions | (() => TestServerOptions | Promise<TestServerOptions>);
 
@@ -299,16 +330,18 @@ export function useTestServer(options: LazyOptions = {}): SharedTestServer {
     close: () => current().close(),
     async restart() {
       const previous = current();
+      const port = Number(new URL(previous.url).port);
       await previous.app.close();
       // fetch's pool still holds keep-alive connections to the closed server, which it drops
       // only once the event loop has polled their sockets; the restarted server takes the same
-      // port, so without this the next request goes down a dead connection ("other side closed").
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // port, so until they are gone the next request may go down a dead connection ("other
+      // side closed").
+      await fetchLetGo(port);
       started = await startTestServer({
         ...(await resolveOptions()),
         database: previous.database,
         dataDir: previous.dataDir,
-        port: Number(new URL(previous.url).port),
+        port,
       });
       restarted = true;
     },

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { vi } from 'vitest';
 
 // A real SMTP server on loopback that keeps every message it receives, so mail tests go
 // through nodemailer and SMTP exactly as production does.
@@ -50,15 +51,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitForMail(to, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const mail = mails.find((m) => m.to.includes(to));
-        if (mail) return mail;
-        if (Date.now() > deadline) throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    waitForMail: (to, timeoutMs = 5000) =>
+      vi.waitFor(
+        () => {
+          const mail = mails.find((m) => m.to.includes(to));
+          if (!mail)
+            throw new Error(
+              `No mail to ${to}; mails to: ${JSON.stringify(mails.map((m) => m.to))}`,
+            );
+          return mail;
+        },
+        { timeout: timeoutMs, interval: 20 },
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

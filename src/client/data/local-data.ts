@@ -269,10 +269,11 @@ export function createLocalData({
     },
     /** Resolves once no sync, write or event handling is under way. */
     async whenIdle(): Promise<void> {
-      while (work.size > 0 || running) {
+      // Event handling is waited for even when nothing else runs (a pull it has scheduled).
+      do {
         await Promise.allSettled([...work]);
         await realtime?.whenIdle();
-      }
+      } while (work.size > 0 || running);
     },
   };
 }

@@ -21,7 +21,13 @@ function announceUpdate(apply: () => void) {
   });
 }
 
-export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessionStore): void {
+/** Push's lazy chunk (a test counts the loads). */
+const loadPushSession = () => import('../push/push-session');
+
+export function startPwa(
+  session: Pick<SessionStore, 'user' | 'events'> = sessionStore,
+  loadPush: typeof loadPushSession = loadPushSession,
+): void {
   // Chromium's install prompt fires once, early: kept for the profile's install card.
   if (typeof window !== 'undefined') captureInstallPrompt();
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
@@ -38,7 +44,7 @@ export function startPwa(session: Pick<SessionStore, 'user' | 'events'> = sessio
     );
   }
   const startPush = () =>
-    import('../push/push-session').then(
+    loadPush().then(
       ({ startPushSession }) => startPushSession(),
       (error: unknown) => console.warn('Push notifications could not be set up', error),
     );

@@ -7,6 +7,13 @@ import type { FastifyBaseLogger } from 'fastify';
 // written to DATA_DIR/outbox as an .eml file and its link logged, so someone running Hunch
 // locally can finish a password reset with no mail server.
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Mails being sent; tests await idle() instead of sleeping. */
+    mail: { idle(): Promise<void> };
+  }
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
@@ -19,6 +26,8 @@ export interface MailMessage {
 export interface Mailer {
   /** Sends in the background: the caller's answer must not wait for, or reveal, delivery. */
   send(message: MailMessage): void;
+  /** Resolves once no mail is being sent (delivered, written to the outbox, or failed and logged). */
+  idle(): Promise<void>;
   /** Waits for mails still being sent. */
   close(): Promise<void>;
 }
@@ -73,6 +82,9 @@ export function createMailer(options: {
         )
         .finally(() => pending.delete(sending));
       pending.add(sending);
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
     },
     async close() {
       await Promise.allSettled([...pending]);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient, readCookie } from '../../../src/client/data/api-client';
 import { createSessionStore } from '../../../src/client/data/session-store';
 import { startStandIn, type StandIn } from '../stand-in-server';
@@ -30,7 +30,8 @@ interface Seen {
 let standIn: StandIn;
 let baseUrl: string;
 let seen: Seen[] = [];
-let refreshDelayMs = 50;
+/** While set, /auth/refresh-token answers only once it resolves (a refresh still in flight). */
+let refreshHeld: Promise<unknown> | null = null;
 let acceptedAccessToken = 'fresh-access';
 /** While set, /api/held answers only once it resolves (a request still in flight). */
 let holdAnswer: Promise<void> | null = null;
@@ -57,7 +58,7 @@ beforeAll(async () => {
     });
     const body = await readJson(req);
     if (req.url === '/auth/refresh-token') {
-      await new Promise((r) => setTimeout(r, refreshDelayMs));
+      if (refreshHeld) await refreshHeld;
       if (body.refreshToken === 'good-refresh') {
         return json(res, 200, {
           accessToken: 'fresh-access',
@@ -96,7 +97,7 @@ afterAll(() => standIn.close());
 
 beforeEach(() => {
   seen = [];
-  refreshDelayMs = 50;
+  refreshHeld = null;
   acceptedAccessToken = 'fresh-access';
   holdAnswer = null;
   localStorage.clear();
@@ -118,14 +119,25 @@ function setup({
   session.signIn({ accessToken: 'stale-access', refreshToken, user }, false);
   let logouts = 0;
   session.events.on('logout', () => logouts++);
+  let refused = 0;
   const api = createApiClient({
     session,
     baseUrl,
+    // Counts the 401s the client has received: each one's handling (joining the shared
+    // refresh) runs in the same turn, before any later answer is read.
+    fetch: async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      if (response.status === 401) refused += 1;
+      return response;
+    },
     refreshWaitMs,
     origin: () => origin,
     readCsrfToken: () => 'csrf-123',
   });
-  return { session, api, logouts: () => logouts };
+  /** Resolves once the client has received `count` 401s (vi.waitFor looks on a later turn). */
+  const refusedTimes = (count: number) =>
+    vi.waitFor(() => expect(refused).toBeGreaterThanOrEqual(count), { timeout: 10_000 });
+  return { session, api, logouts: () => logouts, refusedTimes };
 }
 
 const count = (predicate: (s: Seen) => boolean) => seen.filter(predicate).length;
@@ -139,7 +151,9 @@ describe('api client: the shared token refresh (docs/accounts-and-shell.md §4)'
   });
 
   it('answers five concurrent 401s with one refresh and five retries', async () => {
-    const { api, session } = setup();
+    const { api, session, refusedTimes } = setup();
+    // The refresh is answered once all five 401s are in: each of them found it in flight.
+    refreshHeld = refusedTimes(5);
     const results = await Promise.all(
       [1, 2, 3, 4, 5].map((n) => api.get<{ ok: boolean }>(`/api/thing/${n}`)),
     );
@@ -159,7 +173,9 @@ describe('api client: the shared token refresh (docs/accounts-and-shell.md §4)'
   });
 
   it('logs out when the refresh fails', async () => {
-    const { api, session, logouts } = setup({ refreshToken: 'revoked-refresh' });
+    const { api, session, logouts, refusedTimes } = setup({ refreshToken: 'revoked-refresh' });
+    // The refresh is refused once all three 401s are in: each of them found it in flight.
+    refreshHeld = refusedTimes(3);
     const results = await Promise.allSettled([
       api.get('/api/a'),
       api.get('/api/b'),
@@ -178,10 +194,13 @@ describe('api client: the shared token refresh (docs/accounts-and-shell.md §4)'
   });
 
   it('logs out when the refresh outlasts the wait', async () => {
-    refreshDelayMs = 400;
+    // The refresh is answered only after the client has given up on it.
+    let answerRefresh = () => undefined as void;
+    refreshHeld = new Promise<void>((resolve) => (answerRefresh = resolve));
     const { api, session } = setup({ refreshWaitMs: 60 });
     await expect(api.get('/api/slow')).rejects.toBeInstanceOf(ApiError);
     expect(session.getSnapshot().user).toBeNull();
+    answerRefresh();
   });
 
   it('never starts a refresh for a 401 from the refresh or logout call itself', async () => {

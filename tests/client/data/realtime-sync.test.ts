@@ -15,6 +15,7 @@ import {
   resolve,
 } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import { connectSocket, syncSockets } from '../../server/realtime/test-socket';
 import { useDeviceServer, type Device } from './device.fixture';
 
 // Realtime and the mirror (docs/groups-and-bets.md §4, docs/architecture.md §8) against the real server and a real
@@ -221,10 +222,20 @@ describe('events', () => {
 
 describe('a reconnection', () => {
   it('pulls what the socket missed while it was down', async () => {
-    const { friend, group, phone } = await connectedDevice();
+    const { me, friend, group, phone } = await connectedDevice();
+    // The witness: another socket of the same player, told whatever the phone's would be told.
+    const witness = await connectSocket(server, me.accessToken);
     phone.socket!.stop();
     const missed = await createBet(server, friend, group, { title: 'Missed' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      await witness.waitFor('betCreated', (payload) => payload.betId === missed.id);
+      // One more round trip to the player's sockets: a frame the phone's socket had been sent
+      // with the witness's has been read by now, and what it started is tracked by whenIdle.
+      await syncSockets(server, { client: witness, userId: me.user.id });
+    } finally {
+      witness.close();
+    }
+    await phone.local.whenIdle();
     expect(await phone.db.bets.get(missed.id)).toBeUndefined();
 
     phone.socket!.start();

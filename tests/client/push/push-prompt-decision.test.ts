@@ -68,7 +68,11 @@ describe('the "Enable group updates" prompt after a join (docs/groups-and-bets.m
     vi.useFakeTimers();
     const decision = shouldOfferPushPrompt(
       checks({
-        checkStatus: () => new Promise((resolve) => setTimeout(() => resolve(false), 9_999)),
+        checkStatus: () =>
+          new Promise((resolve) =>
+            // eslint-disable-next-line no-restricted-syntax -- the push service answering late on purpose, under fake timers
+            setTimeout(() => resolve(false), 9_999),
+          ),
       }),
     );
     await vi.advanceTimersByTimeAsync(9_999);

@@ -10,30 +10,34 @@ vi.mock('../../../src/client/push/push-session', () => ({ startPushSession }));
 
 const { startPwa } = await import('../../../src/client/pwa/start-pwa');
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-
 /** The two things startPwa reads of the session: who is signed in, and its events. */
 function fakeSession(user: { id: number } | null) {
   return { user: user as never, events: createEventEmitter<SessionEvents>() };
 }
 
+/**
+ * Push's chunk, its loads counted: startPwa asks for it in the same turn as what decides it (the
+ * start, a sign-in), so what was or was not asked for is known at once, with no waiting.
+ */
+const countedLoader = () => vi.fn(async () => ({ startPushSession }) as never);
+
 describe('startPwa and push', () => {
   it('starts push at once for a restored session', async () => {
     startPushSession.mockClear();
     startPwa(fakeSession({ id: 1 }));
-    await settle();
-    expect(startPushSession).toHaveBeenCalledTimes(1);
+    // Through the real lazy import (push-session is mocked above).
+    await vi.waitFor(() => expect(startPushSession).toHaveBeenCalledTimes(1));
   });
 
   it('waits for a sign-in before loading push, then starts it once', async () => {
     startPushSession.mockClear();
+    const loadPush = countedLoader();
     const session = fakeSession(null);
-    startPwa(session);
-    await settle();
-    expect(startPushSession).not.toHaveBeenCalled();
+    startPwa(session, loadPush);
+    expect(loadPush).not.toHaveBeenCalled();
     session.events.emit('login', undefined as never);
     session.events.emit('restored', undefined as never);
-    await settle();
-    expect(startPushSession).toHaveBeenCalledTimes(1);
+    expect(loadPush).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(startPushSession).toHaveBeenCalledTimes(1));
   });
 });

@@ -27,6 +27,8 @@ describe('password reset by mail over SMTP', () => {
   async function requestResetToken(email: string): Promise<string> {
     const before = smtp.mails.length;
     expect(await forgot(email)).toMatchObject({ status: 200, body: SENT });
+    // Every mail the request started has been handed to the SMTP server: no second one follows.
+    await server.app.mail.idle();
     const mail = await smtp.waitForMail(email);
     expect(smtp.mails.length).toBe(before + 1);
     smtp.mails.splice(smtp.mails.indexOf(mail), 1);
@@ -89,7 +91,8 @@ describe('password reset by mail over SMTP', () => {
     const response = await forgot('nobody-here@example.com');
     expect(response.status).toBe(200);
     expect(response.body).toEqual(SENT);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A mail the request started would have reached the SMTP server once the mailer is idle.
+    await server.app.mail.idle();
     expect(smtp.mails.length).toBe(before);
   });
 
@@ -122,16 +125,10 @@ describe('password reset without a mail server', () => {
     await server.request('POST', '/auth/forgot-password', {
       body: { email: user.email, appName: 'hunch' },
     });
+    // The mail is written to the outbox in the background: once the mailer is idle, it is there.
+    await server.app.mail.idle();
     const outbox = path.join(server.dataDir, 'outbox');
-    let files: string[] = [];
-    for (let i = 0; i < 100 && files.length === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      try {
-        files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
-      } catch {
-        // not created yet
-      }
-    }
+    const files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
     const eml = readFileSync(path.join(outbox, files[0]!), 'utf8')
       .replace(/=\r?\n/g, '')

@@ -67,15 +67,26 @@ describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
         }
       };
       const load = players.map((player, index) => wagerLoop(player, index));
-      // Drop every connection of the app's pool a few times while the wagers run.
+      /** Resolves once `count` more answers other than 503 came back: the pool serves (again). */
+      const served = (count: number) => {
+        const from = statuses.length;
+        return expect
+          .poll(() => statuses.slice(from).filter((entry) => entry.status !== 503).length, {
+            timeout: 30_000,
+            interval: 5,
+          })
+          .toBeGreaterThanOrEqual(count);
+      };
+      // Drop every connection of the app's pool a few times while the wagers run: each time
+      // once the pool has served again since the last drop.
       for (let drop = 0; drop < 4; drop++) {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await served(PLAYERS);
         await admin.query(
           'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
           [name],
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await served(PLAYERS);
       running = false;
       await Promise.all(load);
 

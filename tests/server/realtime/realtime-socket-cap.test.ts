@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
+import { hangGuard } from '../../hang-guard';
 import { createGuest, useTestServer } from '../harness';
 import { connectSocket, syncSockets, type TestSocket } from './test-socket';
 
@@ -18,13 +19,11 @@ afterEach(() => {
 
 /** The reason `client` is disconnected for; fails if it stays connected. */
 function disconnection(client: TestSocket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the socket was not disconnected')), 5_000);
-    client.socket.once('disconnect', (reason) => {
-      clearTimeout(timer);
-      resolve(reason);
-    });
-  });
+  return hangGuard(
+    new Promise((resolve) => client.socket.once('disconnect', resolve)),
+    5_000,
+    () => 'the socket was not disconnected',
+  );
 }
 
 async function open(user: AuthResponse): Promise<TestSocket> {

@@ -5,6 +5,7 @@ import type {
   RealtimeEventPayload,
   ServerToClientEvents,
 } from '../../../src/domain/realtime-events';
+import { hangGuard } from '../../hang-guard';
 import type { TestServer } from '../harness';
 
 // A socket.io client the way the app opens one (websocket only, token in the handshake),
@@ -73,27 +74,25 @@ export async function connectSocket(
     heard: (event) =>
       received.filter((entry) => entry.event === event).map((entry) => entry.payload as never),
     waitFor(event, matches = () => true) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
+      let check = () => false;
+      const heard = new Promise<RealtimeEventPayload<typeof event>>((resolve) => {
+        check = () => {
           const found = received.find(
             (entry) => entry.event === event && matches(entry.payload as never),
           );
           if (!found) return false;
-          clearTimeout(timer);
           waiters.delete(check);
           resolve(found.payload as never);
           return true;
         };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(
-            new Error(
-              `no ${event} within ${WAIT_MS} ms; heard: ${JSON.stringify(received.map((entry) => entry.event))}`,
-            ),
-          );
-        }, WAIT_MS);
         if (!check()) waiters.add(check);
       });
+      return hangGuard(
+        heard,
+        WAIT_MS,
+        () =>
+          `no ${event} within ${WAIT_MS} ms; heard: ${JSON.stringify(received.map((entry) => entry.event))}`,
+      ).finally(() => waiters.delete(check));
     },
     close: () => socket.close(),
   };
@@ -138,19 +137,17 @@ export async function syncSockets(
     clients.map(({ client, userId }) => {
       marker -= 1;
       const betId = marker;
-      const arrived = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`sync marker ${betId} never arrived`)),
-          WAIT_MS,
-        );
-        const onMarker = (payload: { betId: number }) => {
-          if (payload.betId !== betId) return;
-          clearTimeout(timer);
-          client.socket.off('betExpired', onMarker);
-          resolve();
-        };
-        client.socket.on('betExpired', onMarker);
-      });
+      let onMarker = (_payload: { betId: number }) => undefined as void;
+      const arrived = hangGuard(
+        new Promise<void>((resolve) => {
+          onMarker = (payload) => {
+            if (payload.betId === betId) resolve();
+          };
+          client.socket.on('betExpired', onMarker);
+        }),
+        WAIT_MS,
+        () => `sync marker ${betId} never arrived`,
+      ).finally(() => client.socket.off('betExpired', onMarker));
       server.app.events.publish('betExpired', { betId, groupId: 0, version: 0 }, { userId });
       return arrived;
     }),

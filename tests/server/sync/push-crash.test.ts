@@ -4,12 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
-import {
-  assertPortFree,
-  freePort,
-  startServerProcess,
-  type ServerProcess,
-} from '../../e2e/server-process';
+import { freePort, startServerProcess, type ServerProcess } from '../../e2e/server-process';
 import { emptyPostgresDatabase } from '../harness';
 
 // The crash window of a write (docs/architecture.md §8): the real server, as a child process,
@@ -38,18 +33,6 @@ afterAll(async () => {
   await dropDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Resolves once nothing listens on the port any more (the killed process is gone). */
-async function portFreed(port: number): Promise<void> {
-  for (;;) {
-    try {
-      await assertPortFree(port);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 async function call<T>(
   url: string,
@@ -116,7 +99,8 @@ describe('a crash between a pushed write’s commit and its answer', () => {
       };
       // The process dies after the commit: no answer comes.
       await expect(call(url, 'POST', '/api/sync/push', token, push)).rejects.toThrow();
-      await portFreed(port);
+      // Its process is gone, and its port with it.
+      await server.exited();
 
       // The same data, without the hook; the device sends its write again.
       server = await startServerProcess({ port, dataDir, databaseUrl });
