@@ -56,7 +56,9 @@ const baseline = flags.has('--baseline');
 function readPatch(file) {
   const text = readFileSync(path.join(patchDir, file), 'utf8');
   const lines = text.split('\n');
-  const diffStart = lines.findIndex((line) => line.startsWith('diff --git ') || line.startsWith('--- '));
+  const diffStart = lines.findIndex(
+    (line) => line.startsWith('diff --git ') || line.startsWith('--- '),
+  );
   const header = lines.slice(0, diffStart === -1 ? lines.length : diffStart);
   const field = (name) =>
     header
@@ -65,7 +67,13 @@ function readPatch(file) {
       .map((line) => line.slice(name.length + 1).trim());
   const caughtBy = field('Caught by').flatMap((value) => value.split(/[\s,]+/).filter(Boolean));
   const database = (field('Database')[0] ?? 'pglite').toLowerCase();
-  return { file, name: file.replace(/\.patch$/, ''), hasDiff: diffStart !== -1, caughtBy, database };
+  return {
+    file,
+    name: file.replace(/\.patch$/, ''),
+    hasDiff: diffStart !== -1,
+    caughtBy,
+    database,
+  };
 }
 
 /** Tracked files and untracked ones git does not ignore: the working tree as a commit would take it. */
@@ -124,7 +132,8 @@ async function runNamedFiles(patch, dir) {
     const vitestEnv = { ...env };
     const vitestArgs = ['vitest', 'run', ...vitestFiles];
     if (patch.database === 'postgres') {
-      if (!env.TEST_DATABASE_URL) return { verdict: 'error', log: 'Database: postgres needs TEST_DATABASE_URL' };
+      if (!env.TEST_DATABASE_URL)
+        return { verdict: 'error', log: 'Database: postgres needs TEST_DATABASE_URL' };
       // The server files' PostgreSQL project only; the client and domain projects have no twin.
       if (vitestFiles.every((file) => file.startsWith('tests/server/'))) {
         vitestArgs.push('--project', 'server-postgres');
@@ -161,7 +170,8 @@ async function drill(patch, files) {
     };
   }
   const missing = patch.caughtBy.filter((file) => !existsSync(path.join(root, file)));
-  if (missing.length > 0) return { verdict: 'STALE', detail: `no such test file: ${missing.join(' ')}` };
+  if (missing.length > 0)
+    return { verdict: 'STALE', detail: `no such test file: ${missing.join(' ')}` };
 
   const dir = scratchCopy(files);
   try {
@@ -171,10 +181,16 @@ async function drill(patch, files) {
         encoding: 'utf8',
       });
       if (applied.status !== 0) {
-        return { verdict: 'STALE', detail: (applied.stderr || applied.stdout).trim().split('\n')[0] };
+        return {
+          verdict: 'STALE',
+          detail: (applied.stderr || applied.stdout).trim().split('\n')[0],
+        };
       }
       if (flags.has('--typecheck')) {
-        const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, env: process.env });
+        const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], {
+          cwd: dir,
+          env: process.env,
+        });
         if (tsc.code !== 0) {
           writeLog(patch, tsc.output);
           return { verdict: 'ERROR', detail: 'the patched copy does not typecheck' };
@@ -244,11 +260,19 @@ for (const patch of patches) {
   const start = Date.now();
   const result = await drill(patch, files);
   counts.set(result.verdict, (counts.get(result.verdict) ?? 0) + 1);
-  const note = result.detail && (result.verdict !== 'caught' || flags.has('--verbose')) ? `  ${result.detail}` : '';
+  const note =
+    result.detail && (result.verdict !== 'caught' || flags.has('--verbose'))
+      ? `  ${result.detail}`
+      : '';
   console.log(
     `${result.verdict.padEnd(7)} ${patch.name.padEnd(width)}  ${seconds(Date.now() - start).padStart(8)}  ${patch.caughtBy.join(' ')}${note}`,
   );
-  if (flags.has('--verbose') && result.log && result.verdict !== 'caught' && result.verdict !== 'passes') {
+  if (
+    flags.has('--verbose') &&
+    result.log &&
+    result.verdict !== 'caught' &&
+    result.verdict !== 'passes'
+  ) {
     console.log(result.log.split('\n').slice(-40).join('\n'));
   }
 }
