@@ -1,24 +1,28 @@
 #!/usr/bin/env node
 // The fault drill (tests/fault-drill/README.md): each patch of tests/fault-drill/patches puts
 // back a defect that was really fixed, and names the test files that must fail when it is back.
-// For each patch this script makes a scratch copy of the working tree, applies the patch there,
-// runs the named files and prints `caught` (the run failed) or `MISSED` (it passed). A patch
-// that no longer applies is STALE. Any MISSED, STALE or ERROR exits 1. Not part of `npm test`.
+// For each patch this script makes a scratch copy of the working tree (node_modules linked, not
+// installed), applies the patch there, runs each named file and prints `caught` (every named
+// file failed) or `MISSED` (one passed with the defect in), with the time. A patch that no
+// longer applies, or names a file that no longer exists, is STALE; a run that cannot tell (no
+// test found, no test failed in a failed run, a hang) is an ERROR. Anything but `caught` exits 1.
+// Not part of `npm test`.
 //
-//   npm run fault-drill                       every patch, one after another
-//   npm run fault-drill -- 03 deadlock        only the patches whose names contain 03 or deadlock
-//   npm run fault-drill -- --baseline         the named files on the unpatched copy: all must pass
-//   npm run fault-drill -- --typecheck        also `tsc --noEmit` on each patched copy
-//   npm run fault-drill -- --keep             leave the scratch copies (their paths are printed)
+//   npm run fault-drill                     every patch, one after another
+//   npm run fault-drill -- 03 deadlock      only the patches whose names contain 03 or deadlock
+//   npm run fault-drill -- --baseline       each named file once on an unpatched copy: must pass
+//   npm run fault-drill -- --typecheck      also `tsc --noEmit` on each patched copy
+//   npm run fault-drill -- --verbose        the first failed test of each catch, a miss's output
+//   npm run fault-drill -- --keep           leave the scratch copies (their paths are printed)
 //
 // A patch's header (the lines before its diff, which git apply ignores) says:
 //   # Defect: <one sentence>
 //   # Fixed by: <short sha> <subject>
-//   # Caught by: <test file> [<test file> …]     (one or more lines)
+//   # Caught by: <test file> [<test file> …]     (one or more such lines)
 //   # Database: postgres                         (optional: Vitest on TEST_DATABASE_URL)
 // A Vitest file runs on PGlite (TEST_DATABASE_URL unset) unless the header says postgres; a
-// tests/e2e/*.spec.ts file runs under Playwright. Runs go one at a time (the suite's machine may
-// have two cores); each run's output is kept in .tmp/fault-drill/<patch>.log.
+// tests/e2e/*.spec.ts file runs under Playwright, without retries. One file runs at a time (the
+// machine may have two cores); the output of each patch's runs is kept in .tmp/fault-drill/.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -38,6 +42,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const patchDir = path.join(root, 'tests', 'fault-drill', 'patches');
 const logDir = path.join(root, '.tmp', 'fault-drill');
+/** A run of one file that takes longer than this is taken as hung and killed. */
+const RUN_LIMIT_MS = 20 * 60_000;
 /** Scratch copies not yet removed. */
 const liveScratch = new Set();
 
@@ -105,61 +111,112 @@ function scratchCopy(files) {
   return dir;
 }
 
-/** Runs a command in `cwd`, its output (both streams) gathered; resolves with its exit code. */
-function run(command, commandArgs, { cwd, env }) {
+/** Runs a file's runner (its own process group) whose group is killed on an interrupt. */
+const liveRuns = new Set();
+
+/**
+ * Runs a command in `cwd`, its output (both streams) gathered; resolves with its exit code.
+ * Past `limitMs` the command and everything it started are killed (a hang is an error).
+ */
+function run(command, commandArgs, { cwd, env, limitMs = RUN_LIMIT_MS }) {
   return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    liveRuns.add(child);
     let output = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, limitMs);
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', (error) => resolve({ code: 127, output: `${output}\n${error.message}` }));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      liveRuns.delete(child);
+      resolve({ code: 127, output: `${output}\n${error.message}`, timedOut });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      liveRuns.delete(child);
+      resolve({ code: code ?? (signal ? 128 : 1), output, timedOut });
+    });
   });
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 const isE2e = (file) => /^tests\/e2e\/.+\.spec\.ts$/.test(file);
 const isVitest = (file) => /^tests\/.+\.test\.tsx?$/.test(file);
 
-/** Runs the patch's named files in `dir`: Vitest files in one run, then each Playwright spec. */
-async function runNamedFiles(patch, dir) {
-  const vitestFiles = patch.caughtBy.filter(isVitest);
-  const e2eFiles = patch.caughtBy.filter(isE2e);
+/**
+ * Runs one test file in `dir`: Vitest on PGlite (TEST_DATABASE_URL unset) or, for `postgres`,
+ * the server files' PostgreSQL project; Playwright for an end-to-end spec, without retries.
+ * Resolves with 'failed', 'passed' or 'error' (nothing ran, or the run hung) and its output.
+ */
+async function runFile(file, database, dir) {
   const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   delete env.CI; // no retries: a defect caught on the second try is caught all the same
-  let log = '';
-  let failed = false;
-  if (vitestFiles.length > 0) {
-    const vitestEnv = { ...env };
-    const vitestArgs = ['vitest', 'run', ...vitestFiles];
-    if (patch.database === 'postgres') {
-      if (!env.TEST_DATABASE_URL)
-        return { verdict: 'error', log: 'Database: postgres needs TEST_DATABASE_URL' };
-      // The server files' PostgreSQL project only; the client and domain projects have no twin.
-      if (vitestFiles.every((file) => file.startsWith('tests/server/'))) {
-        vitestArgs.push('--project', 'server-postgres');
-      }
-    } else {
-      delete vitestEnv.TEST_DATABASE_URL;
-    }
-    const result = await run('npx', vitestArgs, { cwd: dir, env: vitestEnv });
-    log += result.output;
-    if (/No test files found/i.test(result.output)) {
-      return { verdict: 'error', log: `${log}\n(fault drill: Vitest found no test file)` };
-    }
-    if (result.code !== 0) failed = true;
+  if (isE2e(file)) {
+    const result = await run('npx', ['playwright', 'test', '--retries=0', file], { cwd: dir, env });
+    if (result.timedOut) return { verdict: 'error', log: `${result.output}\n(timed out)` };
+    if (/No tests found/i.test(result.output))
+      return { verdict: 'error', log: `${result.output}\n(Playwright found no test)` };
+    return { verdict: result.code === 0 ? 'passed' : 'failed', log: result.output };
   }
-  for (const spec of e2eFiles) {
-    const result = await run('npx', ['playwright', 'test', '--retries=0', spec], { cwd: dir, env });
-    log += result.output;
-    if (/No tests found/i.test(result.output)) {
-      return { verdict: 'error', log: `${log}\n(fault drill: Playwright found no test)` };
-    }
-    if (result.code !== 0) failed = true;
+  const args = ['vitest', 'run', file];
+  if (database === 'postgres') {
+    if (!env.TEST_DATABASE_URL)
+      return { verdict: 'error', log: 'Database: postgres needs TEST_DATABASE_URL' };
+    // The server files' PostgreSQL project only; the client and domain projects have no twin.
+    if (file.startsWith('tests/server/')) args.push('--project', 'server-postgres');
+  } else {
+    delete env.TEST_DATABASE_URL;
   }
-  return { verdict: failed ? 'failed' : 'passed', log };
+  const result = await run('npx', args, { cwd: dir, env });
+  if (result.timedOut) return { verdict: 'error', log: `${result.output}\n(timed out)` };
+  if (/No test files found/i.test(result.output))
+    return { verdict: 'error', log: `${result.output}\n(Vitest found no test file)` };
+  // A failed run where no test failed (a file that did not load, an error outside any test)
+  // proves nothing about the defect.
+  if (result.code !== 0 && failedTests(result.output) === 0)
+    return { verdict: 'error', log: `${result.output}\n(the run failed, but no test did)` };
+  return { verdict: result.code === 0 ? 'passed' : 'failed', log: result.output };
 }
 
-/** One patch from copy to verdict; the scratch copy is removed unless --keep. */
+/** The copy, with the patch applied (and type-checked if asked): null, or why it cannot run. */
+async function preparePatched(patch, dir) {
+  const applied = spawnSync('git', ['apply', path.join(patchDir, patch.file)], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  if (applied.status !== 0) {
+    return { verdict: 'STALE', detail: (applied.stderr || applied.stdout).trim().split('\n')[0] };
+  }
+  if (flags.has('--typecheck')) {
+    const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, env: process.env });
+    if (tsc.code !== 0) {
+      writeLog(patch.name, tsc.output);
+      return { verdict: 'ERROR', detail: 'the patched copy does not typecheck' };
+    }
+  }
+  return null;
+}
+
+/**
+ * One patch from copy to verdict: caught when every named file fails, one file at a time.
+ * The scratch copy is removed unless --keep.
+ */
 async function drill(patch, files) {
   if (!patch.hasDiff) return { verdict: 'ERROR', detail: 'no diff in the patch file' };
   const unknown = patch.caughtBy.filter((file) => !isVitest(file) && !isE2e(file));
@@ -175,49 +232,61 @@ async function drill(patch, files) {
 
   const dir = scratchCopy(files);
   try {
-    if (!baseline) {
-      const applied = spawnSync('git', ['apply', path.join(patchDir, patch.file)], {
-        cwd: dir,
-        encoding: 'utf8',
-      });
-      if (applied.status !== 0) {
-        return {
-          verdict: 'STALE',
-          detail: (applied.stderr || applied.stdout).trim().split('\n')[0],
-        };
+    const refusal = await preparePatched(patch, dir);
+    if (refusal) return refusal;
+    let log = '';
+    let failed = 0;
+    const passed = [];
+    for (const file of patch.caughtBy) {
+      const result = await runFile(file, patch.database, dir);
+      log += `\n===== ${file}\n${result.log}`;
+      writeLog(patch.name, log);
+      if (result.verdict === 'error') {
+        return { verdict: 'ERROR', detail: `${file}: ${result.log.trim().split('\n').at(-1)}` };
       }
-      if (flags.has('--typecheck')) {
-        const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], {
-          cwd: dir,
-          env: process.env,
-        });
-        if (tsc.code !== 0) {
-          writeLog(patch, tsc.output);
-          return { verdict: 'ERROR', detail: 'the patched copy does not typecheck' };
-        }
-      }
+      if (result.verdict === 'passed') passed.push(file);
+      else failed += failedTests(result.log);
     }
-    const { verdict, log } = await runNamedFiles(patch, dir);
-    writeLog(patch, log);
-    if (verdict === 'error') return { verdict: 'ERROR', detail: log.trim().split('\n').at(-1) };
-    if (baseline) {
-      return verdict === 'passed'
-        ? { verdict: 'passes' }
-        : { verdict: 'FAILS', detail: 'the named files fail without the patch', log };
-    }
-    return verdict === 'failed'
-      ? { verdict: 'caught', detail: firstFailure(log), log }
-      : { verdict: 'MISSED', detail: 'the named files passed with the defect in', log };
+    return passed.length === 0
+      ? { verdict: 'caught', failed, detail: firstFailure(log) }
+      : { verdict: 'MISSED', detail: `passed with the defect in: ${passed.join(' ')}`, log };
   } finally {
-    liveScratch.delete(dir);
-    if (flags.has('--keep')) console.log(`  (scratch copy kept: ${dir})`);
-    else rmSync(dir, { recursive: true, force: true });
+    removeScratch(dir);
   }
 }
 
-function writeLog(patch, log) {
+/**
+ * --baseline: every file some patch names, once, on an unpatched copy. Each must pass, or a
+ * patch's `caught` would prove nothing.
+ */
+async function drillBaseline(file, database, files) {
+  const dir = scratchCopy(files);
+  try {
+    const result = await runFile(file, database, dir);
+    writeLog(
+      `baseline-${file.replaceAll('/', '_')}${database === 'postgres' ? '-postgres' : ''}`,
+      result.log,
+    );
+    if (result.verdict === 'error') {
+      return { verdict: 'ERROR', detail: result.log.trim().split('\n').at(-1) };
+    }
+    return result.verdict === 'passed'
+      ? { verdict: 'passes' }
+      : { verdict: 'FAILS', detail: firstFailure(result.log), log: result.log };
+  } finally {
+    removeScratch(dir);
+  }
+}
+
+function removeScratch(dir) {
+  liveScratch.delete(dir);
+  if (flags.has('--keep')) console.log(`  (scratch copy kept: ${dir})`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+function writeLog(name, log) {
   mkdirSync(logDir, { recursive: true });
-  writeFileSync(path.join(logDir, `${patch.name}${baseline ? '.baseline' : ''}.log`), log);
+  writeFileSync(path.join(logDir, `${name}.log`), log);
 }
 
 /** The first failed test's name in a Vitest or Playwright log, to show what caught the defect. */
@@ -227,6 +296,18 @@ function firstFailure(log) {
     .map((text) => text.trim())
     .find((text) => /^(×|✘|FAIL\s)/.test(text) || /^\d+\)\s/.test(text));
   return line?.replace(/\s+/g, ' ').slice(0, 160);
+}
+
+/**
+ * How many tests failed, from Vitest's "Tests  3 failed | …" and Playwright's "  3 failed"
+ * summaries. A run that failed with no failed test (a file that did not load, an error outside
+ * any test) proves nothing about the defect: the line says so.
+ */
+function failedTests(log) {
+  let count = 0;
+  for (const match of log.matchAll(/^\s*Tests\s+(\d+) failed/gm)) count += Number(match[1]);
+  for (const match of log.matchAll(/^\s*(\d+) failed\s*$/gm)) count += Number(match[1]);
+  return count;
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -241,42 +322,83 @@ if (patches.length === 0) {
   process.exit(2);
 }
 
-// Interrupted: the copy under way goes too (its runner got the same signal).
+// Interrupted: the runs under way and their copies go too.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    for (const child of liveRuns) killGroup(child);
     for (const dir of liveScratch) rmSync(dir, { recursive: true, force: true });
     process.exit(130);
   });
 }
 
 const files = workingTreeFiles();
-const width = Math.max(...patches.map((patch) => patch.name.length));
-console.log(
-  `${baseline ? 'Fault drill baseline (no patch applied)' : 'Fault drill'}: ${patches.length} patch${patches.length === 1 ? '' : 'es'}, ${new Date().toISOString()}`,
-);
 const counts = new Map();
 const started = Date.now();
-for (const patch of patches) {
-  const start = Date.now();
-  const result = await drill(patch, files);
-  counts.set(result.verdict, (counts.get(result.verdict) ?? 0) + 1);
-  const note =
-    result.detail && (result.verdict !== 'caught' || flags.has('--verbose'))
-      ? `  ${result.detail}`
-      : '';
+const count = (verdict) => counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
+const line = (verdict, name, ms, failed, rest) =>
   console.log(
-    `${result.verdict.padEnd(7)} ${patch.name.padEnd(width)}  ${seconds(Date.now() - start).padStart(8)}  ${patch.caughtBy.join(' ')}${note}`,
+    `${verdict.padEnd(7)} ${name.padEnd(width)}  ${seconds(ms).padStart(8)}  ${failed.padEnd(10)}${rest}`,
   );
-  if (
-    flags.has('--verbose') &&
-    result.log &&
-    result.verdict !== 'caught' &&
-    result.verdict !== 'passes'
-  ) {
-    console.log(result.log.split('\n').slice(-40).join('\n'));
+let width = 0;
+if (baseline) {
+  // Each file once, with the patches that name it.
+  const runs = new Map();
+  for (const patch of patches)
+    for (const file of patch.caughtBy) {
+      const key = `${file} ${patch.database}`;
+      const entry = runs.get(key) ?? { file, database: patch.database, names: [] };
+      entry.names.push(patch.name.slice(0, 2));
+      runs.set(key, entry);
+    }
+  width = Math.max(...[...runs.values()].map((entry) => entry.file.length));
+  console.log(
+    `Fault drill baseline (no patch applied): ${runs.size} files named by ${patches.length} patches, ${new Date().toISOString()}`,
+  );
+  for (const { file, database, names } of runs.values()) {
+    const start = Date.now();
+    const result = await drillBaseline(file, database, files);
+    count(result.verdict);
+    const detail = result.detail ? `  ${result.detail}` : '';
+    line(
+      result.verdict,
+      file,
+      Date.now() - start,
+      '',
+      `${database === 'postgres' ? 'PostgreSQL ' : ''}patches ${names.join(' ')}${detail}`,
+    );
   }
+  console.log(`${runs.size} files in ${seconds(Date.now() - started)}: ${summaryOf(counts)}`);
+} else {
+  width = Math.max(...patches.map((patch) => patch.name.length));
+  console.log(
+    `Fault drill: ${patches.length} patch${patches.length === 1 ? '' : 'es'}, ${new Date().toISOString()}`,
+  );
+  for (const patch of patches) {
+    const start = Date.now();
+    const result = await drill(patch, files);
+    count(result.verdict);
+    const detail =
+      result.detail && (result.verdict !== 'caught' || flags.has('--verbose'))
+        ? `  ${result.detail}`
+        : '';
+    line(
+      result.verdict,
+      patch.name,
+      Date.now() - start,
+      result.failed ? `${result.failed} failed` : '',
+      `${patch.caughtBy.join(' ')}${detail}`,
+    );
+    if (flags.has('--verbose') && result.log && result.verdict !== 'caught') {
+      console.log(result.log.split('\n').slice(-40).join('\n'));
+    }
+  }
+  console.log(
+    `${patches.length} patches in ${seconds(Date.now() - started)}: ${summaryOf(counts)}`,
+  );
 }
-const summary = [...counts].map(([verdict, count]) => `${count} ${verdict}`).join(', ');
-console.log(`${patches.length} patches in ${seconds(Date.now() - started)}: ${summary}`);
 const good = baseline ? 'passes' : 'caught';
 process.exit([...counts.keys()].every((verdict) => verdict === good) ? 0 : 1);
+
+function summaryOf(verdicts) {
+  return [...verdicts].map(([verdict, n]) => `${n} ${verdict}`).join(', ');
+}
