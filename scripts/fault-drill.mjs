@@ -168,6 +168,8 @@ async function runFile(file, database, dir) {
   const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   delete env.CI; // no retries: a defect caught on the second try is caught all the same
   if (isE2e(file)) {
+    // The second server on PostgreSQL (playwright.config.ts) only when the header asks for it.
+    if (database !== 'postgres') delete env.TEST_DATABASE_URL;
     const result = await run('npx', ['playwright', 'test', '--retries=0', file], { cwd: dir, env });
     if (result.timedOut) return { verdict: 'error', log: `${result.output}\n(timed out)` };
     if (/No tests found/i.test(result.output))
