@@ -222,14 +222,31 @@ async function runFile(file, database, dir) {
   return { verdict: result.code === 0 ? 'passed' : 'failed', log: result.output };
 }
 
+/** The files a patch changes (its `+++ b/…` lines). */
+function patchedFiles(patch) {
+  const text = readFileSync(path.join(patchDir, patch.file), 'utf8');
+  return [...text.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((match) => match[1]);
+}
+
 /** The copy, with the patch applied (and type-checked if asked): null, or why it cannot run. */
 async function preparePatched(patch, dir) {
+  // The copy lies inside this repository's folder: without the ceiling, git would apply the
+  // patch relative to the repository and skip, silently, every path outside the copy.
   const applied = spawnSync('git', ['apply', path.join(patchDir, patch.file)], {
     cwd: dir,
     encoding: 'utf8',
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: scratchRoot },
   });
   if (applied.status !== 0) {
     return { verdict: 'STALE', detail: (applied.stderr || applied.stdout).trim().split('\n')[0] };
+  }
+  const unchanged = patchedFiles(patch).filter(
+    (file) =>
+      existsSync(path.join(root, file)) &&
+      readFileSync(path.join(dir, file), 'utf8') === readFileSync(path.join(root, file), 'utf8'),
+  );
+  if (unchanged.length > 0) {
+    return { verdict: 'ERROR', detail: `the patch changed nothing in ${unchanged.join(' ')}` };
   }
   if (flags.has('--typecheck')) {
     const tsc = await run('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, env: process.env });
