@@ -67,11 +67,18 @@ function readPatch(file) {
     (line) => line.startsWith('diff --git ') || line.startsWith('--- '),
   );
   const header = lines.slice(0, diffStart === -1 ? lines.length : diffStart);
+  // "# Name: value", continued on lines that start "#   ".
+  const entries = [];
+  for (const line of header) {
+    if (/^#\s{2,}\S/.test(line) && entries.length > 0)
+      entries.at(-1).value += ` ${line.slice(1).trim()}`;
+    else {
+      const match = /^#\s?([\w ]+):\s*(.*)$/.exec(line);
+      if (match) entries.push({ name: match[1].toLowerCase(), value: match[2].trim() });
+    }
+  }
   const field = (name) =>
-    header
-      .map((line) => line.replace(/^#\s?/, ''))
-      .filter((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
-      .map((line) => line.slice(name.length + 1).trim());
+    entries.filter((entry) => entry.name === name.toLowerCase()).map((entry) => entry.value);
   const caughtBy = field('Caught by').flatMap((value) => value.split(/[\s,]+/).filter(Boolean));
   const database = (field('Database')[0] ?? 'pglite').toLowerCase();
   return {
