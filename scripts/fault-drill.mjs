@@ -20,6 +20,7 @@
 //   # Fixed by: <short sha> <subject>
 //   # Caught by: <test file> [<test file> …]     (one or more such lines)
 //   # Database: postgres                         (optional: Vitest on TEST_DATABASE_URL)
+//   # Test: <a test's title, or part of it>      (optional: only the tests it names run)
 // A Vitest file runs on PGlite (TEST_DATABASE_URL unset) unless the header says postgres; a
 // tests/e2e/*.spec.ts file runs under Playwright, without retries. One file runs at a time (the
 // machine may have two cores); each patch's output is kept in .tmp/fault-drill/logs/.
@@ -81,12 +82,14 @@ function readPatch(file) {
     entries.filter((entry) => entry.name === name.toLowerCase()).map((entry) => entry.value);
   const caughtBy = field('Caught by').flatMap((value) => value.split(/[\s,]+/).filter(Boolean));
   const database = (field('Database')[0] ?? 'pglite').toLowerCase();
+  const test = field('Test')[0] ?? null;
   return {
     file,
     name: file.replace(/\.patch$/, ''),
     hasDiff: diffStart !== -1,
     caughtBy,
     database,
+    test,
   };
 }
 
@@ -189,6 +192,8 @@ function killGroup(child) {
   }
 }
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const isE2e = (file) => /^tests\/e2e\/.+\.spec\.ts$/.test(file);
 const isVitest = (file) => /^tests\/.+\.test\.tsx?$/.test(file);
 
@@ -197,19 +202,23 @@ const isVitest = (file) => /^tests\/.+\.test\.tsx?$/.test(file);
  * the server files' PostgreSQL project; Playwright for an end-to-end spec, without retries.
  * Resolves with 'failed', 'passed' or 'error' (nothing ran, or the run hung) and its output.
  */
-async function runFile(file, database, dir) {
+async function runFile(file, { database, test }, dir) {
   const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   delete env.CI; // no retries: a defect caught on the second try is caught all the same
   if (isE2e(file)) {
     // The second server on PostgreSQL (playwright.config.ts) only when the header asks for it.
     if (database !== 'postgres') delete env.TEST_DATABASE_URL;
-    const result = await run('npx', ['playwright', 'test', '--retries=0', file], { cwd: dir, env });
+    const only = test ? ['--grep', escapeRegExp(test)] : [];
+    const result = await run('npx', ['playwright', 'test', '--retries=0', ...only, file], {
+      cwd: dir,
+      env,
+    });
     if (result.timedOut) return { verdict: 'error', log: `${result.output}\n(timed out)` };
     if (/No tests found/i.test(result.output))
       return { verdict: 'error', log: `${result.output}\n(Playwright found no test)` };
     return { verdict: result.code === 0 ? 'passed' : 'failed', log: result.output };
   }
-  const args = ['vitest', 'run', file];
+  const args = ['vitest', 'run', file, ...(test ? ['-t', escapeRegExp(test)] : [])];
   if (database === 'postgres') {
     if (!env.TEST_DATABASE_URL)
       return { verdict: 'error', log: 'Database: postgres needs TEST_DATABASE_URL' };
@@ -290,7 +299,7 @@ async function drill(patch, files) {
     let failed = 0;
     const passed = [];
     for (const file of patch.caughtBy) {
-      const result = await runFile(file, patch.database, dir);
+      const result = await runFile(file, patch, dir);
       log += `\n===== ${file}\n${result.log}`;
       writeLog(patch.name, log);
       if (result.verdict === 'error') {
@@ -311,12 +320,12 @@ async function drill(patch, files) {
  * --baseline: every file some patch names, once, on an unpatched copy. Each must pass, or a
  * patch's `caught` would prove nothing.
  */
-async function drillBaseline(file, database, files) {
+async function drillBaseline(file, { database, test }, files) {
   const dir = scratchCopy(files);
   try {
-    const result = await runFile(file, database, dir);
+    const result = await runFile(file, { database, test }, dir);
     writeLog(
-      `baseline-${file.replaceAll('/', '_')}${database === 'postgres' ? '-postgres' : ''}`,
+      `baseline-${file.replaceAll('/', '_')}${database === 'postgres' ? '-postgres' : ''}${test ? '-one-test' : ''}`,
       result.log,
     );
     if (result.verdict === 'error') {
@@ -393,12 +402,13 @@ const line = (verdict, name, ms, failed, rest) =>
   );
 let width = 0;
 if (baseline) {
-  // Each file once, with the patches that name it.
+  // Each file once (per database and Test: line), with the patches that name it.
   const runs = new Map();
   for (const patch of patches)
     for (const file of patch.caughtBy) {
-      const key = `${file} ${patch.database}`;
-      const entry = runs.get(key) ?? { file, database: patch.database, names: [] };
+      const { database, test } = patch;
+      const key = JSON.stringify([file, database, test]);
+      const entry = runs.get(key) ?? { file, database, test, names: [] };
       entry.names.push(patch.name.slice(0, 2));
       runs.set(key, entry);
     }
@@ -406,9 +416,9 @@ if (baseline) {
   console.log(
     `Fault drill baseline (no patch applied): ${runs.size} files named by ${patches.length} patches, ${new Date().toISOString()}`,
   );
-  for (const { file, database, names } of runs.values()) {
+  for (const { file, database, test, names } of runs.values()) {
     const start = Date.now();
-    const result = await drillBaseline(file, database, files);
+    const result = await drillBaseline(file, { database, test }, files);
     count(result.verdict);
     const detail = result.detail ? `  ${result.detail}` : '';
     line(
@@ -416,7 +426,7 @@ if (baseline) {
       file,
       Date.now() - start,
       '',
-      `${database === 'postgres' ? 'PostgreSQL ' : ''}patches ${names.join(' ')}${detail}`,
+      `${database === 'postgres' ? 'PostgreSQL, ' : ''}${test ? 'one test, ' : ''}patches ${names.join(' ')}${detail}`,
     );
   }
   console.log(`${runs.size} files in ${seconds(Date.now() - started)}: ${summaryOf(counts)}`);
