@@ -157,57 +157,63 @@ async function expectResults(page: Page, winner: RegExp) {
   await expect(correct).toContainText(winner);
 }
 
-for (const round of rounds) {
-  test(`two members play a ${round.type} bet: create, wager, resolve, results, points and leaderboard`, async ({
-    browser,
-    request,
-  }) => {
-    const creator = await registerPlayer(request);
-    const friend = await registerPlayer(request);
-    const groupName = uniqueGroupName('Bet Night');
-    await createGroupViaApi(request, creator, { name: groupName });
-    await joinViaApi(request, friend, groupName);
+test.describe('one bet of each type', () => {
+  // One after another in one worker, as the one walk they were: four pairs of browsers at once
+  // on a busy 2-core machine kept a toast waiting past the expect limit.
+  test.describe.configure({ mode: 'default' });
 
-    const contexts = [await browser.newContext(), await browser.newContext()];
-    try {
-      const [creatorPage, friendPage] = [
-        await contexts[0]!.newPage(),
-        await contexts[1]!.newPage(),
-      ];
-      for (const [page, player] of [
-        [creatorPage, creator],
-        [friendPage, friend],
-      ] as const) {
-        await page.goto('/login');
-        await signIn(page, player.person);
-        await expect(page).toHaveURL(/\/dashboard$/);
-        await expectHeaderPoints(page, 100);
-        await expect(page.getByText('No active bets in your groups')).toBeVisible();
+  for (const round of rounds) {
+    test(`two members play a ${round.type} bet: create, wager, resolve, results, points and leaderboard`, async ({
+      browser,
+      request,
+    }) => {
+      const creator = await registerPlayer(request);
+      const friend = await registerPlayer(request);
+      const groupName = uniqueGroupName('Bet Night');
+      await createGroupViaApi(request, creator, { name: groupName });
+      await joinViaApi(request, friend, groupName);
+
+      const contexts = [await browser.newContext(), await browser.newContext()];
+      try {
+        const [creatorPage, friendPage] = [
+          await contexts[0]!.newPage(),
+          await contexts[1]!.newPage(),
+        ];
+        for (const [page, player] of [
+          [creatorPage, creator],
+          [friendPage, friend],
+        ] as const) {
+          await page.goto('/login');
+          await signIn(page, player.person);
+          await expect(page).toHaveURL(/\/dashboard$/);
+          await expectHeaderPoints(page, 100);
+          await expect(page.getByText('No active bets in your groups')).toBeVisible();
+        }
+
+        const betId = await createBet(creatorPage, round);
+        await placeWager(creatorPage, round.creator);
+        await friendPage.goto(`/bets/${betId}`);
+        await expect(friendPage.getByRole('heading', { name: round.title })).toBeVisible();
+        await placeWager(friendPage, round.friend);
+        await resolve(creatorPage, round.resolve);
+        await expectResults(creatorPage, round.winner);
+        await friendPage.goto(`/bets/${betId}`);
+        await expectResults(friendPage, round.winner);
+        await expectHeaderPoints(creatorPage, round.after.creator);
+        await expectHeaderPoints(friendPage, round.after.friend);
+
+        await friendPage.goto('/leaderboard');
+        for (const [name, value] of [
+          [creator.person.displayName, round.after.creator],
+          [friend.person.displayName, round.after.friend],
+        ] as const) {
+          await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(
+            String(value),
+          );
+        }
+      } finally {
+        await Promise.all(contexts.map((context) => context.close()));
       }
-
-      const betId = await createBet(creatorPage, round);
-      await placeWager(creatorPage, round.creator);
-      await friendPage.goto(`/bets/${betId}`);
-      await expect(friendPage.getByRole('heading', { name: round.title })).toBeVisible();
-      await placeWager(friendPage, round.friend);
-      await resolve(creatorPage, round.resolve);
-      await expectResults(creatorPage, round.winner);
-      await friendPage.goto(`/bets/${betId}`);
-      await expectResults(friendPage, round.winner);
-      await expectHeaderPoints(creatorPage, round.after.creator);
-      await expectHeaderPoints(friendPage, round.after.friend);
-
-      await friendPage.goto('/leaderboard');
-      for (const [name, value] of [
-        [creator.person.displayName, round.after.creator],
-        [friend.person.displayName, round.after.friend],
-      ] as const) {
-        await expect(friendPage.getByRole('row').filter({ hasText: name })).toContainText(
-          String(value),
-        );
-      }
-    } finally {
-      await Promise.all(contexts.map((context) => context.close()));
-    }
-  });
-}
+    });
+  }
+});
