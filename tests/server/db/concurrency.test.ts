@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Bet } from '../../../src/domain/bets';
 import type { Group } from '../../../src/domain/groups';
-import { groups, ledger, memberships } from '../../../src/server/db/schema';
+import { groups } from '../../../src/server/db/schema';
 import { applyLedgerEvent } from '../../../src/server/groups/membership.service';
 import { TRANSACTION_ATTEMPTS } from '../../../src/server/db/transaction-retry';
 import {
@@ -22,8 +22,10 @@ import {
   createGroup,
   createGroupWithRoles,
   createPlayer,
+  grantsOf,
   joinGroup,
   makeAdmin,
+  membershipRow,
   recordEvents,
   uniqueGroupName,
 } from '../groups/group.factories';
@@ -64,24 +66,6 @@ function endSeason(admin: AuthResponse, group: Group, seasonId: number) {
   return server.request('POST', `/api/groups/${group.id}/seasons/${seasonId}/end`, {
     token: admin.accessToken,
   });
-}
-
-async function membershipRow(group: Group, userId: number) {
-  const [row] = await server.database.db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
-  return row;
-}
-
-async function grantsOf(group: Group, userId: number) {
-  const rows = await server.database.db
-    .select()
-    .from(ledger)
-    .where(
-      and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')),
-    );
-  return rows.length;
 }
 
 describe('a transaction PostgreSQL ends as a deadlock victim', () => {
@@ -316,8 +300,8 @@ describe('joins and debits racing on one membership', () => {
     ]);
     stop();
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
-    expect(await grantsOf(group, joiner.user.id)).toBe(1);
-    expect(await membershipRow(group, joiner.user.id)).toMatchObject({
+    expect(await grantsOf(server, group, joiner.user.id)).toBe(1);
+    expect(await membershipRow(server, group, joiner.user.id)).toMatchObject({
       totalPoints: 100,
       availablePoints: 100,
     });
@@ -332,7 +316,7 @@ describe('joins and debits racing on one membership', () => {
     const { events, stop } = recordEvents(server);
     await Promise.all([joinGroup(server, joiner, group), joinGroup(server, joiner, group)]);
     stop();
-    expect(await grantsOf(group, joiner.user.id)).toBe(1);
+    expect(await grantsOf(server, group, joiner.user.id)).toBe(1);
     expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
   });
 
@@ -353,7 +337,7 @@ describe('joins and debits racing on one membership', () => {
       ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
-    expect(await membershipRow(group, userId)).toMatchObject({
+    expect(await membershipRow(server, group, userId)).toMatchObject({
       totalPoints: 100,
       availablePoints: 10,
     });

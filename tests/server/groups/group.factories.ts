@@ -1,6 +1,8 @@
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { CreateGroupRequest, Group } from '../../../src/domain/groups';
 import type { PublishedEvent } from '../../../src/server/events';
+import { and, eq } from 'drizzle-orm';
+import { ledger, memberships } from '../../../src/server/db/schema';
 import { createGuest, type TestServer } from '../harness';
 
 // Factories for the groups tests (and the bets tests after them): users are guests, which
@@ -112,4 +114,24 @@ export function recordEvents(server: TestServer, { withInbox = false } = {}) {
     if (withInbox || !INBOX_EVENTS.has(published.event)) events.push(published);
   });
   return { events, stop };
+}
+
+/** A membership row as stored (left, removed and points included). */
+export async function membershipRow(server: TestServer, group: Pick<Group, 'id'>, userId: number) {
+  const [row] = await server.database.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
+  return row;
+}
+
+/** How many join grants the ledger holds for a player in a group. */
+export async function grantsOf(server: TestServer, group: Pick<Group, 'id'>, userId: number) {
+  const rows = await server.database.db
+    .select()
+    .from(ledger)
+    .where(
+      and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')),
+    );
+  return rows.length;
 }

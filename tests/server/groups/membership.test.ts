@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Group } from '../../../src/domain/groups';
 import { ledger, memberships } from '../../../src/server/db/schema';
 import { AppError } from '../../../src/server/errors';
 import {
@@ -10,31 +9,20 @@ import {
 } from '../../../src/server/groups/membership.service';
 import { useTestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
-import { createGroup, createPlayer, joinGroup, recordEvents } from './group.factories';
+import {
+  createGroup,
+  createPlayer,
+  grantsOf,
+  joinGroup,
+  membershipRow,
+  recordEvents,
+} from './group.factories';
 
 // Joining, leaving and the points functions the bets feature calls (membership.service.ts):
 // one membership and one grant, and a debit that never overspends. Their races, which only
 // PostgreSQL really interleaves, are in db/concurrency.test.ts.
 
 const server = useTestServer();
-
-async function membershipRow(group: Group, userId: number) {
-  const [row] = await server.database.db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, userId)));
-  return row;
-}
-
-async function grantsOf(group: Group, userId: number) {
-  const rows = await server.database.db
-    .select()
-    .from(ledger)
-    .where(
-      and(eq(ledger.groupId, group.id), eq(ledger.userId, userId), eq(ledger.kind, 'join_grant')),
-    );
-  return rows.length;
-}
 
 describe('joining', () => {
   it('publishes userJoinedGroup to the group once the membership is committed', async () => {
@@ -44,7 +32,7 @@ describe('joining', () => {
     const stop = server.app.events.subscribe((published) => {
       // Read through the pool (PostgreSQL) or after the running transaction (PGlite): only a committed join is visible.
       if (published.event === 'userJoinedGroup')
-        seenByListener.push(membershipRow(group, published.payload.userId));
+        seenByListener.push(membershipRow(server, group, published.payload.userId));
     });
     const { events, stop: stopRecording } = recordEvents(server);
     await joinGroup(server, joiner, group);
@@ -100,7 +88,7 @@ describe('leaving and joining again', () => {
     });
 
     await server.request('POST', `/api/groups/${group.id}/leave`, { token: player.accessToken });
-    expect(await membershipRow(group, player.user.id)).toMatchObject({
+    expect(await membershipRow(server, group, player.user.id)).toMatchObject({
       totalPoints: 100,
       availablePoints: 70,
       leftAt: expect.any(Date),
@@ -126,7 +114,7 @@ describe('leaving and joining again', () => {
       token: player.accessToken,
     });
     expect(membership.body).toMatchObject({ totalPoints: 115, availablePoints: 115 });
-    expect(await grantsOf(group, player.user.id)).toBe(1);
+    expect(await grantsOf(server, group, player.user.id)).toBe(1);
   });
 });
 
@@ -188,7 +176,7 @@ describe('applyLedgerEvent', () => {
         error.message.includes('needs 51') &&
         error.message.includes('50 available'),
     );
-    expect(await membershipRow(group, userId)).toMatchObject({
+    expect(await membershipRow(server, group, userId)).toMatchObject({
       totalPoints: 50,
       availablePoints: 50,
     });
@@ -206,7 +194,7 @@ describe('applyLedgerEvent', () => {
         throw new Error('the bet was closed meanwhile');
       }),
     ).rejects.toThrow('closed');
-    expect(await membershipRow(group, userId)).toMatchObject({ availablePoints: 100 });
+    expect(await membershipRow(server, group, userId)).toMatchObject({ availablePoints: 100 });
   });
 
   it('refuses debits to someone who left or never joined with 403 not_member, but still credits a former member', async () => {
