@@ -71,6 +71,10 @@ export function createMailer(options: {
     );
   }
 
+  const idle = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
+
   return {
     send(message) {
       const sending = deliver(message)
@@ -83,11 +87,9 @@ export function createMailer(options: {
         .finally(() => pending.delete(sending));
       pending.add(sending);
     },
-    async idle() {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    },
+    idle,
     async close() {
-      await Promise.allSettled([...pending]);
+      await idle();
       transport.close();
     },
   };
