@@ -63,8 +63,10 @@ type GroupPermission =
   | 'leave'
   /** Adding and removing members and admins: current admins (a non-member hears not_member first). */
   | 'manageMembers'
-  /** Reading and changing the group's settings (the weekly floor top-up): current admins. */
+  /** Changing the group's name, description or settings (the weekly floor top-up): current admins. */
   | 'manageSettings'
+  /** Reading the group's settings: current admins. */
+  | 'readSettings'
   /** Starting a season and ending it early: current admins. */
   | 'manageSeasons'
   /** Giving a private group a new invite code: current admins (a public group has none: 422). */
@@ -110,6 +112,22 @@ export interface CommentAccessRequest {
   comment: Pick<BetCommentRow, 'groupId' | 'userId'>;
 }
 
+/**
+ * The permissions that change who is in the group, who administers it, or the group itself.
+ * They are decided under the group's row lock (`FOR NO KEY UPDATE`, taken here before anything
+ * is read), the lock every change of members and roles takes first (db/README.md, "Lock
+ * order"): a removal or demotion that has answered is seen by every request still running,
+ * never undone by one that checked before it. The caller locks any account row it needs first.
+ */
+const DECIDED_UNDER_GROUP_LOCK: ReadonlySet<GroupPermission> = new Set<GroupPermission>([
+  'join',
+  'leave',
+  'manageMembers',
+  'manageSettings',
+  'manageSeasons',
+  'rotateInviteCode',
+]);
+
 /** Answers the group row when the caller may act, or throws the refusal (404, 403 or 422) every client knows. */
 export async function requireGroupAccess(
   tx: Executor,
@@ -129,7 +147,7 @@ export async function requireGroupAccess(
   if ('bet' in request) return requireBetAccess(tx, request);
   if ('comment' in request) return requireCommentAccess(tx, request);
   const { userId, permission } = request;
-  const group = await findGroup(tx, request.groupId);
+  const group = await findGroup(tx, request.groupId, DECIDED_UNDER_GROUP_LOCK.has(permission));
   switch (permission) {
     case 'readOwnMembership':
       return group;
@@ -151,6 +169,7 @@ export async function requireGroupAccess(
       return group;
     case 'manageMembers':
     case 'manageSettings':
+    case 'readSettings':
     case 'manageSeasons':
     case 'rotateInviteCode': {
       const refusal = manageGroupRefusal(await readRoster(tx, group), userId);
@@ -219,8 +238,10 @@ export function refusalError(refusal: RemoveMemberRefusal): AppError {
   }
 }
 
-async function findGroup(tx: Executor, groupId: number): Promise<GroupRow> {
-  const [row] = await tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
+/** The group; with `lock`, its row locked until the caller's transaction ends (see DECIDED_UNDER_GROUP_LOCK). */
+async function findGroup(tx: Executor, groupId: number, lock: boolean): Promise<GroupRow> {
+  const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
+  const [row] = lock ? await query.for('no key update') : await query;
   if (!row) throw notFound('Group');
   return row;
 }

@@ -42,19 +42,19 @@ export function createGroupMembersService({
   now = () => new Date(),
 }: GroupMembersServiceDeps) {
   /**
-   * The name of a user about to become a member. A deleted account never becomes one again
-   * (an admin could otherwise add the former member back): it is not found, like a missing
-   * one. Key-share locked, as the membership's foreign key would be, so a deletion committing
-   * meanwhile is waited for and seen.
+   * The name of a user about to become a member, undefined for a deleted or missing account:
+   * a deleted account never becomes one again (an admin could otherwise add the former member
+   * back). Key-share locked, as the membership's foreign key would be, so a deletion committing
+   * meanwhile is waited for and seen. Called before the group is locked: an account's row comes
+   * before the group's (db/README.md, "Lock order"), as an account's deletion takes them.
    */
-  async function displayNameOf(tx: Executor, userId: number): Promise<string> {
+  async function lockJoiner(tx: Executor, userId: number): Promise<string | undefined> {
     const [row] = await tx
       .select({ displayName: users.displayName })
       .from(users)
       .where(and(eq(users.id, userId), isNull(users.deletedAt)))
       .for('key share');
-    if (!row) throw notFound('User');
-    return row.displayName;
+    return row?.displayName;
   }
 
   /** Bumps the group's updatedAt: its member and admin lists are part of it (sync engines compare it). */
@@ -67,30 +67,25 @@ export function createGroupMembersService({
     return row!;
   }
 
-  /**
-   * Locks the group's row before any membership of it (db/README.md, "Lock order"): a change of
-   * members ends by touching the group, and a season's start holds the group while it resets
-   * the members, so taking them the other way round could deadlock with it.
-   */
-  async function lockGroup(tx: Executor, groupId: number): Promise<void> {
-    await tx
-      .select({ id: groups.id })
-      .from(groups)
-      .where(eq(groups.id, groupId))
-      .for('no key update');
-  }
+  // Every change here is decided under the group's row lock, which `requireGroupAccess` takes
+  // before it reads the caller's standing (group-access.ts DECIDED_UNDER_GROUP_LOCK): a removal
+  // or demotion that has answered is seen by a request that was already running.
 
-  async function join(tx: Executor, group: GroupRow, userId: number, at: Date): Promise<Joined> {
-    // The account's row before the group's: an account's deletion locks them in that order.
-    const userName = await displayNameOf(tx, userId);
-    await lockGroup(tx, group.id);
+  /** Makes `userId` a member of the group (locked already); `byAdmin` brings back a removed member. */
+  async function join(
+    tx: Executor,
+    group: GroupRow,
+    joiner: { userId: number; userName: string; byAdmin: boolean },
+    at: Date,
+  ): Promise<Joined> {
     const { membership, outcome } = await joinMembership(tx, {
       groupId: group.id,
-      userId,
+      userId: joiner.userId,
       defaultPoints: group.defaultPoints,
+      liftRemoval: joiner.byAdmin,
       now: at,
     });
-    return { membership, outcome, userName };
+    return { membership, outcome, userName: joiner.userName };
   }
 
   /**
@@ -135,15 +130,27 @@ export function createGroupMembersService({
     events.publish('membershipEnded', { groupId: group.id, userId }, { userId });
   }
 
-  /** Joins `group` and answers the group as the new member sees it (with its invite code). */
+  /**
+   * The caller joins the group `findGroupId` names (by themself: a removal keeps them out) and
+   * gets the group as the new member sees it (with its invite code).
+   */
   async function joinAndPresent(
     userId: number,
-    loadGroup: (tx: Executor) => Promise<GroupRow>,
+    findGroupId: (tx: Executor) => Promise<number>,
+    inviteCode?: string,
   ): Promise<Group> {
     const at = now();
     const { group, joined } = await db.transaction(async (tx) => {
-      const row = await loadGroup(tx);
-      const joined = await join(tx, row, userId, at);
+      const groupId = await findGroupId(tx);
+      const userName = await lockJoiner(tx, userId);
+      if (userName === undefined) throw notFound('User');
+      const row = await requireGroupAccess(tx, {
+        userId,
+        groupId,
+        permission: 'join',
+        ...(inviteCode === undefined ? {} : { inviteCode }),
+      });
+      const joined = await join(tx, row, { userId, userName, byAdmin: false }, at);
       const touched = joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
       return { group: await presentOneGroup(tx, touched, userId), joined };
     });
@@ -163,8 +170,6 @@ export function createGroupMembersService({
     at: Date,
   ): Promise<GroupRow> {
     await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'leave' });
-    await lockGroup(tx, groupId);
-    // A concurrent leave or removal may win the race after the check.
     if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
     return touchGroup(tx, groupId, at);
   }
@@ -174,6 +179,7 @@ export function createGroupMembersService({
     async addMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       const { group, joined } = await db.transaction(async (tx) => {
+        const userName = await lockJoiner(tx, userId);
         const row = await requireGroupAccess(tx, {
           userId: caller.id,
           groupId,
@@ -185,7 +191,8 @@ export function createGroupMembersService({
           userId === caller.id ||
           (await usersSharingAGroupWith(tx, caller.id, [userId])).has(userId);
         if (!isFriend && !(await findMembership(tx, row.id, userId))) throw notAFriend();
-        const joined = await join(tx, row, userId, at);
+        if (userName === undefined) throw notFound('User');
+        const joined = await join(tx, row, { userId, userName, byAdmin: true }, at);
         const touched =
           joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
         return { group: await presentOneGroup(tx, touched, caller.id), joined };
@@ -213,8 +220,6 @@ export function createGroupMembersService({
           groupId,
           permission: 'manageMembers',
         });
-        await lockGroup(tx, groupId);
-        // Read after the lock: a concurrent removal or demotion is seen.
         const refusal = removeMemberRefusal(await readRoster(tx, row), caller.id, userId);
         if (refusal) throw refusalError(refusal);
         if (!(await markMembershipLeft(tx, groupId, userId, at, 'removed')))
@@ -231,7 +236,6 @@ export function createGroupMembersService({
       const at = now();
       return db.transaction(async (tx) => {
         await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'manageMembers' });
-        await lockGroup(tx, groupId);
         if (!(await setMembershipRole(tx, groupId, userId, 'admin', at))) throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });
@@ -247,7 +251,6 @@ export function createGroupMembersService({
           permission: 'manageMembers',
         });
         if (userId === row.createdByUserId) throw cannotDemoteCreator();
-        await lockGroup(tx, groupId);
         if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });
@@ -257,7 +260,7 @@ export function createGroupMembersService({
     async joinPublic(caller: AuthUser, groupName: string): Promise<Group> {
       return joinAndPresent(caller.id, async (tx) => {
         const [row] = await tx
-          .select()
+          .select({ id: groups.id })
           .from(groups)
           .where(
             and(
@@ -267,8 +270,7 @@ export function createGroupMembersService({
           )
           .limit(1);
         if (!row) throw notFound('Group');
-        // Open to all, but not to someone an admin removed.
-        return requireGroupAccess(tx, { userId: caller.id, groupId: row.id, permission: 'join' });
+        return row.id;
       });
     },
 
@@ -278,14 +280,7 @@ export function createGroupMembersService({
      * link carries no code, so joining one by id ignores whatever code was sent.
      */
     async joinPrivate(caller: AuthUser, groupId: number, inviteCode: string): Promise<Group> {
-      return joinAndPresent(caller.id, async (tx) => {
-        return requireGroupAccess(tx, {
-          userId: caller.id,
-          groupId,
-          permission: 'join',
-          inviteCode,
-        });
-      });
+      return joinAndPresent(caller.id, async () => groupId, inviteCode);
     },
 
     /** POST /groups/{id}/leave; see `leave`. */

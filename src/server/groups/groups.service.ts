@@ -197,7 +197,7 @@ export function createGroupsService({
       const group = await requireGroupAccess(db, {
         userId: caller.id,
         groupId,
-        permission: 'manageSettings',
+        permission: 'readSettings',
       });
       return { floorTopUp: group.floorTopUp };
     },

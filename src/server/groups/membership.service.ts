@@ -4,7 +4,7 @@ import { ledgerDelta, type LedgerEvent } from '../../domain/ledger';
 import type { Executor } from '../db/connect';
 import { prepared, slot, type PreparedStatement } from '../db/prepared';
 import { groups, ledger, memberships, users, type MembershipRow } from '../db/schema';
-import { insufficientPoints, notMember, settlementSpent } from '../errors';
+import { insufficientPoints, notMember, removedFromGroup, settlementSpent } from '../errors';
 
 // Memberships and their points: the only code that writes the memberships and ledger tables.
 // Other features (bets) call these functions inside their own transaction and never touch
@@ -260,7 +260,10 @@ export async function usersKnownTo(
  * `defaultPoints` in the ledger; a former member gets the old row back (points, open wagers),
  * never a second grant; a current member is left alone. Two concurrent joins cannot both
  * insert: ON CONFLICT DO NOTHING on the primary key lets exactly one of them grant, and the
- * rejoin is a conditional UPDATE, so only one request restores a left membership.
+ * rejoin is a conditional UPDATE, so only one request restores a left membership. A member an
+ * admin removed is restored only by an admin's add-back (`liftRemoval`), which clears the
+ * removal; a join of their own answers 403 removed_from_group, decided by this very UPDATE, so a
+ * removal committed while the join waited is never undone.
  */
 export async function joinMembership(
   tx: Executor,
@@ -269,6 +272,8 @@ export async function joinMembership(
     userId: number;
     defaultPoints: number;
     role?: 'member' | 'admin';
+    /** An admin's adding: brings back a member an admin removed, and lifts the removal. */
+    liftRemoval?: boolean;
     now: Date;
   },
 ): Promise<{ membership: MembershipRow; outcome: JoinOutcome }> {
@@ -299,8 +304,6 @@ export async function joinMembership(
     .update(memberships)
     .set({
       leftAt: null,
-      // Only an admin's adding brings a removed member back (group-access.ts refuses them a
-      // join of their own), and it lifts the removal.
       removedAt: null,
       joinedAt: now,
       updatedAt: now,
@@ -311,11 +314,13 @@ export async function joinMembership(
         eq(memberships.groupId, groupId),
         eq(memberships.userId, userId),
         sql`${memberships.leftAt} is not null`,
+        input.liftRemoval ? undefined : isNull(memberships.removedAt),
       ),
     )
     .returning();
   if (restored) return { membership: restored, outcome: 'rejoined' };
   const current = await findMembership(tx, groupId, userId);
+  if (current!.leftAt !== null) throw removedFromGroup();
   return { membership: current!, outcome: 'already_member' };
 }
 

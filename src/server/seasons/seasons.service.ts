@@ -7,7 +7,7 @@ import {
 } from '../../domain/seasons';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
-import { groups, seasons, type SeasonRow } from '../db/schema';
+import { seasons, type SeasonRow } from '../db/schema';
 import { notFound, seasonActive, seasonOver, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
@@ -60,16 +60,11 @@ export function createSeasonsService({ db, events, now = () => new Date() }: Sea
       const problem = endsAtProblem(endsAt, at);
       if (problem) throw validationFailed(problem, { endsAt: problem });
       const { ended, started } = await db.transaction(async (tx) => {
+        // Locks the group's row (NO KEY UPDATE) before deciding: starts in one group take turns,
+        // so "at most one running" is checked, not raced. Not FOR UPDATE: the seasons job, ending
+        // a season, inserts inbox entries naming the group (a foreign key, so a KEY SHARE lock
+        // on its row) while it holds the season this start waits for; the two would deadlock.
         await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'manageSeasons' });
-        // Starts in one group take turns, so "at most one running" is checked, not raced. NO KEY
-        // UPDATE, not UPDATE: an end racing this start inserts inbox entries naming the group
-        // (a foreign key, so a KEY SHARE lock on its row) while it holds the season this start
-        // waits for; FOR UPDATE would block that insert, and the two would deadlock.
-        await tx
-          .select({ id: groups.id })
-          .from(groups)
-          .where(eq(groups.id, groupId))
-          .for('no key update');
         const running = await lockActiveSeason(tx, groupId);
         if (running && running.endsAt.getTime() > at.getTime()) throw seasonActive();
         const ended = running ? await endSeason(tx, running, at) : undefined;

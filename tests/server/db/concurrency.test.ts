@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +40,13 @@ import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 // must answer the same. This file and the others in vitest.config.ts's POSTGRES_FILES are the
 // server tests that run on both engines: a race written elsewhere runs on PGlite only.
 
-const server = useTestServer({ env: { ...NO_EXPIRY_TIMER.env, SEASONS_INTERVAL_MS: '0' } });
+// One JWT secret, so a second instance on the same database takes the first one's tokens.
+const env = {
+  ...NO_EXPIRY_TIMER.env,
+  SEASONS_INTERVAL_MS: '0',
+  JWT_SECRET: randomBytes(24).toString('hex'),
+};
+const server = useTestServer({ env });
 
 function statusesOf(responses: readonly TestResponse[]): number[] {
   return responses.map((response) => response.status);
@@ -491,4 +498,113 @@ describe('a random mix of concurrent writes', () => {
       { numRuns: 40 },
     );
   }, 120_000);
+});
+
+describe('a removal or demotion racing requests of the one it ends, on two instances', () => {
+  // The removed or demoted one's requests run on the second instance, the admin's on the first.
+  // Each request decides under the group's lock (src/server/db/README.md): one that checked
+  // before the removal or demotion committed must not undo it after.
+  const second = useTestServer(() => ({ env, database: server.database }));
+  const TRIALS = 20;
+  const OWN_REQUESTS = 6;
+
+  /** `trials` groups of an owner and `subject` (made admin when asked), side by side. */
+  async function arrange(subjectIsAdmin: boolean) {
+    const [owner, subject] = [await createPlayer(server, 'Owner'), await createPlayer(server)];
+    const trials: Group[] = [];
+    for (let index = 0; index < TRIALS; index += 1) {
+      const group = await createGroup(server, owner, { name: uniqueGroupName('Race') });
+      await joinGroup(server, subject, group);
+      if (subjectIsAdmin) await makeAdmin(server, owner, group, subject);
+      trials.push(group);
+    }
+    return { owner, subject, trials };
+  }
+
+  /** Runs the admin's `end` and the subject's own requests at once in every trial, all trials at once. */
+  async function race(
+    trials: Group[],
+    end: (group: Group) => Promise<TestResponse>,
+    own: (group: Group) => Promise<TestResponse>,
+  ) {
+    const outcomes = await Promise.all(
+      trials.map(async (group) => {
+        const [ended, ...mine] = await Promise.all([
+          end(group),
+          ...Array.from({ length: OWN_REQUESTS }, () => own(group)),
+        ]);
+        return { group, ended: ended!, mine };
+      }),
+    );
+    expect(failuresOf(outcomes.flatMap((outcome) => [outcome.ended, ...outcome.mine]))).toEqual([]);
+    for (const outcome of outcomes) expect(outcome.ended.status, outcome.ended.text).toBe(200);
+    return outcomes;
+  }
+
+  /** A request of the admin's that ends `subject`'s membership or role, and one of `subject`'s own. */
+  interface EndingRace {
+    name: string;
+    subjectIsAdmin: boolean;
+    end(group: Group, subject: AuthResponse): [method: string, path: string];
+    own(group: Group, subject: AuthResponse): [method: string, path: string, body: unknown];
+    /** How the subject's own request is refused once it runs after the end. */
+    refusal: string;
+    /** The subject's membership at the end. */
+    after: Record<string, unknown>;
+  }
+  const keptOut = { leftAt: expect.any(Date), removedAt: expect.any(Date) };
+  const RACES: EndingRace[] = [
+    {
+      name: 'keeps a removed member out when their own joins were already running',
+      subjectIsAdmin: false,
+      end: (group, subject) => ['DELETE', `/api/groups/${group.id}/members/${subject.user.id}`],
+      own: (group) => ['POST', '/api/groups/join-public', { groupName: group.name }],
+      refusal: 'removed_from_group',
+      after: keptOut,
+    },
+    {
+      name: 'keeps a demoted admin demoted when their own POST /admins was already running',
+      subjectIsAdmin: true,
+      end: (group, subject) => ['DELETE', `/api/groups/${group.id}/admins/${subject.user.id}`],
+      own: (group, subject) => [
+        'POST',
+        `/api/groups/${group.id}/admins`,
+        { userId: subject.user.id },
+      ],
+      refusal: 'not_group_admin',
+      after: { role: 'member', leftAt: null },
+    },
+    {
+      name: 'keeps a removed admin out when their own POST /members was already running',
+      subjectIsAdmin: true,
+      end: (group, subject) => ['DELETE', `/api/groups/${group.id}/members/${subject.user.id}`],
+      own: (group, subject) => [
+        'POST',
+        `/api/groups/${group.id}/members`,
+        { userId: subject.user.id },
+      ],
+      refusal: 'not_member',
+      after: keptOut,
+    },
+  ];
+
+  it.each(RACES)('$name', async ({ subjectIsAdmin, end, own, refusal, after }) => {
+    const { owner, subject, trials } = await arrange(subjectIsAdmin);
+    const outcomes = await race(
+      trials,
+      (group) => {
+        const [method, path] = end(group, subject);
+        return server.request(method, path, { token: owner.accessToken });
+      },
+      (group) => {
+        const [method, path, body] = own(group, subject);
+        return second.request(method, path, { token: subject.accessToken, body });
+      },
+    );
+    for (const { group, mine } of outcomes) {
+      for (const response of mine)
+        if (response.status !== 200) expect(response.body.code, response.text).toBe(refusal);
+      expect(await membershipRow(server, group, subject.user.id)).toMatchObject(after);
+    }
+  });
 });
