@@ -57,7 +57,7 @@ import { loadOrCreateSecrets } from './secrets';
 import { registerSecurityHeaders } from './security-headers';
 import { createSyncPushService } from './sync/push.service';
 import { syncRoutes } from './sync/sync.routes';
-import { createWriteServices } from './sync/write-services';
+import { createWriteRunner, createWriteServices } from './sync/write-services';
 import { fastifyTrustProxy, trustedPeerCheck } from './trust-proxy';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
@@ -255,6 +255,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // The services of every signed-in write: the REST routes' and, per mutation, the push's.
   const writeServices = createWriteServices({ db: database.db, events, now: deps.now });
+  // The REST routes' writes run through it: each in a transaction that checks its caller first.
+  const writeRunner = createWriteRunner({ db: database.db, events, now: deps.now });
   const { bets, wagers, groups } = writeServices;
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.
@@ -345,7 +347,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     leaderboard: createLeaderboardService({ db: database.db }),
     memberStats: createMemberStatsService({ db: database.db }),
     mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
-    writes: writeServices,
+    writes: writeRunner,
     rateLimits: config.rateLimits,
   });
   await app.register(inviteRoutes, { prefix: API_BASE, groups, rateLimits: config.rateLimits });
@@ -354,25 +356,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bets,
     wagers,
     fair: writeServices.fair,
-    writes: writeServices,
+    writes: writeRunner,
     rateLimits: config.rateLimits,
   });
   await app.register(commentsRoutes, {
     prefix: API_BASE,
     comments: writeServices.comments,
-    writes: writeServices,
+    writes: writeRunner,
     rateLimits: config.rateLimits,
   });
   await app.register(seasonsRoutes, {
     prefix: API_BASE,
     seasons: writeServices.seasons,
-    writes: writeServices,
+    writes: writeRunner,
     rateLimits: config.rateLimits,
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,
     notifications: writeServices.notifications,
-    writes: writeServices,
+    writes: writeRunner,
     rateLimits: config.rateLimits,
   });
   // The one write path of the app's outbox (src/server/sync): the same services, per mutation.

@@ -54,6 +54,7 @@ import {
   verifyPassword,
 } from './tokens';
 import { presentUser, presentUserBubble } from './user.presenter';
+import { lockAccountForSessionEnd } from './session-liveness';
 
 // The rules of accounts and sessions (docs/accounts-and-shell.md, docs/architecture.md §6). Each change runs in one
 // transaction; routes only validate, call one function here and send what it returns.
@@ -149,6 +150,7 @@ export function createAuthService({
 
   /** Every session ends, and no sign-in code may start a new one nor a pending link change the email. */
   async function revokeAllSessions(tx: Executor, userId: number) {
+    await lockAccountForSessionEnd(tx, userId);
     await tx
       .update(refreshTokens)
       .set({ revokedAt: now() })
@@ -250,6 +252,7 @@ export function createAuthService({
           .limit(1);
         if (!current) return { ok: false as const };
         if (current.revokedAt !== null) {
+          await lockAccountForSessionEnd(tx, current.userId);
           const revoked = await tx
             .update(refreshTokens)
             .set({ revokedAt: now() })
@@ -302,6 +305,7 @@ export function createAuthService({
           .where(eq(refreshTokens.tokenHash, hashOpaqueToken(refreshToken)))
           .limit(1);
         if (!current) return undefined;
+        await lockAccountForSessionEnd(tx, current.userId);
         await tx
           .update(refreshTokens)
           .set({ revokedAt: now() })

@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/connect';
+import type { Database, Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
-import { refreshTokens } from '../db/schema';
+import { refreshTokens, users } from '../db/schema';
+import { invalidAccessToken } from '../errors';
 import type { EventBus } from '../events';
 import {
   sessionKey,
@@ -136,4 +137,53 @@ export function createSessionLiveness({
     },
     stop,
   };
+}
+
+/**
+ * Locks an account's row against the writes of its sessions: every end of a session (sign-out,
+ * sign-out everywhere, a password change or reset) and a deletion take it FOR UPDATE before
+ * they revoke, so a write holding it (`requireLiveCaller`) commits before the end answers, or
+ * runs after it and is refused.
+ */
+export async function lockAccountForSessionEnd(tx: Executor, userId: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
+const caller = prepared<Array<{ id: number }>, { userId: number }>('lockCaller', (db) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .for('key share'),
+);
+
+/**
+ * In a write's own transaction, before it decides anything: locks the caller's account row
+ * (KEY SHARE, second in the lock order of db/README.md, after a pushed write's client row),
+ * then checks that the account is not deleted and the token's session is live, or throws 401
+ * invalid_access_token. The check is a statement of its own, after the lock: under READ
+ * COMMITTED it sees whatever a deletion or an end of session committed while the lock waited,
+ * and from then on neither can commit before this write does. So no write under a session (or
+ * account) commits after its end has answered, however long the request (a push of 100 writes)
+ * has been running.
+ */
+export async function requireLiveCaller(tx: Executor, user: AuthUser, at: Date): Promise<void> {
+  const family = user.sessionFamily;
+  const [locked] = await caller(tx, { userId: user.id });
+  if (!locked || !family) throw invalidAccessToken();
+  const [live] = await tx
+    .select({ one: sql<number>`1` })
+    .from(refreshTokens)
+    .innerJoin(users, eq(users.id, refreshTokens.userId))
+    .where(
+      and(
+        eq(refreshTokens.familyId, family),
+        eq(refreshTokens.userId, user.id),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, at),
+        isNull(users.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!live) throw invalidAccessToken();
 }

@@ -26,7 +26,7 @@ import { idSchema } from '../../domain/schemas/ids';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteServices } from '../sync/write-services';
+import type { WriteRunner } from '../sync/write-services';
 import type { BetsService } from './bets.service';
 import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
@@ -40,7 +40,7 @@ export interface BetsRoutesOptions {
   bets: BetsService;
   wagers: WagersService;
   fair: FairResolutionService;
-  writes: WriteServices;
+  writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
@@ -161,5 +161,5 @@ export async function betsRoutes(
     async (request) => fair.getHistory(currentUser(request), request.params.id),
   );
 
-  registerWrites(app, BET_WRITES, { services: writes, rateLimits });
+  registerWrites(app, BET_WRITES, { runner: writes, rateLimits });
 }

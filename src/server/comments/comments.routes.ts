@@ -10,7 +10,7 @@ import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteServices } from '../sync/write-services';
+import type { WriteRunner } from '../sync/write-services';
 import type { CommentsService } from './comments.service';
 
 // The comment calls under /api. Every route is for signed-in users (401 before
@@ -20,7 +20,7 @@ import type { CommentsService } from './comments.service';
 
 export interface CommentsRoutesOptions {
   comments: CommentsService;
-  writes: WriteServices;
+  writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
@@ -54,5 +54,5 @@ export async function commentsRoutes(
     async (request) => comments.listComments(currentUser(request), request.params.id),
   );
 
-  registerWrites(app, COMMENT_WRITES, { services: writes, rateLimits });
+  registerWrites(app, COMMENT_WRITES, { runner: writes, rateLimits });
 }

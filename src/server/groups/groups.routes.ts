@@ -37,7 +37,7 @@ import type { MirrorService } from '../mirror/mirror.service';
 import { mirrorPullResponseSchema, type MirrorPullResponse } from '../mirror/synced-tables';
 import { byIp, rateLimitHook } from '../rate-limits';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteServices } from '../sync/write-services';
+import type { WriteRunner } from '../sync/write-services';
 import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
@@ -54,7 +54,7 @@ export interface GroupsRoutesOptions {
   memberStats: MemberStatsService;
   /** Both answers of GET /member/state: the spec's member state and, with a cursor, the pull. */
   mirror: MirrorService;
-  writes: WriteServices;
+  writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
@@ -115,7 +115,7 @@ export async function groupsRoutes(
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
-  registerWrites(app, GROUP_WRITES, { services: writes, rateLimits });
+  registerWrites(app, GROUP_WRITES, { runner: writes, rateLimits });
 
   app.get(
     '/groups',

@@ -15,7 +15,7 @@ import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteServices } from '../sync/write-services';
+import type { WriteRunner } from '../sync/write-services';
 import type { NotificationsService } from './notifications.service';
 
 // The inbox calls under /api, for signed-in users (401 before the body is parsed); each declares
@@ -24,7 +24,7 @@ import type { NotificationsService } from './notifications.service';
 
 export interface NotificationsRoutesOptions {
   notifications: NotificationsService;
-  writes: WriteServices;
+  writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
@@ -77,5 +77,5 @@ export async function notificationsRoutes(
     async (request) => notifications.getSettings(currentUser(request)),
   );
 
-  registerWrites(app, NOTIFICATION_WRITES, { services: writes, rateLimits });
+  registerWrites(app, NOTIFICATION_WRITES, { runner: writes, rateLimits });
 }

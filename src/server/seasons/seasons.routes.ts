@@ -10,7 +10,7 @@ import {
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteServices } from '../sync/write-services';
+import type { WriteRunner } from '../sync/write-services';
 import type { SeasonsService } from './seasons.service';
 
 // A group's seasons under /api/groups/{id}/seasons, for signed-in users. The writes serve the
@@ -18,7 +18,7 @@ import type { SeasonsService } from './seasons.service';
 
 export interface SeasonsRoutesOptions {
   seasons: SeasonsService;
-  writes: WriteServices;
+  writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
@@ -51,5 +51,5 @@ export async function seasonsRoutes(
     async (request) => seasons.listSeasons(currentUser(request), request.params.id),
   );
 
-  registerWrites(app, SEASON_WRITES, { services: writes, rateLimits });
+  registerWrites(app, SEASON_WRITES, { runner: writes, rateLimits });
 }

@@ -5,6 +5,7 @@ import type {
 } from '../../domain/schemas/sync';
 import type { SyncMutationName } from '../../domain/sync';
 import type { z } from '../../domain/schemas/zod';
+import { requireLiveCaller } from '../auth/session-liveness';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
 import {
@@ -23,7 +24,7 @@ import {
   type ClientKey,
 } from './client-mutations';
 import { SYNC_MUTATIONS } from './sync-mutations';
-import { createWriteServices, heldEvents, joinedDatabase } from './write-services';
+import { heldEvents, runWriteIn } from './write-services';
 import { argsSchemaOf, type AnyWrite } from './writes';
 
 // POST /api/sync/push (docs/architecture.md §8; Replicache's push is the model): a device's
@@ -125,6 +126,7 @@ export function createSyncPushService({
 
   /** Records the mutation as refused, in a transaction of its own (the write's was rolled back, or never ran). */
   async function recordRefusal(
+    caller: AuthUser,
     key: ClientKey,
     mutation: PushedMutation,
     refusal: AppError,
@@ -134,6 +136,8 @@ export function createSyncPushService({
     return db.transaction(async (tx): Promise<Applied> => {
       const stop = await check(await lockClient(tx, key));
       if (stop) return stop;
+      // Recording is a write too: none after the caller's session or account has ended.
+      await requireLiveCaller(tx, caller, now());
       await recordMutation(tx, key, mutation.id, { error }, now());
       return { kind: 'refused', error };
     });
@@ -148,7 +152,8 @@ export function createSyncPushService({
     const definition: AnyWrite = SYNC_MUTATIONS[mutation.name];
     const parsed = argsSchemaOf(definition).safeParse(mutation.args);
     const check = nextIdCheck(mutation, limit);
-    if (!parsed.success) return recordRefusal(key, mutation, invalidArgs(parsed.error), check);
+    if (!parsed.success)
+      return recordRefusal(caller, key, mutation, invalidArgs(parsed.error), check);
     const held = heldEvents();
     let applied: Applied;
     try {
@@ -156,16 +161,26 @@ export function createSyncPushService({
         held.clear(); // a retried transaction publishes only what its last run did
         const stop = await check(await lockClient(tx, key));
         if (stop) return stop;
-        const services = createWriteServices({ db: joinedDatabase(tx), events: held.bus, now });
-        const result: unknown = await definition.run(services, caller, parsed.data as never);
+        // The caller is checked in each mutation's transaction, under their account's row lock:
+        // a push still running when its account is deleted or its session ends stops there.
+        const result = await runWriteIn(
+          tx,
+          { events: held.bus, now },
+          caller,
+          definition,
+          parsed.data as never,
+        );
         const createdId = definition.created?.(result) ?? null;
         await recordMutation(tx, key, mutation.id, { createdId }, now());
         return { kind: 'applied', result, createdId };
       });
     } catch (error) {
       const refusal = refusalOf(error);
-      if (!refusal || refusal.code === 'client_group_not_yours') throw error;
-      return recordRefusal(key, mutation, refusal, check);
+      // Another's client group, or a caller whose session ended or account went meanwhile: the
+      // whole push is refused (403, 401) and nothing more is written, not even the refusal.
+      if (!refusal || refusal.code === 'client_group_not_yours' || refusal.statusCode === 401)
+        throw error;
+      return recordRefusal(caller, key, mutation, refusal, check);
     }
     if (applied.kind === 'applied') {
       afterCommit();

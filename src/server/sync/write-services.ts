@@ -2,17 +2,22 @@ import { createBetsService } from '../bets/bets.service';
 import { createFairResolutionService } from '../bets/fair-resolution.service';
 import { createWagersService } from '../bets/wagers.service';
 import { createCommentsService } from '../comments/comments.service';
+import { requireLiveCaller } from '../auth/session-liveness';
+import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import type { EventBus, PublishedEvent, WriteOrigin } from '../events';
 import { createGroupMembersService } from '../groups/group-members.service';
 import { createGroupsService } from '../groups/groups.service';
 import { createNotificationsService } from '../notifications/notifications.service';
 import { createSeasonsService } from '../seasons/seasons.service';
+import type { AnyWrite } from './writes';
 
-// The services behind every signed-in write, built from one database and one bus. app.ts builds
-// them once for the REST routes; a push (push.service.ts) builds them again for each mutation
-// on that mutation's transaction and a bus that holds what they publish until it commits, so
-// both ways run the very same code.
+// The services behind every signed-in write, and the one way a write runs (`runWriteIn`), for
+// a REST route (`createWriteRunner`, one transaction per request) and for each mutation of a
+// push (push.service.ts, on the mutation's transaction) alike: the caller's account and session
+// are checked under the account's row lock first, then the write's services run on that same
+// transaction with a bus that holds what they publish until it commits. Both ways run the very
+// same code, and every decision of a write is made inside its transaction.
 
 export interface WriteServiceDeps {
   db: Database;
@@ -32,6 +37,48 @@ export function createWriteServices(deps: WriteServiceDeps) {
     comments: createCommentsService(deps),
     seasons: createSeasonsService(deps),
     notifications: createNotificationsService(deps),
+  };
+}
+
+/** What a write's `run` gets besides the services: its checked params and body. */
+type WriteArgs = Parameters<AnyWrite['run']>[2];
+
+/**
+ * Runs `write` for `caller` on `tx`, the transaction it commits with: the caller's account row
+ * is locked and its session checked first (`requireLiveCaller`: 401 once the account is deleted
+ * or the session ended, whenever that happened), then the write's services run on `tx`,
+ * publishing to `events` (a held bus, flushed after the commit).
+ */
+export async function runWriteIn(
+  tx: Executor,
+  deps: { events: EventBus; now?: () => Date },
+  caller: AuthUser,
+  write: AnyWrite,
+  args: WriteArgs,
+): Promise<unknown> {
+  await requireLiveCaller(tx, caller, (deps.now ?? (() => new Date()))());
+  const services = createWriteServices({
+    db: joinedDatabase(tx),
+    events: deps.events,
+    now: deps.now,
+  });
+  return write.run(services, caller, args);
+}
+
+export type WriteRunner = ReturnType<typeof createWriteRunner>;
+
+/** The REST routes' way to run a write (`registerWrites`): one transaction of its own, events after its commit. */
+export function createWriteRunner({ db, events, now }: WriteServiceDeps) {
+  return {
+    async run(caller: AuthUser, write: AnyWrite, args: WriteArgs): Promise<unknown> {
+      const held = heldEvents();
+      const result = await db.transaction(async (tx) => {
+        held.clear(); // a retried transaction publishes only what its last run did
+        return runWriteIn(tx, { events: held.bus, now }, caller, write, args);
+      });
+      held.flushTo(events);
+      return result;
+    },
   };
 }
 
@@ -67,8 +114,8 @@ export function heldEvents() {
     clear() {
       held = [];
     },
-    /** Publishes, in order, what was held on the app's bus, once, naming the write it came from. */
-    flushTo(events: EventBus, origin: WriteOrigin) {
+    /** Publishes, in order, what was held on the app's bus, once, naming the pushed write it came from. */
+    flushTo(events: EventBus, origin?: WriteOrigin) {
       const due = held;
       held = [];
       for (const { event, payload, audience } of due)

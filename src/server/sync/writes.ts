@@ -10,7 +10,7 @@ import {
   rateLimitHook,
   type RateLimitRule,
 } from '../rate-limits';
-import type { WriteServices } from './write-services';
+import type { WriteRunner, WriteServices } from './write-services';
 
 // A write is declared once, next to its feature's other routes, and serves both ways in: the
 // REST route (method and path from src/domain/sync.ts, which the device's outbox reads too) and
@@ -86,7 +86,7 @@ export function writeLimitRules(limits: RateLimits): Record<WriteLimit, RateLimi
 export function registerWrites(
   app: FastifyInstance,
   writes: Writes,
-  { services, rateLimits }: { services: WriteServices; rateLimits: RateLimits },
+  { runner, rateLimits }: { runner: WriteRunner; rateLimits: RateLimits },
 ): void {
   const limitHooks = new Map<WriteLimit, onRequestHookHandler[]>();
   const hooksOf = (limit: WriteLimit) => {
@@ -110,7 +110,7 @@ export function registerWrites(
         response: { [status]: entry.response },
       },
       handler: async (request, reply) => {
-        const result: unknown = await entry.run(services, currentUser(request), {
+        const result = await runner.run(currentUser(request), entry, {
           params: request.params,
           body: request.body,
         });

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME } from '../../../src/domain/constants';
@@ -9,7 +9,7 @@ import {
   hashOpaqueToken,
 } from '../../../src/server/auth/tokens';
 import { LISTENER_APPLICATION_NAME } from '../../../src/server/db/connect';
-import { passwordResets } from '../../../src/server/db/schema';
+import { groups, memberships, passwordResets } from '../../../src/server/db/schema';
 import { loadOrCreateSecrets } from '../../../src/server/secrets';
 import { createUser, login, useTestServer, type SignedInUser, type TestServer } from '../harness';
 import { connectionError, connectSocket, type TestSocket } from '../realtime/test-socket';
@@ -110,6 +110,33 @@ const ENDINGS: Ending[] = [
     },
   },
 ];
+
+/** How many groups a pushed run creates: as many as a push may carry. */
+const PUSHED_GROUPS = 100;
+
+/** Resolves when `server` publishes `event` (after the commit that caused it). */
+function firstEvent(server: TestServer, event: string): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = server.app.events.subscribe((published) => {
+      if (published.event !== event) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** The groups `userId` created, and their memberships still current. */
+async function groupsCreatedBy(server: TestServer, userId: number) {
+  const [row] = await server.database.db
+    .select({
+      created: sql<number>`count(distinct ${groups.id})::int`,
+      currentMemberships: sql<number>`count(${memberships.userId}) filter (where ${memberships.leftAt} is null)::int`,
+    })
+    .from(groups)
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, userId)))
+    .where(eq(groups.createdByUserId, userId));
+  return row!;
+}
 
 function disconnection(client: TestSocket): Promise<string> {
   return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
@@ -247,6 +274,34 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
 
     await expectRefusedEverywhere([second, first], routes, user, sockets, dropped);
   });
+
+  it.each(ENDINGS)(
+    'lets a push running on the second commit nothing after $name on the first answered',
+    async (ending) => {
+      const user = await createUser(first);
+      const mutations = Array.from({ length: PUSHED_GROUPS }, (_, index) => ({
+        id: index + 1,
+        name: 'createGroup' as const,
+        args: { body: { name: `Pushed ${randomBytes(6).toString('hex')}`, privacy: 'private' } },
+      }));
+      const running = firstEvent(second, 'groupCreated');
+      const pushed = second.request('POST', '/api/sync/push', {
+        token: user.accessToken,
+        body: { clientGroupID: randomUUID(), clientID: randomUUID(), mutations },
+      });
+      await running;
+
+      await ending.end(first, user);
+      const atEnd = await groupsCreatedBy(first, user.user.id);
+      const answer = await pushed;
+
+      // Each write checks its caller under the account's row lock, which every end takes too.
+      expect(await groupsCreatedBy(first, user.user.id)).toEqual(atEnd);
+      if (atEnd.created < PUSHED_GROUPS) expect(answer.status, answer.text).toBe(401);
+      // A deleted account is a current member nowhere, a group it created meanwhile included.
+      if (ending.name === 'deleting the account') expect(atEnd.currentMemberships).toBe(0);
+    },
+  );
 
   // On PostgreSQL each instance remembers the sessions it found live while its change
   // notifications hear of none ending (session-liveness.ts); without them it asks the database.
