@@ -204,6 +204,11 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     redis = { pub, sub };
   }
 
+  // Sockets whose session was found live but that socket.io has not connected yet (their rooms
+  // being joined, or the connection a tick away). A session's end closes these too: otherwise a
+  // socket checked live just before the end would connect just after it, and stay.
+  const admitting = new Set<HunchSocket>();
+
   // Who connects, and their rooms. Every answer goes to `next`; socket.io ignores a promise,
   // so an unexpected failure is caught below and refused, never left hanging.
   async function admit(socket: HunchSocket, next: (error?: Error) => void): Promise<void> {
@@ -220,16 +225,21 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       return;
     }
     const { user, exp } = verified;
+    socket.data.user = user;
+    socket.data.expiresAt = exp;
+    // Seen by the end of its session from before the check below: an end committed after the
+    // check read the session live still finds this socket and closes it.
+    admitting.add(socket);
+    socket.conn.once('close', () => admitting.delete(socket));
     try {
       // A token of a session that ended (sign-out, a password change or reset, a deleted
       // account), or that names none, is refused like an expired one: the client refreshes,
       // which fails for an ended session.
       if (!user.sessionFamily || (deps.isSessionLive && !(await deps.isSessionLive(user)))) {
+        admitting.delete(socket);
         next(new Error('Authentication failed: the session has ended'));
         return;
       }
-      socket.data.user = user;
-      socket.data.expiresAt = exp;
       // Rooms are joined before the connection completes, so the client's `connect` means
       // "everything of my groups reaches me from now on".
       await socket.join(userRoom(user.id));
@@ -237,6 +247,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
       await socket.join(groupIds.map(groupRoom));
       next();
     } catch (error) {
+      admitting.delete(socket);
       logger.error({ err: error, userId: user.id }, 'socket rooms could not be joined');
       next(new Error('Connection failed: please try again'));
     }
@@ -269,6 +280,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   }
 
   io.on('connection', (socket) => {
+    admitting.delete(socket);
     const { user } = socket.data;
     const groupIds = [...socket.rooms]
       .filter((room) => room.startsWith('group:'))
@@ -376,7 +388,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
    */
   async function closeEndedSessions(userId: number): Promise<void> {
     try {
-      const sockets = [...io.of('/').sockets.values()].filter(
+      const sockets = [...io.of('/').sockets.values(), ...admitting].filter(
         (socket) => socket.data.user?.id === userId,
       );
       const liveness = new Map<string, Promise<boolean>>();

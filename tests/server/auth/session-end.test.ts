@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { io, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME } from '../../../src/domain/constants';
 import {
@@ -138,6 +139,39 @@ async function groupsCreatedBy(server: TestServer, userId: number) {
   return row!;
 }
 
+/** Sockets opened at once per instance by one user, under the per-user cap (20). */
+const SOCKETS_PER_INSTANCE = 15;
+const SOCKET_ROUNDS = 6;
+
+/**
+ * Opens a socket with `token`: resolves with it once connected, or undefined once refused or
+ * closed before it connected.
+ */
+function admission(server: TestServer, token: string): Promise<ClientSocket | undefined> {
+  const socket = io(server.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    auth: { token },
+    reconnection: false,
+    forceNew: true,
+  });
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', () => resolve(undefined));
+    socket.io.once('close', () => {
+      if (!socket.connected) resolve(undefined);
+    });
+  });
+}
+
+/** Resolves when `socket` is closed, at once if it is already. */
+function closed(socket: ClientSocket): Promise<void> {
+  return new Promise((resolve) => {
+    if (!socket.connected) resolve();
+    else socket.once('disconnect', () => resolve());
+  });
+}
+
 function disconnection(client: TestSocket): Promise<string> {
   return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
 }
@@ -257,12 +291,14 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
   const first = useTestServer({ env, realtimeRedisKey });
   const second = useTestServer(() => ({ env, realtimeRedisKey, database: first.database }));
   const open: TestSocket[] = [];
+  const opened: ClientSocket[] = [];
   let routes: AppRoute[];
   beforeAll(async () => {
     routes = await listSignedInRoutes(first);
   });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
+    for (const socket of opened.splice(0)) socket.close();
   });
 
   it.each(ENDINGS)('is refused by both after $name on the first', async (ending) => {
@@ -302,6 +338,26 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
       if (ending.name === 'deleting the account') expect(atEnd.currentMemberships).toBe(0);
     },
   );
+
+  it('closes every socket still being admitted when its session ends', async () => {
+    for (let round = 0; round < SOCKET_ROUNDS; round += 1) {
+      const user = await createUser(first);
+      const attempts = [first, second].flatMap((server) =>
+        Array.from({ length: SOCKETS_PER_INSTANCE }, () => admission(server, user.accessToken)),
+      );
+      // Once one is in, the others are being admitted on both instances: the session ends now.
+      await Promise.race(attempts);
+      const ended = await first.request('POST', '/auth/revoke-token', {
+        body: { refreshToken: user.refreshToken },
+      });
+      expect(ended.status, ended.text).toBe(200);
+      const admitted = (await Promise.all(attempts)).filter((socket) => socket !== undefined);
+      opened.push(...admitted);
+      // Each socket that got in is closed: none outlives its session (one that stayed would
+      // keep this waiting until the test's limit).
+      await Promise.all(admitted.map(closed));
+    }
+  });
 
   // On PostgreSQL each instance remembers the sessions it found live while its change
   // notifications hear of none ending (session-liveness.ts); without them it asks the database.
