@@ -165,12 +165,19 @@ export function handlingAdapterCommands(
 export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
   const { events, accessTokens, logger } = deps;
   const publicOrigin = new URL(deps.publicUrl).origin;
+  /** Shutting down: the HTTP server waits for every open connection, so none may start now. */
+  let isClosing = false;
   const io: HunchServer = new Server(deps.httpServer, {
     path: SOCKET_PATH,
     transports: ['websocket'],
     serveClient: false,
     // No `cors` option: no CORS headers, so only same-origin pages may use HTTP here.
-    allowRequest: (request, callback) => callback(null, isSameOrigin(request, publicOrigin)),
+    allowRequest: (request, callback) =>
+      callback(null, !isClosing && isSameOrigin(request, publicOrigin)),
+  });
+  // A handshake let in just before the shutdown began ends as it completes.
+  io.engine.on('connection', (client: { close(): void }) => {
+    if (isClosing) client.close();
   });
 
   forgetUpgradeRequests(io);
@@ -415,8 +422,18 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     io,
     disconnectAll() {
       // engine.io closes the transports: clients see "transport close" and reconnect, which a
-      // socket.io "io server disconnect" would forbid (docs/groups-and-bets.md §4).
+      // socket.io "io server disconnect" would forbid (docs/groups-and-bets.md §4). A client
+      // reconnecting at once is refused, and each websocket is cut rather than closed by
+      // handshake: a peer that never answers the close frame (a phone gone offline) held the
+      // HTTP server's close open for ws's 30 s close timeout, and a restart took 70 s.
+      isClosing = true;
+      // engine.io's own list of clients (typed protected): their transports, to cut once closed.
+      const { clients } = io.engine as unknown as {
+        clients: Record<string, { transport: { socket?: { terminate?(): void } } }>;
+      };
+      const transports = Object.values(clients).map((client) => client.transport);
       io.engine.close();
+      for (const transport of transports) transport.socket?.terminate?.();
     },
     async close() {
       clearInterval(expiryTimer);
