@@ -326,6 +326,13 @@ export const rateLimited = (retryAfterSeconds: number) =>
     'rate_limited',
     `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
   );
+/** A push from a new client id while the user's clients are at their bound (src/server/sync/README.md). */
+export const tooManySyncClients = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'too_many_sync_clients',
+    `This account writes from too many devices at once. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+  );
 
 // ---- 503 ----
 /**
