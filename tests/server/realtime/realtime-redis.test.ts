@@ -168,24 +168,29 @@ async function cuttableRedisProxy(redisUrl: string) {
   };
 }
 
-describe.runIf(process.env.REDIS_URL)('live events across an interruption of Redis', () => {
+// Cut for the listener's instance only (its subscriber reconnecting), or for both (Redis
+// restarting: the poster's publisher is away too).
+describe.runIf(process.env.REDIS_URL).each([
+  { cut: 'the listener’s instance', isPosterCut: false },
+  { cut: 'both instances', isPosterCut: true },
+])('live events across an interruption of Redis for $cut', ({ isPosterCut }) => {
   const jwt = randomBytes(24).toString('hex');
   const realtimeRedisKey = `hunch-test-outage-${process.pid}-${randomBytes(4).toString('hex')}`;
   let proxy: Awaited<ReturnType<typeof cuttableRedisProxy>>;
   afterAll(async () => proxy?.close());
-  const first = useTestServer({
-    env: { REDIS_URL: process.env.REDIS_URL!, JWT_SECRET: jwt },
-    realtimeRedisKey,
-  });
-  // The second instance reaches Redis through a proxy the test cuts.
-  const second = useTestServer(async () => {
+  // The instances reach Redis through a proxy the test cuts (the poster, A, only if isPosterCut).
+  const first = useTestServer(async () => {
     proxy = await cuttableRedisProxy(process.env.REDIS_URL!);
     return {
-      env: { REDIS_URL: proxy.url, JWT_SECRET: jwt },
+      env: { REDIS_URL: isPosterCut ? proxy.url : process.env.REDIS_URL!, JWT_SECRET: jwt },
       realtimeRedisKey,
-      database: first.database,
     };
   });
+  const second = useTestServer(() => ({
+    env: { REDIS_URL: proxy.url, JWT_SECRET: jwt },
+    realtimeRedisKey,
+    database: first.database,
+  }));
 
   it('tells a listener on the other instance to pull once the bus is back, so it ends with every comment', async () => {
     const [author, listener] = await Promise.all([createPlayer(first), createPlayer(first)]);
