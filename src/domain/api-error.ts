@@ -79,6 +79,7 @@ export const API_ERROR_CODES = [
   'no_invite_code',
   // 429
   'rate_limited',
+  'too_many_sync_clients',
   // 500, 503 (`not_ready` is GET /readyz while the database does not answer)
   'internal_error',
   'database_unavailable',

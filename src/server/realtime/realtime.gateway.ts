@@ -12,6 +12,7 @@ import {
 } from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import { roomOf, type EventBus, type PublishedEvent } from '../events';
+import { watchBusInterruptions } from './bus-interruptions';
 
 // socket.io at /socket.io (docs/groups-and-bets.md §7, docs/architecture.md §7): the access token is checked in
 // the handshake, each socket sits in its user's room and one room per group it belongs to,
@@ -33,6 +34,8 @@ interface SocketData {
 /** Between instances (through the Redis adapter): a user's sessions ended, each instance checks its own sockets. */
 interface ServerSideEvents {
   sessionsRevoked: (userId: number) => void;
+  /** An instance's connection to the bus came back: what it published meanwhile may be lost. */
+  busResumed: () => void;
 }
 
 type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
@@ -209,6 +212,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     // are in place, so an event published by another instance right after start-up arrives.
     if (isConnected) await sub.ping();
     redis = { pub, sub };
+    // Back from an interruption: this instance's sockets may have missed what others published,
+    // and the others' sockets what this one did (bus-interruptions.ts). Each is told to pull.
+    watchBusInterruptions(redis, () => {
+      io.local.emit('syncNeeded', {});
+      io.serverSideEmit('busResumed');
+    });
   }
 
   // Who connects, and their rooms. Every answer goes to `next`; socket.io ignores a promise,
@@ -401,6 +410,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     }
   }
   io.on('sessionsRevoked', (userId) => void closeEndedSessions(userId));
+  io.on('busResumed', () => io.local.emit('syncNeeded', {}));
 
   const unsubscribe = events.subscribe(forward);
 
