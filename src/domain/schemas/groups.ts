@@ -130,7 +130,7 @@ export const listGroupsQuerySchema = z.object({
 
 /** GET /groups/public?search= */
 export const publicGroupsQuerySchema = z.object({
-  search: z.string().trim().max(GROUP_LIMITS.searchMax).optional(),
+  search: z.string().overwrite(normalizeName).max(GROUP_LIMITS.searchMax).optional(),
 });
 
 /** GET /groups/{id}/membership?user= */
