@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   'upgrade_required',
   'invalid_idempotency_key',
   'invalid_content_length',
+  'body_too_deep',
   // 401: no Bearer token at all, or one that is no longer valid
   'authentication_required',
   'invalid_access_token',

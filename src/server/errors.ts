@@ -86,6 +86,9 @@ export const upgradeRequired = () =>
     'Upgrade to a full account (isTemporary false) to set an email, username or password.',
   );
 /** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
+/** A JSON body nested deeper than any request of Hunch (src/server/json-body.ts). */
+export const bodyTooDeep = () =>
+  new AppError(400, 'body_too_deep', 'The request body is nested too deeply.');
 export const invalidIdempotencyKey = () =>
   new AppError(
     400,
