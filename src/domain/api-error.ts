@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   'upgrade_required',
   'invalid_idempotency_key',
   'invalid_content_length',
+  'body_too_deep',
   // 401: no Bearer token at all, or one that is no longer valid
   'authentication_required',
   'invalid_access_token',
@@ -79,6 +80,7 @@ export const API_ERROR_CODES = [
   'no_invite_code',
   // 429
   'rate_limited',
+  'too_many_sync_clients',
   // 500, 503 (`not_ready` is GET /readyz while the database does not answer)
   'internal_error',
   'database_unavailable',

@@ -16,6 +16,8 @@ export const BET_LIMITS = {
   multipliers: [1, 2, 3],
   /** The bet form's default expiry, now + 24 h (docs/groups-and-bets.md §5). */
   defaultExpiryMs: 24 * 60 * 60 * 1000,
+  /** A bet closes at most a year ahead (docs/rules.md "Bets"): one in the year 9999 never settles. */
+  maxExpiryAheadMs: 365 * 24 * 60 * 60 * 1000,
 } as const;
 
 export const DEFAULT_YES_LABEL = 'Yes';
@@ -28,6 +30,7 @@ export const BET_MESSAGES = {
   expiryRequired: 'Expiry date is required',
   expiryInvalid: 'Expiry date must be a valid date',
   expiryInPast: 'Expiry date must be in the future',
+  expiryTooFar: 'Expiry date must be at most a year ahead',
   baseWagerRequired: 'Base Wager Amount is required',
   baseWagerMin: 'Base Wager Amount must be at least 1',
   baseWagerTier: 'Base Wager Amount must be 1, 2 or 3',

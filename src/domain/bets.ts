@@ -1,4 +1,4 @@
-import { BET_LIMITS } from './bet-limits';
+import { BET_LIMITS, BET_MESSAGES } from './bet-limits';
 import type { BetType, BetTypeConfigOf } from './bet-types';
 import type { BetDispute, RevealedPick } from './fair-resolution';
 import type { Membership } from './groups';
@@ -51,6 +51,17 @@ export type CreateBetRequest = {
 export function isExpiryInFuture(expiresAt: string, now: number): boolean {
   const time = Date.parse(expiresAt);
   return Number.isFinite(time) && time > now;
+}
+
+/**
+ * Why a new bet may not close at `expiresAt` (`now` in ms since the epoch), or undefined when it
+ * may: it must lie ahead, and at most a year ahead (BET_LIMITS.maxExpiryAheadMs). The server and
+ * the bet form both ask here.
+ */
+export function expiryRefusal(expiresAt: string, now: number): string | undefined {
+  if (!isExpiryInFuture(expiresAt, now)) return BET_MESSAGES.expiryInPast;
+  if (Date.parse(expiresAt) > now + BET_LIMITS.maxExpiryAheadMs) return BET_MESSAGES.expiryTooFar;
+  return undefined;
 }
 
 /** The form's default expiry (docs/groups-and-bets.md §5: now + 24 h), as an ISO string. */

@@ -1,4 +1,5 @@
 import { MAX_ID } from './ids';
+import { normalizeName } from './text-rules';
 
 // Groups: their types and messages (the wire schemas: schemas/groups.ts), and the pure group
 // rules (share link of docs/groups-and-bets.md §2, invite codes, the role
@@ -232,12 +233,12 @@ export function generateInviteCode(randomBytes: (length: number) => Uint8Array):
   return code;
 }
 
-/** The group selector's search (docs/groups-and-bets.md §2, §5): a case-insensitive substring of the name; a blank query matches all. */
+/** The group selector's search (docs/groups-and-bets.md §2, §5): a case-insensitive substring of the name, the query normalised as names are (text-rules.ts); a blank query matches all. */
 export function searchGroupsByName<T extends { name: string }>(
   groups: readonly T[],
   query: string,
 ): T[] {
-  const needle = query.trim().toLowerCase();
+  const needle = normalizeName(query).toLowerCase();
   return needle === ''
     ? [...groups]
     : groups.filter((group) => group.name.toLowerCase().includes(needle));

@@ -239,6 +239,12 @@ interface ConnectionAuthenticatedPayload {
   groupIds: number[];
 }
 
+/**
+ * The live events between the server's instances may have been lost (their bus was interrupted):
+ * pull, as after a reconnection. To every socket, with nothing in it.
+ */
+type SyncNeededPayload = Record<string, never>;
+
 /** Every event the server sends to clients, as socket.io wants it: name → listener. */
 export interface ServerToClientEvents {
   betCreated(payload: BetCreatedPayload): void;
@@ -265,6 +271,7 @@ export interface ServerToClientEvents {
   deviceTransferRedeemed(payload: DeviceTransferRedeemedPayload): void;
   authError(payload: AuthErrorPayload): void;
   connectionAuthenticated(payload: ConnectionAuthenticatedPayload): void;
+  syncNeeded(payload: SyncNeededPayload): void;
 }
 
 /**

@@ -31,6 +31,7 @@ import { createLeaderboardService } from './groups/leaderboard.service';
 import { createMemberStatsService } from './groups/member-stats.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
+import { registerJsonBodyParser } from './json-body';
 import { loggerOptions } from './logging';
 import { registerMetrics } from './metrics';
 import { registerOpenApi } from './openapi';
@@ -128,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler(handleError);
   // JSON only: a text/plain body is what a cross-site form can send without CORS, so refuse it (415).
   app.removeContentTypeParser('text/plain');
+  // JSON with a depth limit, before anything walks a body (400 body_too_deep).
+  registerJsonBodyParser(app);
 
   const isHttps = config.publicUrl.startsWith('https://');
   const websocketOrigin = config.publicUrl.replace(/^http/, 'ws');

@@ -89,7 +89,10 @@ export function registerClientApp(app: FastifyInstance, options: ClientAppOption
       // "/" is not index.html: the not-found handler below gives it the landing page.
       index: false,
       // Source maps hold the whole source: built for our own debugging, never served (audit item 18).
-      allowedPath: (pathName: string) => !pathName.endsWith('.map'),
+      // A folder ("/", "/pages/") is never a file: with `index: false` the plugin would answer a
+      // request without Accept-Encoding 403 (with one, not found); the not-found handler below
+      // gives it the page instead, whatever the headers (issue 41, finding 8).
+      allowedPath: (pathName: string) => !pathName.endsWith('.map') && !pathName.endsWith('/'),
       // The installed @fastify/static (9.x) hands over the raw response, not Fastify's reply.
       setHeaders: (response, filePath) => {
         const isHashedAsset = filePath.startsWith(

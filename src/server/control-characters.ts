@@ -1,24 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasControlCharacter, maskControlCharacters, TEXT_MESSAGES } from '../domain/text-rules';
 import { validationFailed } from './errors';
+import { MAX_BODY_DEPTH } from './json-body';
 
-// Text fields never hold control characters (audit item 6): PostgreSQL refuses a NUL byte in
-// text (a 500 before this), and the other C0 controls and DEL only ever arrive by mistake or
-// on purpose. Tab, line feed and carriage return stay allowed (a description has lines).
-// Checked once for every route, in the body, the query string and the path parameters,
-// values and keys alike, before anything else reads them.
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const CONTROL_CHARACTER_MESSAGE = 'Must not contain control characters';
+// Text fields never hold control characters (the rule: src/domain/text-rules.ts): PostgreSQL
+// refuses a NUL byte in text (a 500 before this), and the others only ever arrive by mistake or
+// on purpose. Checked once for every route, in the body, the query string and the path
+// parameters, values and keys alike, before anything else reads them.
 
 /** The dotted path of the first string (or key) holding a control character, or undefined. */
 function findControlCharacter(value: unknown, path: string[] = [], depth = 0): string | undefined {
   if (typeof value === 'string')
-    return CONTROL_CHARACTER.test(value) ? path.join('.') || 'body' : undefined;
-  if (!value || typeof value !== 'object' || depth > 20) return undefined;
+    return hasControlCharacter(value) ? path.join('.') || 'body' : undefined;
+  if (!value || typeof value !== 'object' || depth > MAX_BODY_DEPTH) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    if (CONTROL_CHARACTER.test(key))
-      return [...path, key.replace(CONTROL_CHARACTER, '?')].join('.');
+    if (hasControlCharacter(key)) return [...path, maskControlCharacters(key)].join('.');
     const found = findControlCharacter(item, [...path, key], depth + 1);
     if (found !== undefined) return found;
   }
@@ -29,8 +25,8 @@ function check(request: FastifyRequest): void {
   for (const part of [request.params, request.query, request.body]) {
     const field = findControlCharacter(part);
     if (field !== undefined)
-      throw validationFailed(`${field}: ${CONTROL_CHARACTER_MESSAGE}`, {
-        [field]: CONTROL_CHARACTER_MESSAGE,
+      throw validationFailed(`${field}: ${TEXT_MESSAGES.controlCharacter}`, {
+        [field]: TEXT_MESSAGES.controlCharacter,
       });
   }
 }

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
-import { isTransactionConflict } from './db/transaction-retry';
+import { isConnectionLost, isTransactionConflict } from './db/transaction-retry';
 
 // The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -86,6 +86,9 @@ export const upgradeRequired = () =>
     'Upgrade to a full account (isTemporary false) to set an email, username or password.',
   );
 /** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
+/** A JSON body nested deeper than any request of Hunch (src/server/json-body.ts). */
+export const bodyTooDeep = () =>
+  new AppError(400, 'body_too_deep', 'The request body is nested too deeply.');
 export const invalidIdempotencyKey = () =>
   new AppError(
     400,
@@ -326,6 +329,13 @@ export const rateLimited = (retryAfterSeconds: number) =>
     'rate_limited',
     `Too many attempts. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
   );
+/** A push from a new client id while the user's clients are at their bound (src/server/sync/README.md). */
+export const tooManySyncClients = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'too_many_sync_clients',
+    `This account writes from too many devices at once. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+  );
 
 // ---- 503 ----
 /**
@@ -358,47 +368,6 @@ function uniqueViolation(error: unknown): { constraint: string } | undefined {
     }
   }
   return undefined;
-}
-
-// PostgreSQL's "the connection is gone" classes (57P01–57P03 shutdowns, 08xxx connection
-// exceptions) and what node-postgres and the socket say when the server vanishes.
-const CONNECTION_LOST_MESSAGES = [
-  'Connection terminated',
-  'Client has encountered a connection error and is not queryable',
-  'timeout exceeded when trying to connect',
-  'Client was closed and is not queryable',
-];
-const CONNECTION_LOST_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-]);
-
-/** Whether the error (or one it wraps) says the database connection was lost or could not be made. */
-function isConnectionLost(error: unknown): boolean {
-  for (
-    let e: unknown = error, depth = 0;
-    e && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    if (typeof e !== 'object') return false;
-    const code = (e as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      (/^57P0[1-3]$/.test(code) || /^08/.test(code) || CONNECTION_LOST_CODES.has(code))
-    )
-      return true;
-    const message = (e as { message?: unknown }).message;
-    if (
-      typeof message === 'string' &&
-      CONNECTION_LOST_MESSAGES.some((text) => message.includes(text))
-    )
-      return true;
-  }
-  return false;
 }
 
 // A race the services' own checks cannot close (two sign-ups with one email at once) ends at

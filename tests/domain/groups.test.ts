@@ -254,6 +254,12 @@ describe('searchGroupsByName', () => {
     expect(searchGroupsByName(groups, ' FOOT ').map((group) => group.id)).toEqual([1]);
     expect(searchGroupsByName(groups, '')).toHaveLength(2);
   });
+
+  it('finds a name however the query was typed (decomposed, with a no-break or zero-width space)', () => {
+    const groups = [createGroup({ id: 1, name: 'Caf\u00e9 Crew' })];
+    for (const query of ['cafe\u0301 c', 'Caf\u00e9\u00A0Crew', 'caf\u00e9\u200B crew'])
+      expect(searchGroupsByName(groups, query), JSON.stringify(query)).toHaveLength(1);
+  });
 });
 
 describe('rankLeaderboard', () => {

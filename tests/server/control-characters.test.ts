@@ -119,6 +119,25 @@ describe('control characters in text', () => {
     }
   });
 
+  it('refuses C1 control characters (U+0080 to U+009F) as C0 ones', async () => {
+    const user = await createUser(server);
+    const player = await createPlayer(server);
+    const group = await createGroup(server, player);
+    const bet = await createBet(server, player, group);
+    const cases = [
+      { method: 'POST', path: `/api/bets/${bet.id}/comments`, body: { text: 'Hi\u0085there' } },
+      { method: 'POST', path: '/api/groups', body: { name: 'Crew \u009B1m' } },
+      { method: 'PUT', path: '/auth/users/me', body: { displayName: 'Ada\u0080' }, user },
+    ];
+    for (const { method, path, body, user: who = player } of cases) {
+      const response = await server.request(method, path, { body, token: who.accessToken });
+      expect(response.status, `${method} ${path}: ${response.text}`).toBe(400);
+      expect(response.body.fieldErrors).toEqual({
+        [Object.keys(body)[0]!]: 'Must not contain control characters',
+      });
+    }
+  });
+
   it('keeps tabs and line breaks where text has lines', async () => {
     const player = await createPlayer(server);
     const group = await createGroup(server, player, {

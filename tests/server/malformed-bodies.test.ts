@@ -157,6 +157,30 @@ describe('malformed bodies', () => {
     expect(response.body.code).toBe('body_too_large');
   });
 
+  it('refuses a deeply nested body with 400 body_too_deep, Idempotency-Key or not', async () => {
+    // 20,000 levels fit the size limit and once overflowed the stack of the key's canonical
+    // form: a 500 before validation ran.
+    const nested = '['.repeat(20_000) + ']'.repeat(20_000);
+    for (const headers of [{ 'idempotency-key': 'deep-body-1' }, {} as Record<string, string>]) {
+      const response = await server.request('POST', '/api/groups', {
+        rawBody: `{"name":"Deep","extra":${nested}}`,
+        token,
+        headers,
+      });
+      expect(response.status, JSON.stringify(headers)).toBe(400);
+      expect(response.body.code).toBe('body_too_deep');
+    }
+  });
+
+  it('takes a body nested as deep as the limit allows', async () => {
+    const response = await server.request('POST', '/api/groups', {
+      rawBody: JSON.stringify({ name: 'Shallow enough', description: null }),
+      token,
+      headers: { 'idempotency-key': 'shallow-body-1' },
+    });
+    expect(response.status).toBe(201);
+  });
+
   it('refuses invalid JSON with 400 invalid_json', async () => {
     const response = await server.request('POST', '/auth/login', { rawBody: '{nope' });
     expect(response.status).toBe(400);

@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicPageFile } from '../../src/domain/public-pages';
 import { useTestServer } from './harness';
@@ -35,6 +37,12 @@ describe('the app with pre-rendered public pages', () => {
       path.join(clientDir, 'pages', 'about.html'),
       '<!doctype html><title>About · Hunch</title>',
     );
+    // A real build also ships each page pre-compressed, which the static files' plugin prefers.
+    for (const file of ['index.html', 'pages/landing.html']) {
+      const html = `<!doctype html><title>${file === 'index.html' ? 'Hunch app' : 'Hunch landing'}</title>`;
+      writeFileSync(path.join(clientDir, `${file}.br`), brotliCompressSync(html));
+      writeFileSync(path.join(clientDir, `${file}.gz`), gzipSync(html));
+    }
     return { clientDir };
   });
 
@@ -56,6 +64,45 @@ describe('the app with pre-rendered public pages', () => {
       const response = await page(url);
       expect(response.status, url).toBe(200);
       expect(response.text, url).toContain('Hunch app');
+    }
+  });
+
+  /** A GET sent with exactly these headers (fetch would add Accept-Encoding), answered uncompressed. */
+  function rawGet(url: string, headers: Record<string, string>) {
+    return new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = http.get(`${server.url}${url}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+    });
+  }
+
+  it('answers "/" and every client route whatever the request headers (curl and health checkers send none)', async () => {
+    const pages: Array<[string, string]> = [
+      ['/', 'Hunch landing'],
+      ['/landing/', 'Hunch landing'],
+      ['/dashboard', 'Hunch app'],
+      ['/pages/', 'Hunch app'],
+    ];
+    const headerSets: Array<Record<string, string>> = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { accept: '*/*' },
+    ];
+    for (const headers of headerSets) {
+      for (const [url, title] of pages) {
+        const response = await rawGet(url, headers);
+        expect(response.status, `${url} ${JSON.stringify(headers)}`).toBe(200);
+        expect(response.text, url).toContain(title);
+      }
     }
   });
 });

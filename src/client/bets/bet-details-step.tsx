@@ -7,13 +7,14 @@ import { TextField } from '../ui/text-field';
 import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-model';
 
 // Step 1 "Details" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): title, optional
-// description, expiry (default now + 24 h), base wager $ / $$ / $$$ (1, 2, 3), group.
+// description, expiry (default now + 24 h, at most a year ahead), base wager $ / $$ / $$$ (1, 2, 3), group.
 
 const DETAILS_TEXT = {
   title: 'Title',
   titlePlaceholder: 'Will it rain on Saturday?',
   description: 'Description (optional)',
   expiresAt: 'Closes at',
+  expiresAtHint: 'At most a year ahead.',
   baseWager: 'Base wager',
   baseWagerHint: 'Each wager is 1x, 2x or 3x this amount.',
   group: 'Group',
@@ -72,6 +73,7 @@ export function BetDetailsStep({
         label={DETAILS_TEXT.expiresAt}
         type="datetime-local"
         value={values.expiresAt}
+        hint={DETAILS_TEXT.expiresAtHint}
         error={shown('expiresAt')}
         onChange={(event) => onChange({ expiresAt: event.target.value })}
         onBlur={() => onTouch('expiresAt')}

@@ -290,6 +290,8 @@ export function createRealtimeSync({
     deviceTransferRedeemed: ignore,
     authError: ignore,
     connectionAuthenticated: ignore,
+    // Live events between the server's instances may have been lost (a Redis restart).
+    syncNeeded: pull,
   };
 
   /** Runs the event's handler, tracked for `whenIdle`. */

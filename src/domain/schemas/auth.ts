@@ -2,6 +2,7 @@ import { z } from './zod';
 import { DEFAULT_APP_NAME, LIMITS } from '../constants';
 import { MAX_ID } from '../ids';
 import { CURRENT_PASSWORD_REQUIRED, isValidEmail, STRONG_PASSWORD_PATTERN } from '../auth';
+import { hasVisibleCharacter, normalizeName, TEXT_MESSAGES } from '../text-rules';
 
 // Request and response schemas of the accounts API, with the exact messages users see (types
 // and rules: auth.ts). The server validates with them; the client's
@@ -20,11 +21,14 @@ const password = z
   .min(LIMITS.passwordMin, 'Password must be 8–72 chars')
   .max(LIMITS.passwordMax, 'Password must be 8–72 chars');
 
+// Names are normalised (NFC, no invisible characters, one space between words) and a display
+// name must show something (docs/rules.md "Text").
 const displayName = z
   .string({ error: 'Display name must be 2–50 chars' })
-  .trim()
+  .overwrite(normalizeName)
   .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-  .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars');
+  .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars')
+  .refine(hasVisibleCharacter, TEXT_MESSAGES.displayNameInvisible);
 
 const username = z
   .string({ error: 'Username must be 3–30 chars' })
@@ -36,7 +40,7 @@ const username = z
 
 const personName = z
   .string({ error: 'Required' })
-  .trim()
+  .overwrite(normalizeName)
   .min(LIMITS.nameMin, 'Required')
   .max(LIMITS.nameMax, 'Max 50 chars');
 
@@ -240,16 +244,28 @@ const confirmation = <T extends { password: string; passwordConfirm: string }>(
   }
 };
 
+/** A form's display name: the request's rule, with the form's message for an empty field. */
+const displayNameField = z
+  .string()
+  .overwrite(normalizeName)
+  .min(1, 'Display name is required')
+  .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
+  .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars')
+  .refine(hasVisibleCharacter, TEXT_MESSAGES.displayNameInvisible);
+
 /** The account fields the register and edit-account forms share, with the form messages of docs/accounts-and-shell.md §5. */
 const accountFormFields = {
-  firstName: z.string().trim().min(1, 'First name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-  lastName: z.string().trim().min(1, 'Last name is required').max(LIMITS.nameMax, 'Max 50 chars'),
-  displayName: z
+  firstName: z
     .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-    .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
+    .overwrite(normalizeName)
+    .min(1, 'First name is required')
+    .max(LIMITS.nameMax, 'Max 50 chars'),
+  lastName: z
+    .string()
+    .overwrite(normalizeName)
+    .min(1, 'Last name is required')
+    .max(LIMITS.nameMax, 'Max 50 chars'),
+  displayName: displayNameField,
   username: z
     .string()
     .trim()
@@ -305,10 +321,5 @@ export const resetPasswordFormSchema = z
   .superRefine(confirmation);
 
 export const guestFormSchema = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .min(LIMITS.displayNameMin, 'Display name must be 2–50 chars')
-    .max(LIMITS.displayNameMax, 'Display name must be 2–50 chars'),
+  displayName: displayNameField,
 });

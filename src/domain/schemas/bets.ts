@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { BET_LIMITS, BET_MESSAGES } from '../bet-limits';
 import { BET_TYPES } from '../bet-types';
-import { BET_STATES, isExpiryInFuture, type CreateBetInput } from '../bets';
+import { BET_STATES, expiryRefusal, type CreateBetInput } from '../bets';
 import { BET_TYPE_CONFIG_SCHEMAS } from './bet-types';
 import { betDisputeSchema, revealedPickSchema } from './fair-resolution';
 import { membershipSchema } from './groups';
@@ -40,7 +40,7 @@ const description = z
 
 /**
  * An ISO 8601 date-time with a zone (Z or an offset), normalised to UTC `toISOString()` form.
- * Whether it lies in the future needs the clock: see `isExpiryInFuture`.
+ * Whether it lies ahead, and not too far, needs the clock: see `expiryRefusal`.
  */
 const expiresAtSchema = z
   .string({ error: BET_MESSAGES.expiryRequired })
@@ -83,8 +83,8 @@ const betRequestFields = {
 /**
  * POST /bets. The config is checked against the schema of the bet's type; its issues carry
  * paths under `betTypeConfig` (e.g. `betTypeConfig.options`). Missing config means the
- * type's defaults (yes_no: Yes/No). The future check needs the clock: the server applies
- * `isExpiryInFuture(expiresAt, now)`, or parses with `createBetRequestSchemaAt(now)`.
+ * type's defaults (yes_no: Yes/No). The expiry check needs the clock: the server applies
+ * `expiryRefusal(expiresAt, now)`, or parses with `createBetRequestSchemaAt(now)`.
  */
 export const createBetRequestSchema = z
   .strictObject(betRequestFields)
@@ -103,11 +103,11 @@ export const createBetRequestSchema = z
     return { ...value, betTypeConfig: config.data } as CreateBetInput;
   });
 
-/** The create-bet schema with the future check against a given clock (for the server and the form). */
+/** The create-bet schema with the expiry checked against a given clock (for the server and the form). */
 export function createBetRequestSchemaAt(now: number) {
-  return createBetRequestSchema.refine((value) => isExpiryInFuture(value.expiresAt, now), {
-    message: BET_MESSAGES.expiryInPast,
-    path: ['expiresAt'],
+  return createBetRequestSchema.superRefine((value, ctx) => {
+    const refusal = expiryRefusal(value.expiresAt, now);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal, path: ['expiresAt'] });
   });
 }
 

@@ -7,16 +7,20 @@ import {
   MEMBERSHIP_ROLES,
   type CreateGroupInput,
 } from '../groups';
+import { hasVisibleCharacter, normalizeName, TEXT_MESSAGES } from '../text-rules';
 import { idSchema } from './ids';
 
 // The wire shapes of groups, with the messages users see (rules and types: groups.ts).
 
+// Normalised (NFC, no invisible characters, one space between words): a public group's name is
+// unique by what it renders (docs/rules.md "Text").
 const groupName = z
   .string({ error: GROUP_MESSAGES.nameRequired })
-  .trim()
+  .overwrite(normalizeName)
   .min(1, { error: GROUP_MESSAGES.nameRequired, abort: true })
   .min(GROUP_LIMITS.nameMin, GROUP_MESSAGES.nameMin)
-  .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.nameMax);
+  .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.nameMax)
+  .refine(hasVisibleCharacter, TEXT_MESSAGES.groupNameInvisible);
 
 const inviteCode = z
   .string({ error: GROUP_MESSAGES.inviteCodeLength })
@@ -71,7 +75,7 @@ export const createGroupRequestSchema = z
 export const joinPublicRequestSchema = z.strictObject({
   groupName: z
     .string({ error: GROUP_MESSAGES.publicGroupRequired })
-    .trim()
+    .overwrite(normalizeName)
     .min(1, GROUP_MESSAGES.publicGroupRequired)
     .max(GROUP_LIMITS.nameMax, GROUP_MESSAGES.publicGroupRequired),
 });
@@ -126,7 +130,7 @@ export const listGroupsQuerySchema = z.object({
 
 /** GET /groups/public?search= */
 export const publicGroupsQuerySchema = z.object({
-  search: z.string().trim().max(GROUP_LIMITS.searchMax).optional(),
+  search: z.string().overwrite(normalizeName).max(GROUP_LIMITS.searchMax).optional(),
 });
 
 /** GET /groups/{id}/membership?user= */

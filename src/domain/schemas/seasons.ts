@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { SEASON_LIMITS, SEASON_MESSAGES, SEASON_STATES } from '../seasons';
+import { normalizeName } from '../text-rules';
 import { idSchema } from './ids';
 
 // Seasons on the wire (types and rules: seasons.ts).
@@ -7,7 +8,7 @@ import { idSchema } from './ids';
 export const startSeasonRequestSchema = z.strictObject({
   name: z
     .string({ error: SEASON_MESSAGES.nameRequired })
-    .trim()
+    .overwrite(normalizeName)
     .min(1, SEASON_MESSAGES.nameRequired)
     .max(SEASON_LIMITS.nameMax, SEASON_MESSAGES.nameMax),
   endsAt: z.iso.datetime({ offset: true, error: SEASON_MESSAGES.endsAtRequired }),

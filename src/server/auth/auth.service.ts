@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
+import { and, eq, exists, gt, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { z } from '../../domain/schemas/zod';
 import type {
   AuthResponse,
@@ -336,9 +336,10 @@ export function createAuthService({
           .from(users)
           .where(and(eq(users.email, input.email), eq(users.isTemporary, false)))
           .limit(1);
-        if (!found) return undefined;
+        if (!found?.email) return undefined;
         await tx.insert(passwordResets).values({
           userId: found.id,
+          sentTo: found.email,
           tokenHash: hashOpaqueToken(token),
           expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
         });
@@ -365,6 +366,15 @@ export function createAuthService({
         eq(passwordResets.tokenHash, tokenHash),
         isNull(passwordResets.usedAt),
         gt(passwordResets.expiresAt, now()),
+        // Only while the account's email is the address the link was mailed to.
+        exists(
+          db
+            .select({ id: users.id })
+            .from(users)
+            .where(
+              and(eq(users.id, passwordResets.userId), eq(users.email, passwordResets.sentTo)),
+            ),
+        ),
       );
       // A wrong token is refused before the password is hashed: guessing must not cost us an argon2 hash each.
       const [known] = await db
@@ -539,6 +549,12 @@ export function createAuthService({
           .update(users)
           .set({ email: change.newEmail, updatedAt: now() })
           .where(eq(users.id, user.id));
+        // Reset links mailed to the old address end with it (they would fail their address
+        // check anyway; this keeps none pending).
+        await tx
+          .update(passwordResets)
+          .set({ usedAt: now() })
+          .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
       });
       return { message: EMAIL_CHANGED_MESSAGE };
     },

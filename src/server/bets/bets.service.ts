@@ -1,8 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
-import { BET_MESSAGES } from '../../domain/bet-limits';
 import { normalizeAnswer, validateCorrectAnswer } from '../../domain/bet-types';
 import {
-  isExpiryInFuture,
+  expiryRefusal,
   type Bet,
   type BetStatistics,
   type BetUserContext,
@@ -60,9 +59,8 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
     /** POST /bets: a member creates an active bet in their group; its expiry must lie ahead (docs/groups-and-bets.md §5). */
     async createBet(caller: AuthUser, input: CreateBetInput): Promise<Bet> {
       const at = now();
-      if (!isExpiryInFuture(input.expiresAt, at.getTime())) {
-        throw validationFailed(BET_MESSAGES.expiryInPast, { expiresAt: BET_MESSAGES.expiryInPast });
-      }
+      const refusal = expiryRefusal(input.expiresAt, at.getTime());
+      if (refusal) throw validationFailed(refusal, { expiresAt: refusal });
       const bet = await db.transaction(async (tx) => {
         await requireGroupAccess(tx, {
           userId: caller.id,

@@ -91,7 +91,9 @@ export const refreshTokens = pgTable(
   ],
 );
 
-// Password reset tokens: random, stored hashed, single use, valid one hour.
+// Password reset tokens: random, stored hashed, single use, valid one hour, and only while the
+// account's email is still the address the link was mailed to (`sent_to`): a link in a mailbox
+// the account has left must not take the account over.
 export const passwordResets = pgTable(
   'password_resets',
   {
@@ -99,6 +101,7 @@ export const passwordResets = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    sentTo: text('sent_to').notNull(),
     tokenHash: text('token_hash').notNull().unique('password_resets_token_hash_unique'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

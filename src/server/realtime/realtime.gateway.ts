@@ -12,6 +12,7 @@ import {
 } from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import { roomOf, type EventBus, type PublishedEvent } from '../events';
+import { watchBusInterruptions } from './bus-interruptions';
 
 // socket.io at /socket.io (docs/groups-and-bets.md §7, docs/architecture.md §7): the access token is checked in
 // the handshake, each socket sits in its user's room and one room per group it belongs to,
@@ -33,6 +34,8 @@ interface SocketData {
 /** Between instances (through the Redis adapter): a user's sessions ended, each instance checks its own sockets. */
 interface ServerSideEvents {
   sessionsRevoked: (userId: number) => void;
+  /** An instance's connection to the bus came back: what it published meanwhile may be lost. */
+  busResumed: () => void;
 }
 
 type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
@@ -165,12 +168,19 @@ export function handlingAdapterCommands(
 export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
   const { events, accessTokens, logger } = deps;
   const publicOrigin = new URL(deps.publicUrl).origin;
+  /** Shutting down: the HTTP server waits for every open connection, so none may start now. */
+  let isClosing = false;
   const io: HunchServer = new Server(deps.httpServer, {
     path: SOCKET_PATH,
     transports: ['websocket'],
     serveClient: false,
     // No `cors` option: no CORS headers, so only same-origin pages may use HTTP here.
-    allowRequest: (request, callback) => callback(null, isSameOrigin(request, publicOrigin)),
+    allowRequest: (request, callback) =>
+      callback(null, !isClosing && isSameOrigin(request, publicOrigin)),
+  });
+  // A handshake let in just before the shutdown began ends as it completes.
+  io.engine.on('connection', (client: { close(): void }) => {
+    if (isClosing) client.close();
   });
 
   forgetUpgradeRequests(io);
@@ -202,6 +212,12 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     // are in place, so an event published by another instance right after start-up arrives.
     if (isConnected) await sub.ping();
     redis = { pub, sub };
+    // Back from an interruption: this instance's sockets may have missed what others published,
+    // and the others' sockets what this one did (bus-interruptions.ts). Each is told to pull.
+    watchBusInterruptions(redis, () => {
+      io.local.emit('syncNeeded', {});
+      io.serverSideEmit('busResumed');
+    });
   }
 
   // Sockets whose session was found live but that socket.io has not connected yet (their rooms
@@ -406,6 +422,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     }
   }
   io.on('sessionsRevoked', (userId) => void closeEndedSessions(userId));
+  io.on('busResumed', () => io.local.emit('syncNeeded', {}));
 
   const unsubscribe = events.subscribe(forward);
 
@@ -427,8 +444,18 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     io,
     disconnectAll() {
       // engine.io closes the transports: clients see "transport close" and reconnect, which a
-      // socket.io "io server disconnect" would forbid (docs/groups-and-bets.md §4).
+      // socket.io "io server disconnect" would forbid (docs/groups-and-bets.md §4). A client
+      // reconnecting at once is refused, and each websocket is cut rather than closed by
+      // handshake: a peer that never answers the close frame (a phone gone offline) held the
+      // HTTP server's close open for ws's 30 s close timeout, and a restart took 70 s.
+      isClosing = true;
+      // engine.io's own list of clients (typed protected): their transports, to cut once closed.
+      const { clients } = io.engine as unknown as {
+        clients: Record<string, { transport: { socket?: { terminate?(): void } } }>;
+      };
+      const transports = Object.values(clients).map((client) => client.transport);
       io.engine.close();
+      for (const transport of transports) transport.socket?.terminate?.();
     },
     async close() {
       clearInterval(expiryTimer);

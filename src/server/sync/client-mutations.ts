@@ -1,8 +1,8 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { SyncMutationError, SyncPullPart } from '../../domain/schemas/sync';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
-import { clientMutationOutcomes, clientMutations } from '../db/schema';
+import { clientMutationOutcomes, clientMutations, users } from '../db/schema';
 import { clientGroupNotYours } from '../errors';
 
 // The statements of the push's bookkeeping (docs/architecture.md §8): each client's last
@@ -16,6 +16,19 @@ export interface ClientKey {
 
 /** How long an outcome (a refusal, a created row's id) is kept for the pulls of its device. */
 export const OUTCOME_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How many client ids one user keeps. A browser mints a client id only when its local data is
+ * cleared (a sign-out, another player signing in) and it then writes, so a player with a few
+ * devices mints a few a week: 100 is months of that, while a script minting one per push meets
+ * the bound after 100 rows (issue 41, finding 4).
+ */
+export const MAX_CLIENTS_PER_USER = 100;
+/**
+ * Past the bound, a new client takes the place of the user's least recently written one, once
+ * that one has been idle this long (its outcomes are purged by then too); before, the push waits.
+ */
+export const CLIENT_EVICTION_IDLE_MS = OUTCOME_RETENTION_MS;
 
 const clientRow = (key: ClientKey) =>
   and(
@@ -46,6 +59,67 @@ export async function lockClient(tx: Executor, key: ClientKey): Promise<number> 
     });
   if (!row || row.othersInGroup) throw clientGroupNotYours();
   return row.last;
+}
+
+/**
+ * In a new client's first mutation's transaction, after lockClient (its row, inserted, answered
+ * last id 0: every committed row has applied or refused an id): makes room among the user's
+ * clients. Past MAX_CLIENTS_PER_USER the least recently written one is deleted if idle for
+ * CLIENT_EVICTION_IDLE_MS; otherwise answers the seconds until it will be (the push waits).
+ * The account's row is locked first (db/README.md, "Lock order": after the client row), so
+ * two new clients of one user count one after the other.
+ */
+export async function admitNewClient(
+  tx: Executor,
+  key: ClientKey,
+  now: Date,
+): Promise<number | undefined> {
+  await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, key.userId))
+    .for('no key update');
+  const others = and(
+    eq(clientMutations.userId, key.userId),
+    or(
+      ne(clientMutations.clientGroupId, key.clientGroupId),
+      ne(clientMutations.clientId, key.clientId),
+    ),
+  );
+  const [held] = await tx.select({ count: count() }).from(clientMutations).where(others);
+  if ((held?.count ?? 0) < MAX_CLIENTS_PER_USER) return undefined;
+  // A row another push holds is in use: never the one to go.
+  const [oldest] = await tx
+    .select({
+      clientGroupId: clientMutations.clientGroupId,
+      clientId: clientMutations.clientId,
+      updatedAt: clientMutations.updatedAt,
+    })
+    .from(clientMutations)
+    .where(others)
+    .orderBy(asc(clientMutations.updatedAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const idleSince = now.getTime() - CLIENT_EVICTION_IDLE_MS;
+  if (!oldest || oldest.updatedAt.getTime() > idleSince) {
+    const waitMs = oldest ? oldest.updatedAt.getTime() - idleSince : CLIENT_EVICTION_IDLE_MS;
+    return Math.max(1, Math.ceil(waitMs / 1000));
+  }
+  const evicted: ClientKey = {
+    ...key,
+    clientGroupId: oldest.clientGroupId,
+    clientId: oldest.clientId,
+  };
+  await tx
+    .delete(clientMutationOutcomes)
+    .where(
+      and(
+        eq(clientMutationOutcomes.clientGroupId, evicted.clientGroupId),
+        eq(clientMutationOutcomes.clientId, evicted.clientId),
+      ),
+    );
+  await tx.delete(clientMutations).where(clientRow(evicted));
+  return undefined;
 }
 
 /** The client's last mutation id without a lock (0 for a client never seen); 403 for another user's group. */

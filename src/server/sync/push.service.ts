@@ -7,16 +7,18 @@ import type { SyncMutationName } from '../../domain/sync';
 import type { z } from '../../domain/schemas/zod';
 import { requireLiveCaller } from '../auth/session-liveness';
 import type { AuthUser } from '../auth/tokens';
-import type { Database } from '../db/connect';
+import type { Database, Executor } from '../db/connect';
 import {
   mutationOutOfOrder,
   rateLimited,
   refusalOf,
+  tooManySyncClients,
   validationFailed,
   type AppError,
 } from '../errors';
 import type { EventBus } from '../events';
 import {
+  admitNewClient,
   findOutcome,
   lockClient,
   readLastMutationId,
@@ -40,6 +42,10 @@ import { argsSchemaOf, type AnyWrite } from './writes';
 // What a service publishes is held until its mutation commits, then published as the REST
 // route would (events.ts), naming the mutation it came from (the realtime gateway tells the
 // author's own sockets): nothing is announced for a write rolled back or run again.
+//
+// A mutation that stops before running (a gap, a rate limit, a new client past the user's
+// bound) rolls its transaction back: a push that applies nothing writes nothing, not even the
+// row of a client it named for the first time (issue 41, finding 4).
 
 export interface SyncPushDeps {
   db: Database;
@@ -68,11 +74,18 @@ type Applied =
   | { kind: 'skipped'; last: number }
   | { kind: 'gap'; expected: number }
   /** The next id, over a rate limit: nothing ran. */
-  | { kind: 'limited'; retryAfter: number };
+  | { kind: 'limited'; retryAfter: number }
+  /** A new client's first id while the user's clients are at their bound: nothing ran. */
+  | { kind: 'crowded'; retryAfter: number };
 
 type PushedMutation = SyncPushInput['mutations'][number];
 /** Given the client's last id (its row locked): why the mutation stops here, or undefined to run it. */
-type NextIdCheck = (last: number) => Promise<Applied | undefined>;
+type NextIdCheck = (tx: Executor, last: number) => Promise<Applied | undefined>;
+
+/** Thrown to roll back a mutation's transaction that stopped before running; carries why. */
+class StoppedBeforeRunning {
+  constructor(readonly verdict: Applied) {}
+}
 
 const errorOf = (refusal: AppError): SyncMutationError => ({
   ...refusal.toBody(),
@@ -109,15 +122,24 @@ export function createSyncPushService({
 }: SyncPushDeps) {
   /**
    * The checks every mutation's transaction makes once it holds the client's row: an id applied
-   * before is skipped, one past the next is a gap, and the next one is counted against its
-   * rate limits, once (a retried transaction, or the refusal's own after the write's was rolled
+   * before is skipped, one past the next is a gap, a new client's first one must find room
+   * among the user's clients (admitNewClient), and the next one is counted against its rate
+   * limits, once (a retried transaction, or the refusal's own after the write's was rolled
    * back, gets the same answer; a replay or a gap counts nothing). Undefined: it runs.
    */
-  function nextIdCheck(mutation: PushedMutation, limit: MutationLimiter): NextIdCheck {
+  function nextIdCheck(
+    key: ClientKey,
+    mutation: PushedMutation,
+    limit: MutationLimiter,
+  ): NextIdCheck {
     let verdict: Promise<number | undefined> | undefined;
-    return async (last) => {
+    return async (tx, last) => {
       if (mutation.id <= last) return { kind: 'skipped', last };
       if (mutation.id > last + 1) return { kind: 'gap', expected: last + 1 };
+      if (last === 0) {
+        const wait = await admitNewClient(tx, key, now());
+        if (wait !== undefined) return { kind: 'crowded', retryAfter: wait };
+      }
       verdict ??= limit(mutation.name);
       const retryAfter = await verdict;
       return retryAfter === undefined ? undefined : { kind: 'limited', retryAfter };
@@ -133,14 +155,24 @@ export function createSyncPushService({
     check: NextIdCheck,
   ): Promise<Applied> {
     const error = errorOf(refusal);
-    return db.transaction(async (tx): Promise<Applied> => {
-      const stop = await check(await lockClient(tx, key));
-      if (stop) return stop;
+    return untilStopped(async (tx): Promise<Applied> => {
+      const stop = await check(tx, await lockClient(tx, key));
+      if (stop) throw new StoppedBeforeRunning(stop);
       // Recording is a write too: none after the caller's session or account has ended.
       await requireLiveCaller(tx, caller, now());
       await recordMutation(tx, key, mutation.id, { error }, now());
       return { kind: 'refused', error };
     });
+  }
+
+  /** A mutation's transaction; one that stopped before running is rolled back and answers why. */
+  async function untilStopped(work: (tx: Executor) => Promise<Applied>): Promise<Applied> {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (error instanceof StoppedBeforeRunning) return error.verdict;
+      throw error;
+    }
   }
 
   async function applyOne(
@@ -151,16 +183,16 @@ export function createSyncPushService({
   ): Promise<Applied> {
     const definition: AnyWrite = SYNC_MUTATIONS[mutation.name];
     const parsed = argsSchemaOf(definition).safeParse(mutation.args);
-    const check = nextIdCheck(mutation, limit);
+    const check = nextIdCheck(key, mutation, limit);
     if (!parsed.success)
       return recordRefusal(caller, key, mutation, invalidArgs(parsed.error), check);
     const held = heldEvents();
     let applied: Applied;
     try {
-      applied = await db.transaction(async (tx): Promise<Applied> => {
+      applied = await untilStopped(async (tx): Promise<Applied> => {
         held.clear(); // a retried transaction publishes only what its last run did
-        const stop = await check(await lockClient(tx, key));
-        if (stop) return stop;
+        const stop = await check(tx, await lockClient(tx, key));
+        if (stop) throw new StoppedBeforeRunning(stop);
         // The caller is checked in each mutation's transaction, under their account's row lock:
         // a push still running when its account is deleted or its session ends stops there.
         const result = await runWriteIn(
@@ -235,15 +267,11 @@ export function createSyncPushService({
           last = applied.expected - 1;
           break;
         }
-        if (applied.kind === 'limited') {
+        if (applied.kind === 'limited' || applied.kind === 'crowded') {
           const { retryAfter } = applied;
-          results.push({
-            id,
-            ok: false,
-            retry: true,
-            retryAfter,
-            error: errorOf(rateLimited(retryAfter)),
-          });
+          const refusal =
+            applied.kind === 'limited' ? rateLimited(retryAfter) : tooManySyncClients(retryAfter);
+          results.push({ id, ok: false, retry: true, retryAfter, error: errorOf(refusal) });
           last = id - 1;
           break;
         }

@@ -42,6 +42,16 @@ describe('stepper rules', () => {
     ).toBe('Expiry date must be in the future');
   });
 
+  it('asks for an expiry at most a year ahead, as the server does', () => {
+    const values = { ...initialBetFormValues(now, 3), title: 'Rain?' };
+    expect(validateBetForm({ ...values, expiresAt: '2031-01-03T00:00' }, now).expiresAt).toBe(
+      'Expiry date must be at most a year ahead',
+    );
+    expect(validateBetForm({ ...values, expiresAt: '2030-12-30T00:00' }, now).expiresAt).toBe(
+      undefined,
+    );
+  });
+
   it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {
     const values = { ...initialBetFormValues(now, -4), title: 'Rain?' };
     expect(hasErrorIn(validateBetForm(values, now), DETAILS_FIELDS)).toBe(false);

@@ -200,6 +200,27 @@ describe('changing the email of a full account', () => {
     expect((await confirm(token)).status).toBe(400);
   });
 
+  it('ends a reset link mailed to the old address once the new one is confirmed', async () => {
+    const user = await createUser(server);
+    await server.request('POST', '/auth/forgot-password', { body: { email: user.email } });
+    await server.app.mail.idle();
+    const resetMail = await smtp.waitForMail(user.email);
+    smtp.mails.splice(smtp.mails.indexOf(resetMail), 1);
+    const resetToken = /\/reset-password\/([\w-]+)/.exec(resetMail.decoded)![1]!;
+    const next = newAccount().email.toLowerCase();
+    await change(user, next);
+    expect((await confirm(await linkMailedTo(next))).status).toBe(200);
+
+    // Whoever still reads the old mailbox cannot take the account with the old link.
+    const reset = await server.request('POST', '/auth/reset-password', {
+      body: { token: resetToken, password: 'Taken-over-42', passwordConfirm: 'Taken-over-42' },
+    });
+
+    expect(reset.status).toBe(400);
+    expect(reset.body.code).toBe('invalid_reset_token');
+    expect((await login(server, next, user.password)).status).toBe(200);
+  });
+
   it('still asks for the current password', async () => {
     const user = await createUser(server);
     const next = newAccount().email.toLowerCase();

@@ -233,6 +233,24 @@ describe('POST /auth/register-guest', () => {
     }
   });
 
+  it('refuses a display name with nothing visible in it', async () => {
+    for (const displayName of ['\u200B\u200B\u200B', '\u3164\u3164', '\u0301\u0301\u0301']) {
+      const response = await server.request('POST', '/auth/register-guest', {
+        body: { displayName, appName: 'hunch' },
+      });
+      expect(response.status, JSON.stringify(displayName)).toBe(400);
+      expect(response.body.fieldErrors.displayName).toMatch(/^Display name must/);
+    }
+  });
+
+  it('keeps a display name composed and without invisible characters', async () => {
+    const response = await server.request('POST', '/auth/register-guest', {
+      body: { displayName: 'Zoe\u0301\u200B\u00A0Lee', appName: 'hunch' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.user.displayName).toBe('Zo\u00e9 Lee');
+  });
+
   it('does not let a guest sign in with a password', async () => {
     const guest = await createGuest(server);
     const response = await login(server, guest.user.email || 'guest@example.com', 'Anything-1');

@@ -72,6 +72,7 @@ const ENDINGS: Ending[] = [
       const token = generateOpaqueToken();
       await server.database.db.insert(passwordResets).values({
         userId: user.user.id,
+        sentTo: user.email,
         tokenHash: hashOpaqueToken(token),
         expiresAt: new Date(Date.now() + TOKEN_LIFETIME.passwordResetSeconds * 1000),
       });

@@ -155,6 +155,24 @@ describe('POST /bets', () => {
     expect(response.body.fieldErrors).toEqual({ [field]: message });
   });
 
+  it('refuses an expiry more than a year ahead (the year 9999 among them)', async () => {
+    const { group, member } = await createGroupWithRoles(server);
+    const body = { title: 'T', betType: 'yes_no', baseWagerAmount: 1, groupId: group.id };
+    for (const expiresAt of [expiresIn(server, 366 * 24 * HOUR), '9999-12-31T23:59:59.000Z']) {
+      const response = await server.request('POST', '/api/bets', {
+        token: member.accessToken,
+        body: { ...body, expiresAt },
+      });
+      expect(response.status, expiresAt).toBe(400);
+      expect(response.body.fieldErrors).toEqual({ expiresAt: BET_MESSAGES.expiryTooFar });
+    }
+    const withinAYear = await server.request('POST', '/api/bets', {
+      token: member.accessToken,
+      body: { ...body, expiresAt: expiresIn(server, 364 * 24 * HOUR) },
+    });
+    expect(withinAYear.status).toBe(201);
+  });
+
   it('refuses an expiry in the past, a non-member and an unknown group', async () => {
     const { group, member, outsider } = await createGroupWithRoles(server);
     const body = {

@@ -106,7 +106,8 @@ describe('invite codes without case', () => {
       token: stranger.accessToken,
       body: {
         groupId: group.id,
-        inviteCode: `${code.slice(0, -1)}${code.endsWith('Z') ? 'Y' : 'Z'}`,
+        // Another last character in any case (codes match without case: z and Z are one).
+        inviteCode: `${code.slice(0, -1)}${/z$/i.test(code) ? 'Y' : 'Z'}`,
       },
     });
     expect(wrong.status).toBe(403);

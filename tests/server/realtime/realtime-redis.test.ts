@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import { useTestServer } from '../harness';
+import { createBet } from '../bets/bet.factories';
+import { listComments, postComment } from '../comments/comment.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { connectSocket, syncSockets, type TestSocket } from './test-socket';
 
@@ -128,5 +132,99 @@ describe.runIf(process.env.REDIS_URL)('realtime across instances through Redis',
     expect(await memberOnB.waitFor('commentPosted')).toEqual(comment);
     await syncSockets(first, { client: authorOnB, userId: author.user.id });
     expect(authorOnB.heard('commentPosted')).toHaveLength(1);
+  });
+});
+
+/** A TCP proxy to Redis that can be cut (every connection dropped, none accepted) and restored. */
+async function cuttableRedisProxy(redisUrl: string) {
+  const target = new URL(redisUrl);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port = 0) =>
+    new Promise<number>((resolve) =>
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    );
+  const port = await listen();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async cut() {
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    restore: () => listen(port),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// Cut for the listener's instance only (its subscriber reconnecting), or for both (Redis
+// restarting: the poster's publisher is away too).
+describe.runIf(process.env.REDIS_URL).each([
+  { cut: 'the listener’s instance', isPosterCut: false },
+  { cut: 'both instances', isPosterCut: true },
+])('live events across an interruption of Redis for $cut', ({ isPosterCut }) => {
+  const jwt = randomBytes(24).toString('hex');
+  const realtimeRedisKey = `hunch-test-outage-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let proxy: Awaited<ReturnType<typeof cuttableRedisProxy>>;
+  afterAll(async () => proxy?.close());
+  // The instances reach Redis through a proxy the test cuts (the poster, A, only if isPosterCut).
+  const first = useTestServer(async () => {
+    proxy = await cuttableRedisProxy(process.env.REDIS_URL!);
+    return {
+      env: { REDIS_URL: isPosterCut ? proxy.url : process.env.REDIS_URL!, JWT_SECRET: jwt },
+      realtimeRedisKey,
+    };
+  });
+  const second = useTestServer(() => ({
+    env: { REDIS_URL: proxy.url, JWT_SECRET: jwt },
+    realtimeRedisKey,
+    database: first.database,
+  }));
+
+  it('tells a listener on the other instance to pull once the bus is back, so it ends with every comment', async () => {
+    const [author, listener] = await Promise.all([createPlayer(first), createPlayer(first)]);
+    const group = await createGroup(first, author, { privacy: 'private' });
+    await joinGroup(first, listener, group);
+    const bet = await createBet(first, author, group);
+    const onB = await connectSocket(second, listener.accessToken);
+    try {
+      const posted: number[] = [];
+      const post = async (text: string) => {
+        const response = await postComment(first, author, bet, text);
+        expect(response.status).toBe(201);
+        posted.push(response.body.id);
+      };
+      await post('before');
+      await onB.waitFor('commentPosted', (comment) => comment.id === posted[0]);
+
+      // Redis is away for B: its subscriber hears nothing of what A posts meanwhile.
+      await proxy.cut();
+      await expect
+        .poll(async () => (await second.request('GET', '/readyz')).body.redis, { interval: 20 })
+        .toBe('unavailable');
+      for (let index = 0; index < 5; index++) await post(`during ${index}`);
+      await proxy.restore();
+      await onB.waitFor('syncNeeded');
+      for (let index = 0; index < 3; index++) await post(`after ${index}`);
+      await onB.waitFor('commentPosted', (comment) => comment.id === posted.at(-1));
+
+      // The listener's mirror: what it heard, and what the pull it was told to make brings.
+      const pulled = (await listComments(second, listener, bet)).body.map((comment) => comment.id);
+      const heard = onB.heard('commentPosted').map((comment) => comment.id);
+      expect(new Set([...heard, ...pulled])).toEqual(new Set(posted));
+    } finally {
+      onB.close();
+    }
   });
 });

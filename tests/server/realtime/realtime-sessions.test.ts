@@ -83,6 +83,7 @@ describe('a socket whose session ends', () => {
     const token = generateOpaqueToken();
     await server.database.db.insert(passwordResets).values({
       userId: user.user.id,
+      sentTo: user.email,
       tokenHash: hashOpaqueToken(token),
       expiresAt: new Date(Date.now() + TOKEN_LIFETIME.passwordResetSeconds * 1000),
     });

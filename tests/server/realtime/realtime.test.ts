@@ -4,6 +4,7 @@ import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
 import type { RealtimeEventName } from '../../../src/domain/realtime-events';
 import type { Audience } from '../../../src/server/events';
+import { hangGuard } from '../../hang-guard';
 import { startTestServer, useTestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
 import { befriend, createGroup, createPlayer, joinGroup } from '../groups/group.factories';
@@ -363,6 +364,23 @@ describe('shutdown', () => {
     } catch (error) {
       await own.close().catch(() => undefined);
       throw error;
+    }
+  });
+
+  it('cuts a websocket whose device never answers the close, instead of waiting for it', async () => {
+    const own = await startTestServer();
+    const user = await createPlayer(own);
+    const client = await connectSocket(own, user.accessToken);
+    try {
+      // A phone gone offline: it reads nothing more, so it never answers the close frame, and
+      // ws would hold the HTTP server's close open for its 30 s close timeout.
+      const engine = client.socket.io.engine as unknown as {
+        transport: { ws: { _socket: { pause(): void } } };
+      };
+      engine.transport.ws._socket.pause();
+      await hangGuard(own.close(), 20_000, () => 'the server waited for the silent websocket');
+    } finally {
+      client.close();
     }
   });
 });
