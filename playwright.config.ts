@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 // End-to-end tests: Debian's Chromium (never a downloaded browser) against the real server
@@ -20,8 +21,10 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: process.env.CI ? 20_000 : 10_000 },
   fullyParallel: true,
-  // One worker per core: each drives a Chromium of its own against the one shared server.
-  workers: availableParallelism(),
+  // Two workers per core, each driving a Chromium of its own against the one shared server: a
+  // walk-through spends much of its time waiting (a bet closing, a job's next pass, the
+  // server's answer), and one worker per core left the cores idle for half of a quiet run.
+  workers: availableParallelism() * 2,
   retries: process.env.CI ? 1 : 0,
   // Every run ends with its 15 slowest spec files (tests/timing), so growth shows where it happens.
   reporter: [['list'], ['./tests/timing/playwright-reporter.ts']],
@@ -37,18 +40,26 @@ export default defineConfig({
     reducedMotion: 'reduce',
     isMobile: false,
     hasTouch: false,
-    trace: 'retain-on-failure',
+    // Recording a trace of every test cost about a third of the suite's CPU, for the few that
+    // fail: a failure leaves its screenshot and page snapshot (error-context.md), CI (which
+    // retries once) records the retry, and `--trace on` records any run.
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
     // A service worker precaches the whole app in every new context: a third of the suite's
     // CPU. Only the specs about offline play, push and the cache allow it (test.use).
     serviceWorkers: 'block',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      // /usr/bin/chromium, with the --disable-features switches merged (./tests/e2e/chromium.sh).
+      executablePath: path.resolve(import.meta.dirname, 'tests/e2e/chromium.sh'),
       args: [
         '--no-sandbox',
         '--disable-gpu',
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Each new window of a headless Chromium 15x draws two WebUI omnibox popups nobody
+        // opens, each in a renderer of its own: a fifth of the suite's time on 2 cores.
+        '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
       ],
     },
   },

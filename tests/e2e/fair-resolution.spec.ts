@@ -88,11 +88,16 @@ test('the creator undoes a resolution: both headers show the points from before'
   await expectNoViolations(mine, 'the undo window');
   await review.getByRole('button', { name: 'Undo result' }).click();
   const confirm = mine.getByRole('dialog', { name: 'Undo this result?' });
+  // The friend is told in a toast, which goes after a few seconds: watched from before the
+  // undo, so a busy machine that shows it before the creator's header moves cannot miss it.
+  const friendTold = expect(
+    theirs.getByText(/was undone\. Your points are back as they were\./),
+  ).toBeVisible();
   await confirm.getByRole('button', { name: 'Undo result' }).click();
 
   await expect(headerPoints(mine, 98)).toBeVisible();
   await expect(headerPoints(theirs, 94)).toBeVisible();
-  await expect(theirs.getByText(/was undone\. Your points are back as they were\./)).toBeVisible();
+  await friendTold;
   const history = theirs.getByRole('region', { name: 'History' });
   await expect(history).toContainText('Result undone by');
   // Everyone saw the picks: the bet waits for its result and takes no wager, nor a change.
