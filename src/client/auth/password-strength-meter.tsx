@@ -47,7 +47,7 @@ export function PasswordStrengthMeter({ password, id }: { password: string; id?:
       {isListingUnmetParts(password) && (
         <div id={id} className={styles.unmet}>
           <p className={styles.unmetTitle}>{STILL_NEEDED}</p>
-          <ul aria-label="Still needed for the password" className={styles.unmetList}>
+          <ul className={styles.unmetList}>
             {unmet.map((part) => (
               <li key={part}>
                 <CircleDashed size={14} aria-hidden="true" />
