@@ -51,7 +51,11 @@ const FEATURES = [
 const SEAMS = [
   {
     folder: 'profile',
-    imports: ['auth/register-fields.tsx', 'auth/auth-form.module.css'],
+    imports: [
+      'auth/register-fields.tsx',
+      'auth/register-missing-note.tsx',
+      'auth/auth-form.module.css',
+    ],
     why: 'upgrading a guest and editing an account are account forms: the fields and layout of auth',
   },
   {

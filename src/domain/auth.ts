@@ -1,4 +1,5 @@
 import { LIMITS } from './constants';
+import { normalizeName } from './text-rules';
 
 // The accounts API's types and the rules its schemas and forms share (the schemas, with the
 // exact messages users see: schemas/auth.ts).
@@ -12,8 +13,30 @@ export function isValidEmail(value: string): boolean {
   return value.indexOf('@') <= LIMITS.emailLocalMax;
 }
 
-/** The password-strength pattern of docs/accounts-and-shell.md §5: a digit or non-word character, an uppercase and a lowercase letter. */
-export const STRONG_PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*(\d|\W)).*$/;
+/**
+ * The display name the sign-up form suggests from the first name (issue #42: a friend from an
+ * invite types name, email and password): the first name as names are kept.
+ */
+export function suggestDisplayName(firstName: string): string {
+  return normalizeName(firstName).slice(0, LIMITS.displayNameMax).trim();
+}
+
+/**
+ * The username the sign-up form suggests from the first name: its letters and digits without
+ * accents, lowercased, then `suffix` (two digits the form picks once, so "Sam" rarely meets
+ * another "sam"); "" when the name has no such letter (the player types one). Whether it is
+ * free is the server's to say when the form is sent, as for a typed one.
+ */
+export function suggestUsername(firstName: string, suffix: number): string {
+  const letters = firstName
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '');
+  if (letters === '') return '';
+  const tail = String(suffix);
+  return letters.slice(0, LIMITS.usernameMax - tail.length) + tail;
+}
 
 export const CURRENT_PASSWORD_REQUIRED =
   'Enter your current password to change your email or password';

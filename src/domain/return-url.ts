@@ -53,3 +53,24 @@ export function pendingInvite(search: string): Required<InviteLinkParts> | null 
   const invite = parseInviteLink(returnUrlFromSearch(search));
   return invite?.inviteCode ? { groupId: invite.groupId, inviteCode: invite.inviteCode } : null;
 }
+
+/**
+ * Whether the visit carries an invite link cut short on its way (a chat's preview, a copy that
+ * missed the end): the invite path whose query stops inside "inviteCode=" or right after it
+ * ("/group/7?inviteCo", "/group/7?inviteCode="), or "/group/7/invite" without a code. A plain
+ * "/group/7" is a public group's link, whole. A code that is there but wrong or shortened is
+ * the server's to say (the invite preview, invite-note.tsx).
+ */
+export function isCutInviteLink(search: string): boolean {
+  const target = returnUrlFromSearch(search);
+  const invite = parseInviteLink(target);
+  if (!invite || invite.inviteCode) return false;
+  const [path = '', query] = target.split('?', 2);
+  if (query === undefined) return /\/invite\/?$/.test(path);
+  return (
+    (query !== '' && CODE_PARAMETER.startsWith(query)) ||
+    new URLSearchParams(query).has('inviteCode')
+  );
+}
+
+const CODE_PARAMETER = 'inviteCode=';

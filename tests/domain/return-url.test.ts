@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { computeReturnUrl, returnUrlFromSearch } from '../../src/domain/return-url';
+import {
+  computeReturnUrl,
+  isCutInviteLink,
+  returnUrlFromSearch,
+} from '../../src/domain/return-url';
 
 describe('login return URL (docs/accounts-and-shell.md §2)', () => {
   it('prefers the returnUrl query parameter over everything else', () => {
@@ -36,5 +40,36 @@ describe('login return URL (docs/accounts-and-shell.md §2)', () => {
     );
     expect(returnUrlFromSearch('?groupId=9&inviteCode=q1')).toBe('/group/9/invite?inviteCode=q1');
     expect(returnUrlFromSearch('')).toBe('/dashboard');
+  });
+});
+
+describe('an invite link cut short on its way (issue #42)', () => {
+  const visiting = (returnUrl: string) => `?returnUrl=${encodeURIComponent(returnUrl)}`;
+
+  it('knows the invite path whose code was cut off', () => {
+    for (const cut of [
+      '/group/7?i',
+      '/group/7?inviteCo',
+      '/group/7?inviteCode',
+      '/group/7?inviteCode=',
+      '/group/7/invite?inviteCode=',
+      '/group/7/invite',
+    ]) {
+      expect(isCutInviteLink(visiting(cut)), cut).toBe(true);
+    }
+  });
+
+  it("leaves whole links, a public group's and every other page alone", () => {
+    for (const whole of [
+      '/group/7?inviteCode=Ab3dE9xYz1',
+      '/group/7/invite?inviteCode=Ab3dE9xYz1',
+      '/group/7',
+      '/group/7?utm=chat',
+      '/dashboard',
+      '/bets/7?i',
+    ]) {
+      expect(isCutInviteLink(visiting(whole)), whole).toBe(false);
+    }
+    expect(isCutInviteLink('')).toBe(false);
   });
 });

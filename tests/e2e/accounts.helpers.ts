@@ -29,14 +29,20 @@ export async function registerViaApi(request: APIRequestContext, person: Person 
   return person;
 }
 
+/**
+ * Signs in through the form. "Remember me" starts ticked (issue #42): `rememberMe: false`
+ * unticks it (a session of this tab only), `true` makes sure of it, and leaving it out keeps
+ * what the form offers.
+ */
 export async function signIn(
   page: Page,
   person: Pick<Person, 'email' | 'password'>,
-  { rememberMe = false } = {},
+  { rememberMe }: { rememberMe?: boolean } = {},
 ) {
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
-  if (rememberMe) await page.getByLabel('Remember me').check();
+  if (rememberMe === true) await page.getByLabel('Remember me').check();
+  if (rememberMe === false) await page.getByLabel('Remember me').uncheck();
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 

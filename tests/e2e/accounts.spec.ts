@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
   newPerson,
+  openSignedIn,
   readMailedLink,
   readResetLink,
   registerViaApi,
@@ -27,8 +28,12 @@ test('register → dashboard', async ({ page }) => {
   await expect(page.getByText('No active bets in your groups')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Your Resolve Queue' })).toBeVisible();
   await expect(page.getByText('No more bets to resolve for your groups.')).toBeVisible();
-  // registration is always remembered
+  // registration is always remembered: a window opened later (an app opened from a push)
+  // is still signed in
   expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
+  const later = await page.context().newPage();
+  await later.goto('/profile');
+  await expect(later.getByRole('heading', { name: 'Account Information' })).toBeVisible();
 });
 
 test('profile shows the account and Logout signs out', async ({ page, request }) => {
@@ -93,7 +98,7 @@ test('a new email waits for the link mailed to it, which the profile says', asyn
   await expect(page.getByRole('main').getByText(next)).toBeVisible();
 });
 
-test('remember-me survives a new page in the same context; without it the session does not', async ({
+test('"Remember me" starts ticked and survives a new window; unticked, the session is the tab\'s', async ({
   browser,
   request,
 }) => {
@@ -102,8 +107,10 @@ test('remember-me survives a new page in the same context; without it the sessio
   const remembered = await browser.newContext();
   const first = await remembered.newPage();
   await first.goto('/login');
-  await signIn(first, person, { rememberMe: true });
+  await expect(first.getByLabel('Remember me')).toBeChecked();
+  await signIn(first, person);
   await expect(first).toHaveURL(/\/dashboard$/);
+  // A window of its own, as an installed app's after the phone closed it: still signed in.
   const second = await remembered.newPage();
   await second.goto('/profile');
   await expect(second.getByRole('heading', { name: 'Account Information' })).toBeVisible();
@@ -112,12 +119,34 @@ test('remember-me survives a new page in the same context; without it the sessio
   const forgotten = await browser.newContext();
   const tab = await forgotten.newPage();
   await tab.goto('/login');
-  await signIn(tab, person);
+  await signIn(tab, person, { rememberMe: false });
   await expect(tab).toHaveURL(/\/dashboard$/);
   const other = await forgotten.newPage();
   await other.goto('/profile');
   await expect(other).toHaveURL(/\/login\?returnUrl=%2Fprofile$/);
   await forgotten.close();
+});
+
+test('an app opened from a push with only its refresh token left renews it instead of asking to sign in', async ({
+  page,
+  request,
+}) => {
+  const person = await registerViaApi(request);
+  await openSignedIn(page, person, '/robots.txt');
+  const refreshToken = await page.evaluate(() => {
+    localStorage.removeItem('access_token');
+    return localStorage.getItem('refresh_token');
+  });
+  const renewed = page.waitForResponse('**/auth/refresh-token');
+  // The URL a push notification's click opens.
+  await page.goto('/inbox');
+  expect((await renewed).status()).toBe(200);
+  await expect(page).toHaveURL(/\/inbox$/);
+  await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('refresh_token')))
+    .not.toBe(refreshToken);
+  expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
 });
 
 test('guest → warning icon → upgrade → icon gone', async ({ page }) => {
@@ -165,9 +194,12 @@ test('forgot password → the link from the outbox → reset → sign in with th
 }) => {
   const person = await registerViaApi(request);
   await page.goto('/login');
+  await page.getByLabel('Email').fill(person.email);
   await page.getByRole('button', { name: 'Forgot your password?' }).click();
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-  await page.getByLabel('Email').fill(person.email);
+  // The email typed on the sign-in form came along; it is not in the address.
+  await expect(page.getByLabel('Email')).toHaveValue(person.email);
+  expect(page.url()).not.toContain('example.com');
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText('Password reset link has been sent to your email.')).toBeVisible();
   await expect(page.getByLabel('Email')).toHaveValue('');

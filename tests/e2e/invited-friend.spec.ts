@@ -73,18 +73,26 @@ test('the invited friend who signs up is told who invited them to what, and land
   await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
   await expectNoViolations(page, 'register with an invite');
+  // Name, email and password: display name and username follow the first name.
   const person = newPerson();
-  await page.getByLabel('First name').fill(person.firstName);
+  const firstName = `Kit${person.username.slice(-6).replace(/\W/g, '')}`;
+  await page.getByLabel('First name').fill(firstName);
   await page.getByLabel('Last name').fill(person.lastName);
-  await page.getByLabel('Display name').fill(person.displayName);
-  await page.getByLabel('Username').fill(person.username);
+  await expect(page.getByLabel('Display name')).toHaveValue(firstName);
+  await expect(page.getByLabel('Username')).toHaveValue(
+    new RegExp(`^${firstName.toLowerCase()}\\d{2}$`),
+  );
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
   await page.getByLabel('Confirm password').fill(person.password);
   await page.getByRole('checkbox', { name: /I agree to the Terms and Conditions/ }).check();
   await page.getByRole('button', { name: 'Create Account' }).click();
 
-  await expectInsideGroup(page, invite, person.displayName);
+  await expectInsideGroup(page, invite, firstName);
+  // Signed up, the friend stays signed in: a window opened later (from a push) is theirs.
+  const later = await page.context().newPage();
+  await later.goto(`/group/${invite.group.id}`);
+  await expect(later.getByRole('heading', { name: invite.group.name, level: 1 })).toBeVisible();
   await page.context().close();
 });
 
@@ -172,15 +180,45 @@ test('the invited friend who plays as a guest, after a look at signing in, lands
   await page.context().close();
 });
 
-test('a wrong invite code names nobody and nothing', async ({ browser, request }) => {
+const incomplete = (page: Page) =>
+  page.getByRole('heading', { name: 'This invite link is incomplete — ask for a new one' });
+
+test('a wrong invite code names nobody and nothing, and says the link is incomplete', async ({
+  browser,
+  request,
+}) => {
   const invite = await anaInvites({ request });
   const page = await freshPage(browser);
   const lookup = page.waitForResponse('**/api/invites/preview');
   await page.goto(`/group/${invite.group.id}?inviteCode=not-the-code`);
   expect((await lookup).status()).toBe(403);
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(incomplete(page)).toBeVisible();
   await expect(page.getByText(/invited you to/)).toHaveCount(0);
   await expect(page.getByText(invite.group.name)).toHaveCount(0);
+  await page.context().close();
+});
+
+test('a cut-off invite link says so on the way to an account, before any is made', async ({
+  browser,
+  request,
+}) => {
+  const invite = await anaInvites({ request });
+  const page = await freshPage(browser);
+  // The code lost its last characters: the server refuses it.
+  await page.goto(invite.path.slice(0, -3));
+  await expect(incomplete(page)).toBeVisible();
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+  await expect(incomplete(page)).toBeVisible();
+  await expect(page.getByText(/invited you to/)).toHaveCount(0);
+  // Cut inside "inviteCode=": no code to ask about, and still said at once.
+  await page.goto(`/group/${invite.group.id}?inviteCo`);
+  await expect(page).toHaveURL(/\/login\?returnUrl=/);
+  await expect(incomplete(page)).toBeVisible();
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  await expect(page.getByRole('heading', { name: 'Play as a guest' })).toBeVisible();
+  await expect(incomplete(page)).toBeVisible();
   await page.context().close();
 });
 

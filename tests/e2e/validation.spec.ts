@@ -54,12 +54,16 @@ test.describe('login form', () => {
 });
 
 test.describe('register form', () => {
-  test('required messages appear as each field is touched, and submit stays disabled', async ({
+  test('required messages appear as each field is touched, and the button says what is still needed', async ({
     page,
   }) => {
     await page.goto('/register');
     const submit = page.getByRole('button', { name: 'Create Account' });
-    await expect(submit).toBeDisabled();
+    // Never greyed out without a word: the note under the button describes it.
+    await expect(submit).toBeEnabled();
+    await expect(submit).toHaveAccessibleDescription(
+      'Still needed: first name, last name, display name, username, email, password, password confirmation, accepting the terms',
+    );
     for (const label of [
       'First name',
       'Last name',
@@ -85,10 +89,61 @@ test.describe('register form', () => {
     ]) {
       await expect(page.getByText(message, { exact: true })).toBeVisible();
     }
-    await expect(submit).toBeDisabled();
+
+    // The note shrinks as the form fills, and goes once nothing is missing.
+    await page.getByLabel('First name').fill('Robin');
+    await page.getByLabel('Last name').fill('Quill');
+    await page.getByLabel('Email').fill('robin@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Hunchy2024!');
+    await expect(submit).toHaveAccessibleDescription(
+      'Still needed: password confirmation, accepting the terms',
+    );
+    await page.getByLabel('Confirm password').fill('Hunchy2024!');
+    await page.getByRole('checkbox', { name: /I agree/ }).check();
+    await expect(page.getByText(/^Still needed:/)).toHaveCount(0);
   });
 
-  test('format messages and the strength meter', async ({ page }) => {
+  test('an early press of the button sends nothing, marks every field and goes to the first', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    let sent = false;
+    page.on('request', (r) => {
+      if (r.url().includes('/auth/register')) sent = true;
+    });
+    await page.getByLabel('Email').fill('robin@example.com');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('First name is required')).toBeVisible();
+    await expect(page.getByLabel('First name')).toBeFocused();
+    await expect(page.getByText('You must agree to the terms and conditions')).toBeVisible();
+    expect(sent).toBe(false);
+  });
+
+  test('display name and username follow the first name until the player edits them', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    const displayName = page.getByLabel('Display name');
+    const username = page.getByLabel('Username');
+    await page.getByLabel('First name').fill('Zoë');
+    await expect(displayName).toHaveValue('Zoë');
+    await expect(username).toHaveValue(/^zoe\d{2}$/);
+    await page.getByLabel('First name').fill('Zoëlla');
+    await expect(displayName).toHaveValue('Zoëlla');
+    await expect(username).toHaveValue(/^zoella\d{2}$/);
+    // No message on a field the player has not touched.
+    await expect(page.getByText('Display name must be 2–50 chars')).toHaveCount(0);
+
+    await username.fill('zz_top');
+    await displayName.fill('Zed');
+    await page.getByLabel('First name').fill('Zoë');
+    await expect(username).toHaveValue('zz_top');
+    await expect(displayName).toHaveValue('Zed');
+  });
+
+  test('the meter never says "Strong" for a password the form refuses, and lists what is missing', async ({
+    page,
+  }) => {
     await page.goto('/register');
     await touch(page, 'Username', 'ab');
     await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
@@ -96,21 +151,34 @@ test.describe('register form', () => {
     await expect(errorOf(page, 'Email')).toHaveText('Please enter a valid email address');
 
     const meter = page.getByRole('meter', { name: 'Password strength' });
+    const password = page.getByLabel('Password', { exact: true });
+    // What the meter lists is what the password field tells a screen reader.
+    const unmet = page.getByRole('list');
     await touch(page, 'Password', 'abc');
-    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
     await expect(meter).toHaveAttribute('aria-valuetext', /Weak/);
-    await page.getByLabel('Password', { exact: true }).fill('abcdefgh');
-    await expect(
-      page.getByText(
-        'Password must include at least one uppercase letter, one lowercase letter, and one number or special character',
-      ),
-    ).toBeVisible();
-    await expect(meter).toHaveAttribute('aria-valuetext', /Fair/);
-    await page.getByLabel('Password', { exact: true }).fill('Abcdefgh1!xy');
-    await expect(meter).toHaveAttribute('aria-valuenow', '100');
+    await expect(unmet.getByRole('listitem')).toHaveText([
+      'At least 8 characters',
+      'An uppercase letter',
+      'A number or a symbol',
+    ]);
+    await expect(password).toHaveAccessibleDescription(
+      'Still needed: At least 8 characters An uppercase letter A number or a symbol',
+    );
+
+    // The password: the spec's count alone said "Strong" in green.
+    await password.fill('sunny-tiger-42');
+    await expect(meter).toHaveAttribute('aria-valuetext', 'Fair (59 of 100)');
+    await expect(unmet.getByRole('listitem')).toHaveText(['An uppercase letter']);
+
+    await password.fill('Sunny-tiger-42');
     await expect(meter).toHaveAttribute('aria-valuetext', /Strong/);
+    await expect(unmet).toHaveCount(0);
+    await password.fill('Abcdefgh1!xy');
+    await expect(meter).toHaveAttribute('aria-valuenow', '100');
     await touch(page, 'Confirm password', 'Abcdefgh1!xz');
     await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await password.fill('');
+    await expect(page.getByText('Password is required')).toBeVisible();
   });
 
   test('links to the terms, the privacy policy and sign in', async ({ page }) => {
@@ -156,14 +224,19 @@ test.describe('reset password form', () => {
     await page.goto('/reset-password?token=abc');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expect(page.getByText('Password is required')).toBeVisible();
+    // Once typed, the parts of the rule still unmet say what the message would.
+    const unmet = page.getByRole('list');
     await touch(page, 'New password', 'short');
-    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+    await expect(unmet.getByRole('listitem')).toHaveText([
+      'At least 8 characters',
+      'An uppercase letter',
+      'A number or a symbol',
+    ]);
     await page.getByLabel('New password', { exact: true }).fill('alllowercase');
-    await expect(
-      page.getByText(
-        'Password must include at least one uppercase letter, one lowercase letter, and one number or special character',
-      ),
-    ).toBeVisible();
+    await expect(unmet.getByRole('listitem')).toHaveText([
+      'An uppercase letter',
+      'A number or a symbol',
+    ]);
     await page.getByLabel('New password', { exact: true }).fill('Good-password-1');
     await touch(page, 'Confirm new password', 'Other-password-1');
     await expect(page.getByText('Passwords do not match')).toBeVisible();

@@ -15,6 +15,7 @@ import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
+import { carriedEmail } from './carried-email';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Forgot-password page", §8.
@@ -34,14 +35,15 @@ export function ForgotPasswordPage() {
   usePageTitle('Reset your password');
   // Back to Login keeps an invite link's way into its group; so does the mailed link, in this
   // browser (the mail itself carries no invite).
-  const { search } = useLocation();
+  const { search, state } = useLocation();
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(
     null,
   );
   const form = useForm<ForgotPasswordForm>({
     resolver: zodResolver(forgotPasswordFormSchema),
     mode: 'onTouched',
-    defaultValues: { email: '' },
+    // The email typed on the sign-in form comes along (issue #42).
+    defaultValues: { email: carriedEmail(state) },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -50,7 +52,7 @@ export function ForgotPasswordPage() {
     try {
       await requestPasswordReset(values);
       rememberedInvite.keep(search);
-      form.reset();
+      form.reset({ email: '' });
       setOutcome({ tone: 'success', message: TEXT.sent });
     } catch (error) {
       console.warn('Password reset request failed', error);

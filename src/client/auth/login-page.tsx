@@ -15,6 +15,7 @@ import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
 import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
+import { carryEmail } from './carried-email';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Login page", §4 "Forms", §8.
@@ -45,7 +46,10 @@ export function LoginPage() {
   const form = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
     mode: 'onTouched',
-    defaultValues: { email: '', password: '', rememberMe: false },
+    // Ticked from the start (issue #42): an installed app's window is a session of its own, so
+    // a tab-only session signed friends out each time the phone closed it. Whoever unticks it
+    // on a shared browser still gets a session that ends with the tab.
+    defaultValues: { email: '', password: '', rememberMe: true },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -98,7 +102,12 @@ export function LoginPage() {
           <button
             type="button"
             className={styles.linkButton}
-            onClick={() => navigate(`/forgot-password${returnQuery(search)}`)}
+            // The email typed here comes along (carried-email.ts): no typing it twice.
+            onClick={() =>
+              navigate(`/forgot-password${returnQuery(search)}`, {
+                state: carryEmail(form.getValues('email')),
+              })
+            }
           >
             {TEXT.forgot}
           </button>

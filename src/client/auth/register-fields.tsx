@@ -1,10 +1,11 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { useId, useRef, useState } from 'react';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router-dom';
-import type { RegisterForm } from '../../domain/auth';
+import { suggestDisplayName, suggestUsername, type RegisterForm } from '../../domain/auth';
 import { Checkbox } from '../ui/checkbox';
 import { PasswordField } from '../ui/password-field';
 import { TextField } from '../ui/text-field';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { isListingUnmetParts, PasswordStrengthMeter } from './password-strength-meter';
 import styles from './auth-form.module.css';
 
 // The full-account fields (docs/accounts-and-shell.md §2 "Register page"), shared by /register and the guest
@@ -21,13 +22,48 @@ const TEXT = {
   passwordConfirm: 'Confirm password',
 };
 
-interface RegisterFieldsProps {
-  register: UseFormRegister<RegisterForm>;
-  errors: FieldErrors<RegisterForm>;
-  password: string;
+type SuggestedField = 'displayName' | 'username';
+
+/**
+ * Display name and username follow the first name as it is typed (issue #42: a friend from an
+ * invite types name, email and password), each until the player edits it: an edited one is
+ * theirs. A field that starts filled (a guest's display name in the upgrade modal) is theirs
+ * already. Setting a suggestion validates nothing: an untouched field shows no error.
+ */
+function useNameSuggestions(form: UseFormReturn<RegisterForm>) {
+  const [suffix] = useState(() => 10 + Math.floor(Math.random() * 90));
+  const defaults = form.formState.defaultValues;
+  const following = useRef<Record<SuggestedField, boolean>>({
+    displayName: !defaults?.displayName,
+    username: !defaults?.username,
+  });
+  const suggest = (firstName: string) => {
+    const suggestions: Record<SuggestedField, string> = {
+      displayName: suggestDisplayName(firstName),
+      username: suggestUsername(firstName, suffix),
+    };
+    for (const field of ['displayName', 'username'] as const) {
+      if (!following.current[field]) continue;
+      form.setValue(field, suggestions[field], {
+        shouldDirty: true,
+        // Once touched, a field's message follows its value, as when the player types.
+        shouldValidate: form.getFieldState(field).isTouched,
+      });
+    }
+  };
+  const stopFollowing = (field: SuggestedField) => {
+    following.current[field] = false;
+  };
+  return { suggest, stopFollowing };
 }
 
-export function RegisterFields({ register, errors, password }: RegisterFieldsProps) {
+export function RegisterFields({ form }: { form: UseFormReturn<RegisterForm> }) {
+  const { register } = form;
+  const { errors } = form.formState;
+  const password = useWatch({ control: form.control, name: 'password' });
+  const { suggest, stopFollowing } = useNameSuggestions(form);
+  const unmetPartsId = useId();
+  const isListing = isListingUnmetParts(password);
   return (
     <>
       <div className={styles.row}>
@@ -35,7 +71,7 @@ export function RegisterFields({ register, errors, password }: RegisterFieldsPro
           label={TEXT.firstName}
           autoComplete="given-name"
           error={errors.firstName?.message}
-          {...register('firstName')}
+          {...register('firstName', { onChange: (event) => suggest(event.target.value) })}
         />
         <TextField
           label={TEXT.lastName}
@@ -49,7 +85,7 @@ export function RegisterFields({ register, errors, password }: RegisterFieldsPro
         autoComplete="nickname"
         hint={TEXT.displayNameHint}
         error={errors.displayName?.message}
-        {...register('displayName')}
+        {...register('displayName', { onChange: () => stopFollowing('displayName') })}
       />
       <TextField
         label={TEXT.username}
@@ -57,7 +93,7 @@ export function RegisterFields({ register, errors, password }: RegisterFieldsPro
         autoCapitalize="none"
         spellCheck={false}
         error={errors.username?.message}
-        {...register('username')}
+        {...register('username', { onChange: () => stopFollowing('username') })}
       />
       <TextField
         label={TEXT.email}
@@ -71,8 +107,10 @@ export function RegisterFields({ register, errors, password }: RegisterFieldsPro
       <PasswordField
         label={TEXT.password}
         autoComplete="new-password"
-        meter={<PasswordStrengthMeter password={password} />}
-        error={errors.password?.message}
+        meter={<PasswordStrengthMeter password={password} id={unmetPartsId} />}
+        meterDescriptionId={isListing ? unmetPartsId : undefined}
+        // While the meter lists the parts still unmet, they are the message.
+        error={isListing ? undefined : errors.password?.message}
         {...register('password')}
       />
       <PasswordField

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type RegisterForm } from '../../domain/auth';
 import { registerFormSchema } from '../../domain/schemas/auth';
@@ -13,6 +13,7 @@ import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { AuthLayout } from './auth-layout';
 import { EMPTY_REGISTER_FORM, RegisterFields } from './register-fields';
+import { RegisterMissingNote } from './register-missing-note';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Register page", §5 "Register form", §8.
@@ -45,8 +46,8 @@ export function RegisterPage() {
     mode: 'onTouched',
     defaultValues: EMPTY_REGISTER_FORM,
   });
-  const { errors, isSubmitting, isValid } = form.formState;
-  const password = useWatch({ control: form.control, name: 'password' });
+  const { isSubmitting } = form.formState;
+  const missingId = useId();
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -76,16 +77,19 @@ export function RegisterPage() {
     >
       <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
         {failure && <FormAlert tone="error">{failure}</FormAlert>}
-        <RegisterFields register={form.register} errors={errors} password={password} />
+        <RegisterFields form={form} />
+        {/* Never greyed out without a word (issue #42): the note under it says what is still
+            needed, and pressing it anyway marks every field touched and focuses the first. */}
         <Button
           type="submit"
           fullWidth
-          disabled={!isValid}
+          aria-describedby={missingId}
           isLoading={isSubmitting}
           loadingText={TEXT.busy}
         >
           {TEXT.submit}
         </Button>
+        <RegisterMissingNote control={form.control} id={missingId} />
       </form>
     </AuthLayout>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { type ResetPasswordForm } from '../../domain/auth';
@@ -14,7 +14,7 @@ import { Button, buttonClassName } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
 import { AuthLayout } from './auth-layout';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { isListingUnmetParts, PasswordStrengthMeter } from './password-strength-meter';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Reset-password page", §4, §8.
@@ -79,6 +79,8 @@ function ResetPasswordForm({ token, inviteSearch }: { token: string; inviteSearc
   });
   const { errors, isSubmitting } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
+  const unmetPartsId = useId();
+  const isListing = isListingUnmetParts(password);
   const isDone = outcome?.tone === 'success';
 
   useEffect(() => {
@@ -118,8 +120,10 @@ function ResetPasswordForm({ token, inviteSearch }: { token: string; inviteSearc
       <PasswordField
         label={TEXT.password}
         autoComplete="new-password"
-        meter={<PasswordStrengthMeter password={password} />}
-        error={errors.password?.message}
+        meter={<PasswordStrengthMeter password={password} id={unmetPartsId} />}
+        meterDescriptionId={isListing ? unmetPartsId : undefined}
+        // While the meter lists the parts still unmet, they are the message.
+        error={isListing ? undefined : errors.password?.message}
         {...form.register('password')}
       />
       <PasswordField

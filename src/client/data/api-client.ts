@@ -184,12 +184,31 @@ export function createApiClient({
     return Promise.race([refreshing, timeout]).finally(() => clearTimeout(timer));
   };
 
+  /** The shared refresh, or the end of the session it could not renew. */
+  const refreshOrEnd = async (): Promise<string> => {
+    try {
+      return await sharedRefresh();
+    } catch (error) {
+      // Offline is not a failed refresh: an installed app on a flaky connection keeps
+      // its session and tries again later (docs/architecture.md §8). Anything else (the
+      // server refused, no refresh token, the 30 s wait ran out) logs out.
+      if (error instanceof TypeError)
+        throw new ApiError(0, null, 'Network error. Please check your connection.');
+      await session.logout('expired');
+      throw new ApiError(401, null, 'Your session has expired. Please sign in again.');
+    }
+  };
+
   const request = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {
     const url = resolveUrl(path);
-    const token = options.auth === false ? null : session.getAccessToken();
+    let token = options.auth === false ? null : session.getAccessToken();
     const sentIn = sessionsEnded;
     let response: Response;
     try {
+      // A session kept by its refresh token alone (session-store.ts restore) renews its access
+      // token first: an app opened from a push refreshes rather than asking to sign in.
+      if (options.auth !== false && !token && session.getRefreshToken())
+        token = await refreshOrEnd();
       response = await send(url, options, token);
       if (response.status === 401 && token && !NEVER_REFRESH.some((p) => url.includes(p))) {
         let freshToken: string;
@@ -198,17 +217,7 @@ export function createApiClient({
           // Another request already refreshed while this one was in flight.
           freshToken = current;
         } else {
-          try {
-            freshToken = await sharedRefresh();
-          } catch (error) {
-            // Offline is not a failed refresh: an installed app on a flaky connection keeps
-            // its session and tries again later (docs/architecture.md §8). Anything else (the
-            // server refused, no refresh token, the 30 s wait ran out) logs out.
-            if (error instanceof TypeError)
-              throw new ApiError(0, null, 'Network error. Please check your connection.');
-            await session.logout('expired');
-            throw new ApiError(401, null, 'Your session has expired. Please sign in again.');
-          }
+          freshToken = await refreshOrEnd();
         }
         response = await send(url, options, freshToken);
       }

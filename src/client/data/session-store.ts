@@ -145,11 +145,18 @@ export function createSessionStore({ storages, revokeRefreshToken }: SessionStor
     /** True when the session lives in localStorage (remember-me or registration). */
     isPersistent: () => storage !== null && storage === storages.persistent,
 
-    /** Start-up: the remembered session wins over a tab-only one. */
+    /**
+     * Start-up: the remembered session wins over a tab-only one. A session lives as long as
+     * its refresh token: without an access token the first request renews it (api-client.ts),
+     * so an app opened from a push never lands on the sign-in form while one is stored.
+     */
     restore() {
       for (const candidate of [storages.persistent, storages.temporary]) {
         const user = readUser(candidate);
-        if (user && candidate.getItem(STORAGE_KEYS.accessToken)) {
+        const hasToken =
+          candidate.getItem(STORAGE_KEYS.accessToken) ||
+          candidate.getItem(STORAGE_KEYS.refreshToken);
+        if (user && hasToken) {
           storage = candidate;
           publish(user);
           events.emit('restored', { user });

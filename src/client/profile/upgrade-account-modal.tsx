@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { type RegisterForm } from '../../domain/auth';
 import { registerFormSchema } from '../../domain/schemas/auth';
 import { DEFAULT_APP_NAME } from '../../domain/constants';
@@ -8,6 +8,7 @@ import { updateProfile } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { EMPTY_REGISTER_FORM, RegisterFields } from '../auth/register-fields';
+import { RegisterMissingNote } from '../auth/register-missing-note';
 import { toast } from '../shell/toast-store';
 import { asyncHandler } from '../ui/async-handler';
 import { Button } from '../ui/button';
@@ -32,8 +33,8 @@ export function UpgradeAccountModal({ onDone }: { onDone: () => void }) {
     mode: 'onTouched',
     defaultValues: { ...EMPTY_REGISTER_FORM, displayName: user?.displayName ?? '' },
   });
-  const { errors, isSubmitting } = form.formState;
-  const password = useWatch({ control: form.control, name: 'password' });
+  const { isSubmitting } = form.formState;
+  const missingId = useId();
 
   const onSubmit = form.handleSubmit(async ({ acceptTerms: _acceptTerms, ...fields }) => {
     setFailure(null);
@@ -51,10 +52,17 @@ export function UpgradeAccountModal({ onDone }: { onDone: () => void }) {
     <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
       <p className={styles.lead}>{TEXT.intro}</p>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <RegisterFields register={form.register} errors={errors} password={password} />
-      <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
+      <RegisterFields form={form} />
+      <Button
+        type="submit"
+        fullWidth
+        aria-describedby={missingId}
+        isLoading={isSubmitting}
+        loadingText={TEXT.busy}
+      >
         {TEXT.submit}
       </Button>
+      <RegisterMissingNote control={form.control} id={missingId} />
     </form>
   );
 }

@@ -7,6 +7,8 @@ import styles from './field.module.css';
 interface PasswordFieldProps extends Omit<TextFieldProps, 'type' | 'hint'> {
   /** Under the input, above the error: the register form's strength meter. */
   meter?: ReactNode;
+  /** The id of what the meter says the password still needs, while it says something. */
+  meterDescriptionId?: string | undefined;
 }
 
 /** A password input with a show/hide toggle (docs/accounts-and-shell.md §2, login page). */
@@ -14,6 +16,7 @@ export function PasswordField({
   label,
   error,
   meter,
+  meterDescriptionId,
   id,
   className,
   ref,
@@ -34,7 +37,9 @@ export function PasswordField({
           type={isVisible ? 'text' : 'password'}
           className={`${styles.input} ${styles.withToggle}`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
+          aria-describedby={
+            [meterDescriptionId, error && `${inputId}-error`].filter(Boolean).join(' ') || undefined
+          }
           {...input}
         />
         <button

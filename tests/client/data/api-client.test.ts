@@ -233,6 +233,18 @@ describe('api client: the shared token refresh (docs/accounts-and-shell.md §4)'
     await expect(api.get('/api/held')).resolves.toEqual({ ok: true, url: '/api/held' });
   });
 
+  it('renews a session kept by its refresh token alone before its first request', async () => {
+    const { api, session, logouts } = setup();
+    sessionStorage.removeItem('access_token');
+    await expect(api.get('/api/inbox')).resolves.toEqual({ ok: true, url: '/api/inbox' });
+    expect(seen.map((s) => [s.url, s.authorization])).toEqual([
+      ['/auth/refresh-token', undefined],
+      ['/api/inbox', 'Bearer fresh-access'],
+    ]);
+    expect(session.getRefreshToken()).toBe('rotated-refresh');
+    expect(logouts()).toBe(0);
+  });
+
   it('does not refresh for a 401 on a request sent without a token', async () => {
     const { api } = setup();
     await expect(api.get('/api/public', { auth: false })).rejects.toMatchObject({ status: 401 });

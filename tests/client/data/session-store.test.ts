@@ -87,6 +87,15 @@ describe('session token storage (docs/accounts-and-shell.md §4)', () => {
     expect(store.getAccessToken()).toBe('access-1');
   });
 
+  it('restores a session kept by its refresh token alone: it lives while that token does', () => {
+    makeStore().store.signIn(auth(), true);
+    localStorage.removeItem('access_token');
+    const { store } = makeStore();
+    expect(store.restore()).toEqual(user);
+    expect(store.getAccessToken()).toBeNull();
+    expect(store.getRefreshToken()).toBe('refresh-1');
+  });
+
   it('restores nothing from empty or broken storage', () => {
     localStorage.setItem('user_data', '{not json');
     localStorage.setItem('access_token', 'x');
