@@ -1,5 +1,8 @@
 // `npm start`: builds whatever is missing or out of date, then runs the bundled server
-// (which migrates the database and serves the API and the PWA on one port).
+// (which migrates the database and serves the API and the PWA on one port). package.json runs
+// it with `exec`: npm passes SIGTERM/SIGINT to its script's shell, and a shell that does not
+// exec its command (dash) died of it and left this process serving on as an orphan
+// (tests/server/start-signals.test.ts).
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SERVER_SOURCES, at, isStale, run } from './server-bundle.mjs';
