@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type LoginForm } from '../../domain/auth';
+import { SIGN_UP_REFUSAL_MESSAGES } from '../../domain/registration';
 import { loginFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
@@ -15,6 +16,7 @@ import { FormAlert } from '../ui/form-alert';
 import { PasswordField } from '../ui/password-field';
 import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
+import { useSignUpOffer } from './use-sign-up-offer';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Login page", §4 "Forms", §8.
@@ -40,6 +42,7 @@ export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
   const { search } = useLocation();
+  const { refusal } = useSignUpOffer(search);
   const [failure, setFailure] = useState<string | null>(null);
   // mode onTouched: a field's error shows once it is touched; an invalid submit touches all.
   const form = useForm<LoginForm>({
@@ -67,9 +70,14 @@ export function LoginPage() {
       subtitle={TEXT.subtitle}
       footer={
         <>
-          <p>
-            {TEXT.noAccount} <Link to={`/register${returnQuery(search)}`}>{TEXT.signUp}</Link>
-          </p>
+          {/* Only the ways in this server accepts (REGISTRATION, GUESTS); else why not. */}
+          {refusal.account === null ? (
+            <p>
+              {TEXT.noAccount} <Link to={`/register${returnQuery(search)}`}>{TEXT.signUp}</Link>
+            </p>
+          ) : (
+            <p>{SIGN_UP_REFUSAL_MESSAGES[refusal.account]}</p>
+          )}
           <p>
             {TEXT.moving} <Link to="/move">{TEXT.useLink}</Link>
           </p>
@@ -106,16 +114,20 @@ export function LoginPage() {
         <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
           {TEXT.submit}
         </Button>
-        <div className={styles.divider}>or</div>
-        {/* An invite link brought them here: every way in (guest, sign up, a forgotten
-            password and back) carries it on, so each ends in the group. */}
-        <Button
-          variant="secondary"
-          fullWidth
-          onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}
-        >
-          {TEXT.guest}
-        </Button>
+        {refusal.guest === null && (
+          <>
+            <div className={styles.divider}>or</div>
+            {/* An invite link brought them here: every way in (guest, sign up, a forgotten
+                password and back) carries it on, so each ends in the group. */}
+            <Button
+              variant="secondary"
+              fullWidth
+              onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}
+            >
+              {TEXT.guest}
+            </Button>
+          </>
+        )}
       </form>
     </AuthLayout>
   );
