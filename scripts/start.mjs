@@ -13,9 +13,11 @@ const hasClientSource = existsSync(at('src/client/index.html'));
 const needsClient =
   hasClientSource &&
   isStale(at('dist/client/index.html'), ['src/client', 'src/domain', 'src-sw', 'public']);
-// Every server bundle (the backup's too) is built at once: one stale means all are.
-const needsServer =
-  isStale(serverBundle, SERVER_SOURCES) || isStale(at('dist/server/backup-cli.js'), SERVER_SOURCES);
+// Every server bundle (the backup's and the admin commands' too) is built at once: one stale
+// means all are.
+const needsServer = ['main.js', 'backup-cli.js', 'admin-cli.js'].some((bundle) =>
+  isStale(at('dist/server', bundle), SERVER_SOURCES),
+);
 
 if (needsClient) {
   run('npm', ['run', 'build']);

@@ -218,6 +218,32 @@ export function createAuthService({
     if (refusal) throw SIGN_UP_REFUSALS[refusal]();
   }
 
+  /**
+   * A one-time reset link for the full account of `email`, or undefined when there is none:
+   * what forgot-password mails, and what the operator's `npm run admin -- reset-password` prints.
+   */
+  async function createPasswordResetLink(
+    email: string,
+  ): Promise<{ user: UserRow & { email: string }; link: string } | undefined> {
+    const token = generateOpaqueToken();
+    const user = await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.email, email), eq(users.isTemporary, false)))
+        .limit(1);
+      if (!found?.email) return undefined;
+      await tx.insert(passwordResets).values({
+        userId: found.id,
+        sentTo: found.email,
+        tokenHash: hashOpaqueToken(token),
+        expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
+      });
+      return { ...found, email: found.email };
+    });
+    return user && { user, link: `${publicUrl}/reset-password/${token}` };
+  }
+
   async function findUser(tx: Executor, id: number): Promise<UserRow> {
     const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
     // A valid token for a user who no longer exists, or deleted their account, is a dead session.
@@ -228,6 +254,7 @@ export function createAuthService({
   return {
     startSession,
     revokeTransfers,
+    createPasswordResetLink,
 
     async register(input: z.output<typeof registerRequestSchema>): Promise<AuthResponse> {
       if (input.isTemporary) {
@@ -364,7 +391,7 @@ export function createAuthService({
     },
 
     /** Signs out everywhere: every session of the caller ends, their open sockets are dropped. */
-    async revokeAll(auth: AuthUser): Promise<MessageResponse> {
+    async revokeAll(auth: Pick<AuthUser, 'id'>): Promise<MessageResponse> {
       await db.transaction((tx) => revokeAllSessions(tx, auth.id));
       announceSessionsRevoked(auth.id);
       return { message: REVOKE_ALL_MESSAGE };
@@ -374,28 +401,13 @@ export function createAuthService({
     async forgotPassword(
       input: z.output<typeof forgotPasswordRequestSchema>,
     ): Promise<MessageResponse> {
-      const token = generateOpaqueToken();
-      const user = await db.transaction(async (tx) => {
-        const [found] = await tx
-          .select()
-          .from(users)
-          .where(and(eq(users.email, input.email), eq(users.isTemporary, false)))
-          .limit(1);
-        if (!found?.email) return undefined;
-        await tx.insert(passwordResets).values({
-          userId: found.id,
-          sentTo: found.email,
-          tokenHash: hashOpaqueToken(token),
-          expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
-        });
-        return found;
-      });
-      if (user?.email) {
+      const reset = await createPasswordResetLink(input.email);
+      if (reset) {
         mailer.send(
           renderPasswordResetMail({
-            to: user.email,
-            displayName: user.displayName,
-            link: `${publicUrl}/reset-password/${token}`,
+            to: reset.user.email,
+            displayName: reset.user.displayName,
+            link: reset.link,
           }),
         );
       }
