@@ -23,6 +23,8 @@ export const POSTGRES_FILES = [
   'tests/server/db/migrate-lock.test.ts',
   'tests/server/auth/session-end.test.ts',
   'tests/server/auth/account-deletion.test.ts',
+  // The operator's commands beside a live server (PGlite stopped, PostgreSQL serving).
+  'tests/server/admin/admin-cli.test.ts',
   // xid8 cursors and NOTIFY: the devices' mirror and its quiet pull.
   'tests/server/mirror/mirror.test.ts',
   'tests/server/mirror/quiet-pull.test.ts',

@@ -1,6 +1,7 @@
 // Bundles the server (src/server/main.ts and what it imports from src/domain) into
 // dist/server/main.js with esbuild, and the backup commands (src/server/db/backup-cli.ts, run
-// by scripts/backup.mjs) into dist/server/backup-cli.js, and copies the SQL migrations next to
+// by scripts/backup.mjs) into dist/server/backup-cli.js, the operator's commands
+// (src/server/admin/admin-cli.ts, run by scripts/admin.mjs) into dist/server/admin-cli.js, and copies the SQL migrations next to
 // them, where src/server/db/connect.ts looks for them. npm packages stay external: they are
 // loaded from node_modules at run time.
 import { cpSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ await build({
   entryPoints: {
     main: path.join(root, 'src/server/main.ts'),
     'backup-cli': path.join(root, 'src/server/db/backup-cli.ts'),
+    'admin-cli': path.join(root, 'src/server/admin/admin-cli.ts'),
   },
   outdir: outDir,
   bundle: true,

@@ -40,6 +40,9 @@ export const API_ERROR_CODES = [
   'invalid_invite_code',
   'removed_from_group',
   'client_group_not_yours',
+  'registration_closed',
+  'invite_required',
+  'guests_disabled',
   // 404
   'not_found',
   'bet_not_found',

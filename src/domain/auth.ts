@@ -53,6 +53,8 @@ export type RegisterRequest = {
   passwordConfirm: string;
   appName: string;
   isTemporary?: boolean | undefined;
+  /** The group invite the visitor came through (REGISTRATION=invite lets only these in). */
+  invite?: { groupId: number | string; inviteCode: string } | undefined;
 };
 
 /** PUT /auth/users/me: the register fields, all optional (docs/accounts-and-shell.md §3). */

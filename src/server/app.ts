@@ -254,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accessTokens,
     mailer,
     publicUrl: config.publicUrl,
+    registration: config.registration,
     now: deps.now,
   });
   // The services of every signed-in write: the REST routes' and, per mutation, the push's.
@@ -332,7 +333,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(authRoutes, { prefix: AUTH_BASE, auth, rateLimits: config.rateLimits });
+  await app.register(authRoutes, {
+    prefix: AUTH_BASE,
+    auth,
+    rateLimits: config.rateLimits,
+    registration: config.registration,
+  });
   await app.register(accountDataRoutes, {
     prefix: AUTH_BASE,
     accountData: createAccountDataService({ db: database.db, events, now: deps.now }),

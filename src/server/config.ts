@@ -5,6 +5,7 @@ import {
   parsePushEndpointHosts,
   type PushEndpointRule,
 } from './push/push-endpoints';
+import { REGISTRATION_MODES, type RegistrationSettings } from '../domain/registration';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 // Every setting of docs/architecture.md §3, parsed once. Each has a working default so a fresh
@@ -74,6 +75,16 @@ const envSchema = z
     ),
     SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
     PUBLIC_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
+    /** Who may create an account: anyone, only through a group invite, or nobody (src/domain/registration.ts). */
+    REGISTRATION: z.preprocess(
+      emptyAsUndefined,
+      z.enum(REGISTRATION_MODES, { error: 'must be one of open, invite, closed' }).default('open'),
+    ),
+    /** Whether visitors may play as guests (within REGISTRATION). */
+    GUESTS: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z
@@ -287,6 +298,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Origin used in mailed links and share links, without a trailing slash. */
   publicUrl: string;
+  /** REGISTRATION and GUESTS: who may create an account here. */
+  registration: RegistrationSettings;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Who may say the client's address in X-Forwarded-For (TRUST_PROXY). */
   trustProxy: TrustProxy;
@@ -343,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    registration: { registration: e.REGISTRATION, guests: e.GUESTS === 'on' },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     connectionLimits: {

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
+import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
 import { isConnectionLost, isTransactionConflict } from './db/transaction-retry';
 
 // The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
@@ -166,6 +167,13 @@ export const invalidCurrentPassword = () =>
   new AppError(403, 'invalid_current_password', 'Your current password is incorrect.', {
     currentPassword: 'Your current password is incorrect.',
   });
+// The operator's REGISTRATION / GUESTS settings refuse a new account (src/domain/registration.ts).
+export const registrationClosed = () =>
+  new AppError(403, 'registration_closed', SIGN_UP_REFUSAL_MESSAGES.registration_closed);
+export const inviteRequired = () =>
+  new AppError(403, 'invite_required', SIGN_UP_REFUSAL_MESSAGES.invite_required);
+export const guestsDisabled = () =>
+  new AppError(403, 'guests_disabled', SIGN_UP_REFUSAL_MESSAGES.guests_disabled);
 export const wrongInviteCode = () =>
   new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 /** An admin removed this user: they come back only when an admin adds them (domain/groups.ts isKeptOutOfGroup). */

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { connectDatabase } from './db/connect';
+import { DataDirLockedError } from './db/data-dir-lock';
 
 // Starts Hunch: config, database (migrated), the app on PORT; stops cleanly on SIGTERM/SIGINT.
 
@@ -57,7 +58,48 @@ async function main() {
   app.log.info(`Hunch is ready at ${config.publicUrl} (database: ${where})`);
 }
 
+/**
+ * One line naming the cause and the variable to change, for the failures an operator meets
+ * (a port in use, a database out of reach, a read-only or full DATA_DIR); undefined for the
+ * unexpected, which keep their stack.
+ */
+function startFailure(error: unknown, env = process.env): string | undefined {
+  if (error instanceof DataDirLockedError) return error.message;
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  const port = env.PORT || '3000';
+  const host = env.HOST || '0.0.0.0';
+  const dataDir = env.DATA_DIR || './data';
+  if (syscall === 'listen' && code === 'EADDRINUSE')
+    return `port ${port} on ${host} is in use by another process: stop it, or set PORT to a free port.`;
+  if (syscall === 'listen' && (code === 'EACCES' || code === 'EADDRNOTAVAIL'))
+    return `cannot listen on ${host}:${port} (${code}): check HOST and PORT (ports below 1024 need privileges).`;
+  if (env.DATABASE_URL && typeof code === 'string' && DATABASE_UNREACHABLE.has(code)) {
+    const url = new URL(env.DATABASE_URL);
+    return `the database at ${url.hostname}:${url.port || '5432'} cannot be reached (${code}): check DATABASE_URL and that PostgreSQL runs.`;
+  }
+  if (env.DATABASE_URL && code === '3D000')
+    return 'the database named in DATABASE_URL does not exist: create it (createdb), or fix DATABASE_URL.';
+  if (env.DATABASE_URL && code === '28P01')
+    return 'the database refused the password of DATABASE_URL: check its user and password.';
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return `DATA_DIR ${dataDir} is not writable (${code}): give the user running Hunch write access, or set DATA_DIR elsewhere.`;
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return `DATA_DIR ${dataDir} is full (${code}): free some space, or set DATA_DIR on a larger disk.`;
+  return undefined;
+}
+
+const DATABASE_UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ECONNRESET',
+]);
+
 main().catch((error: unknown) => {
-  console.error('Hunch could not start:', error);
+  const line = startFailure(error);
+  if (line) console.error(`Hunch could not start: ${line}`);
+  else console.error('Hunch could not start:', error);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type GuestForm } from '../../domain/auth';
+import { SIGN_UP_REFUSAL_MESSAGES } from '../../domain/registration';
 import { guestFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { registerGuest } from '../data/accounts-api';
@@ -13,6 +14,7 @@ import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
+import { useSignUpOffer } from './use-sign-up-offer';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Guest page", §8 "Guest failure".
@@ -34,6 +36,7 @@ export function GuestPage() {
   const navigate = useNavigate();
   // An invite link (/group/{id}?inviteCode=…) passes through login as returnUrl: honour it here too.
   const { search } = useLocation();
+  const { refusal, invite } = useSignUpOffer(search);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<GuestForm>({
     resolver: zodResolver(guestFormSchema),
@@ -45,7 +48,7 @@ export function GuestPage() {
   const onSubmit = form.handleSubmit(async ({ displayName }) => {
     setFailure(null);
     try {
-      await registerGuest(displayName);
+      await registerGuest(displayName, invite);
       navigate(returnUrlFromSearch(search), { replace: true });
     } catch (error) {
       console.warn('Guest registration failed', error);
@@ -63,20 +66,25 @@ export function GuestPage() {
         </p>
       }
     >
-      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
-        {failure && <FormAlert tone="error">{failure}</FormAlert>}
-        <TextField
-          label={TEXT.displayName}
-          autoComplete="nickname"
-          placeholder={TEXT.placeholder}
-          error={errors.displayName?.message}
-          {...form.register('displayName')}
-        />
-        <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
-          {TEXT.submit}
-        </Button>
-        <p className={styles.note}>{TEXT.note}</p>
-      </form>
+      {refusal.guest !== null ? (
+        // This server takes no guests now (GUESTS, REGISTRATION): say so instead of a form that can only fail.
+        <FormAlert tone="error">{SIGN_UP_REFUSAL_MESSAGES[refusal.guest]}</FormAlert>
+      ) : (
+        <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
+          {failure && <FormAlert tone="error">{failure}</FormAlert>}
+          <TextField
+            label={TEXT.displayName}
+            autoComplete="nickname"
+            placeholder={TEXT.placeholder}
+            error={errors.displayName?.message}
+            {...form.register('displayName')}
+          />
+          <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
+            {TEXT.submit}
+          </Button>
+          <p className={styles.note}>{TEXT.note}</p>
+        </form>
+      )}
     </AuthLayout>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type LoginForm } from '../../domain/auth';
+import { SIGN_UP_REFUSAL_MESSAGES } from '../../domain/registration';
 import { loginFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { login } from '../data/accounts-api';
@@ -16,6 +17,7 @@ import { PasswordField } from '../ui/password-field';
 import { TextField } from '../ui/text-field';
 import { AuthLayout } from './auth-layout';
 import { carryEmail } from './carried-email';
+import { useSignUpOffer } from './use-sign-up-offer';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Login page", §4 "Forms", §8.
@@ -41,6 +43,7 @@ export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
   const { search } = useLocation();
+  const { refusal } = useSignUpOffer(search);
   const [failure, setFailure] = useState<string | null>(null);
   // mode onTouched: a field's error shows once it is touched; an invalid submit touches all.
   const form = useForm<LoginForm>({
@@ -71,9 +74,14 @@ export function LoginPage() {
       subtitle={TEXT.subtitle}
       footer={
         <>
-          <p>
-            {TEXT.noAccount} <Link to={`/register${returnQuery(search)}`}>{TEXT.signUp}</Link>
-          </p>
+          {/* Only the ways in this server accepts (REGISTRATION, GUESTS); else why not. */}
+          {refusal.account === null ? (
+            <p>
+              {TEXT.noAccount} <Link to={`/register${returnQuery(search)}`}>{TEXT.signUp}</Link>
+            </p>
+          ) : (
+            <p>{SIGN_UP_REFUSAL_MESSAGES[refusal.account]}</p>
+          )}
           <p>
             {TEXT.moving} <Link to="/move">{TEXT.useLink}</Link>
           </p>
@@ -115,16 +123,20 @@ export function LoginPage() {
         <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
           {TEXT.submit}
         </Button>
-        <div className={styles.divider}>or</div>
-        {/* An invite link brought them here: every way in (guest, sign up, a forgotten
-            password and back) carries it on, so each ends in the group. */}
-        <Button
-          variant="secondary"
-          fullWidth
-          onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}
-        >
-          {TEXT.guest}
-        </Button>
+        {refusal.guest === null && (
+          <>
+            <div className={styles.divider}>or</div>
+            {/* An invite link brought them here: every way in (guest, sign up, a forgotten
+                password and back) carries it on, so each ends in the group. */}
+            <Button
+              variant="secondary"
+              fullWidth
+              onClick={() => navigate(`/continue-as-guest${returnQuery(search)}`)}
+            >
+              {TEXT.guest}
+            </Button>
+          </>
+        )}
       </form>
     </AuthLayout>
   );

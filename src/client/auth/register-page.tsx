@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type RegisterForm } from '../../domain/auth';
+import { SIGN_UP_REFUSAL_MESSAGES } from '../../domain/registration';
 import { registerFormSchema } from '../../domain/schemas/auth';
 import { returnQuery, returnUrlFromSearch } from '../../domain/return-url';
 import { register as registerAccount } from '../data/accounts-api';
@@ -14,6 +15,7 @@ import { FormAlert } from '../ui/form-alert';
 import { AuthLayout } from './auth-layout';
 import { EMPTY_REGISTER_FORM, RegisterFields } from './register-fields';
 import { RegisterMissingNote } from './register-missing-note';
+import { useSignUpOffer } from './use-sign-up-offer';
 import styles from './auth-form.module.css';
 
 // docs/accounts-and-shell.md §2 "Register page", §5 "Register form", §8.
@@ -40,6 +42,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   // An invite link passes through login as returnUrl: a new account lands on it and joins.
   const { search } = useLocation();
+  const { refusal, invite } = useSignUpOffer(search);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterForm>({
     resolver: zodResolver(registerFormSchema),
@@ -52,7 +55,7 @@ export function RegisterPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await registerAccount(values);
+      await registerAccount(values, invite);
       navigate(returnUrlFromSearch(search), { replace: true });
     } catch (error) {
       console.warn('Registration failed', error);
@@ -75,22 +78,27 @@ export function RegisterPage() {
         </p>
       }
     >
-      <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
-        {failure && <FormAlert tone="error">{failure}</FormAlert>}
-        <RegisterFields form={form} />
-        {/* Never greyed out without a word (issue #42): the note under it says what is still
-            needed, and pressing it anyway marks every field touched and focuses the first. */}
-        <Button
-          type="submit"
-          fullWidth
-          aria-describedby={missingId}
-          isLoading={isSubmitting}
-          loadingText={TEXT.busy}
-        >
-          {TEXT.submit}
-        </Button>
-        <RegisterMissingNote control={form.control} id={missingId} />
-      </form>
+      {refusal.account !== null ? (
+        // This server takes no such sign-up (REGISTRATION): say so instead of a form that can only fail.
+        <FormAlert tone="error">{SIGN_UP_REFUSAL_MESSAGES[refusal.account]}</FormAlert>
+      ) : (
+        <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
+          {failure && <FormAlert tone="error">{failure}</FormAlert>}
+          <RegisterFields form={form} />
+          {/* Never greyed out without a word (issue #42): the note under it says what is still
+              needed, and pressing it anyway marks every field touched and focuses the first. */}
+          <Button
+            type="submit"
+            fullWidth
+            aria-describedby={missingId}
+            isLoading={isSubmitting}
+            loadingText={TEXT.busy}
+          >
+            {TEXT.submit}
+          </Button>
+          <RegisterMissingNote control={form.control} id={missingId} />
+        </form>
+      )}
     </AuthLayout>
   );
 }

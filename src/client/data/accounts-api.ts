@@ -10,6 +10,7 @@ import type {
   User,
 } from '../../domain/auth';
 import { AUTH_BASE, DEFAULT_APP_NAME } from '../../domain/constants';
+import type { RegistrationSettings } from '../../domain/registration';
 import { api, sessionStore } from './session';
 
 // The accounts API of docs/accounts-and-shell.md §7 as actions the screens call. Each one updates the session
@@ -25,21 +26,35 @@ export async function login({ email, password, rememberMe }: LoginForm): Promise
   return auth.user;
 }
 
-export async function register(form: RegisterForm): Promise<User> {
+/** The group invite a visitor came through: on an invite-only server, their way in. */
+export interface SignUpInvite {
+  groupId: number;
+  inviteCode: string;
+}
+
+/** Who may create an account on this server (the operator's REGISTRATION and GUESTS). */
+export function fetchRegistrationSettings(): Promise<RegistrationSettings> {
+  return api.get<RegistrationSettings>(`${AUTH_BASE}/registration`, { auth: false });
+}
+
+export async function register(form: RegisterForm, invite?: SignUpInvite | null): Promise<User> {
   const { acceptTerms: _acceptTerms, ...fields } = form;
   const auth = await api.post<AuthResponse>(
     `${AUTH_BASE}/register`,
-    { ...fields, appName: DEFAULT_APP_NAME, isTemporary: false },
+    { ...fields, appName: DEFAULT_APP_NAME, isTemporary: false, ...(invite ? { invite } : {}) },
     { auth: false },
   );
   sessionStore.register(auth);
   return auth.user;
 }
 
-export async function registerGuest(displayName: string): Promise<User> {
+export async function registerGuest(
+  displayName: string,
+  invite?: SignUpInvite | null,
+): Promise<User> {
   const auth = await api.post<AuthResponse>(
     `${AUTH_BASE}/register-guest`,
-    { displayName, appName: DEFAULT_APP_NAME },
+    { displayName, appName: DEFAULT_APP_NAME, ...(invite ? { invite } : {}) },
     { auth: false },
   );
   sessionStore.register(auth);

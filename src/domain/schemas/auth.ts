@@ -4,6 +4,8 @@ import { MAX_ID } from '../ids';
 import { CURRENT_PASSWORD_REQUIRED, isValidEmail } from '../auth';
 import { unmetPasswordRule } from '../password-strength';
 import { hasVisibleCharacter, normalizeName, TEXT_MESSAGES } from '../text-rules';
+import { REGISTRATION_MODES } from '../registration';
+import { joinPrivateRequestSchema } from './groups';
 
 // Request and response schemas of the accounts API, with the exact messages users see (types
 // and rules: auth.ts). The server validates with them; the client's
@@ -66,6 +68,8 @@ export const registerRequestSchema = z
     passwordConfirm: z.string({ error: 'Passwords do not match' }),
     appName,
     isTemporary: z.boolean({ error: 'isTemporary must be true or false' }).default(false),
+    /** The group invite the visitor came through: on a server with REGISTRATION=invite, the way in. */
+    invite: joinPrivateRequestSchema.optional(),
   })
   .refine(passwordsMatch, { message: 'Passwords do not match', path: ['passwordConfirm'] });
 
@@ -117,6 +121,13 @@ export const loginRequestSchema = z.strictObject({
 export const registerGuestRequestSchema = z.strictObject({
   displayName,
   appName: appName.default(DEFAULT_APP_NAME),
+  invite: joinPrivateRequestSchema.optional(),
+});
+
+/** GET /auth/registration: who may create an account on this server (src/domain/registration.ts). */
+export const registrationSettingsSchema = z.object({
+  registration: z.enum(REGISTRATION_MODES),
+  guests: z.boolean(),
 });
 
 export const refreshTokenRequestSchema = z.strictObject({

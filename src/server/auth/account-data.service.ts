@@ -87,6 +87,53 @@ export function createAccountDataService({
   events,
   now = () => new Date(),
 }: AccountDataServiceDeps) {
+  /**
+   * Deletes the account of `userId` (see deleteAccount), once `mayErase` has accepted its row,
+   * locked in the deletion's own transaction.
+   */
+  async function eraseAccount(
+    userId: number,
+    mayErase: (user: UserRow) => Promise<void>,
+  ): Promise<MessageResponse> {
+    const at = now();
+    const groupsLeft = await db.transaction(async (tx) => {
+      const user = await findLiveUser(tx, userId, true);
+      await mayErase(user);
+      // A new display name restamps the user's memberships (migration 0005's trigger), so
+      // every member's device pulls "Deleted player" into its mirror.
+      await tx
+        .update(users)
+        .set({
+          displayName: DELETED_PLAYER_NAME,
+          firstName: '',
+          lastName: '',
+          email: null,
+          username: null,
+          passwordHash: null,
+          profilePictureUrl: null,
+          roles: [],
+          deletedAt: at,
+          updatedAt: at,
+        })
+        .where(eq(users.id, user.id));
+      await tx.delete(refreshTokens).where(eq(refreshTokens.userId, user.id));
+      await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
+      await tx.delete(deviceTransfers).where(eq(deviceTransfers.userId, user.id));
+      await tx.delete(emailChanges).where(eq(emailChanges.userId, user.id));
+      await deletePushDataOf(tx, user.id);
+      await deleteIdempotencyKeysOf(tx, user.id);
+      await deleteCommentsOf(tx, user.id, at);
+      await forgetNotificationsOf(tx, user.id);
+      await unnameInStandings(tx, user.id);
+      return leaveEveryGroup(tx, user.id, at);
+    });
+    // Sessions first: from here no request or socket of the account gets in.
+    events?.publish('sessionsRevoked', { userId }, { userId });
+    for (const groupId of groupsLeft)
+      events?.publish('membershipEnded', { groupId, userId }, { userId });
+    return { message: ACCOUNT_DELETED_MESSAGE };
+  }
+
   return {
     /** Everything Hunch holds about the caller, read in one consistent snapshot; nothing secret. */
     async exportAccount(auth: AuthUser): Promise<AccountExport> {
@@ -217,9 +264,7 @@ export function createAccountDataService({
       auth: AuthUser,
       input: z.output<typeof deleteAccountRequestSchema>,
     ): Promise<MessageResponse> {
-      const at = now();
-      const groupsLeft = await db.transaction(async (tx) => {
-        const user = await findLiveUser(tx, auth.id, true);
+      return eraseAccount(auth.id, async (user) => {
         // As for a password change: a stolen access token alone must not end the account.
         if (!user.isTemporary) {
           const isCorrect =
@@ -227,39 +272,12 @@ export function createAccountDataService({
             (await verifyPassword(user.passwordHash, input.currentPassword));
           if (!isCorrect) throw invalidCurrentPassword();
         }
-        // A new display name restamps the user's memberships (migration 0005's trigger), so
-        // every member's device pulls "Deleted player" into its mirror.
-        await tx
-          .update(users)
-          .set({
-            displayName: DELETED_PLAYER_NAME,
-            firstName: '',
-            lastName: '',
-            email: null,
-            username: null,
-            passwordHash: null,
-            profilePictureUrl: null,
-            roles: [],
-            deletedAt: at,
-            updatedAt: at,
-          })
-          .where(eq(users.id, user.id));
-        await tx.delete(refreshTokens).where(eq(refreshTokens.userId, user.id));
-        await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
-        await tx.delete(deviceTransfers).where(eq(deviceTransfers.userId, user.id));
-        await tx.delete(emailChanges).where(eq(emailChanges.userId, user.id));
-        await deletePushDataOf(tx, user.id);
-        await deleteIdempotencyKeysOf(tx, user.id);
-        await deleteCommentsOf(tx, user.id, at);
-        await forgetNotificationsOf(tx, user.id);
-        await unnameInStandings(tx, user.id);
-        return leaveEveryGroup(tx, user.id, at);
       });
-      // Sessions first: from here no request or socket of the account gets in.
-      events?.publish('sessionsRevoked', { userId: auth.id }, { userId: auth.id });
-      for (const groupId of groupsLeft)
-        events?.publish('membershipEnded', { groupId, userId: auth.id }, { userId: auth.id });
-      return { message: ACCOUNT_DELETED_MESSAGE };
+    },
+
+    /** The same deletion, asked by the server's operator (`npm run admin -- delete <email>`): no password. */
+    async deleteAccountAsOperator(userId: number): Promise<MessageResponse> {
+      return eraseAccount(userId, async () => {});
     },
   };
 }

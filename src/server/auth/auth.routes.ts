@@ -10,6 +10,7 @@ import {
   refreshTokenRequestSchema,
   registerGuestRequestSchema,
   registerRequestSchema,
+  registrationSettingsSchema,
   resetPasswordRequestSchema,
   revokeTokenRequestSchema,
   updateProfileRequestSchema,
@@ -18,6 +19,7 @@ import {
   userIdsQuerySchema,
   userSchema,
 } from '../../domain/schemas/auth';
+import type { RegistrationSettings } from '../../domain/registration';
 import type { RateLimits } from '../config';
 import { byIp, rateLimitHook } from '../rate-limits';
 import type { AuthService } from './auth.service';
@@ -29,6 +31,8 @@ import { currentUser } from './authenticate';
 export interface AuthRoutesOptions {
   auth: AuthService;
   rateLimits: RateLimits;
+  /** REGISTRATION and GUESTS, told to the sign-in screens. */
+  registration: RegistrationSettings;
 }
 
 /**
@@ -40,7 +44,7 @@ const EMAIL_UPDATES_PER_USER = 10;
 
 export async function authRoutes(
   instance: FastifyInstance,
-  { auth, rateLimits }: AuthRoutesOptions,
+  { auth, rateLimits, registration }: AuthRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const windowMs = rateLimits.windowMs;
@@ -104,6 +108,13 @@ export async function authRoutes(
           : undefined,
     }),
   };
+
+  // Public: the sign-in screens offer only the ways in this server accepts.
+  app.get(
+    '/registration',
+    { schema: { response: { 200: registrationSettingsSchema } } },
+    async (_request, reply) => reply.header('cache-control', 'no-cache').send(registration),
+  );
 
   app.post(
     '/register',

@@ -17,6 +17,13 @@ import type {
   updateProfileRequestSchema,
 } from '../../domain/schemas/auth';
 import { TOKEN_LIFETIME } from '../../domain/constants';
+import {
+  OPEN_REGISTRATION,
+  signUpRefusal,
+  type NewAccountKind,
+  type RegistrationSettings,
+  type SignUpRefusal,
+} from '../../domain/registration';
 import type { Database } from '../db/connect';
 import {
   deviceTransfers,
@@ -35,12 +42,16 @@ import {
   invalidEmailChangeToken,
   invalidRefreshToken,
   invalidResetToken,
+  guestsDisabled,
+  inviteRequired,
+  registrationClosed,
   upgradeIncomplete,
   upgradeRequired,
   validationFailed,
 } from '../errors';
 import type { EventBus } from '../events';
 import type { Mailer } from '../mail/mailer';
+import { requireInviteCode } from '../groups/group-access';
 import { usersKnownTo } from '../groups/membership.service';
 import { renderEmailChangeMail } from '../mail/email-change.mail';
 import { renderPasswordResetMail } from '../mail/password-reset.mail';
@@ -78,8 +89,21 @@ export interface AuthServiceDeps {
   accessTokens: AccessTokens;
   mailer: Mailer;
   publicUrl: string;
+  /** REGISTRATION and GUESTS: who may create an account (default: anyone, guests too). */
+  registration?: RegistrationSettings;
   /** The clock; tests move it to expire tokens. */
   now?: () => Date;
+}
+
+const SIGN_UP_REFUSALS: Record<SignUpRefusal, () => Error> = {
+  registration_closed: registrationClosed,
+  invite_required: inviteRequired,
+  guests_disabled: guestsDisabled,
+};
+
+interface Invite {
+  groupId: number;
+  inviteCode: string;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -90,6 +114,7 @@ export function createAuthService({
   accessTokens,
   mailer,
   publicUrl,
+  registration = OPEN_REGISTRATION,
   now = () => new Date(),
 }: AuthServiceDeps) {
   const announceSessionsRevoked = (userId: number) =>
@@ -177,6 +202,48 @@ export function createAuthService({
     return token;
   }
 
+  /**
+   * Refuses a new account the operator's settings do not allow: before any work when no invite
+   * could change the answer, else in the sign-up's transaction, where the invite's code is
+   * checked against the group as it is then (403 invalid_invite_code for a wrong one).
+   */
+  async function assertMaySignUp(tx: Executor | null, kind: NewAccountKind, invite?: Invite) {
+    let hasValidInvite = false;
+    if (tx && registration.registration === 'invite' && invite) {
+      await requireInviteCode(tx, invite.groupId, invite.inviteCode);
+      hasValidInvite = true;
+    }
+    // Without the transaction: could any invite let it through?
+    const refusal = signUpRefusal(registration, kind, tx ? hasValidInvite : invite !== undefined);
+    if (refusal) throw SIGN_UP_REFUSALS[refusal]();
+  }
+
+  /**
+   * A one-time reset link for the full account of `email`, or undefined when there is none:
+   * what forgot-password mails, and what the operator's `npm run admin -- reset-password` prints.
+   */
+  async function createPasswordResetLink(
+    email: string,
+  ): Promise<{ user: UserRow & { email: string }; link: string } | undefined> {
+    const token = generateOpaqueToken();
+    const user = await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.email, email), eq(users.isTemporary, false)))
+        .limit(1);
+      if (!found?.email) return undefined;
+      await tx.insert(passwordResets).values({
+        userId: found.id,
+        sentTo: found.email,
+        tokenHash: hashOpaqueToken(token),
+        expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
+      });
+      return { ...found, email: found.email };
+    });
+    return user && { user, link: `${publicUrl}/reset-password/${token}` };
+  }
+
   async function findUser(tx: Executor, id: number): Promise<UserRow> {
     const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
     // A valid token for a user who no longer exists, or deleted their account, is a dead session.
@@ -187,6 +254,7 @@ export function createAuthService({
   return {
     startSession,
     revokeTransfers,
+    createPasswordResetLink,
 
     async register(input: z.output<typeof registerRequestSchema>): Promise<AuthResponse> {
       if (input.isTemporary) {
@@ -194,8 +262,10 @@ export function createAuthService({
           isTemporary: 'Must be false',
         });
       }
+      await assertMaySignUp(null, 'account', input.invite);
       const passwordHash = await hashPassword(input.password);
       return db.transaction(async (tx) => {
+        await assertMaySignUp(tx, 'account', input.invite);
         await assertEmailAndUsernameFree(tx, input);
         const [user] = await tx
           .insert(users)
@@ -224,7 +294,9 @@ export function createAuthService({
     },
 
     async registerGuest(input: z.output<typeof registerGuestRequestSchema>): Promise<AuthResponse> {
+      await assertMaySignUp(null, 'guest', input.invite);
       return db.transaction(async (tx) => {
+        await assertMaySignUp(tx, 'guest', input.invite);
         const [user] = await tx
           .insert(users)
           .values({
@@ -319,7 +391,7 @@ export function createAuthService({
     },
 
     /** Signs out everywhere: every session of the caller ends, their open sockets are dropped. */
-    async revokeAll(auth: AuthUser): Promise<MessageResponse> {
+    async revokeAll(auth: Pick<AuthUser, 'id'>): Promise<MessageResponse> {
       await db.transaction((tx) => revokeAllSessions(tx, auth.id));
       announceSessionsRevoked(auth.id);
       return { message: REVOKE_ALL_MESSAGE };
@@ -329,28 +401,13 @@ export function createAuthService({
     async forgotPassword(
       input: z.output<typeof forgotPasswordRequestSchema>,
     ): Promise<MessageResponse> {
-      const token = generateOpaqueToken();
-      const user = await db.transaction(async (tx) => {
-        const [found] = await tx
-          .select()
-          .from(users)
-          .where(and(eq(users.email, input.email), eq(users.isTemporary, false)))
-          .limit(1);
-        if (!found?.email) return undefined;
-        await tx.insert(passwordResets).values({
-          userId: found.id,
-          sentTo: found.email,
-          tokenHash: hashOpaqueToken(token),
-          expiresAt: after(TOKEN_LIFETIME.passwordResetSeconds),
-        });
-        return found;
-      });
-      if (user?.email) {
+      const reset = await createPasswordResetLink(input.email);
+      if (reset) {
         mailer.send(
           renderPasswordResetMail({
-            to: user.email,
-            displayName: user.displayName,
-            link: `${publicUrl}/reset-password/${token}`,
+            to: reset.user.email,
+            displayName: reset.user.displayName,
+            link: reset.link,
           }),
         );
       }
