@@ -1,7 +1,12 @@
 import { Flag, ShieldCheck, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { disputeOpenedWords } from '../../domain/bet-outcome';
-import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
+import {
+  answerLabel,
+  betTypeRulesOf,
+  normalizeAnswer,
+  validateCorrectAnswer,
+} from '../../domain/bet-types';
 import { DISPUTE_WINDOW_MS, undoDeadline } from '../../domain/fair-resolution';
 import type { BetRow } from '../data/db';
 import { refusalText } from '../data/api-client';
@@ -156,7 +161,8 @@ function OpenDispute({
   const [isBusy, setIsBusy] = useState(false);
   const asked = betTypeRulesOf(bet.betType)?.correctAnswer;
   const isChosen = validateCorrectAnswer(bet, answer) === null;
-  const shown = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
+  const shown =
+    asked?.input === 'number' ? normalizeAnswer(bet, answer) : answerLabel(bet, answer.trim());
 
   const act = async (work: () => Promise<'sent' | 'queued'>, done: string) => {
     setIsBusy(true);
