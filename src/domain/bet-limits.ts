@@ -54,7 +54,7 @@ export const BET_MESSAGES = {
   answerMax: 'Answer must be 100 characters or less',
   // The numeric answer input's texts (docs/groups-and-bets.md §5).
   numberRequired: 'Please enter a number',
-  numberInvalid: 'Please enter a valid number',
+  numberInvalid: 'Please enter a valid number (use 2.5)',
   yesNo: 'Prediction must be yes or no',
   overUnder: 'Prediction must be over or under',
   notAnOption: 'Prediction must be one of the options',

@@ -61,7 +61,8 @@ export function computeBetStatistics({
     const { winningWagerIds } = findWinners(bet, wagers, correctAnswer);
     // The payout itself says what each wager got back, so the viewer's line agrees with the ledger.
     const resolution = computeResolution(bet, wagers, correctAnswer);
-    refundReason = resolution.refundReason;
+    // Without a wager nobody got anything back: the panel says "No Participants", not a refund.
+    refundReason = wagers.length === 0 ? null : resolution.refundReason;
     if (own)
       userWinnings = resolution.distributions
         .filter((entry) => entry.userId === own.userId)

@@ -5,16 +5,36 @@
 /** A plain decimal (no exponent, no hex): the only numeric form, so numeric answers compare exactly. */
 const DECIMAL_PATTERN = /^-?(\d{1,15})(\.\d{1,15})?$/;
 
-/** Whether a string is a number a numeric bet accepts ("12", "-3.5"). */
-export function isDecimalString(value: string): boolean {
-  return DECIMAL_PATTERN.test(value) && Number.isFinite(Number(value));
+/** A decimal comma as much of Europe types it: "2,5". */
+const DECIMAL_COMMA_PATTERN = /^(-?)(\d{1,15}),(\d{1,15})$/;
+
+/**
+ * The text with its decimal comma read as a point ("2,5" → "2.5"), trimmed; any other text as
+ * it is. "1,000" is left alone: to half the players it is a thousand, to the others one, so it
+ * is refused (the message asks for "2.5") rather than guessed. After a leading zero ("0,125")
+ * the comma can only be a decimal one.
+ */
+export function withDecimalPoint(value: string): string {
+  const text = value.trim();
+  const match = DECIMAL_COMMA_PATTERN.exec(text);
+  if (!match) return text;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const isThousands = fraction.length === 3 && /[1-9]/.test(whole);
+  return isThousands ? text : `${sign}${whole}.${fraction}`;
 }
 
-/** The canonical spelling of a decimal ("007.50" → "7.5", "-0" → "0"), so equal numbers share one answer key. */
+/** Whether a string is a number a numeric bet accepts ("12", "-3.5", "2,5"). */
+export function isDecimalString(value: string): boolean {
+  const text = withDecimalPoint(value);
+  return DECIMAL_PATTERN.test(text) && Number.isFinite(Number(text));
+}
+
+/** The canonical spelling of a decimal ("007.50" → "7.5", "2,5" → "2.5", "-0" → "0"), so equal numbers share one answer key. */
 export function canonicalDecimal(value: string): string {
-  const match = DECIMAL_PATTERN.exec(value.trim());
+  const typed = withDecimalPoint(value);
+  const match = DECIMAL_PATTERN.exec(typed);
   if (!match) return value.trim();
-  const negative = value.trim().startsWith('-');
+  const negative = typed.startsWith('-');
   const whole = (match[1] ?? '0').replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
   const text = `${whole}${fraction}`;

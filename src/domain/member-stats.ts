@@ -1,4 +1,5 @@
 import type { BetType } from './bet-types';
+import type { LEDGER_KINDS } from './ledger';
 
 // A member's track record in a group, computed by the server from resolved bets
 // only: a bet whose resolution was undone is active again and does not count until it is
@@ -75,4 +76,45 @@ export function thinSteps<T>(steps: readonly T[], max: number): T[] {
   for (let index = 0; index < max; index++)
     kept.push(steps[Math.round((index * (steps.length - 1)) / (max - 1))]!);
   return kept;
+}
+
+/** A ledger row of the member as the points line reads it, in ledger order. */
+export interface PointsLedgerRow {
+  kind: (typeof LEDGER_KINDS)[number];
+  betId: number | null;
+  totalDelta: number;
+  at: string;
+}
+
+/**
+ * The member's total after each change of it, oldest first, leaving out the results that were
+ * undone: a payout later reversed (an undo, or the old answer of a re-resolution) and its
+ * reversal never happened as far as the line shows, so an undone win draws no spike. The
+ * total is the same either way (a reversal is its payout's exact opposite). Rows that leave
+ * the total as it was (a wager, a refund) draw nothing either.
+ */
+export function pointsOverTimeOf(rows: readonly PointsLedgerRow[]): PointsStep[] {
+  const undone = new Set<number>();
+  /** Per bet, the indexes of its payouts not yet taken back, latest last. */
+  const payouts = new Map<number, number[]>();
+  rows.forEach((row, index) => {
+    if (row.betId === null) return;
+    if (row.kind === 'payout') {
+      const open = payouts.get(row.betId);
+      if (open) open.push(index);
+      else payouts.set(row.betId, [index]);
+    } else if (row.kind === 'payout_reversed') {
+      const paid = payouts.get(row.betId)?.pop();
+      if (paid === undefined) return;
+      undone.add(paid);
+      undone.add(index);
+    }
+  });
+  let total = 0;
+  const steps: PointsStep[] = [];
+  rows.forEach((row, index) => {
+    total += row.totalDelta;
+    if (row.totalDelta !== 0 && !undone.has(index)) steps.push({ at: row.at, total });
+  });
+  return steps;
 }

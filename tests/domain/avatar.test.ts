@@ -21,8 +21,26 @@ describe('avatar initials (docs/accounts-and-shell.md §2)', () => {
     expect(avatarInitials({ email: 'zed@example.com' })).toBe('Z');
   });
 
-  it('shows "U" for a user with neither names nor email, such as a guest', () => {
-    expect(avatarInitials({ firstName: '', lastName: '', email: '' })).toBe('U');
+  it("uses a guest's chosen name, who has no first name nor email", () => {
+    expect(avatarInitials({ firstName: '', lastName: '', displayName: 'zoé', email: '' })).toBe(
+      'Z',
+    );
+    expect(avatarInitials({ displayName: '  élodie' })).toBe('É');
+  });
+
+  it('takes the first letter as a grapheme: an emoji or an accented letter, never half of one', () => {
+    expect(avatarInitials({ displayName: '🦊 Fox' })).toBe('🦊');
+    expect(avatarInitials({ firstName: '👩‍👩‍👧', lastName: 'Family' })).toBe('👩‍👩‍👧F');
+    // "é" typed as e + a combining accent stays one letter.
+    expect(avatarInitials({ firstName: 'e\u0301mile', lastName: 'Ørsted' })).toBe('E\u0301Ø');
+    expect(avatarInitials({ firstName: '🇫🇷' })).toBe('🇫🇷');
+    expect(avatarInitials({ firstName: 'ßen' })).toBe('ß');
+    expect(avatarInitials({ displayName: '𝒜lice' })).not.toContain('\uFFFD');
+    expect(avatarInitials({ displayName: '𝒜lice' })).toBe('𝒜');
+  });
+
+  it('shows "U" for a user with neither names nor email', () => {
+    expect(avatarInitials({ firstName: '', lastName: '', displayName: ' ', email: '' })).toBe('U');
     expect(avatarInitials({})).toBe('U');
   });
 

@@ -56,6 +56,17 @@ describe('computeBetStatistics', () => {
     });
   });
 
+  it('gives no refund reason to a resolved bet nobody wagered on: nothing came back to anyone', () => {
+    const statistics = computeBetStatistics({
+      bet: { ...colours, state: 'resolved', correctAnswer: 'Red' },
+      wagers: [],
+      totalMembers: 3,
+      viewerId: 1,
+    });
+    expect(statistics.totalParticipants).toBe(0);
+    expect(statistics.refundReason).toBeNull();
+  });
+
   it('counts the closest numeric guesses as winners and lists guesses in ascending order', () => {
     const statistics = computeBetStatistics({
       bet: { betType: 'numeric', betTypeConfig: {}, state: 'resolved', correctAnswer: '10' },

@@ -24,7 +24,7 @@ import {
   resolveRequestSchema,
   updateWagerRequestSchema,
 } from '../../src/domain/schemas/bets';
-import { canonicalDecimal } from '../../src/domain/decimal';
+import { canonicalDecimal, parseDecimal } from '../../src/domain/decimal';
 
 function messagesOf(result: {
   success: boolean;
@@ -247,9 +247,14 @@ describe('validatePrediction', () => {
     [numeric, '-3.25', null],
     [numeric, '42', null],
     [numeric, '', 'Please enter a number'],
-    [numeric, 'abc', 'Please enter a valid number'],
-    [numeric, '1e5', 'Please enter a valid number'],
-    [numeric, 'Infinity', 'Please enter a valid number'],
+    [numeric, '2,5', null],
+    [numeric, '-0,125', null],
+    [numeric, 'abc', 'Please enter a valid number (use 2.5)'],
+    [numeric, '1e5', 'Please enter a valid number (use 2.5)'],
+    [numeric, 'Infinity', 'Please enter a valid number (use 2.5)'],
+    [numeric, '1,000', 'Please enter a valid number (use 2.5)'],
+    [numeric, '1.000,5', 'Please enter a valid number (use 2.5)'],
+    [numeric, '2,5,1', 'Please enter a valid number (use 2.5)'],
     [overUnder, 'over', null],
     [overUnder, 'under', null],
     [overUnder, '3', 'Prediction must be over or under'],
@@ -277,7 +282,10 @@ describe('validateCorrectAnswer', () => {
     ).toBeNull();
     expect(
       validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, 'over'),
-    ).toBe('Please enter a valid number');
+    ).toBe('Please enter a valid number (use 2.5)');
+    expect(
+      validateCorrectAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, '3,5'),
+    ).toBeNull();
     expect(validateCorrectAnswer({ betType: 'numeric', betTypeConfig: {} }, ' ')).toBe(
       'Answer is required',
     );
@@ -292,6 +300,21 @@ describe('numbers as answers', () => {
     expect(canonicalDecimal('10')).toBe('10');
     expect(normalizeAnswer({ betType: 'numeric', betTypeConfig: {} }, ' 3.0 ')).toBe('3');
     expect(normalizeAnswer({ betType: 'yes_no', betTypeConfig: {} }, ' yes ')).toBe('yes');
+  });
+
+  it('reads a decimal comma as a point, so "2,5" and "2.5" are one answer', () => {
+    expect(canonicalDecimal(' 2,50 ')).toBe('2.5');
+    expect(canonicalDecimal('-0,125')).toBe('-0.125');
+    expect(normalizeAnswer({ betType: 'numeric', betTypeConfig: {} }, '2,5')).toBe('2.5');
+    expect(normalizeAnswer({ betType: 'over_under', betTypeConfig: { line: 2.5 } }, '3,0')).toBe(
+      '3',
+    );
+    expect(parseDecimal('7,25')).toEqual(parseDecimal('7.25'));
+  });
+
+  it('leaves "1,000" unread: a thousand to some players, one to others', () => {
+    expect(canonicalDecimal('1,000')).toBe('1,000');
+    expect(parseDecimal('1,000')).toBeNull();
   });
 });
 

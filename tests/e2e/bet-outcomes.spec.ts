@@ -109,6 +109,11 @@ test('nobody right: the refunded players are not losers; a numeric bet badges th
   await wagerViaApi(request, ben, guess.id, '7', 1);
   await wagerViaApi(request, cleo, guess.id, '9', 1);
   await resolveViaApi(request, ana, guess.id, '8');
+  const unplayed = await createBetViaApi(request, ana, {
+    groupId: group.id,
+    title: 'Will anyone bet on the weather?',
+  });
+  await resolveViaApi(request, ana, unplayed.id, 'yes');
 
   const page = await openAs(browser, ben, `/bets/${colours.id}`);
   await expect(resultsBanner(page)).toContainText(
@@ -127,6 +132,50 @@ test('nobody right: the refunded players are not losers; a numeric bet badges th
   await expect(picks.getByText('Closest', { exact: true })).toHaveCount(2);
   await expect(page.getByText('Correct', { exact: true })).toHaveCount(0);
   await expectNoViolations(page, 'a numeric bet settled on the closest guesses');
+
+  // Nobody wagered: the spec's "No Participants", and no refund nobody got.
+  await page.goto(`/bets/${unplayed.id}`);
+  await expect(page.getByRole('heading', { name: 'No Participants' })).toBeVisible();
+  await expect(page.getByText("This bet hasn't received any wagers yet.")).toBeVisible();
+  await expect(page.getByText(/everyone got their points back/)).toHaveCount(0);
+});
+
+test("a bet's page shows its group's points in the header; a number takes a decimal comma", async ({
+  browser,
+  request,
+}) => {
+  const { ana, ben, group } = await threePlayers(request);
+  const other = await createGroupViaApi(request, ana, { name: uniqueGroupName('Elsewhere') });
+  await joinViaApi(request, ben, other.name);
+  const here = await createBetViaApi(request, ana, { groupId: group.id, title: 'Rain today?' });
+  await wagerViaApi(request, ben, here.id, 'yes', 3);
+  const there = await createBetViaApi(request, ana, {
+    groupId: other.id,
+    title: 'How many goals tonight?',
+    betType: 'numeric',
+  });
+
+  // Whichever group is active, each bet's page shows its own group's points: 97 here, 100 there.
+  const page = await openAs(browser, ben, `/bets/${here.id}`);
+  const available = page.getByTestId('header-available-points');
+  await expect(available).toHaveText(/^97\s*points/);
+  await expect(page.getByRole('banner')).toContainText(group.name);
+  await page.goto(`/bets/${there.id}`);
+  await expect(available).toHaveText(/^100\s*points/);
+  await expect(page.getByRole('banner')).toContainText(other.name);
+
+  // "1,000" could be a thousand or one: it is asked again; "2,5" is 2.5.
+  const guess = page.getByLabel('Your prediction');
+  await guess.fill('1,000');
+  await guess.blur();
+  await expect(page.getByText('Please enter a valid number (use 2.5)')).toBeVisible();
+  await guess.fill('2,5');
+  await expect(page.getByText('Please enter a valid number (use 2.5)')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Submit Prediction' }).click();
+  await expect(page.getByText('Wager Placed!')).toBeVisible();
+  await expect(available).toHaveText(/^99\s*points/);
+  // Stored and shown as the server keeps it.
+  await expect(page.locator('main')).toContainText('2.5');
 });
 
 test('betting closed, a cancelled bet, a dispute and the top-up floor are each said in players’ words', async ({

@@ -132,18 +132,25 @@ test('a participant disputes a result and an admin without a stake corrects it',
   await theirs.getByRole('button', { name: 'Dispute result' }).click();
   const sheet = theirs.getByRole('dialog', { name: 'Dispute this result' });
   await expect(sheet).toBeVisible();
+  // It names who will decide: the one the server lets judge (the admin without a stake).
+  const judge = referee.person.displayName;
+  await expect(sheet).toContainText(
+    `Think the result is wrong? Say why: ${judge} will correct it or let it stand.`,
+  );
   await expectNoViolations(theirs, 'the dispute sheet');
   await sheet.getByLabel("What's wrong?").fill('No encore: they left at ten.');
   await sheet.getByRole('button', { name: 'Send dispute' }).click();
-  await expect(
-    theirs.getByText('A group admin will correct it or let it stand.', { exact: false }),
-  ).toBeVisible();
+  await expect(theirs.getByText(`Dispute sent. ${judge} will take a look.`)).toBeVisible();
+  await expect(theirs.getByTestId('dispute-judges')).toHaveText(
+    `${judge} will correct it or let it stand. Points stay as they are until then.`,
+  );
 
   // The creator, an admin with a stake, sees it live but is offered no way to judge it.
   await expect(mine.getByText(/thinks the result of .* is wrong\. Take a look\./)).toBeVisible();
   const seen = mine.getByRole('article', { name: 'About this result' });
   await expect(seen).toContainText('No encore: they left at ten.');
   await expect(seen.getByRole('button', { name: 'Correct the result' })).toHaveCount(0);
+  await expect(seen.getByTestId('dispute-judges')).toContainText(`${judge} will correct it`);
   await mine.context().close();
 
   // The referee corrects it to No.

@@ -232,9 +232,24 @@ test('"Not now" closes the prompt; with permission denied it is never shown', as
   await signIn(page, player.person);
   await expect(page).toHaveURL(/\/dashboard$/);
 
+  // At 320 px the toast that says the group was joined stands clear of the prompt's buttons.
+  await page.setViewportSize({ width: 320, height: 700 });
   await page.goto(`/group/${first.id}?inviteCode=later-code-1`);
   const prompt = page.getByRole('dialog', { name: 'Enable group updates' });
   await expect(prompt).toBeVisible();
+  const joined = page.getByRole('status').filter({ hasText: 'Group joined successfully!' });
+  await expect(joined).toBeVisible();
+  const toastBox = (await joined.boundingBox())!;
+  for (const name of ['Not now', 'Enable']) {
+    const button = (await prompt.getByRole('button', { name }).boundingBox())!;
+    const overlaps =
+      toastBox.x < button.x + button.width &&
+      button.x < toastBox.x + toastBox.width &&
+      toastBox.y < button.y + button.height &&
+      button.y < toastBox.y + toastBox.height;
+    expect(overlaps, `the toast covers "${name}"`).toBe(false);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
   await prompt.getByRole('button', { name: 'Not now' }).click();
   await expect(prompt).toHaveCount(0);
 

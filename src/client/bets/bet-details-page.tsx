@@ -9,6 +9,7 @@ import { mirrorRole, useGroup, useMyMembership } from '../groups/use-groups';
 import { MuteButton } from '../inbox/mute-button';
 import { ShareButton } from '../share/share-button';
 import { AppPage } from '../shell/app-page';
+import { usePageGroup } from '../shell/page-group-store';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
@@ -69,6 +70,8 @@ function BetDetails({ betId }: { betId: number }) {
   const group = useGroup(bet?.groupId);
   const [isUnreachable, setIsUnreachable] = useState(false);
   const now = useNow(5000);
+  // The header shows this bet's group's points, the ones a wager here spends.
+  usePageGroup(bet?.groupId);
 
   // The mirror holds every bet of the player's groups. One it lacks (a link opened before the
   // first sync, or another group's bet) is asked for, which also tells a 403/404 apart.

@@ -7,25 +7,38 @@ import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
+import { useSession } from '../data/use-session';
 import { disputeResolution } from './fair-resolution-actions';
+import { useBet } from './use-bets';
+import { judgesNamed, useDisputeJudges } from './use-dispute-judges';
 import styles from './resolution-review.module.css';
 
-// A participant flags a resolution as wrong, with a short reason the creator and
-// the group's admins see. One dispute per result; an admin corrects it or lets it stand.
+// A participant flags a resolution as wrong, with a short reason the group sees. One dispute
+// per result; the sheet names who will correct it or let it stand (use-dispute-judges.ts).
 
 export const DISPUTE_TEXT = {
   title: 'Dispute this result',
-  body: "Think the result is wrong? Tell the group's admins why. They can correct it or let it stand.",
+  /** Who will decide, by the domain's disputeJudgeIds (use-dispute-judges.ts). */
+  body: (judges: string) =>
+    `Think the result is wrong? Say why: ${judges} will correct it or let it stand.`,
+  noJudge:
+    'Everyone in the group has a stake in this bet, so nobody can judge a dispute: the result would stand as it was paid.',
   label: "What's wrong?",
   placeholder: 'The final score was 2–1, so the answer is No.',
   left: (count: number) => `${count} ${count === 1 ? 'character' : 'characters'} left`,
   keep: 'Keep result',
   send: 'Send dispute',
   sending: 'Sending...',
-  sent: 'Dispute sent. An admin will take a look.',
+  sent: (judges: string) => `Dispute sent. ${judges} will take a look.`,
+  sentNoJudge: 'Dispute sent.',
 };
 
 function DisputeSheet({ betId, onDone }: { betId: number; onDone: () => void }) {
+  const { user } = useSession();
+  const bet = useBet(betId);
+  // The sheet's player disputes: the judges are whoever is free of the bet but them.
+  const judges = useDisputeJudges(bet, user?.id);
+  const named = judges && judges.length > 0 ? judgesNamed(judges) : null;
   const [reason, setReason] = useState('');
   const [isTouched, setIsTouched] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
@@ -40,7 +53,8 @@ function DisputeSheet({ betId, onDone }: { betId: number; onDone: () => void }) 
     setFailure(null);
     try {
       const status = await disputeResolution(betId, parsed.data.reason);
-      if (status === 'sent') toast.success(DISPUTE_TEXT.sent);
+      if (status === 'sent')
+        toast.success(named ? DISPUTE_TEXT.sent(named) : DISPUTE_TEXT.sentNoJudge);
       onDone();
     } catch (error) {
       setFailure(refusalText(error));
@@ -58,7 +72,7 @@ function DisputeSheet({ betId, onDone }: { betId: number; onDone: () => void }) 
       }}
     >
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <p>{DISPUTE_TEXT.body}</p>
+      {judges && <p>{named ? DISPUTE_TEXT.body(named) : DISPUTE_TEXT.noJudge}</p>}
       <TextAreaField
         label={DISPUTE_TEXT.label}
         placeholder={DISPUTE_TEXT.placeholder}

@@ -1,7 +1,12 @@
 import { Flag, ShieldCheck, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { disputeOpenedWords } from '../../domain/bet-outcome';
-import { answerLabel, betTypeRulesOf, validateCorrectAnswer } from '../../domain/bet-types';
+import {
+  answerLabel,
+  betTypeRulesOf,
+  normalizeAnswer,
+  validateCorrectAnswer,
+} from '../../domain/bet-types';
 import { DISPUTE_WINDOW_MS, undoDeadline } from '../../domain/fair-resolution';
 import type { BetRow } from '../data/db';
 import { refusalText } from '../data/api-client';
@@ -16,12 +21,14 @@ import { openDisputeSheet } from './dispute-sheet';
 import { dismissDispute, reResolveBet, undoResolution } from './fair-resolution-actions';
 import { mirrorPolicy, type MirrorFacts } from './mirror-policy';
 import { useMemberName } from './use-bet-history';
+import { judgesNamed, useDisputeJudges } from './use-dispute-judges';
 import styles from './resolution-review.module.css';
 
 // On a resolved bet's page: whoever resolved it may undo it for 10 minutes (with the
 // time left counting down); a participant may dispute it within 24 hours; an open dispute shows
-// its reason, and whoever may judge it (a group admin without a stake in the bet, the domain's
-// disputeJudgeIds) corrects the result or lets it stand. Nothing shows when none of these applies.
+// its reason and who will judge it, by name (the domain's disputeJudgeIds: the group's admins
+// without a stake in the bet, else any member without one), and the judge corrects the result
+// or lets it stand. Nothing shows when none of these applies.
 
 export const REVIEW_TEXT = {
   label: 'About this result',
@@ -38,7 +45,11 @@ export const REVIEW_TEXT = {
   dispute: 'Dispute result',
   openHeading: 'Result disputed',
   openBody: disputeOpenedWords,
-  waiting: 'A group admin will correct it or let it stand. Points stay as they are until then.',
+  /** Who will decide, by the domain's disputeJudgeIds (use-dispute-judges.ts). */
+  waiting: (judges: string) =>
+    `${judges} will correct it or let it stand. Points stay as they are until then.`,
+  noJudge:
+    'Everyone in the group has a stake in this bet, so nobody can judge the dispute: the result stands as it was paid.',
   reviewHint:
     'You have no stake in this bet, so you can correct the result (points are reversed exactly, then paid again) or let it stand.',
   dismiss: 'Let it stand',
@@ -151,12 +162,14 @@ function OpenDispute({
   isViewer: boolean;
   canJudge: boolean;
 }) {
+  const judges = useDisputeJudges(bet, bet.dispute?.userId);
   const [isCorrecting, setIsCorrecting] = useState(false);
   const [answer, setAnswer] = useState('');
   const [isBusy, setIsBusy] = useState(false);
   const asked = betTypeRulesOf(bet.betType)?.correctAnswer;
   const isChosen = validateCorrectAnswer(bet, answer) === null;
-  const shown = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
+  const shown =
+    asked?.input === 'number' ? normalizeAnswer(bet, answer) : answerLabel(bet, answer.trim());
 
   const act = async (work: () => Promise<'sent' | 'queued'>, done: string) => {
     setIsBusy(true);
@@ -178,7 +191,11 @@ function OpenDispute({
       <p>{REVIEW_TEXT.openBody(who, isViewer)}</p>
       <blockquote className={styles.reason}>{bet.dispute?.reason}</blockquote>
       {!canJudge ? (
-        <p className={styles.muted}>{REVIEW_TEXT.waiting}</p>
+        judges && (
+          <p className={styles.muted} data-testid="dispute-judges">
+            {judges.length > 0 ? REVIEW_TEXT.waiting(judgesNamed(judges)) : REVIEW_TEXT.noJudge}
+          </p>
+        )
       ) : !isCorrecting ? (
         <>
           <p className={styles.muted}>{REVIEW_TEXT.reviewHint}</p>

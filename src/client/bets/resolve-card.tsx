@@ -4,6 +4,7 @@ import {
   answerChoices,
   answerLabel,
   betTypeRulesOf,
+  normalizeAnswer,
   validateCorrectAnswer,
 } from '../../domain/bet-types';
 import { isBettingOpen } from '../../domain/fair-resolution';
@@ -67,8 +68,10 @@ export function ResolveCard({ bet, showTitle = false }: { bet: BetRow; showTitle
   const isSupported =
     asked !== undefined && (asked.input === 'number' || answerChoices(bet).length > 0);
   const isChosen = validateCorrectAnswer(bet, answer) === null;
-  // A number answer (numeric, over/under's actual number) shows as typed; a choice by its label.
-  const shownAnswer = asked?.input === 'number' ? answer.trim() : answerLabel(bet, answer.trim());
+  // A number answer (numeric, over/under's actual number) shows as it will be stored ("2,5" as
+  // "2.5"); a choice by its label.
+  const shownAnswer =
+    asked?.input === 'number' ? normalizeAnswer(bet, answer) : answerLabel(bet, answer.trim());
 
   const confirm = async () => {
     setIsResolving(true);

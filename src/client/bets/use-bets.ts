@@ -226,7 +226,10 @@ export function useNextBetToResolve(
   );
 }
 
-/** An open bet as the dashboard lists it: with its group's name and the player's wager, if any. */
+/**
+ * An open bet as the dashboard lists it: with its group's name as it is now (empty while the
+ * player is in one group only) and the player's wager, if any.
+ */
 export interface OpenBet {
   bet: BetRow;
   groupName: string;
@@ -274,7 +277,8 @@ export async function readOpenBets(
   const commentCounts = await readCommentCountsOfBets(database, betIds);
   return bets.map((bet) => ({
     bet,
-    groupName: names.get(bet.groupId) ?? '',
+    // A player in one group needs no card to say which.
+    groupName: groupIds.length > 1 ? (names.get(bet.groupId) ?? '') : '',
     wager: wagers.get(bet.id),
     commentCount: commentCounts.get(bet.id) ?? 0,
   }));

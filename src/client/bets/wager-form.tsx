@@ -104,7 +104,8 @@ export function WagerForm({
     setIsBusy(true);
     onSendingChange?.(true);
     try {
-      const placed = await placeWager(bet.id, prediction.trim(), points);
+      // Stored as the server stores it: "2,5" is sent and shown as "2.5".
+      const placed = await placeWager(bet.id, normalizeAnswer(bet, prediction), points);
       // Queued offline: the outbox has told the player it goes out when they're back.
       if (!placed.pendingWriteId) toast.success(WAGER_TEXT.placed);
       onPlaced?.();

@@ -6,7 +6,7 @@ import { useNow } from '../ui/use-now';
 import type { BetRow } from '../data/db';
 import { useActiveGroup } from '../data/use-active-group';
 import { openJoinGroupModal } from '../groups/group-modals';
-import { useGroup, useMyMembership } from '../groups/use-groups';
+import { useGroup, useMyGroups, useMyMembership } from '../groups/use-groups';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
@@ -89,8 +89,16 @@ function QueuedBet({ bet, userId }: { bet: BetRow; userId: number | undefined })
   const wager = useMyWager(bet.id, userId);
   const membership = useMyMembership(bet.groupId, userId);
   const group = useGroup(bet.groupId);
+  // A player in one group needs no card to say which.
+  const groupCount = useMyGroups(userId)?.length ?? 0;
   if (wager === undefined || membership === undefined) return <QueueSkeleton />;
   return (
-    <BetCard bet={bet} wager={wager} membership={membership} showTitle groupName={group?.name} />
+    <BetCard
+      bet={bet}
+      wager={wager}
+      membership={membership}
+      showTitle
+      groupName={groupCount > 1 ? group?.name : undefined}
+    />
   );
 }

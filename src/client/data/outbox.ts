@@ -41,6 +41,12 @@ import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-cl
 // refusal run() rejects with carries the text to show as its message (api-client.ts refusalText).
 // The same code finishes a write whether its own run() pushed it or a later flush did.
 
+/**
+ * The toast when run() leaves a write for later because the server asked to slow down (a rate
+ * limit): the player is online, so the mutator's "You're offline. …" would not be true.
+ */
+export const RATE_LIMITED_TEXT = 'Slow down — sent in a moment';
+
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
 
 type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: Error };
@@ -138,6 +144,8 @@ export function createOutbox({
   const awaited = new Set<string>();
   /** How each write sent by a flush ended, for the run() waiting on it. */
   const settled = new Map<string, SendOutcome>();
+  /** Writes a rate limit held back in their last push: their run() says so, not "offline". */
+  const slowedDown = new Set<string>();
 
   /** What the player reads of a write; nothing for a write this app does not know (refused in nextBatch). */
   const textsOfEntry = (entry: Pick<OutboxEntry, 'mutator' | 'args'>): MutatorTexts | undefined => {
@@ -189,6 +197,7 @@ export function createOutbox({
   };
 
   const settle = (id: string, outcome: SendOutcome) => {
+    slowedDown.delete(id);
     settled.set(id, outcome);
     if (settled.size > 50) settled.delete(settled.keys().next().value!);
   };
@@ -283,6 +292,8 @@ export function createOutbox({
       }
       // No network or a server hiccup: the writes stay for the next flush.
       await backToPending(batch, error);
+      if (error instanceof ApiError && error.status === 429)
+        for (const { entry } of batch) slowedDown.add(entry.id);
       return { next: isNetworkError(error) ? 'offline' : 'retry' };
     }
     const results = new Map(answer.results.map((result) => [result.id, result]));
@@ -292,6 +303,8 @@ export function createOutbox({
         // The push stopped here (out of order, a rate limit): this one and the rest wait.
         const rest = batch.slice(index);
         await backToPending(rest, result?.error?.message ?? 'Not sent yet');
+        if (result?.error?.status === 429)
+          for (const { entry: held } of rest) slowedDown.add(held.id);
         if (result?.error?.code === 'mutation_out_of_order' && entry.clientID) {
           const clientID = entry.clientID;
           await db.transaction('rw', [db.meta, db.outbox], () =>
@@ -417,7 +430,9 @@ export function createOutbox({
     } finally {
       awaited.delete(entry.id);
     }
-    if (result.status === 'queued' && !mutator.isQuietWhenQueued) notifyQueued(texts.queued);
+    const isSlowedDown = slowedDown.delete(entry.id);
+    if (result.status === 'queued' && !mutator.isQuietWhenQueued)
+      notifyQueued(isSlowedDown ? RATE_LIMITED_TEXT : texts.queued);
     return result;
   }
 

@@ -19,10 +19,35 @@ function isShown(row: NotificationRow): boolean {
   return row.count > 0 && (NOTIFICATION_KINDS as readonly string[]).includes(row.kind);
 }
 
-/** The inbox, newest activity first (ties: the newer entry first). */
-export async function readNotifications(db: HunchDb = defaultDb): Promise<NotificationRow[]> {
-  const rows = (await db.notifications.orderBy('updatedAt').reverse().toArray()).filter(isShown);
-  return rows.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+/** The inbox as the page shows it: its entries, and whether they name their group. */
+export interface Inbox {
+  /** Newest activity first (ties: the newer entry first); each names its group as it is called now. */
+  entries: NotificationRow[];
+  /** False while the player is in one group only: every entry is of that group, so none says so. */
+  namesGroups: boolean;
+}
+
+/**
+ * The inbox, newest activity first. An entry keeps its group's name as it was when it was
+ * written; a group renamed since is named as it is now (the mirror's), one the player left as
+ * it was.
+ */
+export async function readInbox(db: HunchDb = defaultDb): Promise<Inbox> {
+  const [rows, groups] = await Promise.all([
+    db.notifications.orderBy('updatedAt').reverse().toArray(),
+    db.groups.toArray(),
+  ]);
+  const names = new Map(groups.map((group) => [group.id, group.name]));
+  const entries = rows
+    .filter(isShown)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id)
+    .map((row) => {
+      const name = names.get(row.groupId);
+      return name === undefined || name === row.payload.groupName
+        ? row
+        : { ...row, payload: { ...row.payload, groupName: name } };
+    });
+  return { entries, namesGroups: groups.length > 1 };
 }
 
 export async function countUnreadNotifications(db: HunchDb = defaultDb): Promise<number> {
@@ -36,8 +61,8 @@ export async function readNotificationSettings(
 }
 
 /** Undefined while Dexie is read. */
-export function useNotifications(): NotificationRow[] | undefined {
-  return useLiveQuery(() => readNotifications(), []);
+export function useInbox(): Inbox | undefined {
+  return useLiveQuery(() => readInbox(), []);
 }
 
 /** 0 until known. */

@@ -20,7 +20,7 @@ import { formatCommentAge } from '../../domain/comments';
 import { notificationLink, notificationText } from '../../domain/notification-texts';
 import type { NotificationKind } from '../../domain/notifications';
 import type { NotificationRow } from '../data/db';
-import { useNotifications } from '../data/use-notifications';
+import { useInbox } from '../data/use-notifications';
 import { AppPage } from '../shell/app-page';
 import { Button, buttonClassName } from '../ui/button';
 import { EmptyState } from '../ui/empty-state';
@@ -29,7 +29,8 @@ import { inboxActions } from './inbox-actions';
 import styles from './inbox-page.module.css';
 
 // The inbox: every notification Hunch sends, also when push is off, blocked or
-// unsupported, newest activity first, from the mirror (readable offline). Opening an entry reads
+// unsupported, newest activity first, from the mirror (readable offline); each names its group as
+// it is called now, and none does while the player is in one group only. Opening an entry reads
 // it and goes to its bet or group; "Mark all as read" reads what is shown.
 
 const TEXT = {
@@ -60,7 +61,9 @@ const ICONS: Record<NotificationKind, LucideIcon> = {
 };
 
 export function InboxPage() {
-  const entries = useNotifications();
+  const inbox = useInbox();
+  const entries = inbox?.entries;
+  const namesGroups = inbox?.namesGroups ?? false;
   const unread = entries?.filter((entry) => entry.readAt === null) ?? [];
   const earlier = entries?.filter((entry) => entry.readAt !== null) ?? [];
   const markAll = () => {
@@ -99,15 +102,27 @@ export function InboxPage() {
         </EmptyState>
       ) : (
         <>
-          {unread.length > 0 && <EntryList heading={TEXT.unread} entries={unread} />}
-          {earlier.length > 0 && <EntryList heading={TEXT.earlier} entries={earlier} />}
+          {unread.length > 0 && (
+            <EntryList heading={TEXT.unread} entries={unread} namesGroups={namesGroups} />
+          )}
+          {earlier.length > 0 && (
+            <EntryList heading={TEXT.earlier} entries={earlier} namesGroups={namesGroups} />
+          )}
         </>
       )}
     </AppPage>
   );
 }
 
-function EntryList({ heading, entries }: { heading: string; entries: NotificationRow[] }) {
+function EntryList({
+  heading,
+  entries,
+  namesGroups,
+}: {
+  heading: string;
+  entries: NotificationRow[];
+  namesGroups: boolean;
+}) {
   const now = useNow(30_000);
   const id = `inbox-${heading.toLowerCase()}`;
   return (
@@ -118,7 +133,7 @@ function EntryList({ heading, entries }: { heading: string; entries: Notificatio
       <ul className={styles.list}>
         {entries.map((entry) => (
           <li key={entry.id}>
-            <InboxEntry entry={entry} now={now} />
+            <InboxEntry entry={entry} now={now} namesGroup={namesGroups} />
           </li>
         ))}
       </ul>
@@ -126,7 +141,16 @@ function EntryList({ heading, entries }: { heading: string; entries: Notificatio
   );
 }
 
-function InboxEntry({ entry, now }: { entry: NotificationRow; now: number }) {
+function InboxEntry({
+  entry,
+  now,
+  namesGroup,
+}: {
+  entry: NotificationRow;
+  now: number;
+  /** The group's name beside the time, unless the player is in that one group only. */
+  namesGroup: boolean;
+}) {
   const { title, body } = notificationText(entry);
   const Icon = ICONS[entry.kind];
   const isUnread = entry.readAt === null;
@@ -149,7 +173,8 @@ function InboxEntry({ entry, now }: { entry: NotificationRow; now: number }) {
         </span>
         <span className={styles.body}>{body}</span>
         <span className={styles.meta}>
-          {entry.payload.groupName} · {formatCommentAge(entry.updatedAt, now)}
+          {namesGroup && `${entry.payload.groupName} · `}
+          {formatCommentAge(entry.updatedAt, now)}
         </span>
       </span>
       {isUnread && <span className={styles.dot} aria-hidden="true" />}

@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
+import { modalStore } from './modal-store';
 import { toast as defaultStore, type Toast, type ToastStore } from './toast-store';
 import styles from './toast-host.module.css';
 
@@ -8,8 +9,20 @@ const ICONS = { success: CircleCheck, error: CircleAlert, warning: TriangleAlert
 // The live region exists from the start so screen readers announce toasts added later.
 export function ToastHost({ store = defaultStore }: { store?: ToastStore }) {
   const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  // A phone's modal is a sheet rising from the bottom, its buttons where the toasts stand: while
+  // one is open the toasts move to the top, so none covers a prompt's button.
+  const modal = useSyncExternalStore(
+    modalStore.subscribe,
+    modalStore.getSnapshot,
+    modalStore.getSnapshot,
+  );
   return (
-    <section className={styles.region} aria-label="Notifications" aria-live="polite">
+    <section
+      className={styles.region}
+      data-over-modal={modal ? 'true' : undefined}
+      aria-label="Notifications"
+      aria-live="polite"
+    >
       {toasts.map((item) => (
         <ToastItem key={item.id} toast={item} onDismiss={() => store.dismiss(item.id)} />
       ))}

@@ -5,7 +5,12 @@ import {
   summariseOutcomes,
   type Outcome,
 } from '../../domain/member-outcomes';
-import { MAX_POINTS_STEPS, thinSteps, type MemberStats } from '../../domain/member-stats';
+import {
+  MAX_POINTS_STEPS,
+  pointsOverTimeOf,
+  thinSteps,
+  type MemberStats,
+} from '../../domain/member-stats';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, ledger, memberships, users, wagers } from '../db/schema';
@@ -120,17 +125,18 @@ async function outcomesOf(
   );
 }
 
-/** The member's total after each ledger row that changed it (wagers set points aside, they do not change the total). */
+/** The member's total after each ledger row that changed it, undone results left out (pointsOverTimeOf). */
 async function pointsOverTime(tx: Executor, groupId: number, userId: number) {
   const rows = await tx
-    .select({ createdAt: ledger.createdAt, totalDelta: ledger.totalDelta })
+    .select({
+      kind: ledger.kind,
+      betId: ledger.betId,
+      createdAt: ledger.createdAt,
+      totalDelta: ledger.totalDelta,
+    })
     .from(ledger)
     .where(and(eq(ledger.groupId, groupId), eq(ledger.userId, userId), ne(ledger.totalDelta, 0)))
     .orderBy(asc(ledger.id));
-  let total = 0;
-  const steps = rows.map((row) => {
-    total += row.totalDelta;
-    return { at: isoTime(row.createdAt), total };
-  });
+  const steps = pointsOverTimeOf(rows.map((row) => ({ ...row, at: isoTime(row.createdAt) })));
   return thinSteps(steps, MAX_POINTS_STEPS);
 }

@@ -76,6 +76,28 @@ it("lists the open bets of the player's groups, soonest close first, with the gr
   expect(open.map(({ wager }) => wager?.id)).toEqual([undefined, 100, undefined]);
 });
 
+it('names no group on the cards of a player in one group only, and the current name otherwise', async () => {
+  database = openHunchDb('open-bets-test-one-group');
+  await database.groups.bulkPut([{ id: 1, name: 'Thursday Crew (renamed)' }]);
+  await database.memberships.bulkPut([
+    { groupId: 1, userId: ME, userName: 'Me', totalPoints: 100, availablePoints: 100 },
+  ]);
+  await database.bets.bulkPut([bet(10, 1, 30)]);
+  expect((await readOpenBets(database, ME, NOW)).map(({ groupName }) => groupName)).toEqual(['']);
+
+  await database.groups.put({ id: 2, name: 'Office' });
+  await database.memberships.put({
+    groupId: 2,
+    userId: ME,
+    userName: 'Me',
+    totalPoints: 100,
+    availablePoints: 100,
+  });
+  expect((await readOpenBets(database, ME, NOW)).map(({ groupName }) => groupName)).toEqual([
+    'Thursday Crew (renamed)',
+  ]);
+});
+
 it('counts each listed bet’s comments in the same read, deleted ones left out', async () => {
   database = openHunchDb('open-bets-test-comments');
   await database.groups.put({ id: 1, name: 'Thursday Crew' });

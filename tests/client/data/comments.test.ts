@@ -30,7 +30,8 @@ afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.close()));
 });
 
-async function setUp({ withSocket = false } = {}) {
+async function setUp({ withSocket = false, on = server } = {}) {
+  const server = on;
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
   const group = await createGroup(server, friend);
   await joinGroup(server, me, group);
@@ -123,6 +124,28 @@ describe('a comment written offline', () => {
     phone.setOffline(false);
     await phone.local.sync();
     expect((await listComments(server, friend, bet)).body).toEqual([]);
+  });
+});
+
+describe('a comment held by the rate limit', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ ...NO_EXPIRY_TIMER, rateLimits: { commentsPerUser: 1 } });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  it('says "Slow down — sent in a moment", not that the player is offline, and waits', async () => {
+    const { bet, phone, actions } = await setUp({ on: limited });
+    expect(await actions.postComment(bet.id, 'First')).toBe('sent');
+
+    expect(await actions.postComment(bet.id, 'Second')).toBe('queued');
+    expect(phone.toasts.infos).toEqual(['Slow down — sent in a moment']);
+    expect(phone.toasts.errors).toEqual([]);
+    const [, held] = await readBetComments(phone.db, bet.id);
+    expect(held).toMatchObject({ text: 'Second', pendingWriteId: expect.any(String) });
+    expect(await phone.db.outbox.toArray()).toMatchObject([{ status: 'pending' }]);
   });
 });
 

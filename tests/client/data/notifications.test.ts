@@ -4,14 +4,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { createInboxActions } from '../../../src/client/inbox/inbox-actions';
 import {
   countUnreadNotifications,
-  readNotifications,
+  readInbox,
   readNotificationSettings,
 } from '../../../src/client/data/use-notifications';
 import type { NotificationRow } from '../../../src/client/data/db';
 import { createBet } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { inboxOf, NO_TIMERS } from '../../server/notifications/notification.factories';
-import { useDeviceServer } from './device.fixture';
+import { useDeviceServer, type Device } from './device.fixture';
 import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 
 // The inbox in the mirror and the outbox (docs/architecture.md §8) against the real server: after
@@ -19,6 +19,8 @@ import { SYNC_PUSH_PATH } from '../../../src/domain/constants';
 // the choices written offline show at once, survive pulls and reach the server exactly once.
 
 const { server, openDevice } = useDeviceServer(NO_TIMERS);
+
+const readEntries = async (db: Device['db']) => (await readInbox(db)).entries;
 
 async function setUp({ withSocket = false } = {}) {
   const [me, friend] = [await createPlayer(server, 'Me'), await createPlayer(server, 'Friend')];
@@ -47,27 +49,44 @@ describe('the inbox in the mirror', () => {
   it('is readable offline after one sync, with its unread count', async () => {
     const { phone } = await setUp();
     phone.setOffline(true);
-    const entries = await readNotifications(phone.db);
+    const entries = await readEntries(phone.db);
     expect(entries.map((entry) => [entry.kind, entry.payload.betTitle])).toEqual([
       ['betCreated', 'Rain?'],
     ]);
     expect(await countUnreadNotifications(phone.db)).toBe(1);
   });
 
+  it("names each entry's group as it is called now, and no group while the player is in one", async () => {
+    const { me, friend, group, phone } = await setUp();
+    const renamed = await server.request('PATCH', `/api/groups/${group.id}`, {
+      token: friend.accessToken,
+      body: { name: 'Renamed friends' },
+    });
+    expect(renamed.status).toBe(200);
+    await phone.local.sync();
+    const alone = await readInbox(phone.db);
+    expect(alone.entries.map((entry) => entry.payload.groupName)).toEqual(['Renamed friends']);
+    expect(alone.namesGroups).toBe(false);
+
+    await joinGroup(server, me, await createGroup(server, friend));
+    await phone.local.sync();
+    expect((await readInbox(phone.db)).namesGroups).toBe(true);
+  });
+
   it('leaves out an entry whose every comment was deleted (count 0)', async () => {
     const { phone } = await setUp();
-    const [entry] = await readNotifications(phone.db);
+    const [entry] = await readEntries(phone.db);
     await phone.db.notifications.put({ ...entry!, kind: 'comments', count: 0, readAt: null });
-    expect(await readNotifications(phone.db)).toEqual([]);
+    expect(await readEntries(phone.db)).toEqual([]);
     expect(await countUnreadNotifications(phone.db)).toBe(0);
   });
 
   it('leaves out an entry of a kind this version does not know (a newer server’s)', async () => {
     const { phone } = await setUp();
-    const [entry] = await readNotifications(phone.db);
+    const [entry] = await readEntries(phone.db);
     const future = { ...entry!, kind: 'somethingNew', readAt: null } as unknown as NotificationRow;
     await phone.db.notifications.put(future);
-    expect(await readNotifications(phone.db)).toEqual([]);
+    expect(await readEntries(phone.db)).toEqual([]);
     expect(await countUnreadNotifications(phone.db)).toBe(0);
   });
 
@@ -76,7 +95,7 @@ describe('the inbox in the mirror', () => {
     await createBet(server, friend, group, { title: 'Snow?' });
     await vi.waitFor(
       async () => {
-        const [entry] = await readNotifications(phone.db);
+        const [entry] = await readEntries(phone.db);
         expect(entry).toMatchObject({ count: 2, payload: { betTitle: 'Snow?' } });
       },
       { timeout: 5000 },
@@ -88,7 +107,7 @@ describe('the inbox in the mirror', () => {
 describe('writes offline', () => {
   it('reads entries at once, keeps them read through a pull, and sends the read once', async () => {
     const { me, phone, actions } = await setUp();
-    const [entry] = await readNotifications(phone.db);
+    const [entry] = await readEntries(phone.db);
     phone.setOffline(true);
     await actions.markAllRead(entry!.updatedAt);
     expect(await countUnreadNotifications(phone.db)).toBe(0);

@@ -51,6 +51,7 @@ describe('GET /api/groups/{id}/members/{userId}/stats', () => {
         const players = [creator, admin, member];
         const expected = players.map(() => ({ played: 0, won: 0, lost: 0 }));
         const resolvedBetIds: number[] = [];
+        const undoneBetIds = new Set<number>();
         for (const plan of plans) {
           const choices = plan.multipleChoice ? OPTIONS : ['yes', 'no'];
           const bet = await createBet(server, creator, group, {
@@ -77,6 +78,7 @@ describe('GET /api/groups/{id}/members/{userId}/stats', () => {
           expect((await resolve(server, creator, bet, answer)).status).toBe(200);
           if (plan.fate === 'undone') {
             expect((await undo(creator, bet)).status).toBe(200);
+            undoneBetIds.add(bet.id);
             continue;
           }
           resolvedBetIds.push(bet.id);
@@ -111,6 +113,19 @@ describe('GET /api/groups/{id}/members/{userId}/stats', () => {
           expect(body.netPoints).toBe(rows.reduce((sum, row) => sum + row.totalDelta, 0));
           expect(body.winRate).toBe(won + lost > 0 ? won / (won + lost) : null);
           expect(body.pointsOverTime.at(-1)?.total).toBe(body.totalPoints);
+          // The line leaves out undone results: their payout and its reversal draw no step.
+          const everyRow = await server.database.db
+            .select({ betId: ledger.betId, totalDelta: ledger.totalDelta })
+            .from(ledger)
+            .where(and(eq(ledger.groupId, group.id), eq(ledger.userId, player.user.id)))
+            .orderBy(ledger.id);
+          let total = 0;
+          const line: number[] = [];
+          for (const row of everyRow) {
+            total += row.totalDelta;
+            if (row.totalDelta !== 0 && !undoneBetIds.has(row.betId ?? -1)) line.push(total);
+          }
+          expect(body.pointsOverTime.map((step) => step.total)).toEqual(line);
         }
         const [ab, ba] = await Promise.all([
           stats(member, group.id, creator.user.id, admin.user.id),
