@@ -109,11 +109,12 @@ export async function authRoutes(
     }),
   };
 
-  // Public: the sign-in screens offer only the ways in this server accepts.
+  // Public: the sign-in screens offer only the ways in this server accepts. No-store like every
+  // other answer: an operator who closes sign-ups is believed at the next page load.
   app.get(
     '/registration',
     { schema: { response: { 200: registrationSettingsSchema } } },
-    async (_request, reply) => reply.header('cache-control', 'no-cache').send(registration),
+    async () => registration,
   );
 
   app.post(
