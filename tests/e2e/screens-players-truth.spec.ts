@@ -9,6 +9,7 @@ import {
   registerPlayer,
   uniqueGroupName,
 } from './groups.helpers';
+import { LOOKED_AT_SIZES } from './screens.helpers';
 
 // This spec needs the service worker (the push prompt after a join); the others block it.
 test.use({ serviceWorkers: 'allow' });
@@ -19,11 +20,7 @@ test.use({ serviceWorkers: 'allow' });
 // 320 and 1280 px. Opt-in: HUNCH_SCREENSHOTS=1 npx playwright test screens-players-truth.
 
 const DIR = process.env.HUNCH_SHOTS_DIR ?? '.tmp/screens/players-truth';
-const SIZES = [
-  { name: '390', width: 390, height: 844 },
-  { name: '320', width: 320, height: 700 },
-  { name: '1280', width: 1280, height: 800 },
-];
+const SIZES = LOOKED_AT_SIZES;
 
 for (const size of SIZES) {
   test(`players' truth screens at ${size.name}`, async ({ browser, request }) => {

@@ -4,16 +4,13 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { waitForStillPage } from './axe.helpers';
 import { freePort, startServerProcess } from './server-process';
+import { LOOKED_AT_SIZES } from './screens.helpers';
 
 // Screenshots of the account screens of a server whose operator closed sign-ups
 // (REGISTRATION=closed, GUESTS=off), opt-in for looking (HUNCH_SCREENSHOTS=1): sign-in, sign-up
 // and guest at 390×844, 320×700 and 1280×800, in /tmp/shots-registration/.
 
-const SIZES = [
-  { name: '390', width: 390, height: 844 },
-  { name: '320', width: 320, height: 700 },
-  { name: '1280', width: 1280, height: 800 },
-] as const;
+const SIZES = LOOKED_AT_SIZES;
 const DIR = '/tmp/shots-registration';
 
 test('the account screens of a closed server', async ({ browser }) => {

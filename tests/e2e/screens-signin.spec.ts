@@ -2,17 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { waitForStillPage } from './axe.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import { LOOKED_AT_SIZES } from './screens.helpers';
 
 // Screenshots of the sign-in screens of issue #42 (opt-in, for looking: HUNCH_SCREENSHOTS=1):
 // sign-in with "Remember me" ticked, sign-up with the unmet parts of the password rule and
 // what the button still needs, forgot-password with the email carried over, and a cut-off
 // invite link, at 390×844, 320×700 and 1280×800, in /tmp/shots-players-signin/.
 
-const SIZES = [
-  { name: '390', width: 390, height: 844 },
-  { name: '320', width: 320, height: 700 },
-  { name: '1280', width: 1280, height: 800 },
-] as const;
+const SIZES = LOOKED_AT_SIZES;
 const DIR = '/tmp/shots-players-signin';
 
 async function shot(page: Page, name: string) {

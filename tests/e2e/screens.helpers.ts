@@ -11,6 +11,13 @@ export const SCREEN_SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
 
+/** The three widths every touched screen is looked at: the phone, the narrowest phone, a desktop. */
+export const LOOKED_AT_SIZES = [
+  { name: '390', width: 390, height: 844 },
+  { name: '320', width: 320, height: 700 },
+  { name: '1280', width: 1280, height: 800 },
+] as const;
+
 export const SCREENS_DIR = '.tmp/screens';
 
 /** Saves `name`.png once the page has settled (requests done, animations over). */
