@@ -4,7 +4,8 @@ import { forgotPasswordRequestSchema } from '../../domain/schemas/auth';
 import { createAccountDataService } from '../auth/account-data.service';
 import { createAuthService } from '../auth/auth.service';
 import { AccessTokens } from '../auth/tokens';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { consoleOutput, loadConfigOrSay, type CliOutput } from '../cli-output';
+import { type Config } from '../config';
 import { connectDatabase, type DatabaseConnection } from '../db/connect';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { createEventBus } from '../events';
@@ -29,16 +30,6 @@ const USAGE = `Usage: npm run admin -- <command>
   users delete <email>        deletes the account as "Delete account" does (points stay, as "Deleted player")
   users sessions-revoke <email> signs the account out everywhere
 On PGlite (no DATABASE_URL) Hunch must be stopped first; on PostgreSQL they run while it serves.`;
-
-export interface CliOutput {
-  out(line: string): void;
-  error(line: string): void;
-}
-
-const consoleOutput: CliOutput = {
-  out: (line) => console.log(line),
-  error: (line) => console.error(line),
-};
 
 class UsageError extends Error {}
 class NoSuchAccount extends Error {}
@@ -162,16 +153,8 @@ export async function runAdminCli(
     output.out(USAGE);
     return args.length === 0 ? 2 : 0;
   }
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      output.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = loadConfigOrSay(env, output);
+  if (!config) return 1;
   try {
     return await run(args, config, output);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { consoleOutput, loadConfigOrSay, type CliOutput } from '../cli-output';
+import { type Config } from '../config';
 import { BackupError, restoreBackup, writeBackup } from './backup';
 import { connectDatabase } from './connect';
 import { DataDirLockedError } from './data-dir-lock';
@@ -20,16 +21,6 @@ const BACKUP_USAGE = `Usage: npm run backup [-- <folder or file>]
 const RESTORE_USAGE = `Usage: npm run restore -- <backup file> [--force]
   Fills the database (DATA_DIR's PGlite, or DATABASE_URL) from a backup. It must be empty,
   unless --force: then everything in it is replaced.`;
-
-export interface CliOutput {
-  out(line: string): void;
-  error(line: string): void;
-}
-
-const consoleOutput: CliOutput = {
-  out: (line) => console.log(line),
-  error: (line) => console.error(line),
-};
 
 /** hunch-backup-2026-11-26T15-04-05Z.jsonl.gz: sorts by time, no colons (Windows, scp). */
 export function backupFileName(now: Date): string {
@@ -140,16 +131,8 @@ export async function runBackupCli(
     output.out(command === 'backup' ? BACKUP_USAGE : RESTORE_USAGE);
     return 0;
   }
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      output.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  const config = loadConfigOrSay(env, output);
+  if (!config) return 1;
   try {
     return command === 'backup'
       ? await backup(args, config, output)
