@@ -2,13 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../../../src/server/admin/admin-cli';
 import { freePort, startServerProcess, type ServerProcess } from '../../e2e/server-process';
 import { emptyPostgresDatabase } from '../harness';
 import { hunchEnv, spawnProcess, TSX } from '../spawned-process';
 
-// The operator's commands (`npm run admin -- …`, src/server/admin/admin-cli.ts) as processes
-// beside a real server: on PGlite they refuse while Hunch holds DATA_DIR and work once it is
-// stopped; on PostgreSQL they work while it serves, and what they end ends on the live server.
+// The operator's commands (`npm run admin -- …`, src/server/admin/admin-cli.ts) beside a real
+// server process: on PGlite they refuse while Hunch holds DATA_DIR and work once it is stopped;
+// on PostgreSQL they work while it serves, and what they end ends on the live server. One run
+// goes through a process of its own, as an operator's does (its exit code, no stack trace); the
+// others call the same function in this process, with what it prints captured.
 
 const isPostgres = process.env.HUNCH_TEST_DB === 'postgres';
 const RUNNER = path.join(import.meta.dirname, 'admin-runner.ts');
@@ -35,14 +38,28 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]) {
-  const child = spawnProcess(
-    process.execPath,
-    [TSX, RUNNER, ...args],
-    hunchEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PUBLIC_URL: server!.url }),
-  );
+const adminEnv = (overrides: Record<string, string | undefined> = {}) =>
+  hunchEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PUBLIC_URL: server!.url, ...overrides });
+
+/** `npm run admin -- …` as a process of its own. */
+async function adminProcess(...args: string[]) {
+  const child = spawnProcess(process.execPath, [TSX, RUNNER, ...args], adminEnv());
   const { code } = await child.exited(180_000);
   return { code, output: child.output() };
+}
+
+/** The same command in this process: its exit code and every line it printed. */
+async function admin(...args: string[]) {
+  return adminWith(adminEnv(), ...args);
+}
+
+async function adminWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const lines: string[] = [];
+  const code = await runAdminCli(args, env, {
+    out: (line) => lines.push(line),
+    error: (line) => lines.push(line),
+  });
+  return { code, output: lines.join('\n') };
 }
 
 async function call(method: string, route: string, body?: unknown, token?: string) {
@@ -76,12 +93,40 @@ async function register(name: string) {
 const signIn = (email: string, password = PASSWORD) =>
   call('POST', '/auth/login', { email, password, appName: 'hunch' });
 
+describe('npm run admin: mistakes in the command line', () => {
+  it('prints the usage for a missing, unknown or malformed command, and 0 for --help', async () => {
+    for (const args of [
+      [],
+      ['users'],
+      ['users', 'frobnicate'],
+      ['users', 'delete'],
+      ['users', 'list', 'x'],
+    ]) {
+      const answer = await admin(...args);
+      expect(answer.code, args.join(' ')).toBe(2);
+      expect(answer.output).toMatch(/^Usage: npm run admin -- <command>/);
+    }
+    expect(await admin('--help')).toMatchObject({
+      code: 0,
+      output: expect.stringMatching(/^Usage:/),
+    });
+  });
+
+  it('names a bad variable, without a stack trace, before opening any database', async () => {
+    const answer = await adminWith(adminEnv({ PORT: 'eighty' }), 'users', 'list');
+    expect(answer.code).toBe(1);
+    expect(answer.output).toMatch(/PORT/);
+    expect(answer.output).toMatch(/^Invalid configuration:\n\s+- PORT: /);
+    expect(answer.output).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
 describe.runIf(!isPostgres)('npm run admin on PGlite', () => {
   it('refuses while Hunch holds DATA_DIR, naming the running process, and works once it is stopped', async () => {
     const maya = await register('maya');
     const sam = await register('sam');
 
-    const locked = await admin('users', 'list');
+    const locked = await adminProcess('users', 'list');
     expect(locked.code).toBe(1);
     expect(locked.output).toMatch(/Hunch is running on this data folder \(pid \d+\)/);
     expect(locked.output).toMatch(/DATA_DIR is locked\. Stop Hunch/);
@@ -103,6 +148,8 @@ describe.runIf(!isPostgres)('npm run admin on PGlite', () => {
     const unknown = await admin('users', 'delete', sam.email);
     expect(unknown.code).toBe(1);
     expect(unknown.output).toContain(`No account has the email ${sam.email}.`);
+    const notEmail = await admin('users', 'sessions-revoke', 'maya');
+    expect(notEmail).toEqual({ code: 1, output: '"maya" is not an email address.' });
 
     await server!.start();
     // The printed link works once, as a mailed one does.
