@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi, fairStepViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
@@ -43,7 +43,7 @@ test('settling a bet while betting is open is a deliberate step that says who it
   await expect(queued.getByRole('button', { name: 'Close betting now and settle' })).toBeVisible();
   await expect(queued.getByRole('button', { name: /^Yes/ })).toHaveCount(0);
   await expect(queued.getByRole('button', { name: 'Resolve Bet' })).toHaveCount(0);
-  await expectNoViolations(page, 'dashboard resolve queue, betting open');
+  await expectAccessible(page, 'dashboard resolve queue, betting open');
 
   // The bet page: the same step, in a card of its own below the betting area.
   await page.goto(`/bets/${bet.id}`);
@@ -53,7 +53,7 @@ test('settling a bet while betting is open is a deliberate step that says who it
   await card.getByRole('button', { name: 'Close betting now and settle' }).click();
   await expect(card.getByText(/Everyone is cut off/)).toBeVisible();
   await expect(card.getByText('2 people have picked.')).toBeVisible();
-  await expectNoViolations(page, 'close betting now confirmation');
+  await expectAccessible(page, 'close betting now confirmation');
   // Changing one's mind leaves betting open and the form hidden.
   await card.getByRole('button', { name: 'Keep betting open' }).click();
   await expect(card.getByRole('button', { name: 'Resolve Bet' })).toHaveCount(0);
@@ -70,7 +70,7 @@ test('settling a bet while betting is open is a deliberate step that says who it
   const again = page.getByRole('article', { name: /^Resolve this bet/ });
   await expect(again.getByRole('button', { name: 'Resolve Bet' })).toBeVisible();
   await expect(again.getByText('Betting is still open')).toHaveCount(0);
-  await expectNoViolations(page, 'resolve card, betting closed');
+  await expectAccessible(page, 'resolve card, betting closed');
 });
 
 test('the wager form offers only amounts the server accepts and keeps the pick when refused', async ({
@@ -123,5 +123,5 @@ test('the wager form offers only amounts the server accepts and keeps the pick w
   await card.getByRole('button', { name: 'Submit Prediction' }).click();
   await expect(page.getByText('Wager Placed!')).toBeVisible();
   await expect(card.getByText('Your wager')).toBeVisible();
-  await expectNoViolations(page, 'wager form amounts');
+  await expectAccessible(page, 'wager form amounts');
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi, fairStepViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
@@ -46,7 +46,7 @@ test('a settled bet tells each player what they won or lost, on the bet page, it
   const winner = await openAs(browser, ben, `/bets/${bet.id}`);
   await expect(resultsBanner(winner)).toBeVisible();
   await expect(winner.getByText('You won 8 points (+6)')).toBeVisible();
-  await expectNoViolations(winner, 'the bet page of a winner');
+  await expectAccessible(winner, 'the bet page of a winner');
 
   const loser = await openAs(browser, cleo, `/bets/${bet.id}`);
   await expect(loser.getByText('You lost 6 points')).toBeVisible();
@@ -85,7 +85,7 @@ test('an answer on the over/under line refunds everyone and says so, with no tro
     .filter({ has: page.getByRole('heading', { name: 'Results Breakdown' }) })
     .last();
   await expect(breakdown).toContainText('Losers0');
-  await expectNoViolations(page, 'a refunded over/under bet');
+  await expectAccessible(page, 'a refunded over/under bet');
 });
 
 test('nobody right: the refunded players are not losers; a numeric bet badges the closest guesses "Closest"', async ({
@@ -131,7 +131,7 @@ test('nobody right: the refunded players are not losers; a numeric bet badges th
   const picks = page.getByRole('region', { name: 'Who picked what' });
   await expect(picks.getByText('Closest', { exact: true })).toHaveCount(2);
   await expect(page.getByText('Correct', { exact: true })).toHaveCount(0);
-  await expectNoViolations(page, 'a numeric bet settled on the closest guesses');
+  await expectAccessible(page, 'a numeric bet settled on the closest guesses');
 
   // Nobody wagered: the spec's "No Participants", and no refund nobody got.
   await page.goto(`/bets/${unplayed.id}`);
@@ -201,7 +201,7 @@ test('betting closed, a cancelled bet, a dispute and the top-up floor are each s
   await expect(page.getByRole('heading', { name: 'Will the bus come on time?' })).toBeVisible();
   await expect(page.getByText('betting closed — waiting for the result')).toBeVisible();
   await expect(page.getByRole('button', { name: /Place Bet|Submit/ })).toHaveCount(0);
-  await expectNoViolations(page, 'a bet whose betting closed');
+  await expectAccessible(page, 'a bet whose betting closed');
 
   const cancelled = await createBetViaApi(request, ana, {
     groupId: group.id,
@@ -216,7 +216,7 @@ test('betting closed, a cancelled bet, a dispute and the top-up floor are each s
   await page.goto(`/bets/${cancelled.id}`);
   await expect(page.getByText('This bet is currently cancelled.')).toBeVisible();
   await expect(page.getByText('Your 4 points came back')).toBeVisible();
-  await expectNoViolations(page, 'a cancelled bet');
+  await expectAccessible(page, 'a cancelled bet');
 
   const disputed = await createBetViaApi(request, ana, {
     groupId: group.id,
@@ -237,5 +237,5 @@ test('betting closed, a cancelled bet, a dispute and the top-up floor are each s
   await expect(
     settings.getByText('Members with fewer than 3 points get topped up to 10 points once a week.'),
   ).toBeVisible();
-  await expectNoViolations(admin, 'the group page with its settings');
+  await expectAccessible(admin, 'the group page with its settings');
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
@@ -54,7 +54,7 @@ test('an admin settles the bet of a creator who left, from the resolve queue and
   await page.goto(`/bets/${bet.id}`);
   const card = page.getByRole('article', { name: /^Resolve this bet/ });
   await expect(card).toBeVisible();
-  await expectNoViolations(page, 'the bet page of a creator who left');
+  await expectAccessible(page, 'the bet page of a creator who left');
   mkdirSync(SHOTS, { recursive: true });
   for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi } from './bets.helpers';
 import {
   createGroupViaApi,
@@ -56,7 +56,7 @@ test('a player in two groups sees every open bet, soonest first, wagers from the
   const page = await openAs(browser, me, '/dashboard');
   await expect(page.getByRole('heading', { name: 'Your Bet Queue' })).toBeVisible();
   await expectListed(page, [rain, quiz, pizza]);
-  await expectNoViolations(page, 'the dashboard with open bets');
+  await expectAccessible(page, 'the dashboard with open bets');
   await shootBothIfAsked(page, 'dashboard-open-bets');
 
   // One tab stop per card: each card is one link to its bet.
@@ -110,7 +110,7 @@ test('with nothing open in their groups, the dashboard says so beside the empty 
     page.getByText('Nothing is open for betting in your groups right now.'),
   ).toBeVisible();
   await expect(openList(page)).toHaveCount(0);
-  await expectNoViolations(page, 'the dashboard with nothing open');
+  await expectAccessible(page, 'the dashboard with nothing open');
   await shootBothIfAsked(page, 'dashboard-open-bets-empty');
   await page.context().close();
 });
@@ -130,7 +130,7 @@ test('a player with more open bets than the dashboard draws sees the soonest fir
   const page = await openAs(browser, me, '/dashboard');
   const headings = openList(page).getByRole('heading', { level: 3 });
   await expect(headings).toHaveText(titles.slice(0, 20));
-  await expectNoViolations(page, 'the dashboard with more open bets than it draws');
+  await expectAccessible(page, 'the dashboard with more open bets than it draws');
   await shootBothIfAsked(page, 'dashboard-open-bets-show-more');
 
   await page.getByRole('button', { name: 'Show 3 more' }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, uniqueGroupName, type Player } from './groups.helpers';
 
@@ -51,14 +51,14 @@ test('a guest moves to a second browser with the link and keeps their points', a
   expect(points).toBeLessThan(100);
 
   const link = await showSignInLink(page);
-  await expectNoViolations(page, 'the move-to-another-device sheet');
+  await expectAccessible(page, 'the move-to-another-device sheet');
   expect(link).toMatch(/\/move#\d+\.[\w-]{43}$/);
 
   const phone = await browser.newContext();
   const other = await phone.newPage();
   await other.goto(link);
   await expect(other.getByRole('heading', { name: 'Sign in as Traveller?' })).toBeVisible();
-  await expectNoViolations(other, '/move, Sign in as …?');
+  await expectAccessible(other, '/move, Sign in as …?');
   // The code left the address bar once read.
   await expect(other).toHaveURL(/\/move$/);
   await other.getByRole('button', { name: 'Sign in as Traveller' }).click();
@@ -111,7 +111,7 @@ test('a cancelled link stops working, and a pasted link works on a device with n
   const link = await showSignInLink(page);
   await app.goto('/login');
   await app.getByRole('link', { name: 'Use a sign-in link' }).click();
-  await expectNoViolations(app, '/move, the pasted link');
+  await expectAccessible(app, '/move, the pasted link');
   await app.getByLabel('Sign-in link').fill('not a link');
   await app.getByRole('button', { name: 'Continue' }).click();
   await expect(app.getByText('This sign-in link is not complete.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {
   authHeaders,
@@ -61,7 +61,7 @@ test('picks stay hidden while betting is open and show for everyone once it clos
   await expect(pick).toContainText('1×');
   await expect(picks).toContainText('Yes');
   await expect(picks).toContainText('No');
-  await expectNoViolations(page, 'who picked what');
+  await expectAccessible(page, 'who picked what');
   await page.context().close();
 });
 
@@ -85,7 +85,7 @@ test('the creator undoes a resolution: both headers show the points from before'
 
   const review = mine.getByRole('article', { name: 'About this result' });
   await expect(review.getByText(/You can undo this result for \d+:\d\d\./)).toBeVisible();
-  await expectNoViolations(mine, 'the undo window');
+  await expectAccessible(mine, 'the undo window');
   await review.getByRole('button', { name: 'Undo result' }).click();
   const confirm = mine.getByRole('dialog', { name: 'Undo this result?' });
   // The friend is told in a toast, which goes after a few seconds: watched from before the
@@ -137,7 +137,7 @@ test('a participant disputes a result and an admin without a stake corrects it',
   await expect(sheet).toContainText(
     `Think the result is wrong? Say why: ${judge} will correct it or let it stand.`,
   );
-  await expectNoViolations(theirs, 'the dispute sheet');
+  await expectAccessible(theirs, 'the dispute sheet');
   await sheet.getByLabel("What's wrong?").fill('No encore: they left at ten.');
   await sheet.getByRole('button', { name: 'Send dispute' }).click();
   await expect(theirs.getByText(`Dispute sent. ${judge} will take a look.`)).toBeVisible();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { newPerson, signIn } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi } from './bets.helpers';
 import {
   activeGroupButton,
@@ -86,7 +86,7 @@ for (const size of SIZES) {
       expect(await isWhole(page, 'header [data-slot="group"] button span')).toBe(true);
       expect(await isWhole(page, `header a[href="/profile"] span:last-child`)).toBe(true);
     }
-    await expectNoViolations(page, `the header at ${size.width} px`);
+    await expectAccessible(page, `the header at ${size.width} px`);
   });
 }
 

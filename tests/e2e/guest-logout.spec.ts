@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import {
   createGroupViaApi,
   joinViaApi,
@@ -41,7 +41,7 @@ test('a guest tapping Logout is warned, with what is lost and the upgrade beside
   // Keep playing: nothing happens.
   await logout.click();
   await expect(losses.getByText('your place in 1 group, with 100 points in all')).toBeVisible();
-  await expectNoViolations(page, 'the guest logout warning');
+  await expectAccessible(page, 'the guest logout warning');
   await warning.getByRole('button', { name: 'Keep playing' }).click();
   await expect(warning).toHaveCount(0);
   await expect(page).toHaveURL(/\/profile$/);

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { newPerson, readResetLink, signIn } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import {
   activeGroupButton,
   createGroupViaApi,
@@ -67,12 +67,12 @@ test('the invited friend who signs up is told who invited them to what, and land
   await expect(page).toHaveURL(/\/login\?returnUrl=/);
   await expect(invitedNote(page, invite)).toBeVisible();
   await shootIfAsked(page, 'invite-login-phone');
-  await expectNoViolations(page, 'login with an invite');
+  await expectAccessible(page, 'login with an invite');
 
   await page.getByRole('link', { name: 'Sign up' }).click();
   await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
-  await expectNoViolations(page, 'register with an invite');
+  await expectAccessible(page, 'register with an invite');
   // Name, email and password: display name and username follow the first name.
   const person = newPerson();
   const firstName = `Kit${person.username.slice(-6).replace(/\W/g, '')}`;
@@ -109,7 +109,7 @@ test('the invited friend who forgot their password goes back and signs in: insid
   await page.getByRole('button', { name: 'Forgot your password?' }).click();
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
-  await expectNoViolations(page, 'forgot password with an invite');
+  await expectAccessible(page, 'forgot password with an invite');
   await page.getByRole('link', { name: 'Back to Login' }).click();
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
@@ -145,7 +145,7 @@ test('the invited friend who resets a forgotten password by mail signs in inside
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Create a new password' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
-  await expectNoViolations(page, 'reset password with an invite');
+  await expectAccessible(page, 'reset password with an invite');
   await shootIfAsked(page, 'invite-reset-password-phone');
   const password = 'Fresh-Start-99';
   await page.getByLabel('New password', { exact: true }).fill(password);
@@ -170,7 +170,7 @@ test('the invited friend who plays as a guest, after a look at signing in, lands
   await page.getByRole('button', { name: 'Continue as Guest' }).click();
   await expect(page.getByRole('heading', { name: 'Play as a guest' })).toBeVisible();
   await expect(invitedNote(page, invite)).toBeVisible();
-  await expectNoViolations(page, 'guest with an invite');
+  await expectAccessible(page, 'guest with an invite');
   await page.getByRole('link', { name: 'Sign in' }).click();
   await expect(invitedNote(page, invite)).toBeVisible();
   await page.getByRole('button', { name: 'Continue as Guest' }).click();
@@ -254,7 +254,7 @@ test('the share sheet shows the id and code; a pasted link or a code in the wron
   await expect(share.getByRole('button', { name: 'Copy link' })).toBeVisible();
   const link = await share.getByLabel('Invite link').inputValue();
   await shootIfAsked(anaPage, 'invite-share-phone');
-  await expectNoViolations(anaPage, 'share sheet');
+  await expectAccessible(anaPage, 'share sheet');
   await share.getByRole('button', { name: 'Share…' }).click();
   await expect
     .poll(() => anaPage.evaluate(() => (window as unknown as { __shared: ShareData[] }).__shared))
@@ -272,7 +272,7 @@ test('the share sheet shows the id and code; a pasted link or a code in the wron
   await join.getByLabel('Group ID').fill(link);
   await expect(join.getByLabel('Group ID')).toHaveValue(String(group.id));
   await expect(join.getByLabel('Invite code')).toHaveValue(group.inviteCode!);
-  await expectNoViolations(boPage, 'join form with a pasted link');
+  await expectAccessible(boPage, 'join form with a pasted link');
   await join.getByRole('button', { name: 'Join Group' }).click();
   await expect(boPage.getByText('Group joined successfully!')).toBeVisible();
   await declinePushPrompt(boPage);

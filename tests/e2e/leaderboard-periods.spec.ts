@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
@@ -43,7 +43,7 @@ test('This week, This month and All time, no movement in a first week, and this 
   await expect(ownerRow).toContainText('+1');
   await expect(friendRow).toContainText('−1');
   await expect(week.getByText(/[▲▼–]/)).toHaveCount(0);
-  await expectNoViolations(page, 'the leaderboard, this week');
+  await expectAccessible(page, 'the leaderboard, this week');
 
   await periods.getByRole('button', { name: 'This month' }).click();
   const month = page.getByRole('table', { name: `${group.name} standings this month` });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { expectNoViolations } from './axe.helpers';
+import { expectAccessible } from './axe.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import {
   createGroupViaApi,
@@ -65,7 +65,7 @@ for (const size of SCREEN_SIZES) {
     expect(
       await card.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
     ).toEqual([1200, 630]);
-    await expectNoViolations(page, `the share sheet at ${size.name}`);
+    await expectAccessible(page, `the share sheet at ${size.name}`);
     await shootIfAsked(page, `share-${size.name}-sheet`);
 
     const [download] = await Promise.all([
