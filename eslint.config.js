@@ -53,7 +53,7 @@ const SEAMS = [
     folder: 'profile',
     imports: [
       'auth/register-fields.tsx',
-      'auth/register-missing-note.tsx',
+      'auth/register-submit.tsx',
       'auth/auth-form.module.css',
     ],
     why: 'upgrading a guest and editing an account are account forms: the fields and layout of auth',

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type RegisterForm } from '../../domain/auth';
@@ -10,11 +10,10 @@ import { register as registerAccount } from '../data/accounts-api';
 import { ApiError } from '../data/api-client';
 import { usePageTitle } from '../shell/use-page-title';
 import { asyncHandler } from '../ui/async-handler';
-import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import { AuthLayout } from './auth-layout';
 import { EMPTY_REGISTER_FORM, RegisterFields } from './register-fields';
-import { RegisterMissingNote } from './register-missing-note';
+import { RegisterSubmit } from './register-submit';
 import { useSignUpOffer } from './use-sign-up-offer';
 import styles from './auth-form.module.css';
 
@@ -50,7 +49,6 @@ export function RegisterPage() {
     defaultValues: EMPTY_REGISTER_FORM,
   });
   const { isSubmitting } = form.formState;
-  const missingId = useId();
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -85,18 +83,12 @@ export function RegisterPage() {
         <form className={styles.form} onSubmit={asyncHandler(onSubmit)} noValidate>
           {failure && <FormAlert tone="error">{failure}</FormAlert>}
           <RegisterFields form={form} />
-          {/* Never greyed out without a word (issue #42): the note under it says what is still
-              needed, and pressing it anyway marks every field touched and focuses the first. */}
-          <Button
-            type="submit"
-            fullWidth
-            aria-describedby={missingId}
-            isLoading={isSubmitting}
-            loadingText={TEXT.busy}
-          >
-            {TEXT.submit}
-          </Button>
-          <RegisterMissingNote control={form.control} id={missingId} />
+          <RegisterSubmit
+            control={form.control}
+            label={TEXT.submit}
+            busyLabel={TEXT.busy}
+            isSubmitting={isSubmitting}
+          />
         </form>
       )}
     </AuthLayout>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type RegisterForm } from '../../domain/auth';
 import { registerFormSchema } from '../../domain/schemas/auth';
@@ -8,10 +8,9 @@ import { updateProfile } from '../data/accounts-api';
 import { errorMessage } from '../data/api-client';
 import { useSession } from '../data/use-session';
 import { EMPTY_REGISTER_FORM, RegisterFields } from '../auth/register-fields';
-import { RegisterMissingNote } from '../auth/register-missing-note';
+import { RegisterSubmit } from '../auth/register-submit';
 import { toast } from '../shell/toast-store';
 import { asyncHandler } from '../ui/async-handler';
-import { Button } from '../ui/button';
 import { FormAlert } from '../ui/form-alert';
 import styles from '../auth/auth-form.module.css';
 
@@ -34,7 +33,6 @@ export function UpgradeAccountModal({ onDone }: { onDone: () => void }) {
     defaultValues: { ...EMPTY_REGISTER_FORM, displayName: user?.displayName ?? '' },
   });
   const { isSubmitting } = form.formState;
-  const missingId = useId();
 
   const onSubmit = form.handleSubmit(async ({ acceptTerms: _acceptTerms, ...fields }) => {
     setFailure(null);
@@ -53,16 +51,12 @@ export function UpgradeAccountModal({ onDone }: { onDone: () => void }) {
       <p className={styles.lead}>{TEXT.intro}</p>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <RegisterFields form={form} />
-      <Button
-        type="submit"
-        fullWidth
-        aria-describedby={missingId}
-        isLoading={isSubmitting}
-        loadingText={TEXT.busy}
-      >
-        {TEXT.submit}
-      </Button>
-      <RegisterMissingNote control={form.control} id={missingId} />
+      <RegisterSubmit
+        control={form.control}
+        label={TEXT.submit}
+        busyLabel={TEXT.busy}
+        isSubmitting={isSubmitting}
+      />
     </form>
   );
 }

@@ -1,10 +1,13 @@
+import { useId } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import type { RegisterForm } from '../../domain/auth';
 import { registerFormSchema } from '../../domain/schemas/auth';
+import { Button } from '../ui/button';
 import styles from './auth-form.module.css';
 
-// Under the register form's submit button (issue #42): what the form still needs, read from
-// the form's own schema as the player types, instead of a button greyed out without a word.
+// The register form's submit button (sign-up and a guest's upgrade): never greyed out without a
+// word. The note under it says what the form still needs, read from the form's own schema as the
+// player types; pressing it anyway marks every field touched and focuses the first.
 const TEXT = {
   stillNeeded: 'Still needed:',
   fields: {
@@ -29,14 +32,36 @@ export function missingRegisterFields(values: RegisterForm): Array<keyof Registe
   return FIELD_ORDER.filter((field) => fields.has(field));
 }
 
-/** "Still needed: email, password", or nothing once the form may be sent. */
-export function RegisterMissingNote({
+/** The submit button, and under it "Still needed: email, password" until the form may be sent. */
+export function RegisterSubmit({
   control,
-  id,
+  label,
+  busyLabel,
+  isSubmitting,
 }: {
   control: Control<RegisterForm>;
-  id: string;
+  label: string;
+  busyLabel: string;
+  isSubmitting: boolean;
 }) {
+  const missingId = useId();
+  return (
+    <>
+      <Button
+        type="submit"
+        fullWidth
+        aria-describedby={missingId}
+        isLoading={isSubmitting}
+        loadingText={busyLabel}
+      >
+        {label}
+      </Button>
+      <MissingNote control={control} id={missingId} />
+    </>
+  );
+}
+
+function MissingNote({ control, id }: { control: Control<RegisterForm>; id: string }) {
   const values = useWatch({ control }) as RegisterForm;
   const missing = missingRegisterFields(values);
   if (missing.length === 0) return null;
