@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
+import { openSignedIn, signIn } from './accounts.helpers';
+import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 import {
   activeGroupButton,
   authHeaders,
@@ -277,6 +278,19 @@ test('a public group seen from outside offers Join group; leaving asks first', a
     page.getByRole('heading', { name: 'Group not found or inaccessible' }),
   ).toBeVisible();
   await expect(page.getByText('You may need an invite code or membership.')).toBeVisible();
+});
+
+test('the creator is not offered Leave group: they stay in it', async ({ page, request }) => {
+  const owner = await registerPlayer(request);
+  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName('Home Team') });
+  await openSignedIn(page, owner.person, `/group/${group.id}`);
+  await expect(page.getByRole('heading', { name: group.name, level: 1 })).toBeVisible();
+  await expect(page.getByText('You created this group, so you stay in it.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Leave group' })).toHaveCount(0);
+  for (const size of LOOKED_AT_SIZES) {
+    await page.setViewportSize(size);
+    await shootIfAsked(page, `group-creator-stays-${size.name}`, true);
+  }
 });
 
 test('the leaderboard sorts Rank and Points ascending, descending, then back; search filters', async ({

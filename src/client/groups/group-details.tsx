@@ -2,7 +2,7 @@ import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
-import { canManageGroup, canMute } from '../../domain/policies/group-policy';
+import { canManageGroup, canMute, leaveGroupRefusal } from '../../domain/policies/group-policy';
 import type { GroupRow } from '../data/db';
 import { toast } from '../shell/toast-store';
 import { MuteButton } from '../inbox/mute-button';
@@ -35,13 +35,14 @@ const TEXT = {
   bets: 'Bets',
   viewAllBets: 'View All Bets',
   leave: 'Leave group',
+  creatorStays: 'You created this group, so you stay in it.',
   left: (name: string) => `You left ${name}.`,
 };
 
-/** A link exists for a public group, and for a private one whose invite code the viewer knows. */
 /** docs/groups-and-bets.md §9: the group view shows at most 3 bets per tab; "View All Bets" shows the rest. */
 const BETS_PER_TAB = 3;
 
+/** A link exists for a public group, and for a private one whose invite code the viewer knows. */
 function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'private' } {
   return group.privacy === 'public' || (group.privacy === 'private' && Boolean(group.inviteCode));
 }
@@ -49,9 +50,12 @@ function canShare(group: GroupRow): group is GroupRow & { privacy: 'public' | 'p
 export function GroupDetails({ group, userId }: { group: GroupRow; userId: number }) {
   const navigate = useNavigate();
   const membership = useMyMembership(group.id, userId);
-  // The group policy's answer, the same the server gives.
-  const mayMute = canMute({ role: mirrorRole({ userId, membership, group }) });
-  const role = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId)
+  // The group policy's answers, the same the server gives.
+  const isCreator = isGroupCreator({ createdByUserId: group.createdByUserId ?? -1 }, userId);
+  const viewer = { role: mirrorRole({ userId, membership, group }), isCreator };
+  const mayMute = canMute(viewer);
+  const leaveRefusal = leaveGroupRefusal(viewer);
+  const role = isCreator
     ? 'Creator'
     : group.admins && isGroupAdmin({ admins: group.admins }, userId)
       ? 'Admin'
@@ -125,21 +129,25 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
 
       {canManageGroup(rosterOf(group), userId) && <GroupSettings group={group} />}
 
-      <div className={styles.leave}>
-        <Button
-          variant="danger"
-          size="small"
-          icon={<LogOut size={16} aria-hidden="true" />}
-          onClick={() =>
-            openLeaveGroupModal(group, () => {
-              toast.info(TEXT.left(group.name));
-              navigate('/group');
-            })
-          }
-        >
-          {TEXT.leave}
-        </Button>
-      </div>
+      {leaveRefusal === null ? (
+        <div className={styles.leave}>
+          <Button
+            variant="danger"
+            size="small"
+            icon={<LogOut size={16} aria-hidden="true" />}
+            onClick={() =>
+              openLeaveGroupModal(group, () => {
+                toast.info(TEXT.left(group.name));
+                navigate('/group');
+              })
+            }
+          >
+            {TEXT.leave}
+          </Button>
+        </div>
+      ) : (
+        leaveRefusal === 'creator' && <p className={styles.leave}>{TEXT.creatorStays}</p>
+      )}
     </AppPage>
   );
 }

@@ -50,6 +50,24 @@ export function canReadGroup(viewer: GroupViewer, group: GroupVisibility): boole
   return readGroupRefusal(viewer, group) === null;
 }
 
+/** Why a viewer may not leave the group: not in it, or its creator (who stays its admin for good). */
+export type LeaveGroupRefusal = MemberRefusal | 'creator';
+
+/**
+ * Null when the viewer may leave the group, else why not. A last admin may leave: the role
+ * passes to the longest-standing member (docs/rules.md), so no group is left without one.
+ */
+export function leaveGroupRefusal(
+  viewer: GroupViewer & { isCreator: boolean },
+): LeaveGroupRefusal | null {
+  if (!viewer.role) return 'not_member';
+  return viewer.isCreator ? 'creator' : null;
+}
+
+export function canLeaveGroup(viewer: GroupViewer & { isCreator: boolean }): boolean {
+  return leaveGroupRefusal(viewer) === null;
+}
+
 /** Null when the viewer may read and write a bet's comments: current members, even of a public group. */
 export function commentRefusal(viewer: GroupViewer): MemberRefusal | null {
   return currentMemberRefusal(viewer);

@@ -6,7 +6,6 @@ import {
   type BetCommentRow,
   type BetRow,
   type GroupRow,
-  type MembershipRow,
 } from '../db/schema';
 import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
@@ -14,6 +13,7 @@ import {
   commentRefusal,
   currentMemberRefusal,
   deleteCommentRefusal,
+  leaveGroupRefusal,
   manageGroupRefusal,
   muteRefusal,
   readGroupRefusal,
@@ -163,10 +163,13 @@ export async function requireGroupAccess(
         throw wrongInviteCode();
       if (isKeptOutOfGroup(await findMembership(tx, group.id, userId))) throw removedFromGroup();
       return group;
-    case 'leave':
-      if (userId === group.createdByUserId) throw creatorCannotLeave();
-      await requireMember(tx, group.id, userId);
+    case 'leave': {
+      const viewer = await viewerIn(tx, group.id, userId);
+      const refusal = leaveGroupRefusal({ ...viewer, isCreator: userId === group.createdByUserId });
+      if (refusal === 'creator') throw creatorCannotLeave();
+      throwRefusal(refusal);
       return group;
+    }
     case 'manageMembers':
     case 'manageSettings':
     case 'readSettings':
@@ -246,17 +249,6 @@ async function findGroup(tx: Executor, groupId: number, lock: boolean): Promise<
   return row;
 }
 
-async function requireMember(
-  tx: Executor,
-  groupId: number,
-  userId: number,
-): Promise<MembershipRow> {
-  const membership = await findActiveMembership(tx, groupId, userId);
-  if (!membership) throw notMember();
-  return membership;
-}
-
-/** An invite code is a secret: compared in constant time. */
 /** Whether `given` opens a group whose code is `expected`: without case (`normalizeInviteCode`), in constant time. */
 function isSameCode(expected: string, given = ''): boolean {
   const a = Buffer.from(normalizeInviteCode(expected));

@@ -8,6 +8,7 @@ import { cannotDemoteCreator, notAFriend, notFound, notMember } from '../errors'
 import type { EventBus } from '../events';
 import { presentMembership, presentOneGroup } from './group.presenter';
 import { readRoster, refusalError, requireGroupAccess } from './group-access';
+import { handOverAdminRoles } from './member-data';
 import {
   findMembership,
   joinMembership,
@@ -170,6 +171,8 @@ export function createGroupMembersService({
     at: Date,
   ): Promise<GroupRow> {
     await requireGroupAccess(tx, { userId: caller.id, groupId, permission: 'leave' });
+    // The last admin's role goes to the longest-standing member, as at an account's deletion.
+    await handOverAdminRoles(tx, caller.id, at, [groupId]);
     if (!(await markMembershipLeft(tx, groupId, caller.id, at))) throw notMember();
     return touchGroup(tx, groupId, at);
   }

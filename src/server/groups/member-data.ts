@@ -65,16 +65,18 @@ export async function leaveEveryGroup(tx: Executor, userId: number, at: Date): P
 }
 
 /**
- * In each group where `userId` (whose account is being deleted) is a current admin and no
- * other current, live (not deleted) member is one, the longest-standing current member
- * (earliest join, then lowest id) becomes admin, so a group never loses its last admin with
- * its player, its creator included. Each group concerned is locked first, so two admins
- * deleting at once cannot both count on the other. Returns the promotions.
+ * In each group where `userId` (who is leaving it, or whose account is being deleted) is a
+ * current admin and no other current, live (not deleted) member is one, the longest-standing
+ * current member (earliest join, then lowest id) becomes admin, so a group never loses its last
+ * admin with its player, its creator included. `inGroups` limits it to those groups (a leave);
+ * without it, every group of the player. Each group concerned is locked first, so two admins
+ * leaving at once cannot both count on the other. Returns the promotions.
  */
 export async function handOverAdminRoles(
   tx: Executor,
   userId: number,
   at: Date,
+  inGroups?: number[],
 ): Promise<Array<{ groupId: number; userId: number }>> {
   const administered = await tx
     .select({ groupId: memberships.groupId })
@@ -84,6 +86,7 @@ export async function handOverAdminRoles(
         eq(memberships.userId, userId),
         eq(memberships.role, 'admin'),
         isNull(memberships.leftAt),
+        inGroups ? inArray(memberships.groupId, inGroups) : undefined,
       ),
     )
     .orderBy(asc(memberships.groupId));

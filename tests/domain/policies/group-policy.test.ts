@@ -6,6 +6,7 @@ import {
   canReadGroup,
   canRemoveMember,
   commentRefusal,
+  leaveGroupRefusal,
   manageGroupRefusal,
   muteRefusal,
   readGroupRefusal,
@@ -98,5 +99,18 @@ describe('reading, commenting and muting', () => {
     expect(canComment(nonMember)).toBe(false);
     expect(canMute(nonMember)).toBe(false);
     expect(canReadGroup(nonMember, publicGroup) && !canComment(nonMember)).toBe(true);
+  });
+});
+
+describe('leaveGroupRefusal', () => {
+  it('lets a member or an admin leave, but not the creator, who stays its admin', () => {
+    expect(leaveGroupRefusal({ role: 'member', isCreator: false })).toBeNull();
+    expect(leaveGroupRefusal({ role: 'admin', isCreator: false })).toBeNull();
+    expect(leaveGroupRefusal({ role: 'admin', isCreator: true })).toBe('creator');
+  });
+
+  it('refuses whoever is not a member now, the creator who left included', () => {
+    expect(leaveGroupRefusal({ role: null, isCreator: false })).toBe('not_member');
+    expect(leaveGroupRefusal({ role: null, isCreator: true })).toBe('not_member');
   });
 });

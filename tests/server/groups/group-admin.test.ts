@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuthResponse } from '../../../src/domain/auth';
 import type { Group } from '../../../src/domain/groups';
 import { memberships, wagers } from '../../../src/server/db/schema';
+import { deleteAccount } from '../auth/account-data.factories';
 import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
 import { useTestServer } from '../harness';
 import {
@@ -261,5 +262,22 @@ describe('DELETE /api/groups/{id}/members/{userId} by an admin', () => {
       { userId: admin.user.id, removed: false },
     );
     expect((await membershipRow(group, admin)).removedAt).toBeNull();
+  });
+
+  it('hands admin to the longest-standing member when the last admin leaves, as a deletion does', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    // Once the creator's account is gone, the other admin is the group's only one.
+    expect((await deleteAccount(server, creator)).status).toBe(200);
+    const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+      token: admin.accessToken,
+    });
+    expect(left.status, left.text).toBe(200);
+    const after = await server.request<Group>('GET', `/api/groups/${group.id}`, {
+      token: member.accessToken,
+    });
+    expect(after.body.admins).toEqual([member.user.id]);
+    expect((await membershipRow(group, admin)).role).toBe('member');
+    // The group's devices hear of it: its version moved with the leave.
+    expect(after.body.updatedAt > group.updatedAt).toBe(true);
   });
 });
