@@ -364,10 +364,12 @@ describe('a refused write', () => {
       ]);
       phone.setOffline(false);
       await phone.local.outbox.flush();
+      // Nobody waited: it names itself and its bet (from the mirror), then the words.
+      const said = `Your 2 points on '${bet.title}' came back. Failed to submit wager`;
       expect(await phone.db.outbox.toArray()).toEqual([
-        expect.objectContaining({ status: 'failed', error: 'Failed to submit wager' }),
+        expect.objectContaining({ status: 'failed', error: said }),
       ]);
-      expect(phone.toasts.errors).toEqual(['Failed to submit wager']);
+      expect(phone.toasts.errors).toEqual([said]);
     } finally {
       proxy.mockRestore();
     }
@@ -399,7 +401,11 @@ describe('a refused write', () => {
     await phone.local.whenIdle();
 
     const [entry] = await phone.db.outbox.toArray();
-    expect(entry).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(entry).toMatchObject({
+      status: 'failed',
+      error: `Your 2 points on '${bet.title}' came back: betting had closed`,
+      errorCode: 'bet_closed',
+    });
     expect(phone.toasts.errors).toEqual([entry!.error]);
     expect(await phone.db.wagers.count()).toBe(0);
     expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' });
