@@ -120,6 +120,8 @@ for (const size of LOOKED_AT_SIZES.filter((one) => one.name !== '390'))
   test(`a restored draft at ${size.name}`, async ({ page, request }) => {
     test.skip(!process.env.HUNCH_SCREENSHOTS, 'screenshots only');
     await page.setViewportSize({ width: size.width, height: size.height });
+    // The narrow phone in dark mode, the desktop in light.
+    await page.emulateMedia({ colorScheme: size.name === '320' ? 'dark' : 'light' });
     const { owner, member, group } = await twoInAGroup(request, 'Drafts');
     const bet = await createBetViaApi(request, owner, { groupId: group.id, title: 'Rain?' });
     await openSignedIn(page, member.person, `/bets/${bet.id}`);

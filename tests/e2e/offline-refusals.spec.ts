@@ -126,6 +126,8 @@ for (const size of LOOKED_AT_SIZES.filter((one) => one.name !== '390'))
   test(`the refused write's toast and sheet at ${size.name}`, async ({ page, context }) => {
     test.skip(!process.env.HUNCH_SCREENSHOTS, 'screenshots only');
     await page.setViewportSize({ width: size.width, height: size.height });
+    // The narrow phone in dark mode, the desktop in light.
+    await page.emulateMedia({ colorScheme: size.name === '320' ? 'dark' : 'light' });
     await wagerRefusedOffline(page, context, 'Pizza Friday with the whole office, or just us?');
     const bar = page.getByText("1 change couldn't be sent.");
     await expect(bar).toBeVisible({ timeout: 15_000 });

@@ -1,8 +1,7 @@
 import { isApiErrorCode, type ApiErrorCode } from '../../domain/api-error';
 import { ApiError } from './api-client';
-import type { HunchDb, OutboxEntry } from './db';
+import { TEMP_IDS_KEY, type HunchDb, type OutboxEntry } from './db';
 import { replaceIds, textsOf, type MutatorRegistry } from './mutators';
-import { TEMP_IDS_KEY } from './db';
 
 // A refused write, as its player reads it: run()'s rejection (the server's message, else the
 // mutator's), and for a write nobody was waiting on (sent by a later flush, after the network

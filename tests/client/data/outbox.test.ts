@@ -519,7 +519,7 @@ describe('the push', () => {
     expect(await serverWagerCount(bet.id, me.accessToken)).toBe(1);
   });
 
-  it('learns of a refusal from the pull: not drawn, kept as refused with the server message', async () => {
+  it('learns of a refusal from the pull: not drawn, kept as refused, named with its bet', async () => {
     const { me, friend, bet, phone, actions } = await setUp();
     phone.setOffline(true);
     await actions.placeWager(bet.id, 'yes', 2);
@@ -539,7 +539,8 @@ describe('the push', () => {
         ],
       },
     });
-    const refusal = pushed.body.results[0].error.message as string;
+    expect(pushed.body.results[0].error.code).toBe('bet_closed');
+    const refusal = `Your 2 points on '${bet.title}' came back: betting had closed`;
     phone.setOffline(false);
 
     await phone.local.syncEngine.pull();
@@ -547,6 +548,7 @@ describe('the push', () => {
     expect(await phone.db.outbox.get(entry!.id)).toMatchObject({
       status: 'failed',
       error: refusal,
+      errorCode: 'bet_closed',
     });
     expect(phone.toasts.errors).toEqual([refusal]);
     expect(await phone.db.wagers.count()).toBe(0);
