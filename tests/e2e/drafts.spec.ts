@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { openSignedIn } from './accounts.helpers';
 import { createBetViaApi } from './bets.helpers';
 import { commentThread } from './comments.helpers';
@@ -21,16 +21,22 @@ async function openBetSheet(page: Page) {
   return sheet;
 }
 
-test('Back closes the bet sheet or steps back inside it, and the half-written bet comes back as a draft', async ({
-  page,
-  request,
-}) => {
+/** A member of a new group on the dashboard, the bet sheet open with `title` typed. */
+async function signedInWithBetSheet(page: Page, request: APIRequestContext, title: string) {
   const { member, group } = await twoInAGroup(request, 'Drafts');
   await openSignedIn(page, member.person, '/dashboard');
   // The bet sheet opens for the active group, known once the first sync has answered.
   await expect(activeGroupButton(page, group.name)).toBeVisible();
   const sheet = await openBetSheet(page);
-  await sheet.getByLabel('Title').fill('Pizza Friday?');
+  await sheet.getByLabel('Title').fill(title);
+  return { group, sheet };
+}
+
+test('Back closes the bet sheet or steps back inside it, and the half-written bet comes back as a draft', async ({
+  page,
+  request,
+}) => {
+  const { sheet } = await signedInWithBetSheet(page, request, 'Pizza Friday?');
   await sheet.getByRole('button', { name: 'Next' }).click();
   await expect(sheet.getByRole('tab', { name: /Type/ })).toHaveAttribute('aria-selected', 'true');
 
@@ -54,6 +60,11 @@ test('Back closes the bet sheet or steps back inside it, and the half-written be
   await expect(again.getByLabel('Title')).toHaveValue('');
   await expect(again.getByText('Draft restored')).toHaveCount(0);
   expect(await draftKeys(page)).toEqual([]);
+  // A title typed and wiped by hand leaves no draft to offer.
+  await again.getByLabel('Title').fill('Hm');
+  await expect.poll(() => draftKeys(page)).toHaveLength(1);
+  await again.getByLabel('Title').fill('');
+  await expect.poll(() => draftKeys(page)).toEqual([]);
 
   // Closed with its X, the sheet leaves no history entry behind: Back leaves the page.
   await again.getByLabel('Title').fill('Sent this time?');
@@ -70,6 +81,24 @@ test('Back closes the bet sheet or steps back inside it, and the half-written be
   await expect(page).toHaveURL(/\/dashboard$/);
   const fresh = await openBetSheet(page);
   await expect(fresh.getByLabel('Title')).toHaveValue('');
+});
+
+test('a bet draft whose closing time has passed comes back with the default one', async ({
+  page,
+  request,
+}) => {
+  const { group, sheet } = await signedInWithBetSheet(page, request, 'Kept from last week?');
+  await sheet.getByRole('button', { name: 'Close' }).click();
+  await expect(sheet).toHaveCount(0);
+  // A week later: the draft's closing time is in the past.
+  await page.evaluate((key) => {
+    const draft = JSON.parse(localStorage.getItem(key)!) as { expiresAt: string };
+    localStorage.setItem(key, JSON.stringify({ ...draft, expiresAt: '2020-01-01T18:00' }));
+  }, `draft:${group.id}:bet`);
+  const again = await openBetSheet(page);
+  await expect(again.getByLabel('Title')).toHaveValue('Kept from last week?');
+  await expect(again.getByLabel('Closes at')).not.toHaveValue(/^2020/);
+  await expect(again.getByRole('button', { name: 'Next' })).toBeEnabled();
 });
 
 test('a half-written comment and a picked wager stay as drafts after Back, and sign-out removes them', async ({

@@ -48,9 +48,14 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
   );
   const [isRestored, setIsRestored] = useState(draft !== undefined);
   const [isEdited, setIsEdited] = useState(false);
-  const [values, setValues] = useState<BetFormValues>(
-    () => draft ?? initialBetFormValues(Date.now(), groupId),
-  );
+  const [values, setValues] = useState<BetFormValues>(() => {
+    const fresh = initialBetFormValues(Date.now(), groupId);
+    // A draft's closing time may have passed meanwhile: the default one then.
+    if (!draft) return fresh;
+    return Date.parse(draft.expiresAt) > Date.now()
+      ? draft
+      : { ...draft, expiresAt: fresh.expiresAt };
+  });
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -69,7 +74,13 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
     setValues((previous) => ({ ...previous, ...patch }));
   };
   useEffect(() => {
-    if (isEdited && groupId !== null) saveDraft(groupId, 'bet', values);
+    if (!isEdited || groupId === null) return;
+    // Only words are worth offering again: a form emptied by hand leaves no draft.
+    const hasWords = [values.title, values.description, ...values.options].some((text) =>
+      text.trim(),
+    );
+    if (hasWords) saveDraft(groupId, 'bet', values);
+    else forgetDraft(groupId, 'bet');
   }, [isEdited, groupId, values]);
   const discardDraft = () => {
     if (groupId !== null) forgetDraft(groupId, 'bet');
