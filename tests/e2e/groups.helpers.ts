@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { newPerson, openSignedIn, type Person } from './accounts.helpers';
+import { newPerson, openSignedIn, signIn, type Person } from './accounts.helpers';
 
 // Factories for the group specs: a registered person with an access token, and groups
 // created through the API (fast), so each spec drives only the screens under test.
@@ -108,4 +108,24 @@ export async function openAs(browser: Browser, player: Player, path: string): Pr
   const page = await context.newPage();
   await openSignedIn(page, player.person, path);
   return page;
+}
+
+/**
+ * Signed in as `player` (remembered) through the form, with the service worker in control: for
+ * the specs about offline play (their `test.use({ serviceWorkers: 'allow' })`).
+ */
+export async function signInWithServiceWorker(page: Page, player: Player) {
+  await page.goto('/login');
+  await signIn(page, player.person, { rememberMe: true });
+  await page.waitForURL(/\/(dashboard|group)/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+/** Two new players in a new public group `owner` made (named after `prefix`). */
+export async function twoInAGroup(request: APIRequestContext, prefix: string) {
+  const [owner, member] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
+  const group = await createGroupViaApi(request, owner, { name: uniqueGroupName(prefix) });
+  await joinViaApi(request, member, group.name);
+  return { owner, member, group };
 }

@@ -1,13 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
 import { createBetViaApi, resolveViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
 import {
   activeGroupButton,
   createGroupViaApi,
   joinViaApi,
   registerPlayer,
+  signInWithServiceWorker,
   uniqueGroupName,
-  type Player,
 } from './groups.helpers';
 
 // This spec needs the service worker (offline, push or its cache); the others block it.
@@ -16,14 +15,6 @@ test.use({ serviceWorkers: 'allow' });
 // The local mirror (docs/architecture.md §8): one sync brings every group of the player whole, so a
 // fresh device that only saw the dashboard shows every group's bets, results and leaderboard
 // with no network; what changed while it was offline arrives once it is back, without a reload.
-
-async function signInAs(page: Page, player: Player) {
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
 
 /** How many rows a store of the device's database holds. */
 function countStored(page: Page, store: string): Promise<number> {
@@ -84,7 +75,7 @@ test('a fresh device that only opened the dashboard shows every group’s bets, 
   request,
 }) => {
   const { me, friend, other, first, second, wagered, settled } = await twoGroups(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   await page.goto('/dashboard');
   // Five bets in all, the player's three wagers.
   await expect.poll(() => countStored(page, 'bets'), { timeout: 15_000 }).toBe(5);
@@ -133,7 +124,7 @@ test('a bet created and one resolved while the device was offline show once it i
   request,
 }) => {
   const { me, friend, first, firstBets } = await twoGroups(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   await page.goto(`/group/${first.id}`);
   const betList = page.getByRole('region', { name: 'Bets' });
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();
@@ -159,7 +150,7 @@ test('a bet created offline takes a wager offline; back online, the server holds
   request,
 }) => {
   const { me, second } = await twoGroups(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   await page.goto(`/group/${second.id}/bets`);
   await expect(page.getByRole('heading', { name: 'Pizza or pasta tonight?' })).toBeVisible();
 

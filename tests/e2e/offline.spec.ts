@@ -1,10 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
 import { createBetViaApi, resolveViaApi, seedBetTable } from './bets.helpers';
 import {
   createGroupViaApi,
   joinViaApi,
   registerPlayer,
+  signInWithServiceWorker,
   uniqueGroupName,
   type Player,
 } from './groups.helpers';
@@ -20,11 +20,6 @@ const BET_CARD_WAGER_LABEL = 'Your wager';
 // background-sync queue) and arrives exactly once when the network returns, even when the app
 // was closed meanwhile; a write the server refuses on replay is rolled back with its reason.
 
-async function waitForServiceWorker(page: Page) {
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
-
 async function myGroupsNamed(request: APIRequestContext, player: Player, name: string) {
   const response = await request.get('/api/groups?membership=mine', {
     headers: { Authorization: `Bearer ${player.token}` },
@@ -35,17 +30,10 @@ async function myGroupsNamed(request: APIRequestContext, player: Player, name: s
   );
 }
 
-async function signInAs(page: Page, player: Player) {
-  await page.goto('/login');
-  await signIn(page, player.person, { rememberMe: true });
-  await page.waitForURL(/\/(dashboard|group)/);
-  await waitForServiceWorker(page);
-}
-
 /** A new player, signed in (remembered) with the service worker in control. */
 async function signInFresh(page: Page, request: APIRequestContext) {
   const player = await registerPlayer(request);
-  await signInAs(page, player);
+  await signInWithServiceWorker(page, player);
   return player;
 }
 
@@ -156,7 +144,7 @@ test('after one online visit, a reload with no network shows the dashboard, grou
   request,
 }) => {
   const { me, friend, other, group, bets } = await groupWithBets(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   // One online visit of each screen stores what it shows.
   const betQueue = page.getByRole('region', { name: 'Your Bet Queue' });
   const resolveQueue = page.getByRole('region', { name: 'Your Resolve Queue' });
@@ -208,7 +196,7 @@ test('a wager placed offline shows pending; the network back, the server holds e
   request,
 }) => {
   const { me, group, bets } = await groupWithBets(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   await page.goto(`/bets/${bets.open.id}`);
   const card = page.getByRole('article', { name: 'Place your wager' });
   await expect(card.getByRole('button', { name: /^Rain/ })).toBeVisible();
@@ -249,7 +237,7 @@ test('an offline wager on a bet that expires before the network returns is rolle
   request,
 }) => {
   const { me, friend, group } = await groupWithBets(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   // Long enough for a loaded machine to open the page and wager before the close.
   const closesInMs = 15_000;
   const short = await createBetViaApi(request, friend, {
@@ -273,9 +261,10 @@ test('an offline wager on a bet that expires before the network returns is rolle
   });
 
   await context.setOffline(false);
-  await expect(page.getByText('This bet has expired: wagers are no longer accepted.')).toBeVisible({
-    timeout: 15_000,
-  });
+  // The refusal names the bet and the points that came back (data/write-refusal.ts).
+  await expect(
+    page.getByText("Your 1 point on 'Last-minute call?' came back: betting had closed"),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(card.getByTestId('pending-badge')).toHaveCount(0);
   await expect(page.getByText(BET_CARD_WAGER_LABEL)).toHaveCount(0);
   await expect(page.getByText(/change(s)? waiting to be sent/)).toHaveCount(0);
@@ -290,7 +279,7 @@ test('a bet resolved while this device was offline leaves the active list once t
   request,
 }) => {
   const { me, friend, group, bets } = await groupWithBets(request);
-  await signInAs(page, me);
+  await signInWithServiceWorker(page, me);
   await page.goto(`/group/${group.id}`);
   const betList = page.getByRole('region', { name: 'Bets' });
   await expect(betList.getByRole('heading', { name: 'Will it rain on Saturday?' })).toBeVisible();

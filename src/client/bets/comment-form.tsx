@@ -1,12 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SendHorizontal } from 'lucide-react';
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { COMMENT_LIMITS } from '../../domain/comments';
 import { createCommentRequestSchema } from '../../domain/schemas/comments';
 import type { z } from '../../domain/schemas/zod';
 import { refusalText } from '../data/api-client';
+import { forgetDraft, readDraft, saveDraft } from '../data/drafts';
 import { Button } from '../ui/button';
+import { DraftNote } from '../ui/draft-note';
 import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
 import { postComment } from './comment-actions';
@@ -14,7 +16,8 @@ import styles from './comment-thread.module.css';
 
 // Writing a comment: the box empties at once and the comment shows at the end of the thread,
 // marked pending (offline it waits in the outbox). A refusal puts the text back with the
-// server's message. Ctrl/⌘ + Enter sends.
+// server's message. Ctrl/⌘ + Enter sends. What is typed stays as a draft of its group on this
+// device (data/drafts.ts) until sent or cleared, and fills the box again when the bet reopens.
 
 const COMMENT_FORM_TEXT = {
   label: 'Add a comment',
@@ -28,8 +31,11 @@ const COUNTER_FROM = 100;
 
 type CommentInput = z.input<typeof createCommentRequestSchema>;
 
-export function CommentForm({ betId }: { betId: number }) {
+export function CommentForm({ betId, groupId }: { betId: number; groupId: number }) {
   const [failure, setFailure] = useState<string | null>(null);
+  const draftForm = `comment:${betId}` as const;
+  const [draft] = useState(() => readDraft<string>(groupId, draftForm));
+  const [isRestored, setIsRestored] = useState(Boolean(draft));
   const {
     register,
     handleSubmit,
@@ -39,12 +45,22 @@ export function CommentForm({ betId }: { betId: number }) {
     formState: { errors },
   } = useForm<CommentInput>({
     resolver: zodResolver(createCommentRequestSchema),
-    defaultValues: { text: '' },
+    defaultValues: { text: draft ?? '' },
   });
-  const left = COMMENT_LIMITS.textMax - (useWatch({ control, name: 'text' }) ?? '').length;
+  const text = useWatch({ control, name: 'text' }) ?? '';
+  const left = COMMENT_LIMITS.textMax - text.length;
+  useEffect(() => {
+    if (text.trim()) saveDraft(groupId, draftForm, text);
+    else forgetDraft(groupId, draftForm);
+  }, [groupId, draftForm, text]);
+  const discardDraft = () => {
+    setIsRestored(false);
+    reset({ text: '' });
+  };
 
   const send = handleSubmit(async ({ text }) => {
     setFailure(null);
+    setIsRestored(false);
     reset({ text: '' });
     try {
       await postComment(betId, text);
@@ -64,6 +80,7 @@ export function CommentForm({ betId }: { betId: number }) {
   return (
     <form className={styles.form} onSubmit={(event) => void send(event)} noValidate>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
+      {isRestored && <DraftNote onDiscard={discardDraft} />}
       <TextAreaField
         label={COMMENT_FORM_TEXT.label}
         placeholder={COMMENT_FORM_TEXT.placeholder}

@@ -84,7 +84,7 @@ export function CommentThread({ bet, role }: { bet: BetRow; role: GroupRole }) {
             ))}
           </ol>
         )}
-        <CommentForm betId={bet.id} />
+        <CommentForm betId={bet.id} groupId={bet.groupId} />
       </Card>
     </section>
   );

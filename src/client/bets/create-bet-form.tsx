@@ -1,9 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { refusalText } from '../data/api-client';
+import { forgetDraft, readDraft, saveDraft } from '../data/drafts';
 import { useSession } from '../data/use-session';
 import { useMyGroups } from '../groups/use-groups';
+import { modalStore } from '../shell/modal-store';
 import { toast } from '../shell/toast-store';
+import { DraftNote } from '../ui/draft-note';
 import { canReachStep, Stepper } from '../ui/stepper';
 import { createBet } from './bet-actions';
 import { BetDetailsStep } from './bet-details-step';
@@ -22,7 +25,10 @@ import { useNow } from '../ui/use-now';
 import styles from './create-bet-form.module.css';
 
 // The bet-creation modal's body (docs/groups-and-bets.md §2 "Bet creation: two-step stepper (Details,
-// Type)"): the group defaults to the active one; "Bet Created!" then the new bet's page.
+// Type)"): the group defaults to the active one; "Bet Created!" then the new bet's page. What is
+// typed is kept as the group's draft (data/drafts.ts) until sent or discarded, and offered again
+// ("Draft restored") when the form opens for that group; the phone's Back on the Type step goes
+// back to Details (shell/modal-history.ts).
 
 const CREATE_BET_TEXT = {
   details: 'Details',
@@ -37,9 +43,19 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
   // A group created offline is offered too: the bet waits in the outbox behind it.
   const groups = useMyGroups(user?.id);
   const navigate = useNavigate();
-  const [values, setValues] = useState<BetFormValues>(() =>
-    initialBetFormValues(Date.now(), groupId),
+  const [draft] = useState(() =>
+    groupId === null ? undefined : readDraft<BetFormValues>(groupId, 'bet'),
   );
+  const [isRestored, setIsRestored] = useState(draft !== undefined);
+  const [isEdited, setIsEdited] = useState(false);
+  const [values, setValues] = useState<BetFormValues>(() => {
+    const fresh = initialBetFormValues(Date.now(), groupId);
+    // A draft's closing time may have passed meanwhile: the default one then.
+    if (!draft) return fresh;
+    return Date.parse(draft.expiresAt) > Date.now()
+      ? draft
+      : { ...draft, expiresAt: fresh.expiresAt };
+  });
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -53,21 +69,48 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
   ];
   const touch = (...fields: BetFormField[]) =>
     setTouched((previous) => new Set([...previous, ...fields]));
-  const change = (patch: Partial<BetFormValues>) =>
+  const change = (patch: Partial<BetFormValues>) => {
+    setIsEdited(true);
     setValues((previous) => ({ ...previous, ...patch }));
+  };
+  useEffect(() => {
+    if (!isEdited || groupId === null) return;
+    // Only words are worth offering again: a form emptied by hand leaves no draft.
+    const hasWords = [values.title, values.description, ...values.options].some((text) =>
+      text.trim(),
+    );
+    if (hasWords) saveDraft(groupId, 'bet', values);
+    else forgetDraft(groupId, 'bet');
+  }, [isEdited, groupId, values]);
+  const discardDraft = () => {
+    if (groupId !== null) forgetDraft(groupId, 'bet');
+    setIsRestored(false);
+    setIsEdited(false);
+    setTouched(new Set());
+    setStep(0);
+    setValues(initialBetFormValues(Date.now(), groupId));
+  };
+  useEffect(() => {
+    if (step === 0) return;
+    modalStore.setBackStep(() => setStep(step - 1));
+    return () => modalStore.setBackStep(null);
+  }, [step]);
 
   const submit = async () => {
     setIsSubmitting(true);
     try {
       const bet = await createBet(toBetRequest(values));
+      if (groupId !== null) forgetDraft(groupId, 'bet');
+      setIsEdited(false);
       onDone();
+      // In place of the modal's own history entry: Back from there returns to the page under it.
       if (bet.pendingWriteId) {
         // Queued offline (the outbox said so): the pending bet shows in its group's list.
-        navigate(`/group/${bet.groupId}/bets`);
+        navigate(`/group/${bet.groupId}/bets`, { replace: true });
         return;
       }
       toast.success(CREATE_BET_TEXT.created);
-      navigate(`/bets/${bet.id}`);
+      navigate(`/bets/${bet.id}`, { replace: true });
     } catch (error) {
       toast.error(refusalText(error));
       setIsSubmitting(false);
@@ -76,6 +119,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
 
   return (
     <form className={styles.form} noValidate onSubmit={(event) => event.preventDefault()}>
+      {isRestored && <DraftNote onDiscard={discardDraft} />}
       <Stepper
         steps={steps}
         current={step}

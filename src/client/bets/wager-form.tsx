@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, wagerPointChoices } from '../../domain/bets';
 import { prefillMultiplier } from '../../domain/bet-lists';
@@ -7,8 +7,10 @@ import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds
 import type { Membership } from '../../domain/groups';
 import { refusalText } from '../data/api-client';
 import type { BetRow, WagerRow } from '../data/db';
+import { forgetDraft, readDraft, saveDraft } from '../data/drafts';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
+import { DraftNote } from '../ui/draft-note';
 import { Points } from '../ui/points';
 import { defaultPreset, ValueSelector } from '../ui/value-selector';
 import { AnswerInput } from './answer-input';
@@ -21,7 +23,13 @@ import styles from './bet-card.module.css';
 // offers only what the server accepts (1x / 2x / 3x of the base, the domain's
 // wagerPointChoices): the spec's custom "?" amount is left out, since any other number is
 // refused. A refused write leaves the form as the player filled it (bet-card.tsx keeps it
-// mounted while it is sent).
+// mounted while it is sent). An answer or amount picked and not sent stays as a draft of the
+// group on this device (data/drafts.ts) and fills the form again when the bet reopens.
+
+interface WagerDraft {
+  prediction: string;
+  points: number | null;
+}
 
 /** Said instead of the form once betting has closed (bet-card.tsx), and as the form's reason. */
 export const WAGERING_CLOSED_TEXT = 'Wagering is closed for this bet.';
@@ -70,12 +78,38 @@ export function WagerForm({
     label: `${value / base}x`,
     value,
   }));
-  const [prediction, setPrediction] = useState(wager?.prediction ?? '');
-  const [points, setPoints] = useState<number | null>(() => {
+  const prefill = (): WagerDraft => {
     const multiplier = wager ? prefillMultiplier(wager.points, base) : null;
-    return multiplier ? base * multiplier : wager ? wager.points : defaultPreset(presets);
-  });
+    const points = multiplier ? base * multiplier : wager ? wager.points : defaultPreset(presets);
+    return { prediction: wager?.prediction ?? '', points };
+  };
+  const draftForm = `wager:${bet.id}` as const;
+  const [draft] = useState(() => readDraft<WagerDraft>(bet.groupId, draftForm));
+  const [isRestored, setIsRestored] = useState(draft !== undefined);
+  const [isEdited, setIsEdited] = useState(false);
+  const [prediction, setPrediction] = useState(() => (draft ?? prefill()).prediction);
+  const [points, setPoints] = useState<number | null>(() => (draft ?? prefill()).points);
   const [isBusy, setIsBusy] = useState(false);
+  useEffect(() => {
+    if (isEdited) saveDraft(bet.groupId, draftForm, { prediction, points });
+  }, [isEdited, bet.groupId, draftForm, prediction, points]);
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setIsEdited(true);
+      set(value);
+    };
+  const dropDraft = () => {
+    forgetDraft(bet.groupId, draftForm);
+    setIsEdited(false);
+    setIsRestored(false);
+  };
+  const discardDraft = () => {
+    dropDraft();
+    const { prediction: first, points: amount } = prefill();
+    setPrediction(first);
+    setPoints(amount);
+  };
 
   const totals = bet.answerTotals ?? {};
   const odds = Object.fromEntries(
@@ -106,6 +140,7 @@ export function WagerForm({
     try {
       // Stored as the server stores it: "2,5" is sent and shown as "2.5".
       const placed = await placeWager(bet.id, normalizeAnswer(bet, prediction), points);
+      dropDraft();
       // Queued offline: the outbox has told the player it goes out when they're back.
       if (!placed.pendingWriteId) toast.success(WAGER_TEXT.placed);
       onPlaced?.();
@@ -126,10 +161,11 @@ export function WagerForm({
         void submit();
       }}
     >
+      {isRestored && <DraftNote onDiscard={discardDraft} />}
       <AnswerInput
         bet={bet}
         value={prediction}
-        onChange={setPrediction}
+        onChange={edit(setPrediction)}
         odds={odds}
         disabled={isDisabled}
         label={WAGER_TEXT.answers}
@@ -138,7 +174,7 @@ export function WagerForm({
         key={bet.id}
         presets={presets}
         value={points}
-        onChange={setPoints}
+        onChange={edit(setPoints)}
         allowCustom={false}
         disabled={isDisabled}
         summary={points !== null && isPointsValid ? <Points value={points} size="small" /> : null}
@@ -154,7 +190,14 @@ export function WagerForm({
       {reason && <p className={styles.reason}>{reason}</p>}
       <div className={styles.actions}>
         {onCancel && (
-          <Button variant="ghost" onClick={onCancel} disabled={isBusy}>
+          <Button
+            variant="ghost"
+            onClick={() => {
+              dropDraft();
+              onCancel();
+            }}
+            disabled={isBusy}
+          >
             {WAGER_TEXT.cancel}
           </Button>
         )}

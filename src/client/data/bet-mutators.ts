@@ -42,6 +42,8 @@ export interface CancelBetArgs {
   betId: number;
 }
 
+const pointsInWords = (points: number) => `${points} ${points === 1 ? 'point' : 'points'}`;
+
 const myMembership = (
   context: MutatorContext,
   groupId: number,
@@ -51,11 +53,12 @@ const myWager = (context: MutatorContext, betId: number): Promise<WagerRow | und
 
 export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
   name: 'createBet',
-  texts: {
+  texts: ({ request }) => ({
     queued: "You're offline. Your bet will be created when you're back.",
     refused: 'Failed to create bet. Please try again.',
     label: 'New bet',
-  },
+    refusedAs: () => `Your bet '${request.title}' wasn't created`,
+  }),
   describe: ({ request }) => request.title,
   request: ({ request }) => ({ method: 'POST', path: `${API_BASE}/bets`, body: request }),
   async apply({ tempId, request }, context) {
@@ -87,11 +90,17 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
  */
 export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
   name: 'placeWager',
-  texts: ({ wagerId }) => ({
+  texts: ({ wagerId, points }) => ({
     queued: "You're offline. Your wager will be sent when you're back.",
     refused: 'Failed to submit wager',
     label: wagerId === undefined ? 'Wager' : 'Changed wager',
+    // A changed wager that is refused leaves the one before in place: nothing came back.
+    refusedAs: (bet) =>
+      wagerId === undefined
+        ? `Your ${pointsInWords(points)} on ${bet} came back`
+        : `Your change to ${pointsInWords(points)} on ${bet} wasn't saved`,
   }),
+  betIdOf: ({ betId }) => betId,
   describe: ({ points, prediction }) => `${points} points on ${prediction}`,
   request: ({ betId, prediction, points, wagerId }) =>
     wagerId === undefined
@@ -149,7 +158,9 @@ export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
     queued: "You're offline. The result will be sent when you're back.",
     refused: 'Failed to resolve bet. Please try again.',
     label: 'Bet result',
+    refusedAs: (bet) => `Your result for ${bet} wasn't saved`,
   },
+  betIdOf: ({ betId }) => betId,
   describe: ({ correctAnswer }) => correctAnswer,
   request: ({ betId, correctAnswer }) => ({
     method: 'PUT',
@@ -179,7 +190,9 @@ export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
     queued: "You're offline. The cancellation will be sent when you're back.",
     refused: 'Failed to cancel bet. Please try again.',
     label: 'Bet cancellation',
+    refusedAs: (bet) => `Cancelling ${bet} didn't go through`,
   },
+  betIdOf: ({ betId }) => betId,
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/cancel` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);

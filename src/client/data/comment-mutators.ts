@@ -27,7 +27,9 @@ export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
     queued: "You're offline. Your comment will be sent when you're back.",
     refused: "Your comment wasn't posted. Please try again.",
     label: 'Comment',
+    refusedAs: (bet) => `Your comment on ${bet} wasn't posted`,
   },
+  betIdOf: ({ betId }) => betId,
   describe: ({ text }) => (text.length > 40 ? `${text.slice(0, 39)}…` : text),
   request: ({ betId, text }) => ({
     method: 'POST',

@@ -166,7 +166,10 @@ export interface OutboxEntry {
   createdAt: number;
   status: 'pending' | 'sending' | 'answered' | 'failed';
   attempts: number;
+  /** Why it is waiting, or for a refused one the sentence naming it (data/write-refusal.ts). */
   error?: string;
+  /** A refused one's code from the server: whether a retry may get through. */
+  errorCode?: string;
   clientGroupID?: string;
   clientID?: string;
   mutationID?: number;

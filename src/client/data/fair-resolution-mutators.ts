@@ -28,7 +28,9 @@ export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
     queued: "You're offline. The result will be undone when you're back.",
     refused: "The result wasn't undone. Please try again.",
     label: 'Undone result',
+    refusedAs: (bet) => `Undoing the result of ${bet} didn't go through`,
   },
+  betIdOf: ({ betId }) => betId,
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/undo-resolution` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
@@ -52,7 +54,9 @@ export const disputeResolutionMutator: Mutator<DisputeArgs, Bet> = {
     queued: "You're offline. Your dispute will be sent when you're back.",
     refused: "Your dispute wasn't sent. Please try again.",
     label: 'Dispute',
+    refusedAs: (bet) => `Your dispute on ${bet} wasn't sent`,
   },
+  betIdOf: ({ betId }) => betId,
   describe: ({ reason }) => reason,
   request: ({ betId, reason }) => ({
     method: 'POST',
@@ -76,7 +80,9 @@ export const dismissDisputeMutator: Mutator<BetIdArgs, Bet> = {
     queued: "You're offline. The dismissal will be sent when you're back.",
     refused: "The dispute wasn't dismissed. Please try again.",
     label: 'Dismissed dispute',
+    refusedAs: (bet) => `Dismissing the dispute on ${bet} didn't go through`,
   },
+  betIdOf: ({ betId }) => betId,
   request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/dispute/dismiss` }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
@@ -92,7 +98,9 @@ export const reResolveBetMutator: Mutator<ReResolveArgs, Bet> = {
     queued: "You're offline. The new result will be sent when you're back.",
     refused: "The new result wasn't saved. Please try again.",
     label: 'New result',
+    refusedAs: (bet) => `Your new result for ${bet} wasn't saved`,
   },
+  betIdOf: ({ betId }) => betId,
   describe: ({ correctAnswer }) => correctAnswer,
   request: ({ betId, correctAnswer }) => ({
     method: 'PUT',

@@ -104,6 +104,7 @@ export function createLocalData({
     activeGroup,
     rebaser,
     clientGroupOf,
+    mutators: registry,
     onRefused: (messages) => messages.forEach((message) => toasts.error(message)),
   });
   let running: Promise<void> | null = null;

@@ -46,6 +46,11 @@ export interface MutatorTexts {
   refused: string;
   /** How the sync status sheet and the held writes name it ("Wager"). */
   label: string;
+  /**
+   * How a refusal nobody waited for names it, given its bet's question quoted or "a bet":
+   * "Your 2 points on 'Pizza Friday?' came back" (data/write-refusal.ts). Else its label.
+   */
+  refusedAs?: (bet: string) => string;
 }
 
 export interface Mutator<A = never, R = unknown> {
@@ -54,6 +59,8 @@ export interface Mutator<A = never, R = unknown> {
   texts: MutatorTexts | ((args: A) => MutatorTexts);
   /** Queued without a word: the screen already says it (the inbox's bell). */
   isQuietWhenQueued?: boolean;
+  /** The bet the write is about (a temporary id too): its question names a refusal. */
+  betIdOf?(args: A): number | undefined;
   /** A few words for the sync status sheet ("Friends", "Will it rain?"). */
   describe?(args: A): string | undefined;
   request(args: A): MutatorRequest;

@@ -104,7 +104,9 @@ export const muteBetMutator: Mutator<MuteArgs> = {
     queued: "You're offline. Your choice will be saved when you're back.",
     refused: "The bet wasn't muted. Please try again.",
     label: 'Muted bet',
+    refusedAs: (bet) => `Your mute choice for ${bet} wasn't saved`,
   },
+  betIdOf: ({ id }) => id,
   request: ({ id, muted }) => ({
     method: 'PUT',
     path: `${API_BASE}/bets/${id}/mute`,

@@ -1,4 +1,4 @@
-import { isApiErrorCode, type ApiErrorBody } from '../../domain/api-error';
+import type { ApiErrorBody } from '../../domain/api-error';
 import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
 import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
 import { SYNC_PUSH_MAX_MUTATIONS, toSyncMutation, type SyncMutationCall } from '../../domain/sync';
@@ -22,6 +22,7 @@ import {
 } from './mutators';
 import type { SessionStore } from './session-store';
 import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-client';
+import { describeRefusal, refusalOf } from './write-refusal';
 
 // The outbox (docs/architecture.md §8): every signed-in write is a named mutator (mutators.ts).
 // run(mutator, args):
@@ -50,25 +51,6 @@ export const RATE_LIMITED_TEXT = 'Slow down — sent in a moment';
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
 
 type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: Error };
-
-/**
- * A write that did not go through, as run() rejects with it: its message is the text to show,
- * the server's own or else `refused` (the mutator's). A refusal stays the ApiError it was (its
- * status, code and field errors); a failure on the device keeps its error as `cause`.
- */
-function refusalOf(error: unknown, refused: string | undefined): Error {
-  if (error instanceof ApiError) {
-    if (error.hasServerMessage || refused === undefined) return error;
-    const { status, code, fieldErrors } = error;
-    return new ApiError(
-      status,
-      { ...(isApiErrorCode(code) ? { code } : {}), ...(fieldErrors ? { fieldErrors } : {}) },
-      refused,
-    );
-  }
-  if (refused === undefined) return error instanceof Error ? error : new Error(String(error));
-  return new Error(refused, { cause: error });
-}
 
 /** A write on its way, with the mutation it is pushed as. */
 interface Pushed {
@@ -187,12 +169,15 @@ export function createOutbox({
    */
   const refused = async (entry: OutboxEntry, error: unknown): Promise<Error> => {
     const refusal = refusalOf(error, textsOfEntry(entry)?.refused);
-    const isAwaited = awaited.has(entry.id);
-    if (isAwaited) await db.outbox.delete(entry.id);
-    else await db.outbox.update(entry.id, { status: 'failed', error: refusal.message });
+    // Nobody waits on it (sent after the network came back): it names itself and its bet.
+    const told = awaited.has(entry.id)
+      ? undefined
+      : await describeRefusal(db, mutators, entry, refusal);
+    if (!told) await db.outbox.delete(entry.id);
+    else await db.outbox.update(entry.id, { status: 'failed', ...told });
     await rebaser.rebase(entry.userId);
     await afterRebase();
-    if (!isAwaited) notifyError(refusal.message);
+    if (told) notifyError(told.error);
     return refusal;
   };
 
@@ -461,6 +446,7 @@ export function createOutbox({
         await db.outbox.update(id, {
           status: 'pending',
           error: undefined,
+          errorCode: undefined,
           clientGroupID: undefined,
           clientID: undefined,
           mutationID: undefined,

@@ -1,4 +1,5 @@
 import { activeGroupStore, type ActiveGroupStore } from './active-group-store';
+import { forgetAllDrafts } from './drafts';
 import { db as appDb, sessionTables, type HeldWrite, type HunchDb, type OutboxEntry } from './db';
 import { unmarkLocalDataOwner } from './local-data-owner';
 import { forgetClientGroups } from './sync-client';
@@ -9,7 +10,7 @@ import type { SignOutReason } from './session-store';
 // same reason), the account deleted, or, found at the next start, tokens that went with
 // the tab that held them. A browser may be shared: nothing the session brought may stay.
 // - The mirror, the inbox, the caches, the outbox and the meta rows are emptied, the active
-//   group forgotten, the service worker's queue of writes emptied.
+//   group and the drafts (drafts.ts) forgotten, the service worker's queue of writes emptied.
 // - A write still waiting is held for its own player (HeldWrite): never sent by itself, shown
 //   at their next sign-in here for a last decision, dropped if someone else signs in
 //   (sync-engine.ts claimFor). A deleted account's writes go with it.
@@ -44,6 +45,7 @@ export function endLocalSession(
   { reason, userId }: SessionEnd,
 ): Promise<void> {
   activeGroup.clear();
+  forgetAllDrafts(storage);
   postToWorker({ type: 'outbox-clear' });
   const tables = sessionTables(db);
   const isDeleted = (owner: number) => reason === 'deleted' && owner === userId;

@@ -1,3 +1,4 @@
+import type { ApiErrorBody } from '../../domain/api-error';
 import { API_BASE } from '../../domain/constants';
 import { MIRROR_START_CURSOR, MIRROR_SYNCED_MARK } from '../../domain/mirror-marks';
 import type { MutationOutcome } from '../../domain/mirror';
@@ -17,10 +18,11 @@ import {
   type HunchDb,
   type MirrorKey,
 } from './db';
-import type { Rebaser } from './mutators';
+import type { MutatorRegistry, Rebaser } from './mutators';
 import { api as defaultApi, sessionStore } from './session';
 import type { SessionStore } from './session-store';
 import type { ClientGroupOf } from './sync-client';
+import { describeRefusal } from './write-refusal';
 import {
   keyOf,
   MIRROR_SHAPE,
@@ -55,8 +57,10 @@ export interface SyncEngineOptions {
   rebaser: Rebaser;
   /** The player's client group on this device: the pull reports its writes. */
   clientGroupOf?: ClientGroupOf;
-  /** Writes the pull found refused, with the server's messages (the toasts in the app). */
+  /** Writes the pull found refused, each named with its bet (write-refusal.ts; the toasts in the app). */
   onRefused?: (messages: string[]) => void;
+  /** The writes' mutators, whose words name a refusal. */
+  mutators?: MutatorRegistry;
 }
 
 const OWNER_KEY = 'ownerUserId';
@@ -142,6 +146,7 @@ export function createSyncEngine({
   rebaser,
   clientGroupOf,
   onRefused = () => undefined,
+  mutators = {},
 }: SyncEngineOptions) {
   const merges = createMerges(db);
   /** Bumped at sign-out: an answer for the previous session is dropped. */
@@ -200,8 +205,10 @@ export function createSyncEngine({
       const outcome = outcomeOf.get(`${clientID}:${mutationID}`);
       if (outcome?.error) {
         if (entry.status === 'answered') continue;
-        await db.outbox.update(entry.id, { status: 'failed', error: outcome.error.message });
-        messages.push(outcome.error.message);
+        const refusal = new ApiError(outcome.error.status, outcome.error as Partial<ApiErrorBody>);
+        const told = await describeRefusal(db, mutators, entry, refusal);
+        await db.outbox.update(entry.id, { status: 'failed', ...told });
+        messages.push(told.error);
         continue;
       }
       if (mutationID > (lastIds[clientID] ?? 0)) continue;

@@ -1,10 +1,11 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { RotateCw, Trash2 } from 'lucide-react';
+import { RotateCw, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { db, type OutboxEntry } from '../data/db';
 import { localData } from '../data/local-data';
 import { useLastSyncedAt } from '../data/use-last-synced';
 import { useSession } from '../data/use-session';
+import { canRetryRefusal } from '../data/write-refusal';
 import { Button } from '../ui/button';
 import { describeWrite } from './describe-write';
 import { formatLastUpdated } from './format-last-updated';
@@ -12,9 +13,10 @@ import styles from './sync-status-sheet.module.css';
 import { SYNC_TEXT } from './sync-text';
 
 // The sync status sheet, opened from the offline strip or the "couldn't be sent"
-// strip (sync-status-button.tsx loads it on the first tap): each write this device is still sending, or the server refused, with its reason; a
-// refused one can be retried or discarded, a waiting one discarded. And when the data was last
-// brought up to date.
+// strip (sync-status-button.tsx loads it on the first tap): each write this device is still
+// sending, or the server refused, in one sentence naming it, its bet and why; a refused one can
+// be dismissed, and retried only where a retry may get through; a waiting one discarded. And
+// when the data was last brought up to date.
 
 /** The player's writes still to send or refused (answered ones are done), oldest first. */
 function useOpenWrites(userId: number | undefined): OutboxEntry[] | undefined {
@@ -63,20 +65,26 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
       .catch((error: unknown) => console.warn(`${action} failed`, error))
       .finally(() => setBusy(null));
   };
-  const reason =
-    entry.status === 'failed'
-      ? (entry.error ?? localData.outbox.textsOf(entry)?.refused)
-      : entry.status === 'sending'
-        ? SYNC_TEXT.sending
-        : SYNC_TEXT.waiting;
+  const isRefused = entry.status === 'failed';
   return (
     <li className={styles.item} data-status={entry.status}>
-      <span className={styles.what}>
-        <span className={styles.title}>{describeWrite(entry)}</span>
-        <span className={styles.reason}>{reason}</span>
-      </span>
+      {isRefused ? (
+        <span className={styles.what}>
+          {/* One sentence names the write, its bet and why (data/write-refusal.ts). */}
+          <span className={styles.title}>
+            {entry.error ?? localData.outbox.textsOf(entry)?.refused}
+          </span>
+        </span>
+      ) : (
+        <span className={styles.what}>
+          <span className={styles.title}>{describeWrite(entry)}</span>
+          <span className={styles.reason}>
+            {entry.status === 'sending' ? SYNC_TEXT.sending : SYNC_TEXT.waiting}
+          </span>
+        </span>
+      )}
       <span className={styles.actions}>
-        {entry.status === 'failed' && (
+        {isRefused && canRetryRefusal(entry.errorCode) && (
           <Button
             size="small"
             variant="secondary"
@@ -91,11 +99,17 @@ function WriteRow({ entry }: { entry: OutboxEntry }) {
           <Button
             size="small"
             variant="ghost"
-            icon={<Trash2 size={14} aria-hidden="true" />}
+            icon={
+              isRefused ? (
+                <X size={14} aria-hidden="true" />
+              ) : (
+                <Trash2 size={14} aria-hidden="true" />
+              )
+            }
             isLoading={busy === 'discard'}
             onClick={() => run('discard')}
           >
-            {SYNC_TEXT.discard}
+            {isRefused ? SYNC_TEXT.dismiss : SYNC_TEXT.discard}
           </Button>
         )}
       </span>

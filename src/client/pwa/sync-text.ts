@@ -8,6 +8,7 @@ export const SYNC_TEXT = {
   sending: 'Sending…',
   retry: 'Retry',
   discard: 'Discard',
+  dismiss: 'Dismiss',
   upToDate: 'Everything on this device has reached the server.',
   neverSynced: 'Not updated from the server yet.',
   refused: (count: number) =>

@@ -2,16 +2,19 @@ import { X } from 'lucide-react';
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { modalStore as defaultStore, type ModalEntry, type ModalStore } from './modal-store';
+import { useBackClosesModal } from './modal-history';
 import styles from './modal-host.module.css';
 
 // Renders the one open modal: an aria-modal dialog with backdrop, close button and Escape,
-// page scroll locked, focus moved in, trapped, and given back on close (docs/accounts-and-shell.md §2).
+// page scroll locked, focus moved in, trapped, and given back on close (docs/accounts-and-shell.md §2);
+// the phone's Back closes it or steps back inside it (modal-history.ts).
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function ModalHost({ store = defaultStore }: { store?: ModalStore }) {
   const entry = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  useBackClosesModal(store, entry !== null && !entry.isClosing);
   if (!entry) return null;
   return createPortal(
     <ModalDialog key={entry.id} entry={entry} onClose={() => store.close(entry.id)} />,

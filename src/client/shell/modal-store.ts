@@ -31,6 +31,8 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
   let nextId = 1;
   let removeTimer: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<() => void>();
+  /** A step of the open modal's flow that the phone's Back returns to (the bet form's Details). */
+  let backStep: (() => void) | null = null;
 
   const publish = (entry: ModalEntry | null) => {
     current = entry;
@@ -40,6 +42,7 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
   const close = (id?: number) => {
     if (!current || current.isClosing || (id !== undefined && current.id !== id)) return;
     const closing = current;
+    backStep = null;
     publish({ ...closing, isClosing: true });
     closing.onClose?.();
     removeTimer = setTimeout(() => {
@@ -60,6 +63,7 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
       // Focus was inside the replaced modal; give it back to what opened the first one.
       returnFocus = current.returnFocus;
     }
+    backStep = null;
     const entry: ModalEntry = { ...request, id: nextId++, isClosing: false, returnFocus };
     publish(entry);
     return entry.id;
@@ -77,6 +81,19 @@ export function createModalStore(animationMs = MODAL_ANIMATION_MS) {
     open,
     replace,
     close,
+    /** While set, Back steps back inside the open modal instead of closing it (modal-history.ts). */
+    setBackStep(step: (() => void) | null) {
+      backStep = step;
+    },
+    /** The phone's Back: a step back inside the modal if it has one (true), else it closes. */
+    back(): boolean {
+      if (!backStep) {
+        close();
+        return false;
+      }
+      backStep();
+      return true;
+    },
   };
 }
 

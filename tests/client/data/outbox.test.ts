@@ -364,10 +364,12 @@ describe('a refused write', () => {
       ]);
       phone.setOffline(false);
       await phone.local.outbox.flush();
+      // Nobody waited: it names itself and its bet (from the mirror), then the words.
+      const said = `Your 2 points on '${bet.title}' came back. Failed to submit wager`;
       expect(await phone.db.outbox.toArray()).toEqual([
-        expect.objectContaining({ status: 'failed', error: 'Failed to submit wager' }),
+        expect.objectContaining({ status: 'failed', error: said }),
       ]);
-      expect(phone.toasts.errors).toEqual(['Failed to submit wager']);
+      expect(phone.toasts.errors).toEqual([said]);
     } finally {
       proxy.mockRestore();
     }
@@ -399,7 +401,11 @@ describe('a refused write', () => {
     await phone.local.whenIdle();
 
     const [entry] = await phone.db.outbox.toArray();
-    expect(entry).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(entry).toMatchObject({
+      status: 'failed',
+      error: `Your 2 points on '${bet.title}' came back: betting had closed`,
+      errorCode: 'bet_closed',
+    });
     expect(phone.toasts.errors).toEqual([entry!.error]);
     expect(await phone.db.wagers.count()).toBe(0);
     expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'cancelled' });
@@ -513,7 +519,7 @@ describe('the push', () => {
     expect(await serverWagerCount(bet.id, me.accessToken)).toBe(1);
   });
 
-  it('learns of a refusal from the pull: not drawn, kept as refused with the server message', async () => {
+  it('learns of a refusal from the pull: not drawn, kept as refused, named with its bet', async () => {
     const { me, friend, bet, phone, actions } = await setUp();
     phone.setOffline(true);
     await actions.placeWager(bet.id, 'yes', 2);
@@ -533,7 +539,8 @@ describe('the push', () => {
         ],
       },
     });
-    const refusal = pushed.body.results[0].error.message as string;
+    expect(pushed.body.results[0].error.code).toBe('bet_closed');
+    const refusal = `Your 2 points on '${bet.title}' came back: betting had closed`;
     phone.setOffline(false);
 
     await phone.local.syncEngine.pull();
@@ -541,6 +548,7 @@ describe('the push', () => {
     expect(await phone.db.outbox.get(entry!.id)).toMatchObject({
       status: 'failed',
       error: refusal,
+      errorCode: 'bet_closed',
     });
     expect(phone.toasts.errors).toEqual([refusal]);
     expect(await phone.db.wagers.count()).toBe(0);

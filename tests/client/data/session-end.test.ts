@@ -91,15 +91,21 @@ async function expectForgotten(phone: Device, secrets: string[]) {
   expect(await leftovers(phone.db)).toEqual({});
   expect(phone.storage.getItem(STORAGE_KEYS.activeGroup)).toBeNull();
   expect(phone.activeGroup.getSnapshot()).toBeUndefined();
+  // Nothing half written is left for the next person (data/drafts.ts).
+  expect(draftKeys(phone)).toEqual([]);
   const held = JSON.stringify(await phone.db.held.toArray());
   for (const secret of secrets) expect(held).not.toContain(secret);
 }
 
-/** The client groups of the push (src/client/data/sync-client.ts) this browser remembers. */
-const clientGroupKeys = (phone: Device) =>
+/** The keys this browser keeps that start with `prefix`. */
+const keysStartingWith = (phone: Device, prefix: string) =>
   Array.from({ length: phone.storage.length }, (_, index) => phone.storage.key(index)).filter(
-    (key) => key?.startsWith('hunch_sync_client_group_'),
+    (key) => key?.startsWith(prefix),
   );
+/** The client groups of the push (src/client/data/sync-client.ts) this browser remembers. */
+const clientGroupKeys = (phone: Device) => keysStartingWith(phone, 'hunch_sync_client_group_');
+/** The drafts (src/client/data/drafts.ts) this browser keeps. */
+const draftKeys = (phone: Device) => keysStartingWith(phone, 'draft:');
 
 const heldOf = (phone: Device, userId: number) =>
   phone.db.held.where('userId').equals(userId).toArray();
@@ -114,6 +120,7 @@ describe('signing out', () => {
     const me = await createPlayer(server, 'Me');
     const { bet, phone, secrets } = await privateGroupOnDevice(me);
     await commentOffline(phone, bet.id, 'My own words');
+    phone.storage.setItem(`draft:${bet.groupId}:comment:${bet.id}`, '"Half a thought"');
 
     await phone.session.logout();
 

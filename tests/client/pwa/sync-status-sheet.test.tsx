@@ -6,8 +6,8 @@ import { SessionContext } from '../../../src/client/data/use-session';
 import { SyncStatusSheet } from '../../../src/client/pwa/sync-status-sheet';
 import { SYNC_TEXT } from '../../../src/client/pwa/sync-text';
 
-// The sync status sheet: each write waiting or refused, with its reason, Retry
-// and Discard, and when the data was last updated.
+// The sync status sheet: each write waiting (Discard) or refused (its sentence, Dismiss, and
+// Retry only where a retry may get through), and when the data was last updated.
 
 const me = {
   id: 7,
@@ -43,7 +43,19 @@ beforeEach(async () => {
       createdAt: 2,
       status: 'failed',
       attempts: 1,
-      error: 'Expiry must be in the future',
+      error: "Your bet 'Rain tomorrow?' wasn't created. Expiry must be in the future",
+      errorCode: 'validation_failed',
+    },
+    {
+      id: 'short',
+      userId: me.id,
+      mutator: 'placeWager',
+      args: { betId: 4, prediction: 'no', points: 9, tempId: -3 },
+      createdAt: 3,
+      status: 'failed',
+      attempts: 1,
+      error: "Your 9 points on 'Pizza Friday?' came back: not enough points",
+      errorCode: 'insufficient_points',
     },
   ]);
 });
@@ -53,7 +65,7 @@ afterEach(async () => {
   await clearLocalData(db);
 });
 
-it('lists each waiting or refused write with its reason, and when the data was last updated', async () => {
+it('lists each waiting or refused write in words, Retry only where it may succeed, and when the data was last updated', async () => {
   render(
     <SessionContext value={sessionStore}>
       <SyncStatusSheet />
@@ -62,25 +74,30 @@ it('lists each waiting or refused write with its reason, and when the data was l
 
   expect(await screen.findByText('Wager · 4 points on yes')).toBeTruthy();
   expect(screen.getByText(SYNC_TEXT.waiting)).toBeTruthy();
-  expect(screen.getByText('New bet · Rain tomorrow?')).toBeTruthy();
-  expect(screen.getByText('Expiry must be in the future')).toBeTruthy();
+  expect(
+    screen.getByText("Your bet 'Rain tomorrow?' wasn't created. Expiry must be in the future"),
+  ).toBeTruthy();
+  const short = screen.getByText("Your 9 points on 'Pizza Friday?' came back: not enough points");
   expect(screen.getByText(/^Last updated/)).toBeTruthy();
-  // Retry only for the refused one; Discard for both.
+  // The same values fail the same way: only the points one (points can come back) has Retry.
   expect(screen.getAllByRole('button', { name: SYNC_TEXT.retry })).toHaveLength(1);
-  expect(screen.getAllByRole('button', { name: SYNC_TEXT.discard })).toHaveLength(2);
+  expect(short.closest('li')?.textContent).toContain(SYNC_TEXT.retry);
+  expect(screen.getAllByRole('button', { name: SYNC_TEXT.dismiss })).toHaveLength(2);
+  expect(screen.getAllByRole('button', { name: SYNC_TEXT.discard })).toHaveLength(1);
 });
 
-it('discards a refused write', async () => {
+it('dismisses a refused write', async () => {
   render(
     <SessionContext value={sessionStore}>
       <SyncStatusSheet />
     </SessionContext>,
   );
-  await screen.findByText('New bet · Rain tomorrow?');
+  const said = "Your bet 'Rain tomorrow?' wasn't created. Expiry must be in the future";
+  await screen.findByText(said);
 
-  fireEvent.click(screen.getAllByRole('button', { name: SYNC_TEXT.discard })[1]!);
+  fireEvent.click(screen.getAllByRole('button', { name: SYNC_TEXT.dismiss })[0]!);
 
-  await waitFor(() => expect(screen.queryByText('New bet · Rain tomorrow?')).toBeNull());
+  await waitFor(() => expect(screen.queryByText(said)).toBeNull());
   expect(await db.outbox.get('refused')).toBeUndefined();
   expect(await db.outbox.get('waiting')).toBeDefined();
 });

@@ -128,3 +128,34 @@ describe('modal host (docs/accounts-and-shell.md §2)', () => {
     expect(document.activeElement).toBe(done);
   });
 });
+
+describe("the browser's Back (a phone's) while a modal is open", () => {
+  const pressBack = () =>
+    act(() => {
+      window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    });
+
+  it('closes the modal instead of leaving the page', () => {
+    renderWithTrigger();
+    // One entry of ours above the page, for Back to take off.
+    expect(history.state).toMatchObject({ hunchModal: true });
+    pressBack();
+    finishAnimation();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('steps back inside a modal with steps first, and closes it on the next Back', () => {
+    renderWithTrigger();
+    const stepBack = vi.fn();
+    store.setBackStep(stepBack);
+    pressBack();
+    expect(stepBack).toHaveBeenCalledOnce();
+    expect(screen.getByRole('dialog', { name: 'Edit Profile' })).toBeTruthy();
+    // The entry Back took off is put on again, for the next Back.
+    expect(history.state).toMatchObject({ hunchModal: true });
+    store.setBackStep(null);
+    pressBack();
+    finishAnimation();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

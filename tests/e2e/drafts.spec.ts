@@ -1,0 +1,168 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { openSignedIn } from './accounts.helpers';
+import { createBetViaApi } from './bets.helpers';
+import { commentThread } from './comments.helpers';
+import { activeGroupButton, twoInAGroup } from './groups.helpers';
+import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
+
+// Nothing typed is lost to Back (a phone's Back, here the browser's): it closes the bet sheet
+// or steps back inside it, and a half-written bet, comment or wager stays as a draft of its
+// group on the device, offered again ("Draft restored", with "Discard draft"). A sent or
+// discarded draft is gone, and signing out leaves none.
+
+/** The player's own keys in localStorage that hold drafts. */
+const draftKeys = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('draft:')));
+
+async function openBetSheet(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Bet' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Create a Bet' });
+  await expect(sheet.getByLabel('Title')).toBeVisible();
+  return sheet;
+}
+
+/** A member of a new group on the dashboard, the bet sheet open with `title` typed. */
+async function signedInWithBetSheet(page: Page, request: APIRequestContext, title: string) {
+  const { member, group } = await twoInAGroup(request, 'Drafts');
+  await openSignedIn(page, member.person, '/dashboard');
+  // The bet sheet opens for the active group, known once the first sync has answered.
+  await expect(activeGroupButton(page, group.name)).toBeVisible();
+  const sheet = await openBetSheet(page);
+  await sheet.getByLabel('Title').fill(title);
+  return { group, sheet };
+}
+
+test('Back closes the bet sheet or steps back inside it, and the half-written bet comes back as a draft', async ({
+  page,
+  request,
+}) => {
+  const { sheet } = await signedInWithBetSheet(page, request, 'Pizza Friday?');
+  await sheet.getByRole('button', { name: 'Next' }).click();
+  await expect(sheet.getByRole('tab', { name: /Type/ })).toHaveAttribute('aria-selected', 'true');
+
+  // Back on the Type step: back to Details, the sheet still open.
+  await page.goBack();
+  await expect(sheet.getByRole('tab', { name: /Details/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(sheet.getByLabel('Title')).toHaveValue('Pizza Friday?');
+  // Back on Details: the sheet closes, the page stays.
+  await page.goBack();
+  await expect(sheet).toHaveCount(0);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const again = await openBetSheet(page);
+  await expect(again.getByText('Draft restored')).toBeVisible();
+  await expect(again.getByLabel('Title')).toHaveValue('Pizza Friday?');
+  await shootIfAsked(page, 'draft-bet-390');
+  await again.getByRole('button', { name: 'Discard draft' }).click();
+  await expect(again.getByLabel('Title')).toHaveValue('');
+  await expect(again.getByText('Draft restored')).toHaveCount(0);
+  expect(await draftKeys(page)).toEqual([]);
+  // A title typed and wiped by hand leaves no draft to offer.
+  await again.getByLabel('Title').fill('Hm');
+  await expect.poll(() => draftKeys(page)).toHaveLength(1);
+  await again.getByLabel('Title').fill('');
+  await expect.poll(() => draftKeys(page)).toEqual([]);
+
+  // Closed with its X, the sheet leaves no history entry behind: Back leaves the page.
+  await again.getByLabel('Title').fill('Sent this time?');
+  await again.getByRole('button', { name: 'Close' }).click();
+  await expect(again).toHaveCount(0);
+  const sent = await openBetSheet(page);
+  await expect(sent.getByLabel('Title')).toHaveValue('Sent this time?');
+  await sent.getByRole('button', { name: 'Next' }).click();
+  await sent.getByRole('button', { name: 'Create Bet' }).click();
+  await expect(page).toHaveURL(/\/bets\/\d+$/);
+  expect(await draftKeys(page)).toEqual([]);
+  // Back from the new bet returns to the page the sheet was opened on.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const fresh = await openBetSheet(page);
+  await expect(fresh.getByLabel('Title')).toHaveValue('');
+});
+
+test('a bet draft whose closing time has passed comes back with the default one', async ({
+  page,
+  request,
+}) => {
+  const { group, sheet } = await signedInWithBetSheet(page, request, 'Kept from last week?');
+  await sheet.getByRole('button', { name: 'Close' }).click();
+  await expect(sheet).toHaveCount(0);
+  // A week later: the draft's closing time is in the past.
+  await page.evaluate((key) => {
+    const draft = JSON.parse(localStorage.getItem(key)!) as { expiresAt: string };
+    localStorage.setItem(key, JSON.stringify({ ...draft, expiresAt: '2020-01-01T18:00' }));
+  }, `draft:${group.id}:bet`);
+  const again = await openBetSheet(page);
+  await expect(again.getByLabel('Title')).toHaveValue('Kept from last week?');
+  await expect(again.getByLabel('Closes at')).not.toHaveValue(/^2020/);
+  await expect(again.getByRole('button', { name: 'Next' })).toBeEnabled();
+});
+
+test('a half-written comment and a picked wager stay as drafts after Back, and sign-out removes them', async ({
+  page,
+  request,
+}) => {
+  const { owner, member, group } = await twoInAGroup(request, 'Drafts');
+  const bet = await createBetViaApi(request, owner, {
+    groupId: group.id,
+    title: 'Rain later?',
+    baseWagerAmount: 2,
+  });
+  await openSignedIn(page, member.person, '/dashboard');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await page.goto(`/bets/${bet.id}`);
+  const card = page.getByRole('article', { name: 'Place your wager' });
+  await card.getByRole('button', { name: /^No/ }).click();
+  await card.getByRole('button', { name: '3x', exact: true }).click();
+  await commentThread(page).getByLabel('Add a comment').fill('Bringing an umbrella');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goForward();
+  await expect(commentThread(page).getByLabel('Add a comment')).toHaveValue('Bringing an umbrella');
+  await expect(card.getByText('Draft restored')).toBeVisible();
+  await expect(card.getByRole('button', { name: /^No/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(card.getByRole('button', { name: '3x', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await shootIfAsked(page, 'draft-wager-comment-390', true);
+  expect((await draftKeys(page)).sort()).toEqual([
+    `draft:${group.id}:comment:${bet.id}`,
+    `draft:${group.id}:wager:${bet.id}`,
+  ]);
+  // A sent comment's draft is gone.
+  await commentThread(page).getByRole('button', { name: 'Send' }).click();
+  await expect(commentThread(page).getByText('Bringing an umbrella')).toBeVisible();
+  expect(await draftKeys(page)).toEqual([`draft:${group.id}:wager:${bet.id}`]);
+
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await draftKeys(page)).toEqual([]);
+});
+
+for (const size of LOOKED_AT_SIZES.filter((one) => one.name !== '390'))
+  test(`a restored draft at ${size.name}`, async ({ page, request }) => {
+    test.skip(!process.env.HUNCH_SCREENSHOTS, 'screenshots only');
+    await page.setViewportSize({ width: size.width, height: size.height });
+    // The narrow phone in dark mode, the desktop in light.
+    await page.emulateMedia({ colorScheme: size.name === '320' ? 'dark' : 'light' });
+    const { owner, member, group } = await twoInAGroup(request, 'Drafts');
+    const bet = await createBetViaApi(request, owner, { groupId: group.id, title: 'Rain?' });
+    await openSignedIn(page, member.person, `/bets/${bet.id}`);
+    await expect(activeGroupButton(page, group.name)).toBeVisible();
+    const card = page.getByRole('article', { name: 'Place your wager' });
+    await card.getByRole('button', { name: /^Yes/ }).click();
+    await page.reload();
+    await expect(card.getByText('Draft restored')).toBeVisible();
+    await shootIfAsked(page, `draft-wager-${size.name}`);
+    const sheet = await openBetSheet(page);
+    await sheet.getByLabel('Title').fill('Pizza Friday?');
+    await page.goBack();
+    await openBetSheet(page);
+    await shootIfAsked(page, `draft-bet-${size.name}`);
+  });
