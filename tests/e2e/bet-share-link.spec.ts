@@ -1,14 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
-import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
-import {
-  createGroupViaApi,
-  joinViaApi,
-  registerPlayer,
-  uniqueGroupName,
-  type Player,
-} from './groups.helpers';
+import { createBetViaApi } from './bets.helpers';
+import type { Player } from './groups.helpers';
+import { openResolvedBet, resolvedBetOfTwo } from './share.helpers';
 import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 
 // Issue 42, point 9: a shared bet link works for outsiders. Ben shares his resolved bet; a
@@ -19,27 +13,19 @@ import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 // and dark, in .tmp/screens/.
 
 async function bensBet(request: APIRequestContext) {
-  const [ben, ana] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
-  const group = await createGroupViaApi(request, ben, { name: uniqueGroupName('Pizza crew') });
-  await joinViaApi(request, ana, group.name);
-  const bet = await createBetViaApi(request, ben, {
-    groupId: group.id,
+  const made = await resolvedBetOfTwo(request, {
     title: 'Pizza on Friday?',
-    baseWagerAmount: 2,
+    group: 'Pizza crew',
+    winnerStake: 4,
+    loserStake: 2,
   });
-  await wagerViaApi(request, ben, bet.id, 'yes', 4);
-  await wagerViaApi(request, ana, bet.id, 'no', 2);
-  await resolveViaApi(request, ben, bet.id, 'yes');
   // Another bet of the group, still open: the link must never lead to it.
-  await createBetViaApi(request, ana, { groupId: group.id, title: 'Karaoke after?' });
-  return { ben, group, bet };
+  await createBetViaApi(request, made.loser, { groupId: made.group.id, title: 'Karaoke after?' });
+  return { ben: made.winner, group: made.group, bet: made.bet };
 }
 
 async function openShareSheet(page: Page, ben: Player, betId: number) {
-  await page.goto('/login');
-  await signIn(page, ben.person);
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(`/bets/${betId}`);
+  await openResolvedBet(page, ben, betId);
   await page.getByRole('button', { name: 'Share' }).click();
   const sheet = page.getByRole('dialog', { name: 'Share this bet' });
   await expect(sheet.getByLabel('Link to this bet')).toHaveValue(/\/s\/[A-Za-z0-9_-]{22}$/);
@@ -66,7 +52,7 @@ test('a signed-out friend opens a shared bet; once Ben stops sharing, the link s
   await expect(page.getByText(`${ben.person.displayName} called it — won 6 (×1.5)`)).toBeVisible();
   await expect(page.getByText('The answer: Yes')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign up to play' })).toBeVisible();
-  await expect(page.getByRole('link', { name: `Join ${group.name}` })).toHaveAttribute(
+  await expect(page.getByRole('link', { name: 'Join the group' })).toHaveAttribute(
     'href',
     `/group/${group.id}`,
   );

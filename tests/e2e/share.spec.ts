@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
-import { signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
-import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
-import {
-  createGroupViaApi,
-  joinViaApi,
-  registerPlayer,
-  uniqueGroupName,
-  type Player,
-} from './groups.helpers';
+import type { Player } from './groups.helpers';
+import { openResolvedBet, resolvedBetOfTwo } from './share.helpers';
 import { SCREEN_SIZES, SCREENS_DIR, shootIfAsked } from './screens.helpers';
 
 // Sharing a resolved bet. Share opens our own sheet: the drawn card, a Download that saves the
@@ -25,28 +18,19 @@ const SHARED_LINK = /\/s\/[A-Za-z0-9_-]{22}$/;
 
 /** Maya wins a bet against Sam (Yes ×3 in a group of two). */
 async function resolvedBet(request: APIRequestContext) {
-  const [maya, sam] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
-  const group = await createGroupViaApi(request, maya, { name: uniqueGroupName('Rain club') });
-  await joinViaApi(request, sam, group.name);
-  const bet = await createBetViaApi(request, maya, {
-    groupId: group.id,
+  const made = await resolvedBetOfTwo(request, {
     title: 'Will it rain on the picnic on Saturday?',
-    baseWagerAmount: 2,
+    group: 'Rain club',
+    winnerStake: 2,
+    loserStake: 4,
   });
-  await wagerViaApi(request, maya, bet.id, 'yes', 2);
-  await wagerViaApi(request, sam, bet.id, 'no', 4);
-  await resolveViaApi(request, maya, bet.id, 'yes');
-  return { maya, group, bet };
+  return { maya: made.winner, group: made.group, bet: made.bet };
 }
 
 /** Maya's resolved bet, open in a page of `context` she signed in to. */
 async function openBetSignedIn(context: BrowserContext, maya: Player, betId: number) {
   const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, maya.person);
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(`/bets/${betId}`);
-  await expect(page.getByText('Bet Resolved')).toBeVisible();
+  await openResolvedBet(page, maya, betId);
   return page;
 }
 

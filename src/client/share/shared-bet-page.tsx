@@ -30,7 +30,7 @@ export const SHARED_BET_TEXT = {
   closed: "Betting has closed. The result isn't in yet.",
   cancelled: 'This bet was cancelled. Every wager went back to its player.',
   signUp: 'Sign up to play',
-  join: (group: string) => `Join ${group}`,
+  join: 'Join the group',
   signIn: 'Sign in',
   haveAccount: 'Already playing?',
   offTitle: 'This link was turned off',
@@ -82,11 +82,7 @@ function SharedBetNotice({ kind }: { kind: Exclude<Loaded['kind'], 'bet'> }) {
           : [SHARED_BET_TEXT.loading, null];
   usePageTitle(title);
   return (
-    <AuthLayout
-      title={title}
-      subtitle={text ?? undefined}
-      footer={<Link to="/">{SHARED_BET_TEXT.home}</Link>}
-    >
+    <AuthLayout title={title} subtitle={text ?? undefined}>
       {kind === 'loading' ? (
         <Spinner size="large" label={SHARED_BET_TEXT.loading} />
       ) : (
@@ -150,7 +146,7 @@ function SharedBetView({ bet, token }: { bet: SharedBet; token: string }) {
               fullWidth: true,
             })}
           >
-            {SHARED_BET_TEXT.join(bet.groupName)}
+            {SHARED_BET_TEXT.join}
           </Link>
         )}
       </div>
