@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.helpers';
 import { createBetViaApi } from './bets.helpers';
-import type { Player } from './groups.helpers';
+import { openAs, registerPlayer, type Player } from './groups.helpers';
 import { openResolvedBet, resolvedBetOfTwo } from './share.helpers';
 import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 
@@ -74,7 +74,10 @@ test('a signed-out friend opens a shared bet; once Ben stops sharing, the link s
   await outsider.close();
 });
 
-test('a member who opens the link lands on the bet itself', async ({ browser, request }) => {
+test('a member who opens the link lands on the bet; a player outside the group reads it', async ({
+  browser,
+  request,
+}) => {
   const { ben, bet } = await bensBet(request);
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -84,6 +87,15 @@ test('a member who opens the link lands on the bet itself', async ({ browser, re
   await page.waitForURL(new RegExp(`/bets/${bet.id}$`));
   await expect(page.getByText('Bet Resolved')).toBeVisible();
   await context.close();
+
+  // Signed in, but not in the group: the public page, with Join and no sign-up.
+  const stranger = await registerPlayer(request);
+  const theirs = await openAs(browser, stranger, '/dashboard');
+  await theirs.goto(link);
+  await expect(theirs.getByRole('heading', { name: 'Pizza on Friday?' })).toBeVisible();
+  await expect(theirs.getByRole('link', { name: 'Join the group' })).toBeVisible();
+  await expect(theirs.getByRole('link', { name: 'Sign up to play' })).toHaveCount(0);
+  await theirs.context().close();
 });
 
 for (const size of LOOKED_AT_SIZES) {
