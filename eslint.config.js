@@ -79,6 +79,11 @@ const SEAMS = [
     why: 'a join offers the push prompt (a lazy import)',
   },
   {
+    folder: 'share',
+    imports: ['auth/auth-layout.tsx', 'auth/use-sign-up-offer.ts', 'groups/use-groups.ts'],
+    why: "a shared bet's public page is an account screen's frame with its sign-up offer, and sends a member to the bet",
+  },
+  {
     folder: 'bets',
     imports: ['groups/use-groups.ts'],
     why: "a bet screen reads its group and the player's membership",

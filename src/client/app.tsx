@@ -36,6 +36,7 @@ const ForgotPasswordPage = named(() => import('./auth/forgot-password-page'), 'F
 const ResetPasswordPage = named(() => import('./auth/reset-password-page'), 'ResetPasswordPage');
 const MoveDevicePage = named(() => import('./auth/move-device-page'), 'MoveDevicePage');
 const ConfirmEmailPage = named(() => import('./auth/confirm-email-page'), 'ConfirmEmailPage');
+const SharedBetPage = named(() => import('./share/shared-bet-page'), 'SharedBetPage');
 const ProfilePage = named(() => import('./profile/profile-page'), 'ProfilePage');
 
 const DashboardPage = named(() => import('./dashboard/dashboard-page'), 'DashboardPage');
@@ -97,6 +98,8 @@ export function App() {
           <Route path="/confirm-email/:token" element={<ConfirmEmailPage />} />
           {/* DEVICE_TRANSFER_PATH of src/domain/device-transfer.ts, kept out of this chunk. */}
           <Route path="/move" element={<MoveDevicePage />} />
+          {/* A bet's public link (SHARED_BET_PATH of src/domain/bet-shares.ts): anyone, signed in or not. */}
+          <Route path="/s/:token" element={<SharedBetPage />} />
 
           <Route element={<RequireSession />}>
             <Route path="/dashboard" element={<DashboardPage />} />

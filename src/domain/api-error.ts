@@ -35,6 +35,7 @@ export const API_ERROR_CODES = [
   'cannot_dispute',
   'cannot_review_dispute',
   'picks_hidden',
+  'cannot_stop_sharing',
   'not_a_friend',
   'invalid_current_password',
   'invalid_invite_code',
@@ -49,6 +50,9 @@ export const API_ERROR_CODES = [
   'wager_not_found',
   'comment_not_found',
   'push_subscription_not_found',
+  'share_link_not_found',
+  // 410: a shared bet's link its sharer or an admin turned off
+  'share_link_turned_off',
   // 409
   'email_or_username_taken',
   'already_exists',

@@ -2,17 +2,19 @@ import { answerLabel, findWinners, normalizeAnswer, type BetRules } from './bet-
 import type { Bet } from './bets';
 import { formatMultiplier, oddsMultiplier } from './odds';
 
-// The share cards: a resolved bet ("Maya called it: Yes ×2.4") and a season's podium, as
+// The share cards: a resolved bet ("Ben called it — won 6 (×1.5)") and a season's podium, as
 // plain data the client draws into a 1200×630 image. The multiple is the winners' payout
 // multiple of payout.ts: the pool over the points staked on the winning answers, so each
-// winning point came back about that many times. Every card says it is virtual points.
+// winning point came back about that many times; "won" is what the winners took home together:
+// the whole pool (payout.ts gives every point of it to them). Every card says it is virtual points.
 
 export const SHARE_CARD_TEXT = {
   disclaimer: 'Virtual points, no money',
   resolvedLabel: 'Resolved bet',
   podiumLabel: 'Season podium',
-  calledIt: (who: string, answer: string, multiple: string) =>
-    `${who} called it: ${answer} ${multiple}`,
+  calledIt: (who: string, won: number, multiple: string, winners: number) =>
+    `${who} called it — won ${won}${winners > 1 ? ' between them' : ''} (${multiple})`,
+  answerIs: (answer: string) => `The answer: ${answer}`,
   nobodyCalledIt: (answer: string) => `Nobody called it: ${answer}`,
   refunded: 'Every wager went back to its player.',
   noWagers: (answer: string) => `Nobody wagered. The answer: ${answer}`,
@@ -22,9 +24,9 @@ export const SHARE_CARD_TEXT = {
 
 /** A resolved bet's card. */
 export interface ResolvedBetCard {
-  /** "Maya called it: Yes ×2.4", or plainly that nobody did. */
+  /** "Ben called it — won 6 (×1.5)", or plainly that nobody did. */
   headline: string;
-  /** A second line when the headline needs one ("Every wager went back to its player."). */
+  /** A second line when the headline needs one ("The answer: Yes", "Every wager went back to its player."). */
   detail: string | null;
   betTitle: string;
   groupName: string;
@@ -78,9 +80,13 @@ export function resolvedBetCardOf(bet: ResolvedBet, groupName: string): Resolved
     ...card,
     headline: SHARE_CARD_TEXT.calledIt(
       namesOf(byPoints.map((pick) => pick.userName)),
-      answer,
+      pool,
       formatMultiplier(oddsMultiplier(pool, winningStake)),
+      winners.length,
     ),
-    detail: winners.length > 2 ? SHARE_CARD_TEXT.winnersOf(winners.length) : null,
+    detail:
+      winners.length > 2
+        ? `${SHARE_CARD_TEXT.answerIs(answer)} · ${SHARE_CARD_TEXT.winnersOf(winners.length)}`
+        : SHARE_CARD_TEXT.answerIs(answer),
   };
 }

@@ -28,6 +28,8 @@ export const SYNC_MUTATION_ROUTES = {
   setPushKinds: ['PUT', '/notification-settings/push'],
   muteGroup: ['PUT', '/groups/:id/mute'],
   muteBet: ['PUT', '/bets/:id/mute'],
+  shareBet: ['POST', '/bets/:id/share'],
+  stopSharingBet: ['DELETE', '/bets/:id/share'],
   startSeason: ['POST', '/groups/:id/seasons'],
   endSeason: ['POST', '/groups/:id/seasons/:seasonId/end'],
 } as const satisfies Record<string, readonly [string, string]>;

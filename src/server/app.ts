@@ -8,8 +8,9 @@ import { z } from '../domain/schemas/zod';
 import { accountDataRoutes } from './auth/account-data.routes';
 import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
+import { betShareRoutes } from './bets/bet-shares.routes';
 import { betsRoutes } from './bets/bets.routes';
-import { findPublicBetPreview } from './bets/bet-preview.service';
+import { findPublicBetPreview, findSharedBetPreview } from './bets/bet-preview.service';
 import { commentsRoutes } from './comments/comments.routes';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createAuthService } from './auth/auth.service';
@@ -368,6 +369,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     writes: writeRunner,
     rateLimits: config.rateLimits,
   });
+  await app.register(betShareRoutes, {
+    prefix: API_BASE,
+    shares: writeServices.shares,
+    writes: writeRunner,
+    rateLimits: config.rateLimits,
+  });
   await app.register(commentsRoutes, {
     prefix: API_BASE,
     comments: writeServices.comments,
@@ -407,6 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientDir: deps.clientDir,
     publicUrl: config.publicUrl,
     findBetPreview: (betId) => findPublicBetPreview(database.db, betId),
+    findSharedBetPreview: (token) => findSharedBetPreview(database.db, token),
   });
 
   // The timed jobs (src/server/jobs), started once the app is ready; an interval of 0 leaves

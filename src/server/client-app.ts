@@ -3,17 +3,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SHARED_BET_PATH, sharedBetPath } from '../domain/bet-shares';
 import { publicPageFile } from '../domain/public-pages';
 import { betIdParamsSchema } from '../domain/schemas/bets';
 import type { PublicBetPreview } from './bets/bet-preview.service';
 import { notFound } from './errors';
-import { betLinkPreviewTags, withHeadTags } from './link-preview';
+import { betLinkPreviewTags, sharedBetPreviewTags, withHeadTags } from './link-preview';
 
 // Serves the built PWA (dist/client) on the same port as the API. Client routes (/dashboard,
 // /group/3, …) get index.html so the React router can take over; unknown API paths get a
 // JSON 404. Hashed files under /assets are cached for a year, everything else (index.html,
 // the service worker, the manifest) is revalidated on every load so updates arrive. A bet's
-// page (/bets/:id) gets Open Graph tags in its head, for the preview chat apps show of a link.
+// page (/bets/:id) and a shared bet's public link (/s/:token) get Open Graph tags in their head,
+// for the preview chat apps show of a link.
 // The public pages (/landing, /about, …, and / for the landing) get the HTML the build drew for
 // them, with no React (src/domain/public-pages.ts), when the build has it.
 
@@ -58,26 +60,48 @@ function betIdOfPath(pathname: string): number | null {
   return parsed.success ? parsed.data.id : null;
 }
 
+/** The token of a shared bet's public link (/s/abc), or null for any other path. */
+function shareTokenOfPath(pathname: string): string | null {
+  if (!pathname.startsWith(`${SHARED_BET_PATH}/`)) return null;
+  const token = pathname.slice(SHARED_BET_PATH.length + 1).replace(/\/$/, '');
+  return token && !token.includes('/') ? token : null;
+}
+
 export interface ClientAppOptions {
   clientDir: string;
   /** Origin of the absolute URLs in link previews (PUBLIC_URL). */
   publicUrl: string;
   /** A public group's bet, as a link preview may show it; null for anything else. */
   findBetPreview: (betId: number) => Promise<PublicBetPreview | null>;
+  /** The bet a live share token opens, as its link's preview shows it; null for anything else. */
+  findSharedBetPreview: (token: string) => Promise<PublicBetPreview | null>;
 }
 
 export function registerClientApp(app: FastifyInstance, options: ClientAppOptions): void {
   const hasBuild = existsSync(path.join(options.clientDir, 'index.html'));
   const indexFile = path.join(options.clientDir, 'index.html');
 
-  /** index.html with the bet's preview tags; read each time, like sendFile, so a new build shows at once. */
-  async function betPage(request: FastifyRequest, betId: number): Promise<string> {
-    const bet = await options.findBetPreview(betId).catch((error: unknown) => {
-      // The page matters more than its preview: a failed look-up falls back to the generic one.
-      request.log.warn({ err: error, betId }, 'bet link preview failed');
+  /** The preview of a link, or null when its look-up failed: the page matters more than its preview. */
+  function previewOrGeneric(request: FastifyRequest, lookUp: Promise<PublicBetPreview | null>) {
+    return lookUp.catch((error: unknown) => {
+      request.log.warn({ err: error }, 'bet link preview failed');
       return null;
     });
-    const tags = betLinkPreviewTags({ publicUrl: options.publicUrl, betId, bet });
+  }
+
+  /** index.html with a link's preview tags; read each time, like sendFile, so a new build shows at once. */
+  async function previewPage(request: FastifyRequest, pathname: string): Promise<string | null> {
+    const betId = betIdOfPath(pathname);
+    const token = betId === null ? shareTokenOfPath(pathname) : null;
+    const { publicUrl } = options;
+    let tags: string;
+    if (betId !== null) {
+      const bet = await previewOrGeneric(request, options.findBetPreview(betId));
+      tags = betLinkPreviewTags({ publicUrl, betId, bet });
+    } else if (token !== null) {
+      const bet = await previewOrGeneric(request, options.findSharedBetPreview(token));
+      tags = sharedBetPreviewTags({ publicUrl, path: sharedBetPath(token), bet });
+    } else return null;
     return withHeadTags(await readFile(indexFile, 'utf8'), tags);
   }
 
@@ -123,12 +147,9 @@ export function registerClientApp(app: FastifyInstance, options: ClientAppOption
     const pathname = request.url.split('?')[0] ?? '/';
     const publicPage = publicPageOfPath(options.clientDir, pathname);
     if (publicPage) return reply.header('cache-control', 'no-cache').sendFile(publicPage);
-    const betId = betIdOfPath(pathname);
-    if (betId !== null)
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(await betPage(request, betId));
+    const page = await previewPage(request, pathname);
+    if (page !== null)
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

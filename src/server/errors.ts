@@ -153,6 +153,16 @@ export const cannotJudgeOwnDispute = () =>
 /** Others' picks stay hidden while betting is open (docs/architecture.md §5). */
 export const picksHidden = () =>
   new AppError(403, 'picks_hidden', 'Picks are revealed when betting closes.');
+export const cannotStopSharing = () =>
+  new AppError(
+    403,
+    'cannot_stop_sharing',
+    'Only whoever shared this bet or an admin can turn its link off.',
+  );
+export const shareLinkNotFound = () =>
+  new AppError(404, 'share_link_not_found', 'This link does not lead to a bet.');
+export const shareLinkTurnedOff = () =>
+  new AppError(410, 'share_link_turned_off', 'This link was turned off.');
 export const notWagerOwner = () =>
   new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
 /** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
@@ -294,6 +304,7 @@ export function betRefusal(reason: BetRefusal, state: string): AppError {
     dispute_window_over: disputeWindowOver,
     no_open_dispute: noOpenDispute,
     picks_hidden: picksHidden,
+    cannot_stop_sharing: cannotStopSharing,
   };
   return errors[reason]();
 }

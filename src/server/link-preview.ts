@@ -1,8 +1,10 @@
 import type { PublicBetPreview } from './bets/bet-preview.service';
 
-// Open Graph and Twitter tags for a shared bet link (/bets/:id), put into index.html's head by
-// client-app.ts so chat apps show a preview card. A public group's bet names its title and
-// group; anything else gets the same generic preview, whatever the id. Every value is escaped.
+// Open Graph and Twitter tags for a bet link, put into index.html's head by client-app.ts so chat
+// apps show a preview card. A bet page (/bets/:id) names a public group's bet (title and group);
+// a shared bet's public link (/s/:token) names the bet it opens while the link is on, whatever
+// its group: a member chose to share it. Anything else gets the same generic preview. Every
+// value is escaped.
 
 /** The static preview image (public/og-image.png, rendered by scripts/make-og-image.mjs). */
 export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630 };
@@ -30,13 +32,28 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
-/** The meta tags of a bet link; `bet` null for the generic preview. */
+/** The meta tags of a bet page's link; `bet` null for the generic preview. */
 export function betLinkPreviewTags(options: {
   publicUrl: string;
   betId: number;
   bet: PublicBetPreview | null;
 }): string {
-  const { publicUrl, betId, bet } = options;
+  return linkPreviewTags(`${options.publicUrl}/bets/${options.betId}`, options);
+}
+
+/** The meta tags of a shared bet's public link (/s/:token); `bet` null once off or unknown. */
+export function sharedBetPreviewTags(options: {
+  publicUrl: string;
+  path: string;
+  bet: PublicBetPreview | null;
+}): string {
+  return linkPreviewTags(`${options.publicUrl}${options.path}`, options);
+}
+
+function linkPreviewTags(
+  url: string,
+  { publicUrl, bet }: { publicUrl: string; bet: PublicBetPreview | null },
+): string {
   const title = bet ? bet.title : LINK_PREVIEW_TEXT.genericTitle;
   const description = bet
     ? LINK_PREVIEW_TEXT.betDescription(bet.groupName)
@@ -46,7 +63,7 @@ export function betLinkPreviewTags(options: {
     ['property', 'og:site_name', LINK_PREVIEW_TEXT.siteName],
     ['property', 'og:title', title],
     ['property', 'og:description', description],
-    ['property', 'og:url', `${publicUrl}/bets/${betId}`],
+    ['property', 'og:url', url],
     ['property', 'og:image', `${publicUrl}${OG_IMAGE.path}`],
     ['property', 'og:image:width', String(OG_IMAGE.width)],
     ['property', 'og:image:height', String(OG_IMAGE.height)],

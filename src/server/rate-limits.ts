@@ -130,6 +130,17 @@ export const commentsPerUserRule = (limits: RateLimits): RateLimitRule => ({
 });
 
 /** An invite code is a secret: guessing one takes many tries, so tries are few (per user, and per IP for many guests). */
+/**
+ * A read for visitors not signed in that names something by a secret (an invite link's code, a
+ * shared bet's token): as few tries per address as joining by invite code, each under its own name.
+ */
+export const visitorLookupsPerIpRule = (name: string, limits: RateLimits): RateLimitRule => ({
+  name,
+  max: limits.joinPrivatePerIp,
+  windowMs: limits.windowMs,
+  key: byIp,
+});
+
 export const joinPrivateRules = (limits: RateLimits): RateLimitRule[] => [
   {
     name: 'join-private-user',

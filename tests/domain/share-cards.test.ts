@@ -19,6 +19,15 @@ const yesNo = {
 };
 
 describe('the resolved bet card', () => {
+  it('says in words what the one winner won, and the multiple', () => {
+    const card = resolvedBetCardOf(
+      { ...yesNo, picks: [pick(1, 'Ben', 'yes', 4), pick(2, 'Ana', 'no', 2)] },
+      'Friday Club',
+    );
+    expect(card.headline).toBe('Ben called it — won 6 (×1.5)');
+    expect(card.detail).toBe('The answer: Yes');
+  });
+
   it("names the winner and the pool's multiple on the winning answer", () => {
     const card = resolvedBetCardOf(
       {
@@ -28,8 +37,8 @@ describe('the resolved bet card', () => {
       'Friday Club',
     );
     expect(card).toEqual({
-      headline: 'Maya called it: Yes ×2.4',
-      detail: null,
+      headline: 'Maya called it — won 24 (×2.4)',
+      detail: 'The answer: Yes',
       betTitle: 'Will it rain?',
       groupName: 'Friday Club',
     });
@@ -43,7 +52,7 @@ describe('the resolved bet card', () => {
       },
       'G',
     );
-    expect(two.headline).toBe('Sam and Maya called it: Yes ×2');
+    expect(two.headline).toBe('Sam and Maya called it — won 10 between them (×2)');
     const four = resolvedBetCardOf(
       {
         ...yesNo,
@@ -57,8 +66,8 @@ describe('the resolved bet card', () => {
       },
       'G',
     );
-    expect(four.headline).toBe('Sam, Jo and 2 others called it: Yes ×2');
-    expect(four.detail).toBe('4 players won');
+    expect(four.headline).toBe('Sam, Jo and 2 others called it — won 14 between them (×2)');
+    expect(four.detail).toBe('The answer: Yes · 4 players won');
   });
 
   it('says plainly when nobody called it, and when nobody wagered', () => {

@@ -1,49 +1,36 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
-import { signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
-import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
-import {
-  createGroupViaApi,
-  joinViaApi,
-  registerPlayer,
-  uniqueGroupName,
-  type Player,
-} from './groups.helpers';
+import type { Player } from './groups.helpers';
+import { openResolvedBet, resolvedBetOfTwo } from './share.helpers';
 import { SCREEN_SIZES, SCREENS_DIR, shootIfAsked } from './screens.helpers';
 
-// Sharing a resolved bet. Headless Chromium cannot share files, so Share opens our own sheet:
-// the drawn card, a Download that saves the PNG, and the link to copy. With HUNCH_SCREENSHOTS=1
-// it also saves the sheet and the card itself at phone and desktop sizes in .tmp/screens/.
-// A phone's system share sheet is outside Hunch: the last test stands in for it with a
-// navigator.share that records what it was handed (or refuses, as a player or a browser can).
+// Sharing a resolved bet. Share opens our own sheet: the drawn card, a Download that saves the
+// PNG, and the bet's public link to copy (/s/<token>, bet-share-link.spec.ts opens it). With
+// HUNCH_SCREENSHOTS=1 it also saves the sheet and the card itself at phone and desktop sizes in
+// .tmp/screens/. A phone's system share sheet is outside Hunch: the last test stands in for it
+// with a navigator.share that records what the sheet's Send handed it (or refuses, as a player
+// or a browser can).
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A bet's public link: /s/ and its 22-character token. */
+const SHARED_LINK = /\/s\/[A-Za-z0-9_-]{22}$/;
 
 /** Maya wins a bet against Sam (Yes ×3 in a group of two). */
 async function resolvedBet(request: APIRequestContext) {
-  const [maya, sam] = await Promise.all([registerPlayer(request), registerPlayer(request)]);
-  const group = await createGroupViaApi(request, maya, { name: uniqueGroupName('Rain club') });
-  await joinViaApi(request, sam, group.name);
-  const bet = await createBetViaApi(request, maya, {
-    groupId: group.id,
+  const made = await resolvedBetOfTwo(request, {
     title: 'Will it rain on the picnic on Saturday?',
-    baseWagerAmount: 2,
+    group: 'Rain club',
+    winnerStake: 2,
+    loserStake: 4,
   });
-  await wagerViaApi(request, maya, bet.id, 'yes', 2);
-  await wagerViaApi(request, sam, bet.id, 'no', 4);
-  await resolveViaApi(request, maya, bet.id, 'yes');
-  return { maya, group, bet };
+  return { maya: made.winner, group: made.group, bet: made.bet };
 }
 
 /** Maya's resolved bet, open in a page of `context` she signed in to. */
 async function openBetSignedIn(context: BrowserContext, maya: Player, betId: number) {
   const page = await context.newPage();
-  await page.goto('/login');
-  await signIn(page, maya.person);
-  await page.waitForURL(/\/(dashboard|group)/);
-  await page.goto(`/bets/${betId}`);
-  await expect(page.getByText('Bet Resolved')).toBeVisible();
+  await openResolvedBet(page, maya, betId);
   return page;
 }
 
@@ -58,7 +45,7 @@ for (const size of SCREEN_SIZES) {
     await page.getByRole('button', { name: 'Share' }).click();
     const sheet = page.getByRole('dialog', { name: 'Share this bet' });
     const card = sheet.getByRole('img', {
-      name: `Share card: ${maya.person.displayName} called it: Yes ×3. Will it rain on the picnic on Saturday?, in ${group.name}. Virtual points, no money.`,
+      name: `Share card: ${maya.person.displayName} called it — won 6 (×3). Will it rain on the picnic on Saturday?, in ${group.name}. Virtual points, no money.`,
     });
     await expect(card).toBeVisible();
     // The image really is drawn: 1200×630, decoded.
@@ -79,17 +66,15 @@ for (const size of SCREEN_SIZES) {
     if (process.env.HUNCH_SCREENSHOTS)
       await download.saveAs(`${SCREENS_DIR}/share-${size.name}-card.png`);
 
-    await expect(sheet.getByLabel('Link to this bet')).toHaveValue(new RegExp(`/bets/${bet.id}$`));
+    await expect(sheet.getByLabel('Link to this bet')).toHaveValue(SHARED_LINK);
     await sheet.getByRole('button', { name: 'Copy link' }).click();
     await expect(sheet.getByRole('button', { name: 'Copied!' })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
-      new RegExp(`/bets/${bet.id}$`),
-    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(SHARED_LINK);
     await context.close();
   });
 }
 
-test('a phone that shares files gets the card from its own share sheet; a refusal falls back to ours', async ({
+test('a phone that shares files sends the card to its own share sheet from ours; a refusal says so', async ({
   browser,
   request,
 }) => {
@@ -123,8 +108,10 @@ test('a phone that shares files gets the card from its own share sheet; a refusa
   const share = page.getByRole('button', { name: 'Share' });
   const sheet = page.getByRole('dialog', { name: 'Share this bet' });
 
-  // Shared: one PNG card of 1200×630, the bet's title, what it says and its link; no sheet of ours.
+  // Our sheet offers Send; sent: one PNG card of 1200×630, the bet's title, what it says and its link.
   await share.click();
+  const send = sheet.getByRole('button', { name: 'Send' });
+  await send.click();
   await expect
     .poll(() =>
       page.evaluate(() => (window as unknown as { sharedCards: unknown[] }).sharedCards.length),
@@ -145,32 +132,27 @@ test('a phone that shares files gets the card from its own share sheet; a refusa
   );
   expect(shared!.title).toBe('Will it rain on the picnic on Saturday?');
   expect(shared!.text).toBe(
-    `${maya.person.displayName} called it: Yes ×3. Will it rain on the picnic on Saturday?, in ${group.name} (virtual points, no money)`,
+    `${maya.person.displayName} called it — won 6 (×3). Will it rain on the picnic on Saturday?, in ${group.name} (virtual points, no money)`,
   );
-  expect(shared!.url).toMatch(new RegExp(`/bets/${bet.id}$`));
+  expect(shared!.url).toMatch(SHARED_LINK);
   expect(shared!.files.map((file) => [file.name, file.type])).toEqual([
     ['hunch-bet.png', 'image/png'],
   ]);
   const head = Buffer.from(shared!.files[0]!.head);
   expect(head.subarray(0, 8)).toEqual(PNG_SIGNATURE);
   expect([head.readUInt32BE(16), head.readUInt32BE(20)]).toEqual([1200, 630]);
-  await expect(share).toBeEnabled();
-  await expect(sheet).toBeHidden();
+  await expect(sheet).toBeVisible();
 
   // The player closes the system sheet: nothing more happens, and nothing is reported.
   await page.evaluate(() => Object.assign(window, { shareAnswer: 'AbortError' }));
-  await share.click();
-  await expect(share).toBeEnabled();
-  await expect(sheet).toBeHidden();
-  await expect(page.getByText("We couldn't make the share card.")).toBeHidden();
+  await send.click();
+  await expect(send).toBeEnabled();
+  await expect(page.getByText("Sending didn't work.")).toBeHidden();
 
-  // The browser refuses (its tap's permission ran out while the card was drawn): our sheet opens.
+  // The browser refuses: the player is told, and the sheet's Download and link stay.
   await page.evaluate(() => Object.assign(window, { shareAnswer: 'NotAllowedError' }));
-  await share.click();
-  await expect(
-    sheet.getByRole('img', {
-      name: new RegExp(`^Share card: ${maya.person.displayName} called it`),
-    }),
-  ).toBeVisible();
+  await send.click();
+  await expect(page.getByText("Sending didn't work.")).toBeVisible();
+  await expect(sheet.getByLabel('Link to this bet')).toHaveValue(SHARED_LINK);
   await context.close();
 });

@@ -106,4 +106,26 @@ describe('link previews of a bet', () => {
       expect(response.text, url).toBe(INDEX_HTML);
     }
   });
+
+  it("shows a shared bet's question while its link is on, whatever its group", async () => {
+    const owner = await createPlayer(server, 'Maya');
+    const group = await createGroup(server, owner, {
+      name: uniqueGroupName('Book club'),
+      privacy: 'private',
+    });
+    const bet = await createBet(server, owner, group, { title: 'Will we finish the book?' });
+    const share = (method: string) =>
+      server.request(method, `/api/bets/${bet.id}/share`, { token: owner.accessToken });
+    const { token } = (await share('POST')).body.link as { token: string };
+
+    const { tags } = await previewOf(`/s/${token}`);
+    expect(tags.get('og:title')).toBe('Will we finish the book?');
+    expect(tags.get('twitter:title')).toBe('Will we finish the book?');
+    expect(tags.get('og:url')).toBe(`${server.config.publicUrl}/s/${token}`);
+    expect((await share('DELETE')).status).toBe(200);
+    const off = await previewOf(`/s/${token}`);
+    expect(off.tags.get('og:title')).toBe('A bet on Hunch');
+    expect(off.response.text).not.toContain('Will we finish the book?');
+    expect((await previewOf('/s/not-a-token')).tags.get('og:title')).toBe('A bet on Hunch');
+  });
 });

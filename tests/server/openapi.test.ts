@@ -142,4 +142,17 @@ describe('GET /api/openapi.json', () => {
       if (signedIn.has(key)) expect(Object.keys(operation.responses), key).toContain('401');
     }
   });
+
+  it('documents the shared bet read as public, and the share writes as signed-in', async () => {
+    const document = await fetchDocument();
+    const read = document.paths['/api/shared-bets/{token}']!.get!;
+    expect(read.security ?? []).toEqual([]);
+    expect(read.responses['200']!.content!['application/json']).toMatchObject({
+      schema: { type: 'object' },
+    });
+    for (const method of ['post', 'delete']) {
+      const write = document.paths['/api/bets/{id}/share']![method]!;
+      expect(write.security, method).toContainEqual({ bearerAuth: [] });
+    }
+  });
 });

@@ -308,7 +308,7 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
 // The group's own rules, asked by the group page and the bet page alike
 // (src/domain/policies/group-policy.ts, through the bet policy for a bet): reading a private and
 // a public group and its bets, a bet's comments (reading them, writing one, deleting one's own
-// and another's), muting the group or one of its bets. Each for a current admin and member, a member who left, one an admin
+// and another's), muting the group or one of its bets, sharing a bet's public link. Each for a current admin and member, a member who left, one an admin
 // removed, and someone who never joined; the policy asked with the group as the server sends it.
 
 const GROUP_ROLES = ['admin', 'member', 'former', 'removed', 'outsider'] as const;
@@ -323,6 +323,7 @@ const GROUP_ACTIONS = [
   'deleteOthersComment',
   'muteGroup',
   'muteBet',
+  'shareBet',
 ] as const;
 type GroupAction = (typeof GROUP_ACTIONS)[number];
 
@@ -412,6 +413,8 @@ describe('group rules', () => {
         return groupOutcome(muteRefusal(viewer));
       case 'muteBet':
         return verdictOutcome(policy.mute);
+      case 'shareBet':
+        return verdictOutcome(policy.share);
     }
   }
 
@@ -450,6 +453,8 @@ describe('group rules', () => {
         return { method: 'PUT', path: `/api/groups/${group.id}/mute`, body: { muted: true } };
       case 'muteBet':
         return { method: 'PUT', path: `/api/bets/${bet.id}/mute`, body: { muted: true } };
+      case 'shareBet':
+        return { method: 'POST', path: `/api/bets/${bet.id}/share` };
     }
   }
 

@@ -133,6 +133,7 @@ function BetDetails({ betId }: { betId: number }) {
   const canResolve = Boolean(policy?.resolve.allowed);
   const canComment = Boolean(policy?.comment.allowed);
   const canMute = Boolean(policy?.mute.allowed);
+  const canShare = Boolean(policy?.share.allowed);
 
   return (
     <AppPage
@@ -182,14 +183,14 @@ function BetDetails({ betId }: { betId: number }) {
           ) : bet.state === 'resolved' ? (
             <>
               <ResultsPanel betId={bet.id} bet={bet} isPending={Boolean(bet.pendingWriteId)} />
-              {bet.id > 0 && !bet.pendingWriteId && (
+              {bet.id > 0 && !bet.pendingWriteId && canShare && user && (
                 <div className={styles.share}>
                   <ShareButton
                     share={(cards) =>
-                      cards.shareResolvedBet(
-                        resolvedBetCardOf(bet, group?.name ?? ''),
-                        `${window.location.origin}/bets/${bet.id}`,
-                      )
+                      cards.shareResolvedBet(resolvedBetCardOf(bet, group?.name ?? ''), {
+                        betId: bet.id,
+                        viewer: { userId: user.id, role },
+                      })
                     }
                   />
                 </div>

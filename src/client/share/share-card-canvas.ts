@@ -192,7 +192,7 @@ function toPng(canvas: HTMLCanvasElement): Promise<Blob> {
   );
 }
 
-/** "Maya called it: Yes ×2.4", the bet's title and its group, as a PNG. */
+/** "Ben called it — won 6 (×1.5)", the answer, the bet's title and its group, as a PNG. */
 export function drawResolvedBetCard(card: ResolvedBetCard): Promise<Blob> {
   const { canvas, ctx } = newCanvas();
   drawLabel(ctx, SHARE_CARD_TEXT.resolvedLabel);

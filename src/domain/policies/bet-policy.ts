@@ -10,6 +10,7 @@ import {
 } from '../fair-resolution';
 import {
   commentRefusal,
+  currentMemberRefusal,
   muteRefusal,
   readGroupRefusal,
   type GroupRole,
@@ -74,7 +75,8 @@ export type BetRefusal =
   | 'dispute_exists'
   | 'dispute_window_over'
   | 'no_open_dispute'
-  | 'picks_hidden';
+  | 'picks_hidden'
+  | 'cannot_stop_sharing';
 
 /** The error code the server answers each refusal with. */
 export const BET_REFUSAL_CODES: Record<BetRefusal, ApiErrorCode> = {
@@ -96,6 +98,7 @@ export const BET_REFUSAL_CODES: Record<BetRefusal, ApiErrorCode> = {
   dispute_window_over: 'dispute_window_over',
   no_open_dispute: 'no_open_dispute',
   picks_hidden: 'picks_hidden',
+  cannot_stop_sharing: 'cannot_stop_sharing',
 };
 
 export type Refused = { allowed: false; reason: BetRefusal; code: ApiErrorCode };
@@ -256,6 +259,25 @@ export function maySeePicks(
   return isBettingClosed(bet, now) ? ALLOWED : refuse('picks_hidden');
 }
 
+/**
+ * Sharing the bet's public link (docs/groups-and-bets.md, "Sharing a bet"): a current member, who
+ * can see the bet (a member reads their group's bets). Whoever left or was removed shares nothing.
+ */
+export function mayShare(viewer: Pick<BetViewer, 'role'>): Verdict {
+  return asVerdict(currentMemberRefusal(viewer));
+}
+
+/** Turning a bet's public link off: whoever shared it while a member, or any current admin. */
+export function mayStopSharing(
+  viewer: Pick<BetViewer, 'userId' | 'role'>,
+  link: { sharedBy: number | null },
+): Verdict {
+  if (!viewer.role) return refuse('not_member');
+  return viewer.role === 'admin' || link.sharedBy === viewer.userId
+    ? ALLOWED
+    : refuse('cannot_stop_sharing');
+}
+
 export interface BetPolicy {
   read: Verdict;
   wager: WagerVerdict;
@@ -270,6 +292,8 @@ export interface BetPolicy {
   comment: Verdict;
   /** Muting the bet's notifications for oneself: current members. */
   mute: Verdict;
+  /** Making (or reusing) the bet's public link: current members. */
+  share: Verdict;
 }
 
 /** Everything `viewer` may do with `bet` at `now`. */
@@ -291,5 +315,6 @@ export function betPolicy(
     seePicks: maySeePicks(viewer, bet, group, now),
     comment: mayComment(viewer),
     mute: mayMute(viewer),
+    share: mayShare(viewer),
   };
 }

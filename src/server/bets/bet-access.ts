@@ -4,6 +4,8 @@ import {
   mayJudgeDisputeOf,
   mayResolve,
   maySeePicks,
+  mayShare,
+  mayStopSharing,
   mayUndo,
   mayWager,
   type BetViewer,
@@ -28,7 +30,15 @@ import { findBet } from './bet-queries';
 
 /** What a caller does to a bet they already loaded and locked. */
 export type BetAction =
-  'wager' | 'resolve' | 'cancel' | 'undo' | 'dispute' | 'judgeDispute' | 'seePicks';
+  | 'wager'
+  | 'resolve'
+  | 'cancel'
+  | 'undo'
+  | 'dispute'
+  | 'judgeDispute'
+  | 'seePicks'
+  | 'share'
+  | 'stopSharing';
 
 export interface BetActionRequest {
   userId: number;
@@ -39,6 +49,8 @@ export interface BetActionRequest {
   hasWagered?: boolean;
   /** For `judgeDispute`: everyone with a wager on the bet. */
   stakeholderIds?: readonly number[];
+  /** For `stopSharing`: who shared the bet's live link. */
+  sharedBy?: number | null;
   /** The caller's membership of the bet's group (current or not), when already read with the bet. */
   membership?: MembershipRow | null;
 }
@@ -115,6 +127,10 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
       });
       return maySeePicks(viewer, bet, { isPublic: group.privacy === 'public' }, now);
     }
+    case 'share':
+      return mayShare(viewer);
+    case 'stopSharing':
+      return mayStopSharing(viewer, { sharedBy: request.sharedBy ?? null });
     case 'judgeDispute': {
       // In turn: one transaction, one connection (readRoster, groups/group-access.ts, says why).
       const memberIds = viewer.role ? await listActiveMemberIds(tx, row.groupId) : [];

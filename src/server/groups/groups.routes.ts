@@ -35,7 +35,7 @@ import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
 import { mirrorPullResponseSchema, type MirrorPullResponse } from '../mirror/synced-tables';
-import { byIp, rateLimitHook } from '../rate-limits';
+import { rateLimitHook, visitorLookupsPerIpRule } from '../rate-limits';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
 import type { WriteRunner } from '../sync/write-services';
 import type { GroupMembersService } from './group-members.service';
@@ -291,12 +291,7 @@ export async function inviteRoutes(
   { groups, rateLimits }: InviteRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const triesPerIp = rateLimitHook(app, {
-    name: 'invite-preview-ip',
-    max: rateLimits.joinPrivatePerIp,
-    windowMs: rateLimits.windowMs,
-    key: byIp,
-  });
+  const triesPerIp = rateLimitHook(app, visitorLookupsPerIpRule('invite-preview-ip', rateLimits));
 
   app.post(
     '/invites/preview',

@@ -1,4 +1,5 @@
 import type { SyncMutationName } from '../../domain/sync';
+import { BET_SHARE_WRITES } from '../bets/bet-shares.routes';
 import { BET_WRITES } from '../bets/bets.routes';
 import { COMMENT_WRITES } from '../comments/comments.routes';
 import { GROUP_WRITES } from '../groups/groups.routes';
@@ -13,6 +14,7 @@ import type { AnyWrite } from './writes';
 export const SYNC_MUTATIONS = {
   ...GROUP_WRITES,
   ...BET_WRITES,
+  ...BET_SHARE_WRITES,
   ...COMMENT_WRITES,
   ...SEASON_WRITES,
   ...NOTIFICATION_WRITES,

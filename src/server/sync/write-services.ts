@@ -1,3 +1,4 @@
+import { createBetSharesService } from '../bets/bet-shares.service';
 import { createBetsService } from '../bets/bets.service';
 import { createFairResolutionService } from '../bets/fair-resolution.service';
 import { createWagersService } from '../bets/wagers.service';
@@ -30,6 +31,7 @@ export type WriteServices = ReturnType<typeof createWriteServices>;
 export function createWriteServices(deps: WriteServiceDeps) {
   return {
     bets: createBetsService(deps),
+    shares: createBetSharesService(deps),
     wagers: createWagersService(deps),
     fair: createFairResolutionService(deps),
     groups: createGroupsService(deps),

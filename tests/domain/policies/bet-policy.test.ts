@@ -6,6 +6,7 @@ import {
 } from '../../../src/domain/fair-resolution';
 import {
   betPolicy,
+  mayStopSharing,
   type BetGroupFacts,
   type BetViewer,
   type PolicyBet,
@@ -209,5 +210,23 @@ describe('read, comments and mute', () => {
       code: 'not_member',
     });
     expect(codeOf(betPolicy(outsider, openBet, open, NOW).mute)).toBe('not_member');
+  });
+});
+
+describe('sharing a bet', () => {
+  const open = { ...group, isPublic: true };
+
+  it('lets current members share, never whoever only reads a public group', () => {
+    for (const who of [creator, admin, member])
+      expect(betPolicy(who, resolvedBet, group, NOW).share.allowed).toBe(true);
+    expect(codeOf(betPolicy(outsider, resolvedBet, open, NOW).share)).toBe('not_member');
+  });
+
+  it('lets its sharer or an admin stop sharing, and no other member', () => {
+    const link = { sharedBy: MEMBER };
+    expect(mayStopSharing(member, link).allowed).toBe(true);
+    expect(mayStopSharing(admin, link).allowed).toBe(true);
+    expect(codeOf(mayStopSharing(creator, { sharedBy: ADMIN }))).toBe('cannot_stop_sharing');
+    expect(codeOf(mayStopSharing(outsider, { sharedBy: OUTSIDER }))).toBe('not_member');
   });
 });
