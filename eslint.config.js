@@ -51,11 +51,7 @@ const FEATURES = [
 const SEAMS = [
   {
     folder: 'profile',
-    imports: [
-      'auth/register-fields.tsx',
-      'auth/register-submit.tsx',
-      'auth/auth-form.module.css',
-    ],
+    imports: ['auth/register-fields.tsx', 'auth/register-submit.tsx', 'auth/auth-form.module.css'],
     why: 'upgrading a guest and editing an account are account forms: the fields and layout of auth',
   },
   {

@@ -1,12 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/connect';
-import {
-  groups,
-  type BetCommentRow,
-  type BetRow,
-  type GroupRow,
-} from '../db/schema';
+import { groups, type BetCommentRow, type BetRow, type GroupRow } from '../db/schema';
 import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
   canReadGroup,
