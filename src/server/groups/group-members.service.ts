@@ -68,7 +68,7 @@ export function createGroupMembersService({
   }
 
   // Every change here is decided under the group's row lock, which `requireGroupAccess` takes
-  // before it reads the caller's standing (group-access.ts DECIDED_UNDER_GROUP_LOCK): a removal
+  // before it reads the caller's standing (group-access.ts GROUP_LOCKS): a removal
   // or demotion that has answered is seen by a request that was already running.
 
   /** Makes `userId` a member of the group (locked already); `byAdmin` brings back a removed member. */
