@@ -33,7 +33,7 @@ export interface PolicyBet {
   resolvedBy: number | null;
   baseWagerAmount: number;
   /** Its resolution's dispute: who opened it and whether it is still open; null or absent when none. */
-  dispute?: { state: 'open' | 'closed'; userId: number; openedAt?: Date | string | null } | null;
+  dispute?: { state: 'open' | 'closed'; userId: number; at?: Date | string | null } | null;
 }
 
 /** Who looks at the bet, and what they have to do with it. */
@@ -218,7 +218,7 @@ export function mayJudgeDisputeOf(
 ): Verdict {
   if (!viewer.role) return refuse('not_member');
   const disputedBy = bet.dispute?.userId ?? null;
-  const openedAt = bet.dispute?.openedAt;
+  const openedAt = bet.dispute?.at;
   const facts = { ...group, disputedBy, disputedAt: openedAt ? ms(openedAt) : null };
   if (!mayJudgeDispute(viewer.userId, facts)) {
     const hasStake = group.stakeholderIds.includes(viewer.userId) || disputedBy === viewer.userId;

@@ -51,7 +51,7 @@ export function policyBetOf(row: BetRow): PolicyBet {
     resolvedBy: row.resolvedBy,
     baseWagerAmount: row.baseWagerAmount,
     dispute: row.disputeState
-      ? { state: row.disputeState, userId: row.disputedBy ?? 0, openedAt: row.disputedAt }
+      ? { state: row.disputeState, userId: row.disputedBy ?? 0, at: row.disputedAt }
       : null,
   };
 }
