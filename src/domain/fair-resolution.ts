@@ -122,18 +122,30 @@ export interface DisputeJudgeFacts {
   stakeholderIds: readonly number[];
   /** Who opened the dispute (null: none yet). */
   disputedBy: number | null;
+  /**
+   * When the dispute was opened and when each current member last joined (ms since the epoch;
+   * absent: none yet, or a member whose join time is not known, taken as joined before). A member
+   * who joined after the dispute was opened does not judge it.
+   */
+  disputedAt?: number | null;
+  joinedAt?: ReadonlyMap<number, number>;
 }
 
 /**
  * Who may judge a bet's dispute (re-resolve it or let it stand). Never whoever disputed it or
  * has a wager on the bet: they would judge in their own favour. The group's admins judge when
  * at least one of them is free of the bet; when every admin has a stake, any member without one
- * does. When nobody is free, nobody judges: the dispute stays open and the result stands as it
- * was paid.
+ * does. Whoever joined after the dispute was opened does not judge it (they came to a dispute
+ * already under way). When nobody is free, nobody judges: the dispute stays open and the result
+ * stands as it was paid.
  */
 export function disputeJudgeIds(facts: DisputeJudgeFacts): number[] {
   const stakeholders = new Set(facts.stakeholderIds);
-  const isFree = (userId: number) => userId !== facts.disputedBy && !stakeholders.has(userId);
+  const { disputedAt, joinedAt } = facts;
+  const joinedAfter = (userId: number) =>
+    disputedAt != null && (joinedAt?.get(userId) ?? -Infinity) > disputedAt;
+  const isFree = (userId: number) =>
+    userId !== facts.disputedBy && !stakeholders.has(userId) && !joinedAfter(userId);
   const admins = facts.adminIds.filter(isFree);
   return admins.length > 0 ? admins : facts.memberIds.filter(isFree);
 }

@@ -43,4 +43,22 @@ describe('disputeJudgeIds', () => {
     expect(disputeJudgeIds({ ...group, disputedBy: 3 })).toEqual([4]);
     expect(disputeJudgeIds({ ...group, stakeholderIds: [1, 2, 3, 4], disputedBy: 3 })).toEqual([]);
   });
+
+  it('leaves out whoever joined after the dispute was opened, an admin included', () => {
+    const group = { memberIds: [1, 2, 3, 4, 5], adminIds: [1, 2], stakeholderIds: [1, 3] };
+    const joinedAt = new Map([
+      [1, 0],
+      [2, 200],
+      [3, 0],
+      [4, 50],
+      [5, 100],
+    ]);
+    // Admin 2 joined after: the members without a stake who were there judge (4; 5 joined at the very time).
+    expect(disputeJudgeIds({ ...group, disputedBy: 3, disputedAt: 100, joinedAt })).toEqual([4, 5]);
+    // Before any dispute, or without join times, nobody is left out.
+    expect(disputeJudgeIds({ ...group, disputedBy: null, disputedAt: null, joinedAt })).toEqual([
+      2,
+    ]);
+    expect(disputeJudgeIds({ ...group, disputedBy: 3, disputedAt: 100 })).toEqual([2]);
+  });
 });

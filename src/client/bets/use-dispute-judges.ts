@@ -5,7 +5,9 @@ import { db, type BetRow } from '../data/db';
 // Who will judge a bet's dispute, by name: the domain's `disputeJudgeIds`, the rule the server
 // holds the judges to, asked with the group as the mirror holds it (its members and admins) and
 // the bet's picks (shown on a resolved bet: whoever has a stake). So the disputer reads who
-// will actually decide, never a guess of the screen's own.
+// will actually decide, never a guess of the screen's own. The mirror holds no join times yet:
+// a member who joined after an open dispute began is listed here, though the server refuses
+// them as its judge (docs/rules.md).
 
 /** The judges' names, by name; undefined while the mirror is read. */
 export function useDisputeJudges(

@@ -34,7 +34,7 @@ export interface PolicyBet {
   resolvedBy: number | null;
   baseWagerAmount: number;
   /** Its resolution's dispute: who opened it and whether it is still open; null or absent when none. */
-  dispute?: { state: 'open' | 'closed'; userId: number } | null;
+  dispute?: { state: 'open' | 'closed'; userId: number; at?: Date | string | null } | null;
 }
 
 /** Who looks at the bet, and what they have to do with it. */
@@ -54,6 +54,8 @@ export interface BetGroupFacts extends GroupVisibility {
   memberIds: readonly number[];
   adminIds: readonly number[];
   stakeholderIds: readonly number[];
+  /** When each current member last joined (ms): a member who joined after a dispute was opened does not judge it. */
+  joinedAt?: ReadonlyMap<number, number>;
 }
 
 /** Why an action is refused; each names the server's error for it (`BET_REFUSAL_CODES`). */
@@ -215,11 +217,12 @@ export function mayDispute(viewer: BetViewer, bet: PolicyBet, now: number): Verd
 export function mayJudgeDisputeOf(
   viewer: Pick<BetViewer, 'userId' | 'role'>,
   bet: PolicyBet,
-  group: Pick<BetGroupFacts, 'memberIds' | 'adminIds' | 'stakeholderIds'>,
+  group: Pick<BetGroupFacts, 'memberIds' | 'adminIds' | 'stakeholderIds' | 'joinedAt'>,
 ): Verdict {
   if (!viewer.role) return refuse('not_member');
   const disputedBy = bet.dispute?.userId ?? null;
-  const facts = { ...group, disputedBy };
+  const openedAt = bet.dispute?.at;
+  const facts = { ...group, disputedBy, disputedAt: openedAt ? ms(openedAt) : null };
   if (!mayJudgeDispute(viewer.userId, facts)) {
     const hasStake = group.stakeholderIds.includes(viewer.userId) || disputedBy === viewer.userId;
     return refuse(hasStake ? 'own_stake' : 'cannot_review_dispute');

@@ -130,17 +130,22 @@ export function canManageGroup(roster: GroupRoster, viewerId: number): boolean {
   return manageGroupRefusal(roster, viewerId) === null;
 }
 
-/** Null when `viewerId` may remove `targetId` from the group, else why not (the caller's own standing first). */
+/**
+ * Null when `viewerId` may remove `targetId` from the group, else why not (the caller's own
+ * standing first). A current member is removed; one who left by themself (`targetHasLeft`: left,
+ * not removed yet) is barred, so they cannot join again by themself either (docs/rules.md).
+ */
 export function removeMemberRefusal(
   roster: GroupRoster,
   viewerId: number,
   targetId: number,
+  targetHasLeft = false,
 ): RemoveMemberRefusal | null {
   if (targetId === viewerId) return 'self';
   const refusal = manageGroupRefusal(roster, viewerId);
   if (refusal) return refusal;
   if (targetId === roster.createdByUserId) return 'creator';
-  if (!isCurrentMember(roster, targetId)) return 'target_not_member';
+  if (!isCurrentMember(roster, targetId) && !targetHasLeft) return 'target_not_member';
   return null;
 }
 

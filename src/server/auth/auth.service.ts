@@ -315,16 +315,26 @@ export function createAuthService({
      * (or a client raced itself): the whole family is revoked and the caller must sign in.
      */
     async refresh(refreshToken: string): Promise<AuthResponse> {
+      const tokenHash = hashOpaqueToken(refreshToken);
       const outcome = await db.transaction(async (tx) => {
+        // The account's row first, as every end of a session locks it (db/README.md, "Lock
+        // order"), then the token's: a replay ends the family, and a rotation adds a token to
+        // the family, which a sign-out running meanwhile must see and end too.
+        const [owner] = await tx
+          .select({ userId: refreshTokens.userId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, tokenHash))
+          .limit(1);
+        if (!owner) return { ok: false as const };
+        await lockAccountForSessionEnd(tx, owner.userId);
         const [current] = await tx
           .select()
           .from(refreshTokens)
-          .where(eq(refreshTokens.tokenHash, hashOpaqueToken(refreshToken)))
+          .where(eq(refreshTokens.tokenHash, tokenHash))
           .for('update')
           .limit(1);
         if (!current) return { ok: false as const };
         if (current.revokedAt !== null) {
-          await lockAccountForSessionEnd(tx, current.userId);
           const revoked = await tx
             .update(refreshTokens)
             .set({ revokedAt: now() })

@@ -141,9 +141,9 @@ export function createSessionLiveness({
 
 /**
  * Locks an account's row against the writes of its sessions: every end of a session (sign-out,
- * sign-out everywhere, a password change or reset) and a deletion take it FOR UPDATE before
- * they revoke, so a write holding it (`requireLiveCaller`) commits before the end answers, or
- * runs after it and is refused.
+ * sign-out everywhere, a password change or reset), a deletion and a refresh (which ends the
+ * family when replayed) take it FOR UPDATE before they touch a refresh token, so a write holding
+ * it (`requireLiveCaller`) commits before the end answers, or runs after it and is refused.
  */
 export async function lockAccountForSessionEnd(tx: Executor, userId: number): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');

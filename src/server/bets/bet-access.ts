@@ -1,3 +1,4 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   mayCancel,
   mayDispute,
@@ -13,14 +14,10 @@ import {
   type Verdict,
 } from '../../domain/policies/bet-policy';
 import type { Executor } from '../db/connect';
-import type { BetRow, MembershipRow } from '../db/schema';
+import { memberships, type BetRow, type MembershipRow } from '../db/schema';
 import { betRefusal } from '../errors';
 import { requireGroupAccess } from '../groups/group-access';
-import {
-  findActiveMembership,
-  listActiveAdminIds,
-  listActiveMemberIds,
-} from '../groups/membership.service';
+import { findActiveMembership, listActiveAdminIds } from '../groups/membership.service';
 import { findBet } from './bet-queries';
 
 // The server's side of the bet policy (src/domain/policies/bet-policy.ts): each bet action
@@ -65,7 +62,9 @@ export function policyBetOf(row: BetRow): PolicyBet {
     resolvedAt: row.resolvedAt,
     resolvedBy: row.resolvedBy,
     baseWagerAmount: row.baseWagerAmount,
-    dispute: row.disputeState ? { state: row.disputeState, userId: row.disputedBy ?? 0 } : null,
+    dispute: row.disputeState
+      ? { state: row.disputeState, userId: row.disputedBy ?? 0, at: row.disputedAt }
+      : null,
   };
 }
 
@@ -133,13 +132,23 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
       return mayStopSharing(viewer, { sharedBy: request.sharedBy ?? null });
     case 'judgeDispute': {
       // In turn: one transaction, one connection (readRoster, groups/group-access.ts, says why).
-      const memberIds = viewer.role ? await listActiveMemberIds(tx, row.groupId) : [];
+      const joinedAt = viewer.role ? await memberJoinTimes(tx, row.groupId) : new Map();
       const adminIds = viewer.role ? await listActiveAdminIds(tx, row.groupId) : [];
       return mayJudgeDisputeOf(viewer, bet, {
-        memberIds,
+        memberIds: [...joinedAt.keys()],
         adminIds,
         stakeholderIds: request.stakeholderIds ?? [],
+        joinedAt,
       });
     }
   }
+}
+
+/** When each current member of the group last joined (ms), by user id: who may judge a dispute weighs it. */
+async function memberJoinTimes(tx: Executor, groupId: number): Promise<Map<number, number>> {
+  const rows = await tx
+    .select({ userId: memberships.userId, joinedAt: memberships.joinedAt })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), isNull(memberships.leftAt)));
+  return new Map(rows.map((row) => [row.userId, row.joinedAt.getTime()]));
 }

@@ -40,7 +40,7 @@ export function createCommentsService({ db, events, now = () => new Date() }: Co
     /** GET /bets/{id}/comments: the bet's comments, oldest first (deleted ones left out). */
     async listComments(caller: AuthUser, betId: number): Promise<Comment[]> {
       const bet = await findBet(db, betId);
-      await requireGroupAccess(db, { userId: caller.id, bet, permission: 'comment' });
+      await requireGroupAccess(db, { userId: caller.id, bet, permission: 'readComments' });
       const rows = await db
         .select(withAuthor)
         .from(betComments)

@@ -77,7 +77,9 @@ type GroupPermission =
  * judging) is the bet policy's, asked through `bets/bet-access.ts`.
  */
 type BetPermission =
-  /** Reading and writing the bet's comments: current members. */
+  /** Reading the bet's comments: current members. */
+  | 'readComments'
+  /** Writing a comment on the bet: current members. */
   | 'comment'
   /** Muting (or unmuting) the bet's notifications for oneself: current members. */
   | 'muteBet';
@@ -108,20 +110,31 @@ export interface CommentAccessRequest {
 }
 
 /**
- * The permissions that change who is in the group, who administers it, or the group itself.
- * They are decided under the group's row lock (`FOR NO KEY UPDATE`, taken here before anything
- * is read), the lock every change of members and roles takes first (db/README.md, "Lock
- * order"): a removal or demotion that has answered is seen by every request still running,
- * never undone by one that checked before it. The caller locks any account row it needs first.
+ * Every write's permission is decided under the group's row lock, the lock every change of
+ * members and roles takes first (db/README.md, "Lock order"): a removal or demotion that has
+ * answered is seen by every request still running, never undone or outlived by one that checked
+ * before it. The caller locks any account row it needs first.
+ *
+ * Changing who is in the group, who administers it, or the group itself takes the row
+ * `FOR NO KEY UPDATE`. A member's own acts in the group (a bet, a comment, a mute) take it
+ * `FOR SHARE`: it waits for such a change and holds one off until it commits, while members'
+ * acts never wait for each other. Reads take no lock.
  */
-const DECIDED_UNDER_GROUP_LOCK: ReadonlySet<GroupPermission> = new Set<GroupPermission>([
-  'join',
-  'leave',
-  'manageMembers',
-  'manageSettings',
-  'manageSeasons',
-  'rotateInviteCode',
-]);
+type GroupLock = 'no key update' | 'share';
+const GROUP_LOCKS: Partial<Record<GroupPermission | BetPermission | CommentPermission, GroupLock>> =
+  {
+    join: 'no key update',
+    leave: 'no key update',
+    manageMembers: 'no key update',
+    manageSettings: 'no key update',
+    manageSeasons: 'no key update',
+    rotateInviteCode: 'no key update',
+    createBet: 'share',
+    muteGroup: 'share',
+    comment: 'share',
+    muteBet: 'share',
+    deleteComment: 'share',
+  };
 
 /** Answers the group row when the caller may act, or throws the refusal (404, 403 or 422) every client knows. */
 export async function requireGroupAccess(
@@ -142,7 +155,7 @@ export async function requireGroupAccess(
   if ('bet' in request) return requireBetAccess(tx, request);
   if ('comment' in request) return requireCommentAccess(tx, request);
   const { userId, permission } = request;
-  const group = await findGroup(tx, request.groupId, DECIDED_UNDER_GROUP_LOCK.has(permission));
+  const group = await findGroup(tx, request.groupId, GROUP_LOCKS[permission]);
   switch (permission) {
     case 'readOwnMembership':
       return group;
@@ -185,8 +198,10 @@ export async function requireGroupAccess(
 }
 
 async function requireBetAccess(tx: Executor, request: BetAccessRequest): Promise<void> {
+  await lockGroup(tx, request.bet.groupId, GROUP_LOCKS[request.permission]);
   const viewer = await viewerIn(tx, request.bet.groupId, request.userId);
   switch (request.permission) {
+    case 'readComments':
     case 'comment':
       return throwRefusal(commentRefusal(viewer));
     case 'muteBet':
@@ -206,6 +221,7 @@ function throwRefusal(refusal: MemberRefusal | null): void {
 }
 
 async function requireCommentAccess(tx: Executor, request: CommentAccessRequest): Promise<void> {
+  await lockGroup(tx, request.comment.groupId, GROUP_LOCKS[request.permission]);
   const viewer = await viewerIn(tx, request.comment.groupId, request.userId);
   const refusal = deleteCommentRefusal(viewer, request.comment.userId === request.userId);
   if (refusal === 'cannot_delete_comment') throw cannotDeleteComment();
@@ -236,12 +252,17 @@ export function refusalError(refusal: RemoveMemberRefusal): AppError {
   }
 }
 
-/** The group; with `lock`, its row locked until the caller's transaction ends (see DECIDED_UNDER_GROUP_LOCK). */
-async function findGroup(tx: Executor, groupId: number, lock: boolean): Promise<GroupRow> {
+/** The group; with `lock`, its row locked so until the caller's transaction ends (see GROUP_LOCKS). */
+async function findGroup(tx: Executor, groupId: number, lock?: GroupLock): Promise<GroupRow> {
   const query = tx.select().from(groups).where(eq(groups.id, groupId)).limit(1);
-  const [row] = lock ? await query.for('no key update') : await query;
+  const [row] = lock ? await query.for(lock) : await query;
   if (!row) throw notFound('Group');
   return row;
+}
+
+/** Locks the group row of a bet or comment already loaded (its group exists: a foreign key). */
+async function lockGroup(tx: Executor, groupId: number, lock?: GroupLock): Promise<void> {
+  if (lock) await tx.select({ id: groups.id }).from(groups).where(eq(groups.id, groupId)).for(lock);
 }
 
 /** Whether `given` opens a group whose code is `expected`: without case (`normalizeInviteCode`), in constant time. */

@@ -3,7 +3,7 @@ import type { Group } from '../../domain/groups';
 import { removeMemberRefusal } from '../../domain/policies/group-policy';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
-import { groups, users, type GroupRow, type MembershipRow } from '../db/schema';
+import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import { cannotDemoteCreator, notAFriend, notFound, notMember } from '../errors';
 import type { EventBus } from '../events';
 import { presentMembership, presentOneGroup } from './group.presenter';
@@ -69,7 +69,7 @@ export function createGroupMembersService({
   }
 
   // Every change here is decided under the group's row lock, which `requireGroupAccess` takes
-  // before it reads the caller's standing (group-access.ts DECIDED_UNDER_GROUP_LOCK): a removal
+  // before it reads the caller's standing (group-access.ts GROUP_LOCKS): a removal
   // or demotion that has answered is seen by a request that was already running.
 
   /** Makes `userId` a member of the group (locked already); `byAdmin` brings back a removed member. */
@@ -213,24 +213,38 @@ export function createGroupMembersService({
     async removeMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
       const at = now();
       const removed = userId !== caller.id;
-      const { group, touched } = await db.transaction(async (tx) => {
+      const {
+        group,
+        touched,
+        hasLeft: barredOnly,
+      } = await db.transaction(async (tx) => {
         if (!removed) {
           const left = await leave(tx, caller, groupId, at);
-          return { group: await presentOneGroup(tx, left, caller.id), touched: left };
+          return {
+            group: await presentOneGroup(tx, left, caller.id),
+            touched: left,
+            hasLeft: false,
+          };
         }
         const row = await requireGroupAccess(tx, {
           userId: caller.id,
           groupId,
           permission: 'manageMembers',
         });
-        const refusal = removeMemberRefusal(await readRoster(tx, row), caller.id, userId);
+        const target = await findMembership(tx, groupId, userId);
+        const hasLeft = Boolean(target && target.leftAt !== null && target.removedAt === null);
+        const roster = await readRoster(tx, row);
+        const refusal = removeMemberRefusal(roster, caller.id, userId, hasLeft);
         if (refusal) throw refusalError(refusal);
-        if (!(await markMembershipLeft(tx, groupId, userId, at, 'removed')))
-          throw notFound('Member');
+        // One who left is barred: kept out as a removed member is, until an admin adds them.
+        const ended = hasLeft
+          ? await barFormerMember(tx, groupId, userId, at)
+          : await markMembershipLeft(tx, groupId, userId, at, 'removed');
+        if (!ended) throw notFound('Member');
         const after = await touchGroup(tx, groupId, at);
-        return { group: await presentOneGroup(tx, after, caller.id), touched: after };
+        return { group: await presentOneGroup(tx, after, caller.id), touched: after, hasLeft };
       });
-      announceMembershipEnded({ group: touched, userId, removed });
+      if (!barredOnly) announceMembershipEnded({ group: touched, userId, removed });
       return group;
     },
 
@@ -293,4 +307,28 @@ export function createGroupMembersService({
       announceMembershipEnded({ group, userId: caller.id, removed: false });
     },
   };
+}
+
+/**
+ * Bars one who left by themself: the removal an admin's "remove" would have set, so they cannot
+ * join again by themself until an admin adds them back. False when they are not such a one.
+ */
+async function barFormerMember(
+  tx: Executor,
+  groupId: number,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .update(memberships)
+    .set({ removedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.userId, userId),
+        sql`${memberships.leftAt} is not null and ${memberships.removedAt} is null`,
+      ),
+    )
+    .returning({ userId: memberships.userId });
+  return rows.length > 0;
 }

@@ -71,6 +71,12 @@ describe('removeMemberRefusal', () => {
     expect(removeMemberRefusal(roster, ADMIN, OUTSIDER)).toBe('target_not_member');
     expect(removeMemberRefusal(roster, MEMBER, CREATOR)).toBe('not_admin');
   });
+
+  it('lets an admin bar one who left (not a current member), never the creator', () => {
+    expect(removeMemberRefusal(roster, ADMIN, OUTSIDER, true)).toBeNull();
+    expect(removeMemberRefusal(roster, MEMBER, OUTSIDER, true)).toBe('not_admin');
+    expect(removeMemberRefusal(roster, ADMIN, CREATOR, true)).toBe('creator');
+  });
 });
 
 describe('reading, commenting and muting', () => {

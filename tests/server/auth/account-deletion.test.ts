@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETED_PLAYER_NAME } from '../../../src/domain/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -24,6 +23,7 @@ import {
 } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, makeAdmin } from '../groups/group.factories';
 import { createUser, login, startTestServer, type TestServer } from '../harness';
+import { connectAside, waitForLockWaiters } from '../db/aside-connection';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { inboxOf } from '../notifications/notification.factories';
 import { connectionError, connectSocket } from '../realtime/test-socket';
@@ -677,33 +677,9 @@ describe('DELETE /auth/users/me', () => {
 describe.runIf(process.env.HUNCH_TEST_DB === 'postgres')(
   'DELETE /auth/users/me racing other requests',
   () => {
-    /** A second connection to the test database, outside the app's pool. */
-    async function connectAside(): Promise<pg.Client> {
-      const [row] = await rowsOf<{ name: string }>(sql`select current_database() as name`);
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${row!.name}`;
-      const client = new pg.Client({ connectionString: url.toString() });
-      await client.connect();
-      return client;
-    }
-
-    /** Waits until `count` other connections wait for a lock (inside a transaction the statistics are a snapshot: cleared first). */
-    async function waitForLockWaiters(client: pg.Client, count: number) {
-      const waiting = async () => {
-        await client.query('select pg_stat_clear_snapshot()');
-        const result = await client.query<{ waiting: number }>(
-          `select count(*)::int as waiting from pg_stat_activity
-           where datname = current_database() and pid <> pg_backend_pid()
-             and state = 'active' and wait_event_type = 'Lock'`,
-        );
-        return result.rows[0]!.waiting;
-      };
-      await expect.poll(waiting, { timeout: 10_000, interval: 20 }).toBe(count);
-    }
-
     it('refuses a push subscription whose request passed sign-in before the deletion committed', async () => {
       const maya = await createMaya();
-      const aside = await connectAside();
+      const aside = await connectAside(server);
       try {
         // Hold the deletion midway: it has locked her user row and waits for this session token.
         await aside.query('begin');

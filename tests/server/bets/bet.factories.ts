@@ -17,13 +17,13 @@ export function expiresIn(server: TestServer, ms: number): string {
   return new Date(server.clock.now().getTime() + ms).toISOString();
 }
 
-export async function createBet(
+/** A POST /bets body: a yes/no bet in `group` closing in a day, with `overrides`. */
+export function betRequest(
   server: TestServer,
-  creator: AuthResponse,
-  group: Group,
+  group: Pick<Group, 'id'>,
   overrides: Partial<CreateBetRequest> = {},
-): Promise<Bet> {
-  const body: CreateBetRequest = {
+): CreateBetRequest {
+  return {
     title: 'Will it rain tomorrow?',
     betType: 'yes_no',
     betTypeConfig: {},
@@ -32,6 +32,15 @@ export async function createBet(
     groupId: group.id,
     ...overrides,
   };
+}
+
+export async function createBet(
+  server: TestServer,
+  creator: AuthResponse,
+  group: Group,
+  overrides: Partial<CreateBetRequest> = {},
+): Promise<Bet> {
+  const body = betRequest(server, group, overrides);
   const response = await server.request<Bet>('POST', '/api/bets', {
     token: creator.accessToken,
     body,

@@ -241,6 +241,24 @@ describe('who judges a dispute', () => {
     expect(dismissed.status).toBe(200);
     expect(dismissed.body.dispute.state).toBe('closed');
   });
+
+  it('is nobody who joined after the dispute was opened, an admin made since included', async () => {
+    const { group, creator, member, bet } = await betWithWagers();
+    await resolve(server, member, bet, 'yes');
+    await dispute(creator, bet);
+    server.clock.advance(1000);
+    const [late, lateAdmin] = [await createPlayer(server, 'Late'), await createPlayer(server)];
+    await joinGroup(server, late, group);
+    await joinGroup(server, lateAdmin, group);
+    await makeAdmin(server, creator, group, lateAdmin);
+    for (const newcomer of [late, lateAdmin]) {
+      const refused = await dismiss(newcomer, bet);
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.code).toBe('cannot_review_dispute');
+    }
+    // Every admin there before has a stake: the member without one, there before, judges.
+    expect((await dismiss(member, bet)).status).toBe(200);
+  });
 });
 
 describe('a re-resolution', () => {

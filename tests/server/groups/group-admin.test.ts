@@ -7,6 +7,7 @@ import { deleteAccount } from '../auth/account-data.factories';
 import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
 import { useTestServer } from '../harness';
 import {
+  befriend,
   createGroup,
   createGroupWithRoles,
   joinGroup,
@@ -251,6 +252,42 @@ describe('DELETE /api/groups/{id}/members/{userId} by an admin', () => {
       token: admin.accessToken,
     });
     expect(badId.status).toBe(400);
+  });
+
+  it('bars a member who left: they cannot join again by themself until an admin adds them back', async () => {
+    const { group, admin, member } = await createGroupWithRoles(server);
+    const left = await server.request('POST', `/api/groups/${group.id}/leave`, {
+      token: member.accessToken,
+    });
+    expect(left.status, left.text).toBe(200);
+    const recorder = recordEvents(server);
+    const barred = await removeMember(admin, group, member);
+    recorder.stop();
+    expect(barred.status, barred.text).toBe(200);
+    expect(barred.body.memberUserIds).not.toContain(member.user.id);
+    // Nothing to announce: they had left already.
+    expect(recorder.events.map((event) => event.event)).not.toContain('userLeftGroup');
+    expect(await membershipRow(group, member)).toMatchObject({
+      leftAt: expect.any(Date),
+      removedAt: expect.any(Date),
+    });
+    const rejoin = await server.request('POST', '/api/groups/join-public', {
+      token: member.accessToken,
+      body: { groupName: group.name },
+    });
+    expect(rejoin.status).toBe(403);
+    expect(rejoin.body.code).toBe('removed_from_group');
+    // Barred once: a second removal finds nobody to remove.
+    expect((await removeMember(admin, group, member)).status).toBe(404);
+
+    await befriend(server, admin, member);
+    const back = await server.request<Group>('POST', `/api/groups/${group.id}/members`, {
+      token: admin.accessToken,
+      body: { userId: member.user.id },
+    });
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.memberUserIds).toContain(member.user.id);
+    expect(await membershipRow(group, member)).toMatchObject({ leftAt: null, removedAt: null });
   });
 
   it('treats removing oneself as leaving (announced, not removed)', async () => {

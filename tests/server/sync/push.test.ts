@@ -6,7 +6,7 @@ import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
 import type { SyncPushRequest, SyncPushResponse } from '../../../src/domain/schemas/sync';
 import { SYNC_MUTATION_ROUTES } from '../../../src/domain/sync';
-import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER } from '../bets/bet.factories';
+import { betRequest, createBet, NO_EXPIRY_TIMER } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
 import { OUTCOME_RETENTION_MS, purgeOldOutcomes } from '../../../src/server/sync/client-mutations';
 import { startTestServer, useTestServer, type TestServer } from '../harness';
@@ -58,14 +58,7 @@ async function pull(user: AuthResponse, device: Device, cursor = MIRROR_START_CU
 }
 
 function betBody(group: Group, title: string) {
-  return {
-    title,
-    betType: 'yes_no',
-    betTypeConfig: {},
-    baseWagerAmount: 1,
-    expiresAt: expiresIn(server, DAY),
-    groupId: group.id,
-  };
+  return betRequest(server, group, { title });
 }
 
 async function betTitles(user: AuthResponse, group: Group): Promise<string[]> {
