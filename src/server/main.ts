@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { connectDatabase } from './db/connect';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { checkMailServer } from './mail/mailer';
 
 // Starts Hunch: config, database (migrated), the app on PORT; stops cleanly on SIGTERM/SIGINT.
 
@@ -11,7 +12,7 @@ function readConfig(): Config {
     return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(`Hunch could not start: ${error.message}`);
       process.exit(1);
     }
     throw error;
@@ -56,6 +57,8 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
   app.log.info(`Hunch is ready at ${config.publicUrl} (database: ${where})`);
+  // In the background: a mail server that does not answer is a warning, not a refusal.
+  void checkMailServer(config.smtpUrl, app.log);
 }
 
 /**
@@ -65,7 +68,8 @@ async function main() {
  */
 function startFailure(error: unknown, env = process.env): string | undefined {
   if (error instanceof DataDirLockedError) return error.message;
-  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  const { syscall } = (error ?? {}) as { syscall?: unknown };
+  const code = errorCode(error);
   const port = env.PORT || '3000';
   const host = env.HOST || '0.0.0.0';
   const dataDir = env.DATA_DIR || './data';
@@ -86,6 +90,28 @@ function startFailure(error: unknown, env = process.env): string | undefined {
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return `DATA_DIR ${dataDir} is full (${code}): free some space, or set DATA_DIR on a larger disk.`;
   return undefined;
+}
+
+/**
+ * PGlite's file system (Emscripten's) throws an ErrnoError with a number, not Node's code: a
+ * full DATA_DIR printed "ErrnoError { errno: 51 }". Its numbers for the codes above.
+ */
+const EMSCRIPTEN_ERRNO: Record<number, string> = {
+  2: 'EACCES',
+  19: 'EDQUOT',
+  51: 'ENOSPC',
+  63: 'EPERM',
+  69: 'EROFS',
+};
+
+function errorCode(error: unknown): unknown {
+  const { code, errno, name } = (error ?? {}) as {
+    code?: unknown;
+    errno?: unknown;
+    name?: unknown;
+  };
+  if (name === 'ErrnoError' && typeof errno === 'number') return EMSCRIPTEN_ERRNO[errno] ?? code;
+  return code;
 }
 
 const DATABASE_UNREACHABLE = new Set([
