@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { connectDatabase } from './db/connect';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { migrateForStart, SchemaMismatchError } from './db/migration-level';
 import { checkMailServer } from './mail/mailer';
 
 // Starts Hunch: config, database (migrated), the app on PORT; stops cleanly on SIGTERM/SIGINT.
@@ -25,11 +26,15 @@ async function main() {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
   });
-  await database.migrate();
+  // A newer Hunch's database is refused before anything touches it; what ran is logged once
+  // the app's logger exists.
+  const migrationLog: [string, Record<string, unknown>][] = [];
+  await migrateForStart(database, (message, details) => migrationLog.push([message, details]));
   // This file is src/server/main.ts under tsx and dist/server/main.js when bundled: both are
   // two levels below the project root, where dist/client is.
   const clientDir = fileURLToPath(new URL('../../dist/client', import.meta.url));
   const app = await buildApp({ config, database, clientDir });
+  for (const [message, details] of migrationLog) app.log.info(details, message);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -67,7 +72,8 @@ async function main() {
  * unexpected, which keep their stack.
  */
 function startFailure(error: unknown, env = process.env): string | undefined {
-  if (error instanceof DataDirLockedError) return error.message;
+  if (error instanceof DataDirLockedError || error instanceof SchemaMismatchError)
+    return error.message;
   const { syscall } = (error ?? {}) as { syscall?: unknown };
   const code = errorCode(error);
   const port = env.PORT || '3000';

@@ -19,6 +19,7 @@ import { finished } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { sql, type SQL } from 'drizzle-orm';
 import { migrationsFolder, type DatabaseConnection, type Executor } from './connect';
+import { migrationLevel, readAppliedMigrations } from './migration-level';
 
 // Backups: one file holding every row of every table of the public schema, in PostgreSQL's
 // text form of each value, with the migrations applied when it was made. The same file
@@ -179,29 +180,6 @@ async function readSequences(db: Executor) {
     });
   }
   return sequences;
-}
-
-/** The migrations applied to the database (none when it was never migrated). */
-async function readAppliedMigrations(db: Executor): Promise<BackupHeader['migrations']> {
-  const [table] = await query(
-    db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "exists"`,
-  );
-  if (table?.exists !== true) return [];
-  const rows = await query(
-    db,
-    sql`select created_at::text as "createdAt", hash from drizzle.__drizzle_migrations
-        order by created_at`,
-  );
-  return rows.map((row) => ({ createdAt: Number(row.createdAt), hash: String(row.hash) }));
-}
-
-/** The code's migrations, oldest first, as drizzle-kit's journal lists them. */
-function codeMigrations(): { createdAt: number; tag: string }[] {
-  const journal = JSON.parse(
-    readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8'),
-  ) as { entries: { when: number; tag: string }[] };
-  return journal.entries.map((entry) => ({ createdAt: entry.when, tag: entry.tag }));
 }
 
 /** Text forms that read back the same in any session. */
@@ -371,27 +349,19 @@ function parseHeader(file: string, line: string | undefined): BackupHeader {
  * A backup of newer code cannot be restored: its tables may have columns this code lacks.
  */
 function backupMigrationLevel(file: string, header: BackupHeader): number {
-  const code = codeMigrations();
-  const known = new Set(code.map((migration) => migration.createdAt));
-  const newest = code.at(-1)?.createdAt ?? 0;
-  const unknown = header.migrations.filter((migration) => !known.has(migration.createdAt));
-  if (unknown.some((migration) => migration.createdAt > newest)) {
+  const level = migrationLevel(header.migrations);
+  if (level.kind === 'newer')
     throw new BackupError(
-      `${file} was made by a newer Hunch (its database has ${header.migrations.length} ` +
-        `migrations, this code knows ${code.length}). Upgrade this Hunch first ` +
+      `${file} was made by a newer Hunch (its database has ${level.count} ` +
+        `migrations, this code knows ${level.codeCount}). Upgrade this Hunch first ` +
         '(git pull, npm ci), then restore.',
     );
-  }
-  const isPrefix = header.migrations.every(
-    (migration, index) => code[index]?.createdAt === migration.createdAt,
-  );
-  if (unknown.length > 0 || !isPrefix) {
+  if (level.kind === 'foreign')
     throw new BackupError(
       `${file} has a migration history this Hunch does not share; restore it with the ` +
         'Hunch that made it.',
     );
-  }
-  return header.migrations.length;
+  return level.count;
 }
 
 /** A copy of the migrations folder listing only its first `count` migrations. */
