@@ -66,6 +66,8 @@ export interface BackupHeader {
   sequences: { name: string; lastValue: string; isCalled: boolean }[];
   /** The source's next transaction id when the backup was read (`pg_snapshot_xmax`). */
   transactionHorizon: string;
+  /** DATA_DIR/secrets.json of the source, when it had one (older backups lack it). */
+  secrets?: Record<string, unknown>;
 }
 
 export interface RestoreSummary {
@@ -73,6 +75,7 @@ export interface RestoreSummary {
   rows: number;
   /** Migrations applied after loading (the code's newer than the backup's). */
   laterMigrations: number;
+  secrets: BackupHeader['secrets'];
 }
 
 /** Rows fetched from the source per round trip, and at most inserted per statement. */
@@ -196,6 +199,7 @@ export async function writeBackup(
   connection: DatabaseConnection,
   file: string,
   now: Date = new Date(),
+  secrets?: BackupHeader['secrets'],
 ): Promise<BackupHeader> {
   const partial = `${file}.partial`;
   const gzip = createGzip();
@@ -243,6 +247,7 @@ export async function writeBackup(
           migrations,
           tables: counted,
           sequences,
+          ...(secrets ? { secrets } : {}),
           transactionHorizon: String(horizon!.xmax),
         };
         await write(JSON.stringify(made));
@@ -637,5 +642,10 @@ export async function restoreBackup(
   await connection.migrate();
   const after = (await readAppliedMigrations(connection.db)).length;
   if (total !== rowsInFile) throw new BackupError(`${file} changed while it was restored.`);
-  return { tables: header.tables.length, rows: total, laterMigrations: after - before };
+  return {
+    tables: header.tables.length,
+    rows: total,
+    laterMigrations: after - before,
+    secrets: header.secrets,
+  };
 }
