@@ -113,10 +113,14 @@ export function loggerOptions(
 /**
  * One line per request, once answered, instead of Fastify's two ("incoming request", "request
  * completed"): method, path as redactUrl shows it, status, milliseconds; pino adds the request
- * id (reqId). Nothing of the body or the headers. Fastify's other lines (errors, 404s) stay.
+ * id (reqId). Nothing of the body or the headers. Fastify's other lines (errors, 404s) stay;
+ * "incoming request" only at debug.
  */
 export class OneLineRequestLog extends LogController {
-  override incomingRequest(): void {}
+  /** At debug only (LOG_LEVEL=debug): a request in flight, before its answer. */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null,

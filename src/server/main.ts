@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -20,8 +24,32 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * PGlite's first start creates its database (initdb), which peaked at about 900 MB where later
+ * starts stay near 400 MB (docs/self-hosting.md, Memory). It runs in a short-lived copy of this
+ * process, so the serving one never holds that peak: the copy opens DATA_DIR and exits.
+ */
+async function createPgliteInChild(config: Config): Promise<void> {
+  if (config.databaseUrl || existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))) return;
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    env: { ...process.env, [INITDB_ONLY]: '1' },
+    stdio: 'inherit',
+  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  // Its one line said why; this process exits with it.
+  if (code !== 0) process.exit(code ?? 1);
+  if (signal) throw new Error(`creating the PGlite database ended by ${signal}`);
+}
+
+const INITDB_ONLY = 'HUNCH_INTERNAL_PGLITE_INITDB_ONLY';
+
 async function main() {
   const config = readConfig();
+  if (process.env[INITDB_ONLY] === '1') {
+    await (await connectDatabase({ databaseUrl: undefined, dataDir: config.dataDir })).close();
+    process.exit(0);
+  }
+  await createPgliteInChild(config);
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -71,9 +99,13 @@ async function main() {
  * (a port in use, a database out of reach, a read-only or full DATA_DIR); undefined for the
  * unexpected, which keep their stack.
  */
-function startFailure(error: unknown, env = process.env): string | undefined {
-  if (error instanceof DataDirLockedError || error instanceof SchemaMismatchError)
-    return error.message;
+function startFailure(thrown: unknown, env = process.env): string | undefined {
+  if (thrown instanceof DataDirLockedError || thrown instanceof SchemaMismatchError)
+    return thrown.message;
+  // Drizzle wraps the driver's error (DrizzleQueryError, its code in `cause`).
+  let error = thrown;
+  while (error instanceof Error && !('code' in error) && error.cause !== undefined)
+    error = error.cause;
   const { syscall } = (error ?? {}) as { syscall?: unknown };
   const code = errorCode(error);
   const port = env.PORT || '3000';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -11,6 +11,18 @@ import { hunchEnv, runServerUntilExit, SERVER_MAIN, spawnProcess, TSX } from './
 // Upgrades are visible and safe (issue 42, point 15): a start says which migrations it ran,
 // from → to, and a server older than its database's schema refuses it in one line, by the rule
 // a restore uses (src/server/db/migration-level.ts).
+
+/** The deepest process under `pid` (tsx runs the server in a child of its own). */
+function serverPid(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  return children[0] ? serverPid(Number(children[0])) : pid;
+}
+
+/** VmHWM: the most resident memory the process has held, in MB. */
+function peakResidentMb(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-start-migrations-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -32,6 +44,9 @@ describe('the migrations at start', () => {
       try {
         await child.line(/Hunch is ready/, 180_000);
         expect(child.output()).toMatch(expected);
+        // Point 18: PGlite's initdb (about 900 MB) ran in a short-lived child, not in the
+        // server, which peaks near 400 MB (docs/self-hosting.md, Memory).
+        expect(peakResidentMb(serverPid(child.child.pid!))).toBeLessThan(600);
         child.child.kill('SIGTERM');
         expect((await child.exited()).code).toBe(0);
       } finally {
