@@ -4,7 +4,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { API_BASE, AUTH_BASE, SYNC_PUSH_PATH } from '../domain/constants';
-import { z } from '../domain/schemas/zod';
 import { accountDataRoutes } from './auth/account-data.routes';
 import { createAccountDataService } from './auth/account-data.service';
 import { authRoutes } from './auth/auth.routes';
@@ -26,6 +25,7 @@ import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
 import { handleError } from './errors';
+import { registerHealthRoutes } from './health';
 import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
 import { createLeaderboardService } from './groups/leaderboard.service';
@@ -33,9 +33,10 @@ import { createMemberStatsService } from './groups/member-stats.service';
 import { listActiveGroupIds } from './groups/membership.service';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { registerJsonBodyParser } from './json-body';
-import { loggerOptions } from './logging';
+import { loggerOptions, OneLineRequestLog } from './logging';
 import { registerMetrics } from './metrics';
 import { registerOpenApi } from './openapi';
+import { warnOnceWithoutPublicUrl } from './public-url-check';
 import { rateLimitHook, redisOrMemoryStore, writesPerUserRule } from './rate-limits';
 import { startBetExpiryJob } from './jobs/bet-expiry.job';
 import { startFloorTopUpJob } from './jobs/floor-top-up.job';
@@ -56,7 +57,7 @@ import { seasonsRoutes } from './seasons/seasons.routes';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
-import { registerSecurityHeaders } from './security-headers';
+import { registerSecurityHeaders, securityHeaderOptions } from './security-headers';
 import { createSyncPushService } from './sync/push.service';
 import { syncRoutes } from './sync/sync.routes';
 import { createWriteRunner, createWriteServices } from './sync/write-services';
@@ -91,17 +92,6 @@ export interface AppDeps {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** GET /healthz and GET /readyz, as the OpenAPI document shows them. */
-const healthSchema = z.object({ status: z.literal('ok') }).describe('The process lives.');
-const readinessSchemas = {
-  200: z
-    .object({ status: z.literal('ready'), redis: z.enum(['ok', 'unavailable']).optional() })
-    .describe('The database answers; `redis` is there when REDIS_URL is set.'),
-  503: z
-    .object({ message: z.string(), code: z.literal('not_ready') })
-    .describe('The database does not answer.'),
-};
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   // First, so a bad VAPID_* stops start-up before anything is opened.
@@ -117,7 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Graceful shutdown: close() stops accepting, waits for requests in flight, and tells
     // keep-alive clients to go away.
     forceCloseConnections: 'idle',
+    // One line per request instead of two.
+    logController: new OneLineRequestLog(),
   });
+  warnOnceWithoutPublicUrl(app, config);
   followAnswers(app.server);
   // One address cannot hold every connection (proxies TRUST_PROXY names excepted).
   capConnectionsPerAddress(app.server, {
@@ -134,30 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
 
   const isHttps = config.publicUrl.startsWith('https://');
-  const websocketOrigin = config.publicUrl.replace(/^http/, 'ws');
-  registerSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", websocketOrigin],
-        manifestSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(isHttps ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-    // HSTS only means something when we are served over HTTPS.
-    strictTransportSecurity: isHttps ? { maxAge: 15552000, includeSubDomains: true } : false,
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, securityHeaderOptions(config.publicUrl));
   await app.register(fastifyCookie);
   registerCsrfProtection(app, { secureCookie: isHttps });
 
@@ -317,22 +287,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its last sends write to the database, which the caller closes after app.close().
   app.addHook('onClose', async () => pushNotifier?.stop());
 
-  app.get('/healthz', { schema: { response: { 200: healthSchema } } }, async () => ({
-    status: 'ok',
-  }));
-  app.get('/readyz', { schema: { response: readinessSchemas } }, async (request, reply) => {
-    try {
-      await database.ping();
-      // Degraded, still serving: without Redis, limits and live updates are this instance's own.
-      if (redis) return { status: 'ready', redis: redis.status === 'ready' ? 'ok' : 'unavailable' };
-      return { status: 'ready' };
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not ready');
-      return reply
-        .status(503)
-        .send({ message: 'The database is not answering.', code: 'not_ready' });
-    }
-  });
+  registerHealthRoutes(app, { database, redis });
 
   await app.register(authRoutes, {
     prefix: AUTH_BASE,

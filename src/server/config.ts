@@ -7,11 +7,18 @@ import {
 } from './push/push-endpoints';
 import { REGISTRATION_MODES, type RegistrationSettings } from '../domain/registration';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
+import {
+  emptyAsUndefined,
+  rateLimitsFrom,
+  rateLimitVariables,
+  type RateLimits,
+} from './config-rate-limits';
+
+export type { RateLimits } from './config-rate-limits';
 
 // Every setting of docs/architecture.md §3, parsed once. Each has a working default so a fresh
 // checkout starts with no configuration; a bad value stops start-up naming the variable.
 
-const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = (protocols: RegExp, hint: string) =>
   z.preprocess(
@@ -23,11 +30,6 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
         `must be a ${hint} URL`,
       )
       .optional(),
-  );
-const perMinute = (fallback: number) =>
-  z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(fallback),
   );
 const milliseconds = (fallback: number, min: number) =>
   z.preprocess(
@@ -73,8 +75,13 @@ const envSchema = z
         .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
         .optional(),
     ),
-    SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
+    SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://').refine(
+      (value) => value === undefined || !URL.canParse(value) || new URL(value).hostname !== '',
+      'must name the mail server: smtp://user:password@host:587',
+    ),
     PUBLIC_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
+    /** production: a proxy (TRUST_PROXY) without PUBLIC_URL is refused. */
+    NODE_ENV: optionalString,
     /** Who may create an account: anyone, only through a group invite, or nobody (src/domain/registration.ts). */
     REGISTRATION: z.preprocess(
       emptyAsUndefined,
@@ -136,19 +143,7 @@ const envSchema = z
     ),
     /** A second port, bound to 127.0.0.1, serving GET /metrics without a token; unset: none. */
     METRICS_PORT: z.preprocess(emptyAsUndefined, portNumber.optional()),
-    RATE_LIMIT_LOGIN_PER_IP: perMinute(30),
-    RATE_LIMIT_LOGIN_PER_EMAIL: perMinute(10),
-    RATE_LIMIT_GUEST_PER_IP: perMinute(30),
-    RATE_LIMIT_FORGOT_PER_IP: perMinute(10),
-    RATE_LIMIT_REGISTER_PER_IP: perMinute(10),
-    RATE_LIMIT_REFRESH_PER_IP: perMinute(120),
-    RATE_LIMIT_RESET_PER_IP: perMinute(10),
-    RATE_LIMIT_JOIN_PRIVATE_PER_USER: perMinute(10),
-    RATE_LIMIT_JOIN_PRIVATE_PER_IP: perMinute(60),
-    RATE_LIMIT_WRITES_PER_USER: perMinute(120),
-    RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
-    RATE_LIMIT_TRANSFER_PER_USER: perMinute(5),
-    RATE_LIMIT_TRANSFER_PER_IP: perMinute(20),
+    ...rateLimitVariables,
     /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
     BET_EXPIRY_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
@@ -224,6 +219,20 @@ const envSchema = z
         message: 'must not be more than REQUEST_TIMEOUT_MS',
       });
     }
+    // Behind a proxy the address players open is not this server's: mailed and shared links,
+    // secure cookies and the live updates' origin need it said (issue 42, point 13).
+    if (
+      env.NODE_ENV === 'production' &&
+      parseTrustProxy(env.TRUST_PROXY) !== false &&
+      !env.PUBLIC_URL
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          'must be set when TRUST_PROXY is, with NODE_ENV=production: the address players open, e.g. https://hunch.example.com',
+      });
+    }
     // Half a key pair cannot sign anything; generating the other half would not match it.
     if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
       const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
@@ -234,31 +243,6 @@ const envSchema = z
       });
     }
   });
-
-export interface RateLimits {
-  /** Requests allowed per window; the window is one minute unless a test shortens it. */
-  loginPerIp: number;
-  loginPerEmail: number;
-  guestPerIp: number;
-  forgotPasswordPerIp: number;
-  /** Full-account sign-ups (each hashes a password). */
-  registerPerIp: number;
-  refreshPerIp: number;
-  /** Password resets (each hashes a password once the token checks out). */
-  resetPasswordPerIp: number;
-  /** Joins by id and invite code: guessing a code takes many. */
-  joinPrivatePerUser: number;
-  joinPrivatePerIp: number;
-  /** Every signed-in write (POST, PUT, PATCH, DELETE), per user. */
-  writesPerUser: number;
-  /** Comments posted on bets, per user (on top of writesPerUser). */
-  commentsPerUser: number;
-  /** Move-to-another-device codes made, per user. */
-  transferCodesPerUser: number;
-  /** Move-to-another-device codes looked up or redeemed, per IP (each code is 256 bits anyway). */
-  transferTriesPerIp: number;
-  windowMs: number;
-}
 
 /** What protects the server from slow clients and connection floods (src/server/connection-limits.ts). */
 export interface ConnectionLimits {
@@ -298,6 +282,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Origin used in mailed links and share links, without a trailing slash. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set (else publicUrl is http://localhost:PORT, src/server/public-url-check.ts). */
+  publicUrlIsSet: boolean;
   /** REGISTRATION and GUESTS: who may create an account here. */
   registration: RegistrationSettings;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -328,7 +314,12 @@ export interface Config {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One problem reads as one line (the start-up failures' rule); several as a list.
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -356,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     smtpUrl: e.SMTP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlIsSet: e.PUBLIC_URL !== undefined,
     registration: { registration: e.REGISTRATION, guests: e.GUESTS === 'on' },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
@@ -366,22 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerIp: e.MAX_CONNECTIONS_PER_IP,
       maxSocketsPerUser: e.MAX_SOCKETS_PER_USER,
     },
-    rateLimits: {
-      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
-      loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,
-      guestPerIp: e.RATE_LIMIT_GUEST_PER_IP,
-      forgotPasswordPerIp: e.RATE_LIMIT_FORGOT_PER_IP,
-      registerPerIp: e.RATE_LIMIT_REGISTER_PER_IP,
-      refreshPerIp: e.RATE_LIMIT_REFRESH_PER_IP,
-      resetPasswordPerIp: e.RATE_LIMIT_RESET_PER_IP,
-      joinPrivatePerUser: e.RATE_LIMIT_JOIN_PRIVATE_PER_USER,
-      joinPrivatePerIp: e.RATE_LIMIT_JOIN_PRIVATE_PER_IP,
-      writesPerUser: e.RATE_LIMIT_WRITES_PER_USER,
-      commentsPerUser: e.RATE_LIMIT_COMMENTS_PER_USER,
-      transferCodesPerUser: e.RATE_LIMIT_TRANSFER_PER_USER,
-      transferTriesPerIp: e.RATE_LIMIT_TRANSFER_PER_IP,
-      windowMs: 60_000,
-    },
+    rateLimits: rateLimitsFrom(e),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     betExpiryIntervalMs: e.BET_EXPIRY_INTERVAL_MS,
     floorTopUpIntervalMs: e.FLOOR_TOP_UP_INTERVAL_MS,

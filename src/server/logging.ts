@@ -1,4 +1,9 @@
-import type { FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from './config';
 
 // What the logs may hold (README, Security notes): no credentials, no personal data a query
@@ -103,4 +108,36 @@ export function loggerOptions(
         }
       : {}),
   };
+}
+
+/**
+ * One line per request, once answered, instead of Fastify's two ("incoming request", "request
+ * completed"): method, path as redactUrl shows it, status, milliseconds; pino adds the request
+ * id (reqId). Nothing of the body or the headers. Fastify's other lines (errors, 404s) stay;
+ * "incoming request" only at debug.
+ */
+export class OneLineRequestLog extends LogController {
+  /** At debug only (LOG_LEVEL=debug): a request in flight, before its answer. */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const url = redactUrl(request.url);
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const line = {
+      method: request.method,
+      url,
+      statusCode: reply.statusCode,
+      responseTime: ms,
+      remoteAddress: request.ip,
+    };
+    const message = `${request.method} ${url} ${reply.statusCode} ${ms} ms`;
+    if (error) request.log.error({ ...line, err: error }, message);
+    else request.log.info(line, message);
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
 
@@ -72,4 +72,26 @@ export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
     () => webpush.generateVAPIDKeys(),
   );
   return { publicKey: keys.publicKey!, privateKey: keys.privateKey! };
+}
+
+/** DATA_DIR/secrets.json as it is (a backup carries it), or undefined when there is none. */
+export function readSecretsFile(dataDir: string): Record<string, unknown> | undefined {
+  const file = path.join(dataDir, FILE_NAME);
+  return existsSync(file) ? (readSecrets(file) as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A restore's secrets: written to DATA_DIR/secrets.json (0600) when it has none; an existing one
+ * is kept. Says which.
+ */
+export function restoreSecretsFile(
+  dataDir: string,
+  secrets: Record<string, unknown>,
+): 'written' | 'same' | 'kept' {
+  const file = path.join(dataDir, FILE_NAME);
+  if (existsSync(file))
+    return JSON.stringify(readSecrets(file)) === JSON.stringify(secrets) ? 'same' : 'kept';
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return 'written';
 }

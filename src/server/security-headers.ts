@@ -80,3 +80,32 @@ export function registerSecurityHeaders(
     done();
   });
 }
+
+/** The app's headers: a strict Content-Security-Policy that lets live updates reach PUBLIC_URL, HSTS over https. */
+export function securityHeaderOptions(publicUrl: string): HelmetOptions {
+  const isHttps = publicUrl.startsWith('https://');
+  const websocketOrigin = publicUrl.replace(/^http/, 'ws');
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", websocketOrigin],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(isHttps ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // HSTS only means something when we are served over HTTPS.
+    strictTransportSecurity: isHttps ? { maxAge: 15552000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  };
+}

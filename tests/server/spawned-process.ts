@@ -133,3 +133,25 @@ export function isPortOpen(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+/**
+ * The server from source (behind `wrapper`, a command that ends by running its arguments), run
+ * until it exits: how it ended, its "Hunch could not start" lines, everything it printed.
+ */
+export async function runServerUntilExit(
+  env: NodeJS.ProcessEnv,
+  wrapper: string[] = [],
+): Promise<{ exit: Exit; failure: string[]; output: string }> {
+  const [command = '', ...args] = [...wrapper, process.execPath, TSX, SERVER_MAIN];
+  const child = spawnProcess(command, args, env);
+  try {
+    const exit = await child.exited(180_000);
+    const failure = child
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('Hunch could not start'));
+    return { exit, failure, output: child.output() };
+  } finally {
+    await child.kill();
+  }
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../e2e/server-process';
-import { hunchEnv, SERVER_MAIN, spawnProcess, TSX } from './spawned-process';
+import { hunchEnv, runServerUntilExit } from './spawned-process';
 
 // A start that cannot work says why in one line naming the cause and the variable to change,
 // never a stack trace or an errno (src/server/main.ts startFailure).
@@ -16,19 +16,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(env: Record<string, string>) {
-  const child = spawnProcess(
-    process.execPath,
-    [TSX, SERVER_MAIN],
-    hunchEnv({ HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }),
-  );
-  const exit = await child.exited(180_000);
-  const failure = child
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('Hunch could not start'));
-  return { exit, failure, output: child.output() };
-}
+const start = (env: Record<string, string>) =>
+  runServerUntilExit(hunchEnv({ HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }));
 
 describe('a start that cannot work', () => {
   it('names the port in use and PORT', async () => {

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { consoleOutput, loadConfigOrSay, type CliOutput } from '../cli-output';
 import { type Config } from '../config';
+import { readSecretsFile, restoreSecretsFile } from '../secrets';
 import { BackupError, restoreBackup, writeBackup } from './backup';
 import { connectDatabase } from './connect';
 import { DataDirLockedError } from './data-dir-lock';
@@ -14,10 +15,11 @@ import { DataDirLockedError } from './data-dir-lock';
 const DEFAULT_FOLDER = 'backups';
 const BACKUP_SUFFIXES = ['.jsonl.gz', '.jsonl'];
 
-const BACKUP_USAGE = `Usage: npm run backup [-- <folder or file>]
+const BACKUP_USAGE = `Usage: npm run backup [-- <folder or file>] [--keep <n>]
   Writes the whole database (DATA_DIR's PGlite, or DATABASE_URL) to one file: into the
   folder (default ./${DEFAULT_FOLDER}) as hunch-backup-<time>.jsonl.gz, or to the file named
-  (ending in .jsonl.gz).`;
+  (ending in .jsonl.gz). --keep 7: then deletes all but the 7 newest hunch-backup-<time>
+  files of that folder (no other file).`;
 const RESTORE_USAGE = `Usage: npm run restore -- <backup file> [--force]
   Fills the database (DATA_DIR's PGlite, or DATABASE_URL) from a backup. It must be empty,
   unless --force: then everything in it is replaced.`;
@@ -66,10 +68,33 @@ function targetFile(argument: string | undefined, now: Date): string {
   return path.join(given, backupFileName(now));
 }
 
+/** The files `npm run backup` names (backupFileName), and no other. */
+const BACKUP_NAME = /^hunch-backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.jsonl\.gz$/;
+
+/** Deletes all but the `keep` newest backups of `folder` by their names' time; returns the deleted. */
+export function rotateBackups(folder: string, keep: number): string[] {
+  const backups = readdirSync(folder)
+    .filter((name) => BACKUP_NAME.test(name))
+    .sort();
+  const old = backups.slice(0, Math.max(0, backups.length - keep));
+  for (const name of old) unlinkSync(path.join(folder, name));
+  return old;
+}
+
+/** `--keep <n>` (n ≥ 1) out of the arguments; null when it is malformed. */
+function readKeep(args: string[]): { keep: number | undefined; rest: string[] } | null {
+  const at = args.indexOf('--keep');
+  if (at === -1) return { keep: undefined, rest: args };
+  const value = args[at + 1] ?? '';
+  if (!/^[1-9]\d*$/.test(value)) return null;
+  return { keep: Number(value), rest: args.filter((_, index) => index !== at && index !== at + 1) };
+}
+
 async function backup(args: string[], config: Config, output: CliOutput): Promise<number> {
-  const positional = args.filter((arg) => !arg.startsWith('--'));
-  const unknown = args.filter((arg) => arg.startsWith('--'));
-  if (unknown.length > 0 || positional.length > 1) {
+  const keepArgs = readKeep(args);
+  const positional = keepArgs?.rest.filter((arg) => !arg.startsWith('--')) ?? [];
+  const unknown = keepArgs?.rest.filter((arg) => arg.startsWith('--')) ?? [];
+  if (!keepArgs || unknown.length > 0 || positional.length > 1) {
     output.error(BACKUP_USAGE);
     return 2;
   }
@@ -78,20 +103,41 @@ async function backup(args: string[], config: Config, output: CliOutput): Promis
   if (existsSync(file)) throw new BackupError(`${file} exists already; nothing was written.`);
   const database = await connectDatabase(config);
   try {
-    const header = await writeBackup(database, file, now);
+    // PGlite's DATA_DIR or not, its secrets.json (when Hunch generated one) goes along.
+    const header = await writeBackup(database, file, now, readSecretsFile(config.dataDir));
     const rows = header.tables.reduce((sum, table) => sum + table.rows, 0);
     output.out(
       `Backed up ${rows} rows of ${header.tables.length} tables from ${describe(config)} ` +
         `to ${file} (${humanSize(statSync(file).size)}).`,
     );
     output.out(
-      'It holds the database only. Keep DATA_DIR/secrets.json safe too (or your JWT_SECRET ' +
-        'and VAPID keys): without it, sign-ins and push subscriptions do not survive a move.',
+      header.secrets
+        ? 'It holds DATA_DIR/secrets.json too (the generated JWT secret and VAPID keys).'
+        : 'It holds the database; DATA_DIR has no secrets.json (JWT_SECRET and VAPID keys are ' +
+            'set in the environment: keep them with your backups).',
     );
+    if (keepArgs.keep !== undefined) {
+      const deleted = rotateBackups(path.dirname(file), keepArgs.keep);
+      output.out(
+        `Kept the ${keepArgs.keep} newest backups in ${path.dirname(file)}; deleted ${deleted.length}` +
+          (deleted.length > 0 ? ` (${deleted.join(', ')}).` : '.'),
+      );
+    }
     return 0;
   } finally {
     await database.close();
   }
+}
+
+/** What a restore did with the backup's DATA_DIR/secrets.json. */
+function secretsLine(dataDir: string, secrets: Record<string, unknown> | undefined): string {
+  const file = path.join(dataDir, 'secrets.json');
+  if (!secrets)
+    return `The backup holds no secrets.json (set in its environment, or made before backups carried it): keep ${file} from the old server.`;
+  const done = restoreSecretsFile(dataDir, secrets);
+  if (done === 'written') return `Wrote the backup's secrets to ${file}.`;
+  if (done === 'same') return `${file} already holds the backup's secrets.`;
+  return `${file} exists and differs from the backup's: kept it (sign-ins made under the backup's secret end).`;
 }
 
 async function restore(args: string[], config: Config, output: CliOutput): Promise<number> {
@@ -113,6 +159,7 @@ async function restore(args: string[], config: Config, output: CliOutput): Promi
           ? `, then applied ${summary.laterMigrations} newer migrations.`
           : '.'),
     );
+    output.out(secretsLine(config.dataDir, summary.secrets));
     output.out('Start Hunch (npm start) on it.');
     return 0;
   } finally {

@@ -19,6 +19,7 @@ import { finished } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { sql, type SQL } from 'drizzle-orm';
 import { migrationsFolder, type DatabaseConnection, type Executor } from './connect';
+import { migrationLevel, readAppliedMigrations } from './migration-level';
 
 // Backups: one file holding every row of every table of the public schema, in PostgreSQL's
 // text form of each value, with the migrations applied when it was made. The same file
@@ -65,6 +66,8 @@ export interface BackupHeader {
   sequences: { name: string; lastValue: string; isCalled: boolean }[];
   /** The source's next transaction id when the backup was read (`pg_snapshot_xmax`). */
   transactionHorizon: string;
+  /** DATA_DIR/secrets.json of the source, when it had one (older backups lack it). */
+  secrets?: Record<string, unknown>;
 }
 
 export interface RestoreSummary {
@@ -72,6 +75,7 @@ export interface RestoreSummary {
   rows: number;
   /** Migrations applied after loading (the code's newer than the backup's). */
   laterMigrations: number;
+  secrets: BackupHeader['secrets'];
 }
 
 /** Rows fetched from the source per round trip, and at most inserted per statement. */
@@ -181,29 +185,6 @@ async function readSequences(db: Executor) {
   return sequences;
 }
 
-/** The migrations applied to the database (none when it was never migrated). */
-async function readAppliedMigrations(db: Executor): Promise<BackupHeader['migrations']> {
-  const [table] = await query(
-    db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "exists"`,
-  );
-  if (table?.exists !== true) return [];
-  const rows = await query(
-    db,
-    sql`select created_at::text as "createdAt", hash from drizzle.__drizzle_migrations
-        order by created_at`,
-  );
-  return rows.map((row) => ({ createdAt: Number(row.createdAt), hash: String(row.hash) }));
-}
-
-/** The code's migrations, oldest first, as drizzle-kit's journal lists them. */
-function codeMigrations(): { createdAt: number; tag: string }[] {
-  const journal = JSON.parse(
-    readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8'),
-  ) as { entries: { when: number; tag: string }[] };
-  return journal.entries.map((entry) => ({ createdAt: entry.when, tag: entry.tag }));
-}
-
 /** Text forms that read back the same in any session. */
 async function setPortableOutput(db: Executor) {
   await db.execute(sql`set local datestyle = 'ISO, YMD'`);
@@ -218,6 +199,7 @@ export async function writeBackup(
   connection: DatabaseConnection,
   file: string,
   now: Date = new Date(),
+  secrets?: BackupHeader['secrets'],
 ): Promise<BackupHeader> {
   const partial = `${file}.partial`;
   const gzip = createGzip();
@@ -265,6 +247,7 @@ export async function writeBackup(
           migrations,
           tables: counted,
           sequences,
+          ...(secrets ? { secrets } : {}),
           transactionHorizon: String(horizon!.xmax),
         };
         await write(JSON.stringify(made));
@@ -371,27 +354,19 @@ function parseHeader(file: string, line: string | undefined): BackupHeader {
  * A backup of newer code cannot be restored: its tables may have columns this code lacks.
  */
 function backupMigrationLevel(file: string, header: BackupHeader): number {
-  const code = codeMigrations();
-  const known = new Set(code.map((migration) => migration.createdAt));
-  const newest = code.at(-1)?.createdAt ?? 0;
-  const unknown = header.migrations.filter((migration) => !known.has(migration.createdAt));
-  if (unknown.some((migration) => migration.createdAt > newest)) {
+  const level = migrationLevel(header.migrations);
+  if (level.kind === 'newer')
     throw new BackupError(
-      `${file} was made by a newer Hunch (its database has ${header.migrations.length} ` +
-        `migrations, this code knows ${code.length}). Upgrade this Hunch first ` +
+      `${file} was made by a newer Hunch (its database has ${level.count} ` +
+        `migrations, this code knows ${level.codeCount}). Upgrade this Hunch first ` +
         '(git pull, npm ci), then restore.',
     );
-  }
-  const isPrefix = header.migrations.every(
-    (migration, index) => code[index]?.createdAt === migration.createdAt,
-  );
-  if (unknown.length > 0 || !isPrefix) {
+  if (level.kind === 'foreign')
     throw new BackupError(
       `${file} has a migration history this Hunch does not share; restore it with the ` +
         'Hunch that made it.',
     );
-  }
-  return header.migrations.length;
+  return level.count;
 }
 
 /** A copy of the migrations folder listing only its first `count` migrations. */
@@ -667,5 +642,10 @@ export async function restoreBackup(
   await connection.migrate();
   const after = (await readAppliedMigrations(connection.db)).length;
   if (total !== rowsInFile) throw new BackupError(`${file} changed while it was restored.`);
-  return { tables: header.tables.length, rows: total, laterMigrations: after - before };
+  return {
+    tables: header.tables.length,
+    rows: total,
+    laterMigrations: after - before,
+    secrets: header.secrets,
+  };
 }

@@ -54,8 +54,9 @@ export function createMailer(options: {
       text: message.text,
       html: message.html,
     });
+    // Logs never hold the recipient's address (docs/self-hosting.md, Logs).
     if (options.smtpUrl) {
-      logger.info({ to: message.to, subject: message.subject }, 'mail sent');
+      logger.info({ subject: message.subject }, 'mail sent');
       return;
     }
     // Mails hold reset links: the outbox is the owner's only (0700, files 0600).
@@ -66,7 +67,7 @@ export function createMailer(options: {
     );
     writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
     logger.info(
-      { to: message.to, subject: message.subject, file, link: message.link },
+      { subject: message.subject, file, link: message.link },
       `mail written to the outbox${message.link ? `: ${message.link}` : ''}`,
     );
   }
@@ -80,8 +81,8 @@ export function createMailer(options: {
       const sending = deliver(message)
         .catch((error: unknown) =>
           logger.error(
-            { err: error, to: message.to, subject: message.subject },
-            'mail could not be sent',
+            { subject: message.subject, ...mailError(error) },
+            `mail could not be sent: ${mailError(error).reason}`,
           ),
         )
         .finally(() => pending.delete(sending));
@@ -93,4 +94,48 @@ export function createMailer(options: {
       transport.close();
     },
   };
+}
+
+/** An SMTP error as logs may show it: its code and reason, any address in it cut out. */
+function mailError(error: unknown): { code?: string; responseCode?: number; reason: string } {
+  const { code, responseCode, message } = (error ?? {}) as {
+    code?: unknown;
+    responseCode?: unknown;
+    message?: unknown;
+  };
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof responseCode === 'number' ? { responseCode } : {}),
+    reason: String(message ?? error).replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, '[address]'),
+  };
+}
+
+/**
+ * At start: whether SMTP_URL's server answers and takes its credentials. A warning, never a
+ * refusal (the mail server may come up after Hunch); the URL's password is never logged.
+ */
+export async function checkMailServer(
+  smtpUrl: string | undefined,
+  logger: FastifyBaseLogger,
+): Promise<void> {
+  if (!smtpUrl) return;
+  const url = new URL(smtpUrl);
+  const where = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? '465' : '587')}`;
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000 });
+  try {
+    await transport.verify();
+    logger.info(`mail server at ${where} answers (SMTP_URL)`);
+  } catch (error) {
+    const { code, reason } = mailError(error);
+    const cause =
+      code === 'EAUTH'
+        ? `refused the user or password of SMTP_URL (${reason})`
+        : // nodemailer's ESOCKET wraps the system's code (connect ECONNREFUSED 127.0.0.1:587).
+          `cannot be reached (${/\b(E[A-Z]{3,})\b/.exec(reason)?.[1] ?? code ?? reason})`;
+    logger.warn(
+      `SMTP_URL: the mail server at ${where} ${cause}: password-reset and email-change mails fail until it works.`,
+    );
+  } finally {
+    transport.close();
+  }
 }
