@@ -6,7 +6,7 @@ import type { NotificationKind, NotificationPayload, PushKind } from './notifica
 // A player's own data: GET /auth/users/me/export answers
 // the export document below as a JSON download; DELETE /auth/users/me deletes the account.
 // Nothing secret is ever part of the export: no password hash, no token or token hash, no
-// push keys (README, Security notes). The wire schemas: schemas/account-data.ts.
+// push keys (docs/security.md). The wire schemas: schemas/account-data.ts.
 
 /** What a deleted player is called wherever their points, wagers and bets still show. */
 export const DELETED_PLAYER_NAME = 'Deleted player';

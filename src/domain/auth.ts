@@ -66,7 +66,7 @@ export type UpdateProfileRequest = {
   email?: string | undefined;
   password?: string | undefined;
   passwordConfirm?: string | undefined;
-  /** A full account's password, required to change its password or its email (README, Security notes). */
+  /** A full account's password, required to change its password or its email (docs/security.md). */
   currentPassword?: string | undefined;
   appName?: string | undefined;
   isTemporary?: boolean | undefined;
@@ -105,7 +105,7 @@ export type UpdateProfileResponse = {
   refreshToken?: string | undefined;
 };
 
-/** A user bubble (docs/accounts-and-shell.md §3): email only for yourself, empty for everyone else (README, Security notes). */
+/** A user bubble (docs/accounts-and-shell.md §3): email only for yourself, empty for everyone else (docs/security.md). */
 export type UserBubble = { id: number; displayName: string; username: string; email: string };
 
 export type MessageResponse = { message: string };

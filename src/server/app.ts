@@ -195,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Prometheus metrics (METRICS_TOKEN, METRICS_PORT): the request hook, GET /metrics.
   const metrics = registerMetrics(app, config.metrics);
   metrics.watchDatabase(() => database.poolStats());
-  // Every signed-in write counts against its user (README, Security notes), before the
+  // Every signed-in write counts against its user (docs/security.md), before the
   // idempotency hooks so a refused write claims no key.
   const writesPerUser = rateLimitHook(app, writesPerUserRule(config.rateLimits));
   // Callback style: reads (most requests) pass without a promise. A push counts each of its

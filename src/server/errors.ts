@@ -165,7 +165,7 @@ export const shareLinkTurnedOff = () =>
   new AppError(410, 'share_link_turned_off', 'This link was turned off.');
 export const notWagerOwner = () =>
   new AppError(403, 'not_wager_owner', 'You can only change your own wager.');
-/** An admin adds by id only someone who already shares a group with them (README, Security notes); unknown ids answer the same. */
+/** An admin adds by id only someone who already shares a group with them (docs/security.md); unknown ids answer the same. */
 export const notAFriend = () =>
   new AppError(
     403,

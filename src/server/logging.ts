@@ -6,7 +6,7 @@ import {
 } from 'fastify';
 import type { Config } from './config';
 
-// What the logs may hold (README, Security notes): no credentials, no personal data a query
+// What the logs may hold (docs/security.md): no credentials, no personal data a query
 // carried. Database errors carry the statement's parameters (Drizzle's "params: …", the
 // driver's `params` and `detail`): an argon2 hash, an email. Errors are logged by name, code,
 // message and stack with those cut out.

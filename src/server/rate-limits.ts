@@ -112,7 +112,7 @@ export function rateLimitHook(app: FastifyInstance, rule: RateLimitRule) {
 // the same write (src/server/sync), so neither way round the other's limit exists.
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Every signed-in write counts against its user (README, Security notes). */
+/** Every signed-in write counts against its user (docs/security.md). */
 export const writesPerUserRule = (limits: RateLimits): RateLimitRule => ({
   name: 'writes-user',
   max: limits.writesPerUser,

@@ -22,7 +22,7 @@ import { budget, log, type Section } from './lib/report';
 // React; should the SPA's entry be fetched there, a note says so.
 
 const LANDING_BUDGET_KB = 30;
-// The signed-in first load's goal; 174.9 KB today (the README says what 150 would take).
+// The signed-in first load's goal; 174.9 KB today (docs/performance.md says what 150 would take).
 const DASHBOARD_BUDGET_KB = 150;
 const FORBIDDEN_ON_LANDING = [
   /node_modules\/socket\.io-client\//,

@@ -28,13 +28,13 @@ const TEXT = {
   passwordSection: 'Change password (optional)',
   password: 'New password',
   passwordConfirm: 'Confirm new password',
-  // Only asked for an email or password change (README, Security notes).
+  // Only asked for an email or password change (docs/security.md).
   currentPassword: 'Current password (to change email or password)',
   submit: 'Save Changes',
   busy: 'Saving...',
   cancel: 'Cancel',
   updated: 'Profile Updated!',
-  // A new email takes effect once the link mailed to it is opened (README, Security notes).
+  // A new email takes effect once the link mailed to it is opened (docs/security.md).
   confirmationSent: (email: string) =>
     `We sent a confirmation link to ${email}. Your email changes once you open it.`,
   failed: 'Update failed. Please try again later.',
@@ -62,7 +62,7 @@ export function EditAccountModal({ onDone }: { onDone: () => void }) {
   const onSubmit = form.handleSubmit(
     async ({ password, passwordConfirm, currentPassword, ...fields }) => {
       setFailure(null);
-      // The server asks for the current password to change the email or the password (README, Security notes).
+      // The server asks for the current password to change the email or the password (docs/security.md).
       const isEmailChange = fields.email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase();
       if ((isEmailChange || password) && !currentPassword) {
         form.setError(

@@ -83,7 +83,7 @@ export const updateProfileRequestSchema = z
     email: email.optional(),
     password: password.optional(),
     passwordConfirm: z.string().optional(),
-    /** A full account's password, required to change its password or its email (README, Security notes). */
+    /** A full account's password, required to change its password or its email (docs/security.md). */
     currentPassword: z
       .string()
       .max(LIMITS.passwordMax * 4)
@@ -206,7 +206,7 @@ export const updateProfileResponseSchema = z.object({
   refreshToken: z.string().optional(),
 });
 
-/** A user bubble (docs/accounts-and-shell.md §3): email only for yourself, empty for everyone else (README, Security notes). */
+/** A user bubble (docs/accounts-and-shell.md §3): email only for yourself, empty for everyone else (docs/security.md). */
 export const userBubbleSchema = z.object({
   id: z.number().int(),
   displayName: z.string(),

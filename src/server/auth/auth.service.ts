@@ -525,7 +525,7 @@ export function createAuthService({
         }
 
         // A stolen access token alone must not take the account: a full account's password or
-        // email changes only with its current password (README, Security notes).
+        // email changes only with its current password (docs/security.md).
         const isEmailChange = input.email !== undefined && input.email !== current.email;
         if (!current.isTemporary && (passwordHash !== undefined || isEmailChange)) {
           const isCorrect =

@@ -19,7 +19,7 @@ export function presentUser(row: UserRow): User {
   };
 }
 
-/** A user bubble; the email only for the user themself (README, Security notes): nobody else ever reads it. */
+/** A user bubble; the email only for the user themself (docs/security.md): nobody else ever reads it. */
 export function presentUserBubble(row: UserRow, viewerId: number): UserBubble {
   return {
     id: row.id,

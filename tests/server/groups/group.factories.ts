@@ -78,7 +78,7 @@ export async function makeAdmin(
     throw new Error(`makeAdmin failed: ${response.status} ${response.text}`);
 }
 
-/** Makes the users friends (README, Security notes): one public group of theirs, so an admin among them may add the others by id. */
+/** Makes the users friends (docs/security.md): one public group of theirs, so an admin among them may add the others by id. */
 export async function befriend(server: TestServer, ...users: AuthResponse[]): Promise<Group> {
   const [first, ...others] = users;
   const group = await createGroup(server, first!, { name: uniqueGroupName('Friends') });
