@@ -23,12 +23,19 @@ const MUTATOR_OF_KIND: Record<OutboxKind, [AnyMutator, object]> = {
   cancelBet: [cancelBetMutator, {}],
 };
 
+/** The stored body's fields (a wager's points, its bet), which that write's texts read. */
+const fieldsOf = (body: unknown): object => (body && typeof body === 'object' ? body : {});
+
 /** Sends a version 4 outbox entry's request unchanged: no optimistic rows. */
 export const legacyRequest: Mutator<LegacyRequestArgs> = {
   name: 'request',
-  texts: ({ kind }) => {
+  texts: ({ kind, body }) => {
     const [mutator, args] = MUTATOR_OF_KIND[kind];
-    return textsOf(mutator, args);
+    return textsOf(mutator, { ...fieldsOf(body), ...args });
+  },
+  betIdOf: ({ body }) => {
+    const { betId } = fieldsOf(body) as { betId?: unknown };
+    return typeof betId === 'number' ? betId : undefined;
   },
   request: ({ method, path, body }) => ({ method, path, body }),
   apply: async () => undefined,

@@ -70,10 +70,15 @@ it('keeps the pending writes of a version 4 outbox, as requests sent unchanged',
     path: '/api/bets/wagers',
     body: { betId: 3, prediction: 'yes', points: 2 },
   });
-  // It reads as the write it was: a new wager.
-  expect(textsOf(legacyRequest, entry!.args as never)).toEqual(
-    textsOf(placeWagerMutator, { betId: 3, prediction: 'yes', points: 2 }),
-  );
+  // It reads as the write it was: a new wager, its refusal naming its points and its bet.
+  const asLegacy = textsOf(legacyRequest, entry!.args as never);
+  const asWager = textsOf(placeWagerMutator, { betId: 3, prediction: 'yes', points: 2 });
+  expect({ ...asLegacy, refusedAs: asLegacy.refusedAs?.("'Rain?'") }).toEqual({
+    ...asWager,
+    refusedAs: asWager.refusedAs?.("'Rain?'"),
+  });
+  expect(asLegacy.refusedAs?.("'Rain?'")).toBe("Your 2 points on 'Rain?' came back");
+  expect(legacyRequest.betIdOf?.(entry!.args as never)).toBe(3);
   expect(textsOf(legacyRequest, entry!.args as never).label).toBe('Wager');
   expect(await db.bets.get(3)).toEqual({ id: 3, groupId: 1, title: 'Rain?' });
   expect(db.tables.map((table) => table.name).sort()).toEqual([
