@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Locator } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { Player } from './groups.helpers';
 
 // Bets made through the API (fast), for specs that look at bet screens rather than drive
@@ -128,4 +128,12 @@ export async function fairStepViaApi(
     ...(reason ? { data: { reason } } : {}),
   });
   expect(response.status(), await response.text()).toBe(200);
+}
+
+/** The bet sheet, opened from the main navigation's Bet button. */
+export async function openBetSheet(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Bet' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Create a Bet' });
+  await expect(sheet.getByLabel('Title')).toBeVisible();
+  return sheet;
 }

@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { openSignedIn } from './accounts.helpers';
-import { createBetViaApi } from './bets.helpers';
+import { createBetViaApi, openBetSheet } from './bets.helpers';
 import { commentThread } from './comments.helpers';
 import { activeGroupButton, twoInAGroup } from './groups.helpers';
-import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
+import { shootIfAsked } from './screens.helpers';
 
 // Nothing typed is lost to Back (a phone's Back, here the browser's): it closes the bet sheet
 // or steps back inside it, and a half-written bet, comment or wager stays as a draft of its
@@ -13,13 +13,6 @@ import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 /** The player's own keys in localStorage that hold drafts. */
 const draftKeys = (page: Page) =>
   page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('draft:')));
-
-async function openBetSheet(page: Page) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Bet' }).click();
-  const sheet = page.getByRole('dialog', { name: 'Create a Bet' });
-  await expect(sheet.getByLabel('Title')).toBeVisible();
-  return sheet;
-}
 
 /** A member of a new group on the dashboard, the bet sheet open with `title` typed. */
 async function signedInWithBetSheet(page: Page, request: APIRequestContext, title: string) {
@@ -144,25 +137,3 @@ test('a half-written comment and a picked wager stay as drafts after Back, and s
   await expect(page).toHaveURL(/\/login$/);
   expect(await draftKeys(page)).toEqual([]);
 });
-
-for (const size of LOOKED_AT_SIZES.filter((one) => one.name !== '390'))
-  test(`a restored draft at ${size.name}`, async ({ page, request }) => {
-    test.skip(!process.env.HUNCH_SCREENSHOTS, 'screenshots only');
-    await page.setViewportSize({ width: size.width, height: size.height });
-    // The narrow phone in dark mode, the desktop in light.
-    await page.emulateMedia({ colorScheme: size.name === '320' ? 'dark' : 'light' });
-    const { owner, member, group } = await twoInAGroup(request, 'Drafts');
-    const bet = await createBetViaApi(request, owner, { groupId: group.id, title: 'Rain?' });
-    await openSignedIn(page, member.person, `/bets/${bet.id}`);
-    await expect(activeGroupButton(page, group.name)).toBeVisible();
-    const card = page.getByRole('article', { name: 'Place your wager' });
-    await card.getByRole('button', { name: /^Yes/ }).click();
-    await page.reload();
-    await expect(card.getByText('Draft restored')).toBeVisible();
-    await shootIfAsked(page, `draft-wager-${size.name}`);
-    const sheet = await openBetSheet(page);
-    await sheet.getByLabel('Title').fill('Pizza Friday?');
-    await page.goBack();
-    await openBetSheet(page);
-    await shootIfAsked(page, `draft-bet-${size.name}`);
-  });

@@ -1,7 +1,8 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { createBetViaApi, resolveViaApi } from './bets.helpers';
-import { authHeaders, signInWithServiceWorker, twoInAGroup, type Player } from './groups.helpers';
-import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
+import { expect, test } from '@playwright/test';
+import { createBetViaApi } from './bets.helpers';
+import { authHeaders, signInWithServiceWorker, twoInAGroup } from './groups.helpers';
+import { serverPoints, wagerRefusedOffline } from './offline-refusals.helpers';
+import { shootIfAsked } from './screens.helpers';
 
 // This spec needs the service worker (offline play); the others block it.
 test.use({ serviceWorkers: 'allow' });
@@ -10,45 +11,6 @@ test.use({ serviceWorkers: 'allow' });
 // and its bet, in words: "Your 2 points on 'Pizza Friday?' came back: betting had closed". A
 // refusal a retry cannot change offers Dismiss only; once dismissed the warning bar goes, and
 // the balance shown is the server's (the points really came back).
-
-async function serverPoints(page: Page, player: Player, groupId: number): Promise<number> {
-  const response = await page.request.get(`/api/groups/${groupId}/membership`, {
-    headers: { Authorization: `Bearer ${player.token}` },
-  });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { availablePoints: number }).availablePoints;
-}
-
-/**
- * Signed in as a member of a new group, on a bet of base 2 the owner made: the member wagers
- * 1x offline, the owner resolves the bet meanwhile, the network comes back.
- */
-async function wagerRefusedOffline(page: Page, context: BrowserContext, title: string) {
-  const { owner, member, group } = await twoInAGroup(page.request, 'Pizza');
-  const bet = await createBetViaApi(page.request, owner, {
-    groupId: group.id,
-    title,
-    baseWagerAmount: 2,
-  });
-  await signInWithServiceWorker(page, member);
-  await page.goto(`/bets/${bet.id}`);
-  const card = page.getByRole('article', { name: 'Place your wager' });
-  await expect(card.getByRole('button', { name: /^Yes/ })).toBeVisible();
-  const before = await serverPoints(page, member, group.id);
-  const header = page.getByTestId('header-available-points');
-  await expect(header).toContainText(String(before));
-
-  await context.setOffline(true);
-  await card.getByRole('button', { name: /^Yes/ }).click();
-  await card.getByRole('button', { name: '1x', exact: true }).click();
-  await card.getByRole('button', { name: 'Submit Prediction' }).click();
-  await expect(card.getByTestId('pending-badge')).toBeVisible();
-  await expect(header).toContainText(String(before - 2));
-  // Betting closes while this phone is offline.
-  await resolveViaApi(page.request, owner, bet.id, 'yes');
-  await context.setOffline(false);
-  return { member, group, before, header };
-}
 
 test('a wager refused after the network returns names its bet and points, offers Dismiss only, and the bar goes with it', async ({
   page,
@@ -121,19 +83,3 @@ test('a comment refused on a bet this device no longer holds says "a bet"', asyn
     timeout: 15_000,
   });
 });
-
-for (const size of LOOKED_AT_SIZES.filter((one) => one.name !== '390'))
-  test(`the refused write's toast and sheet at ${size.name}`, async ({ page, context }) => {
-    test.skip(!process.env.HUNCH_SCREENSHOTS, 'screenshots only');
-    await page.setViewportSize({ width: size.width, height: size.height });
-    // The narrow phone in dark mode, the desktop in light.
-    await page.emulateMedia({ colorScheme: size.name === '320' ? 'dark' : 'light' });
-    await wagerRefusedOffline(page, context, 'Pizza Friday with the whole office, or just us?');
-    const bar = page.getByText("1 change couldn't be sent.");
-    await expect(bar).toBeVisible({ timeout: 15_000 });
-    await shootIfAsked(page, `refused-offline-toast-${size.name}`);
-    await bar.getByRole('button', { name: 'Review' }).click();
-    const sheet = page.getByRole('dialog', { name: 'Sync status' });
-    await expect(sheet.getByRole('button', { name: 'Dismiss', exact: true })).toBeVisible();
-    await shootIfAsked(page, `refused-offline-sheet-${size.name}`);
-  });
