@@ -10,6 +10,7 @@ import type { Database, Executor } from '../db/connect';
 import { bets, groups, users } from '../db/schema';
 import { betShareLinks } from '../db/share-schema';
 import { shareLinkNotFound, shareLinkTurnedOff } from '../errors';
+import { lockGroup } from '../groups/group-access';
 import { isoTime } from '../iso-time';
 import { requireBetAction } from './bet-access';
 import { findBet, loadPicks } from './bet-queries';
@@ -66,6 +67,8 @@ export function createBetSharesService({ db, now = () => new Date() }: BetShares
     async shareBet(caller: AuthUser, betId: number): Promise<BetShare> {
       return db.transaction(async (tx) => {
         const bet = await findBet(tx, betId);
+        // Membership is read under the group's lock: a removal that answered holds.
+        await lockGroup(tx, bet.groupId, 'share');
         await requireBetAction(tx, { userId: caller.id, bet, action: 'share', now: now() });
         const live = await findLiveLink(tx, betId, false);
         if (live) return { betId, link: presentLink(live) };
@@ -83,6 +86,7 @@ export function createBetSharesService({ db, now = () => new Date() }: BetShares
     async stopSharingBet(caller: AuthUser, betId: number): Promise<BetShare> {
       return db.transaction(async (tx) => {
         const bet = await findBet(tx, betId);
+        await lockGroup(tx, bet.groupId, 'share');
         const live = await findLiveLink(tx, betId, true);
         const at = now();
         if (!live) {

@@ -120,7 +120,7 @@ export interface CommentAccessRequest {
  * `FOR SHARE`: it waits for such a change and holds one off until it commits, while members'
  * acts never wait for each other. Reads take no lock.
  */
-type GroupLock = 'no key update' | 'share';
+export type GroupLock = 'no key update' | 'share';
 const GROUP_LOCKS: Partial<Record<GroupPermission | BetPermission | CommentPermission, GroupLock>> =
   {
     join: 'no key update',
@@ -260,8 +260,11 @@ async function findGroup(tx: Executor, groupId: number, lock?: GroupLock): Promi
   return row;
 }
 
-/** Locks the group row of a bet or comment already loaded (its group exists: a foreign key). */
-async function lockGroup(tx: Executor, groupId: number, lock?: GroupLock): Promise<void> {
+/**
+ * Locks the group row of a bet or comment already loaded (its group exists: a foreign key).
+ * `share` for a member's own write: it waits for a removal in flight and holds the next one off.
+ */
+export async function lockGroup(tx: Executor, groupId: number, lock?: GroupLock): Promise<void> {
   if (lock) await tx.select({ id: groups.id }).from(groups).where(eq(groups.id, groupId)).for(lock);
 }
 
