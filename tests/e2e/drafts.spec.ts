@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { openSignedIn } from './accounts.helpers';
 import { createBetViaApi, openBetSheet } from './bets.helpers';
 import { commentThread } from './comments.helpers';
-import { activeGroupButton, twoInAGroup } from './groups.helpers';
+import { activeGroupButton, registerPlayer, twoInAGroup } from './groups.helpers';
 import { shootIfAsked } from './screens.helpers';
 
 // Nothing typed is lost to Back (a phone's Back, here the browser's): it closes the bet sheet
@@ -59,7 +59,7 @@ test('Back closes the bet sheet or steps back inside it, and the half-written be
   await again.getByLabel('Title').fill('');
   await expect.poll(() => draftKeys(page)).toEqual([]);
 
-  // Closed with its X, the sheet leaves no history entry behind: Back leaves the page.
+  // Closed with its X, the sheet leaves its history entry for Back to skip.
   await again.getByLabel('Title').fill('Sent this time?');
   await again.getByRole('button', { name: 'Close' }).click();
   await expect(again).toHaveCount(0);
@@ -136,4 +136,43 @@ test('a half-written comment and a picked wager stay as drafts after Back, and s
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect(await draftKeys(page)).toEqual([]);
+});
+
+test('a modal closed by Escape lets a page load or a reload made at once go through', async ({
+  page,
+  request,
+}) => {
+  // Closing used to take the modal's history entry off with a navigation of its own, which
+  // cancelled a reload or a page load made right after it (net::ERR_ABORTED).
+  const player = await registerPlayer(request);
+  await openSignedIn(page, player.person, '/group');
+  for (const leave of ['goto', 'reload', 'goto', 'reload'] as const) {
+    await page.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
+    await expect(page.getByRole('dialog', { name: 'Join a Group' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    // At once, as a player's next tap would.
+    await (leave === 'goto' ? page.goto('/group') : page.reload());
+    await expect(page.getByRole('heading', { name: 'Join Your First Group!' })).toBeVisible();
+  }
+});
+
+test('the X closes an empty bet sheet, and Back then leaves the page', async ({
+  page,
+  request,
+}) => {
+  const { member, group } = await twoInAGroup(request, 'Drafts');
+  await openSignedIn(page, member.person, '/leaderboard');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(activeGroupButton(page, group.name)).toBeVisible();
+  // The empty Title keeps the focus: pressing the X used to blur it, its error grew the sheet
+  // and the click missed the X.
+  const sheet = await openBetSheet(page);
+  await expect(sheet.getByLabel('Title')).toBeFocused();
+  await sheet.getByRole('button', { name: 'Close' }).click();
+  await expect(sheet).toHaveCount(0);
+  // Its history entry is left for Back, which then leaves the page as if the sheet had never
+  // been opened.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/leaderboard$/);
 });

@@ -105,7 +105,16 @@ function ModalDialog({ entry, onClose }: { entry: ModalEntry; onClose: () => voi
           <h2 id={titleId} className={styles.title}>
             {entry.title}
           </h2>
-          <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
+          {/* Pressing it leaves the focus where it is: a field left empty would otherwise
+              show its error on blur and grow the sheet, moving the X from under the finger
+              before the click lands. */}
+          <button
+            type="button"
+            className={styles.close}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={onClose}
+            aria-label="Close"
+          >
             <X size={22} aria-hidden="true" />
           </button>
         </div>
