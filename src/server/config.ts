@@ -31,14 +31,13 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
       )
       .optional(),
   );
+/** A whole number read from the environment: "eighty" is said so, not in the parser's words. */
+const wholeNumber = () =>
+  z.coerce.number({ error: 'must be a number' }).int('must be a whole number');
 const milliseconds = (fallback: number, min: number) =>
   z.preprocess(
     emptyAsUndefined,
-    z.coerce
-      .number()
-      .int('must be a whole number')
-      .min(min, `must be at least ${min}`)
-      .default(fallback),
+    wholeNumber().min(min, `must be at least ${min}`).default(fallback),
   );
 const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
   z.preprocess(
@@ -49,11 +48,7 @@ const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
       .transform((v) => v === 'true' || v === '1'),
   );
 
-const portNumber = z.coerce
-  .number()
-  .int('must be a whole number')
-  .min(0)
-  .max(65535, 'must be a port number (0–65535)');
+const portNumber = wholeNumber().min(0).max(65535, 'must be a port number (0–65535)');
 
 const envSchema = z
   .object({
@@ -126,12 +121,12 @@ const envSchema = z
     /** Open connections from one address; more are closed at once (0: no cap; proxies TRUST_PROXY names are exempt). */
     MAX_CONNECTIONS_PER_IP: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(256),
+      wholeNumber().min(0, 'must be 0 or more').default(256),
     ),
     /** Open sockets of one user on one instance; a new one closes the user's oldest. */
     MAX_SOCKETS_PER_USER: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(20),
+      wholeNumber().min(1, 'must be at least 1').default(20),
     ),
     /**
      * Opens GET /metrics (Prometheus text) on the main port to `Authorization: Bearer <token>`;
@@ -147,7 +142,7 @@ const envSchema = z
     /** How often the bet expiry job looks for bets to expire; 0 turns it off (another instance runs it). */
     BET_EXPIRY_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+      wholeNumber().min(0, 'must be 0 or more').default(60_000),
     ),
     /**
      * How often the floor top-up job looks for members below the floor (once a week each, so an
@@ -155,26 +150,22 @@ const envSchema = z
      */
     FLOOR_TOP_UP_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce
-        .number()
-        .int('must be a whole number')
-        .min(0, 'must be 0 or more')
-        .default(3_600_000),
+      wholeNumber().min(0, 'must be 0 or more').default(3_600_000),
     ),
     /** How often the picks reveal job stamps bets whose betting closed; 0 turns it off. */
     PICKS_REVEAL_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(15_000),
+      wholeNumber().min(0, 'must be 0 or more').default(15_000),
     ),
     /** How often the seasons job ends seasons whose end date passed (standings archived, points reset if chosen); 0 turns it off. */
     SEASONS_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+      wholeNumber().min(0, 'must be 0 or more').default(60_000),
     ),
     /** How often the reminders job sends what is due (closes soon, resolve reminders) and prunes the inbox; 0 turns it off. */
     REMINDER_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(60_000),
+      wholeNumber().min(0, 'must be 0 or more').default(60_000),
     ),
     /**
      * How long before a bet closes its "closes soon" reminder goes out (a bet made with less time
@@ -182,9 +173,7 @@ const envSchema = z
      */
     CLOSES_SOON_REMINDER_MS: z.preprocess(
       emptyAsUndefined,
-      z.coerce
-        .number()
-        .int('must be a whole number')
+      wholeNumber()
         .min(60_000, 'must be at least 60000')
         .default(2 * 60 * 60 * 1000),
     ),

@@ -138,5 +138,7 @@ describe('loadConfig', () => {
     ])
       expect(message).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(6);
+    // In the operator's words, not the parser's ("expected number, received NaN").
+    expect(message).toContain('PORT: must be a number');
   });
 });
