@@ -150,6 +150,19 @@ export function disputeJudgeIds(facts: DisputeJudgeFacts): number[] {
   return admins.length > 0 ? admins : facts.memberIds.filter(isFree);
 }
 
+/**
+ * Who hears of a new dispute, in the inbox and as a toast: the bet's creator (whose result it
+ * questions) and whoever may judge it (`disputeJudgeIds`), while members; never the disputer.
+ */
+export function disputeNoticeRecipients(
+  facts: DisputeJudgeFacts & { createdBy: number },
+): number[] {
+  const members = new Set(facts.memberIds);
+  return [...new Set([facts.createdBy, ...disputeJudgeIds(facts)])].filter(
+    (userId) => userId !== facts.disputedBy && members.has(userId),
+  );
+}
+
 /** Whether `userId` may judge the dispute (`disputeJudgeIds`). */
 export function mayJudgeDispute(userId: number, facts: DisputeJudgeFacts): boolean {
   return disputeJudgeIds(facts).includes(userId);

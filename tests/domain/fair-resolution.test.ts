@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { disputeJudgeIds, mayJudgeDispute } from '../../src/domain/fair-resolution';
+import {
+  disputeJudgeIds,
+  disputeNoticeRecipients,
+  mayJudgeDispute,
+} from '../../src/domain/fair-resolution';
 
 // Who judges a dispute: nobody who disputed it or has a stake in the bet; the group's admins
 // when one of them is free of it, else any member who is.
@@ -60,5 +64,25 @@ describe('disputeJudgeIds', () => {
       2,
     ]);
     expect(disputeJudgeIds({ ...group, disputedBy: 3, disputedAt: 100 })).toEqual([2]);
+  });
+});
+
+describe('disputeNoticeRecipients', () => {
+  it('tells the creator and the judges while members, never the disputer (property test)', () => {
+    fc.assert(
+      fc.property(groupArb, fc.integer({ min: 1, max: 30 }), (group, createdBy) => {
+        const told = disputeNoticeRecipients({ ...group, createdBy });
+        const expected = new Set([createdBy, ...disputeJudgeIds(group)]);
+        expected.delete(group.disputedBy ?? -1);
+        for (const id of expected) if (!group.memberIds.includes(id)) expected.delete(id);
+        expect(new Set(told)).toEqual(expected);
+        expect(told).toHaveLength(expected.size);
+      }),
+    );
+  });
+
+  it('leaves out an admin with a stake who did not create the bet', () => {
+    const group = { memberIds: [1, 2, 3, 4], adminIds: [1, 2], stakeholderIds: [2, 3] };
+    expect(disputeNoticeRecipients({ ...group, createdBy: 4, disputedBy: 3 })).toEqual([4, 1]);
   });
 });

@@ -1,13 +1,11 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { disputeJudgeIds } from '../../domain/fair-resolution';
 import { db, type BetRow } from '../data/db';
+import { mirrorDisputeFacts } from '../data/dispute-facts';
 
 // Who will judge a bet's dispute, by name: the domain's `disputeJudgeIds`, the rule the server
-// holds the judges to, asked with the group as the mirror holds it (its members and admins) and
-// the bet's picks (shown on a resolved bet: whoever has a stake). So the disputer reads who
-// will actually decide, never a guess of the screen's own. The mirror holds no join times yet:
-// a member who joined after an open dispute began is listed here, though the server refuses
-// them as its judge (docs/rules.md).
+// holds the judges to, asked with the mirror's facts (data/dispute-facts.ts). So the disputer
+// reads who will actually decide, never a guess of the screen's own.
 
 /** The judges' names, by name; undefined while the mirror is read. */
 export function useDisputeJudges(
@@ -16,18 +14,10 @@ export function useDisputeJudges(
 ): string[] | undefined {
   return useLiveQuery(async () => {
     if (!bet) return undefined;
-    const [group, members] = await Promise.all([
-      db.groups.get(bet.groupId),
-      db.memberships.where('groupId').equals(bet.groupId).toArray(),
-    ]);
-    const judges = disputeJudgeIds({
-      memberIds: members.map((member) => member.userId),
-      adminIds: group?.admins ?? [],
-      stakeholderIds: (bet.picks ?? []).map((pick) => pick.userId),
-      disputedBy: disputedBy ?? null,
-    });
-    const names = new Map(members.map((member) => [member.userId, member.userName]));
-    return judges.flatMap((userId) => names.get(userId) ?? []).sort((a, b) => a.localeCompare(b));
+    const facts = await mirrorDisputeFacts(db, bet, disputedBy ?? null);
+    return disputeJudgeIds(facts)
+      .flatMap((userId) => facts.names.get(userId) ?? [])
+      .sort((a, b) => a.localeCompare(b));
   }, [bet?.id, bet?.groupId, bet?.picks, disputedBy]);
 }
 

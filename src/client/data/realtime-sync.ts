@@ -9,7 +9,9 @@ import type {
   UserLeftGroupPayload,
   WagerPlacedPayload,
 } from '../../domain/realtime-events';
+import { disputeNoticeRecipients } from '../../domain/fair-resolution';
 import type { HunchDb } from './db';
+import { mirrorDisputeFacts } from './dispute-facts';
 import type { Rebaser } from './mutators';
 import type { SessionStore } from './session-store';
 import type { SocketService } from './socket-service';
@@ -215,17 +217,15 @@ export function createRealtimeSync({
     if (bet) announce({ kind, title: bet.title });
   };
 
-  /** A dispute concerns those who review it: the bet's creator and the group's admins. */
+  /** A dispute concerns whom the inbox tells too: the bet's creator and its judges (one rule). */
   const announceDispute = async (payload: ResolutionDisputedPayload) => {
     const userId = me();
     if (userId === null || payload.disputedBy === userId) return;
-    const [bet, group] = await Promise.all([
-      db.bets.get(payload.betId),
-      db.groups.get(payload.groupId),
-    ]);
+    const bet = await db.bets.get(payload.betId);
     if (!bet) return;
-    const isAdmin = group?.admins?.includes(userId) ?? false;
-    if (bet.createdBy === userId || isAdmin) announce({ kind: 'resultDisputed', title: bet.title });
+    const facts = await mirrorDisputeFacts(db, bet, payload.disputedBy);
+    if (disputeNoticeRecipients({ ...facts, createdBy: bet.createdBy }).includes(userId))
+      announce({ kind: 'resultDisputed', title: bet.title });
   };
 
   /** The player was removed (on another device, or while looking): told once, before the pull drops the group. */

@@ -1,9 +1,10 @@
 import { CalendarClock, Flag, Plus, Trophy } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
+import { canManageGroup } from '../../domain/policies/group-policy';
 import { seasonPodium, type SeasonStanding } from '../../domain/seasons';
 import type { SeasonRow } from '../data/db';
 import { useSession } from '../data/use-session';
-import { useGroup, useMyMembership } from '../groups/use-groups';
+import { rosterOf, useGroup } from '../groups/use-groups';
 import { ShareButton } from '../share/share-button';
 import { AppPage } from '../shell/app-page';
 import { Button } from '../ui/button';
@@ -29,8 +30,10 @@ export function SeasonsPage() {
   const groupId = Number(useParams().id);
   const { user } = useSession();
   const seasons = useSeasons(groupId);
-  const isAdmin = useMyMembership(groupId, user?.id)?.role === 'admin';
-  const groupName = useGroup(groupId)?.name ?? '';
+  const group = useGroup(groupId);
+  // Who starts and ends seasons: whoever manages the group, the rule the server applies.
+  const isAdmin = Boolean(group && user && canManageGroup(rosterOf(group), user.id));
+  const groupName = group?.name ?? '';
   const running = seasons?.find((season) => season.state === 'active');
   const past = seasons?.filter((season) => season.state === 'ended') ?? [];
 

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/connect';
 import { groups, type BetCommentRow, type BetRow, type GroupRow } from '../db/schema';
-import { isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
+import { isGroupCreator, isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
   canReadGroup,
   commentRefusal,
@@ -173,7 +173,7 @@ export async function requireGroupAccess(
       return group;
     case 'leave': {
       const viewer = await viewerIn(tx, group.id, userId);
-      const refusal = leaveGroupRefusal({ ...viewer, isCreator: userId === group.createdByUserId });
+      const refusal = leaveGroupRefusal({ ...viewer, isCreator: isGroupCreator(group, userId) });
       if (refusal === 'creator') throw creatorCannotLeave();
       throwRefusal(refusal);
       return group;

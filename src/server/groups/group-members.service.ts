@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Group } from '../../domain/groups';
+import { isGroupCreator, type Group } from '../../domain/groups';
 import { removeMemberRefusal } from '../../domain/policies/group-policy';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
@@ -267,7 +267,7 @@ export function createGroupMembersService({
           groupId,
           permission: 'manageMembers',
         });
-        if (userId === row.createdByUserId) throw cannotDemoteCreator();
+        if (isGroupCreator(row, userId)) throw cannotDemoteCreator();
         if (!(await setMembershipRole(tx, groupId, userId, 'member', at))) throw notFound('Member');
         return presentOneGroup(tx, await touchGroup(tx, groupId, at), caller.id);
       });

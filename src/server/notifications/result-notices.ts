@@ -1,5 +1,5 @@
 import { answerLabel } from '../../domain/bet-types';
-import { disputeJudgeIds } from '../../domain/fair-resolution';
+import { disputeNoticeRecipients } from '../../domain/fair-resolution';
 import type { Distribution } from '../../domain/payout';
 import type { BetReResolvedPayload, DisputeDismissedPayload } from '../../domain/realtime-events';
 import { findBet, loadWagers } from '../bets/bet-queries';
@@ -145,18 +145,14 @@ export function resultNotices({ db, now, save, republish }: NoticeContext): Noti
 
     async resolutionDisputed(event) {
       const { bet, members, wagerers, payload } = await aboutBet(event.betId, event.disputedBy);
-      // Who is asked: the bet's creator and whoever may judge it, never someone with a stake in
-      // the bet (a dispute asks them to act, so mutes do not keep it out).
-      const judges = disputeJudgeIds({
+      // Who is asked (a dispute asks them to act, so mutes do not keep it out).
+      const recipients = disputeNoticeRecipients({
+        createdBy: bet.createdBy,
         memberIds: [...members],
         adminIds: await listActiveAdminIds(db, bet.groupId),
         stakeholderIds: wagerers,
         disputedBy: event.disputedBy,
       });
-      const reviewers = [bet.createdBy, ...judges];
-      const recipients = [...new Set(reviewers)].filter(
-        (id) => id !== event.disputedBy && members.has(id),
-      );
       await save(
         'disputeOpened',
         recipients.map((userId) => ({

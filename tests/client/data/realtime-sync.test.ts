@@ -185,6 +185,34 @@ describe('events', () => {
     expect(history.map((entry) => entry.kind)).toEqual(['created', 'resolved', 'undone']);
   });
 
+  it('a dispute is told to whom the inbox tells: a member who judges it, since every admin has a stake', async () => {
+    const { me, friend, group, bet, phone } = await connectedDevice();
+    const third = await createPlayer(server, 'Third');
+    await joinGroup(server, third, group);
+    // The only admin (the creator) and the third member have a stake; I have none, so I judge.
+    await placeWager(server, friend, bet, 'yes', 1);
+    await placeWager(server, third, bet, 'no', 1);
+    expect((await resolve(server, friend, bet, 'yes')).status).toBe(200);
+    await vi.waitFor(
+      async () => expect(await phone.db.bets.get(bet.id)).toMatchObject({ state: 'resolved' }),
+      { timeout: 5000 },
+    );
+    const disputed = await server.request('POST', `/api/bets/${bet.id}/dispute`, {
+      token: third.accessToken,
+      body: { reason: 'It was a no, I watched it.' },
+    });
+    expect(disputed.status, disputed.text).toBe(200);
+
+    await vi.waitFor(
+      () => expect(phone.toasts.infos).toEqual([RESULT_CHANGED_TEXT.disputed('Known')]),
+      {
+        timeout: 5000,
+      },
+    );
+    const inbox = await server.request('GET', '/api/notifications', { token: me.accessToken });
+    expect(JSON.stringify(inbox.body)).toContain('disputeOpened');
+  });
+
   it('a player removed by an admin is told once, and the group leaves the device', async () => {
     const { me, friend, group, phone } = await connectedDevice();
 
