@@ -38,7 +38,10 @@ export interface LocalDataOptions {
   activeGroup?: ActiveGroupStore;
   /** Where the owner of the local data is written down (localStorage in the app); null in tests that do not look. */
   storage?: Storage | null;
-  socket?: Pick<SocketService, 'on' | 'onConnected' | 'start' | 'stop'> | null;
+  socket?: Pick<
+    SocketService,
+    'on' | 'onConnected' | 'start' | 'stop' | 'reconnectIfGivenUp'
+  > | null;
   toasts?: Pick<Notices, 'info' | 'error'>;
   mutators?: readonly AnyMutator[];
   /** Tells the service worker something (clear its queue); nothing in tests. */
@@ -122,6 +125,7 @@ export function createLocalData({
     await syncEngine.claimFor(userId);
     await outbox.flush();
     await syncEngine.pull();
+    socket?.reconnectIfGivenUp();
   };
 
   /** Send pending writes, then pull. Concurrent calls share one run (and one more after it if asked meanwhile). */

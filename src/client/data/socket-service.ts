@@ -345,6 +345,14 @@ export function createSocketService({
       return serviceEvents.on('connected', listener);
     },
     reconnectNow,
+    /**
+     * The server answered the device (a pull): a connection that spent its attempts (a restart
+     * or a deploy outlasted them) gets a new run, instead of staying down until the network or
+     * the token changes.
+     */
+    reconnectIfGivenUp() {
+      if (state.status === 'error' && state.error === maxAttemptsError) reconnectNow();
+    },
   };
 }
 

@@ -187,7 +187,9 @@ it('every device ends with the server’s view of its player, each accepted writ
 
     for (const device of devices) device.setOffline(false);
     devicesOffline.clear();
-    // Every socket found its way back, across the restart too.
+    // Every socket found its way back, across the restarts too: by its own attempts, or once
+    // the server answered its device's pull (a run spent while a restart outlasted it).
+    for (const device of devices) await device.local.sync();
     await Promise.all(
       devices.map((device) =>
         vi.waitFor(() => expect(device.socket!.getSnapshot().status).toBe('connected'), {

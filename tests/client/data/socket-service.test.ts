@@ -185,6 +185,15 @@ describe('the reconnection schedule (docs/groups-and-bets.md §4, §9)', () => {
     expect(visibleToasts()).toEqual([]);
     await vi.advanceTimersByTimeAsync(120_000);
     expect(handshakes).toHaveLength(6);
+
+    // The server answered the device meanwhile (a pull): the spent run is not the end.
+    verdicts.push('accept');
+    service.reconnectIfGivenUp();
+    await until(() => status() === 'connected', 'connected after the server answered');
+    expect(handshakes).toHaveLength(7);
+    // Connected, it is left alone.
+    service.reconnectIfGivenUp();
+    expect(handshakes).toHaveLength(7);
   });
 
   it('shows one warning toast, not dismissible and never dismissed by time, updated per attempt', async () => {
