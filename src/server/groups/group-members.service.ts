@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Group } from '../../domain/groups';
-import { removeMemberRefusal } from '../../domain/policies/group-policy';
+import { isKeptOutOfGroup, type Group } from '../../domain/groups';
+import { addBackMemberRefusal, removeMemberRefusal } from '../../domain/policies/group-policy';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
@@ -198,6 +198,32 @@ export function createGroupMembersService({
         const joined = await join(tx, row, { userId, userName, byAdmin: true }, at);
         const touched =
           joined.outcome === 'already_member' ? row : await touchGroup(tx, row.id, at);
+        return { group: await presentOneGroup(tx, touched, caller.id), joined };
+      });
+      announceJoin(joined);
+      return group;
+    },
+
+    /**
+     * An admin adds back a player an admin removed (the group policy's `addBackMemberRefusal`,
+     * decided under the group's row lock): their old membership returns, points and wagers as
+     * they were, and they may play again. Anyone else is refused (409 member_not_removed).
+     */
+    async addBackMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      const { group, joined } = await db.transaction(async (tx) => {
+        const userName = await lockJoiner(tx, userId);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
+        const target = await findMembership(tx, row.id, userId);
+        const isRemoved = userName !== undefined && isKeptOutOfGroup(target);
+        const refusal = addBackMemberRefusal(await readRoster(tx, row), caller.id, isRemoved);
+        if (refusal) throw refusalError(refusal);
+        const joined = await join(tx, row, { userId, userName: userName!, byAdmin: true }, at);
+        const touched = await touchGroup(tx, row.id, at);
         return { group: await presentOneGroup(tx, touched, caller.id), joined };
       });
       announceJoin(joined);

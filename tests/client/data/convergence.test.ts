@@ -1,7 +1,7 @@
 // @vitest-environment node
 import '../node-browser';
 import { expect, it, vi } from 'vitest';
-import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
+import { joinPublicGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
 import {
   cancelBetMutator,
   createBetMutator,
@@ -143,7 +143,10 @@ it('every device ends with the server’s view of its player, each accepted writ
           await (
             isMember
               ? device.local.run(leaveGroupMutator, { groupId: group.id })
-              : device.local.run(joinGroupMutator, { privacy: 'public', groupName: group.name })
+              : device.local.run(joinPublicGroupMutator, {
+                  privacy: 'public',
+                  groupName: group.name,
+                })
           ).catch(() => undefined);
         }
       } else if (roll < 0.81) {
