@@ -261,6 +261,11 @@ export function rankLeaderboard<T extends LeaderboardEntry>(
     .map((user, index) => ({ ...user, rank: index + 1 }));
 }
 
+/** What a player hears (the toast, the inbox) when an admin removed them: "Ana removed you from Los Galácticos". */
+export function removedYouText(adminName: string, groupName: string): string {
+  return `${adminName} removed you from ${groupName}`;
+}
+
 /**
  * What a player an admin removed reads when they try to join again: who can add them back (the
  * group's admins by name, "Ask Ana or Ben to add you back.").

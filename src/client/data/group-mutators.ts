@@ -251,7 +251,9 @@ export const removeMemberMutator: Mutator<RemoveMemberArgs, Group> = {
     await context.put('groups', {
       ...group,
       // Listed under "Removed" for the admins at once (the server's list comes with the pull).
-      ...(group.removedMembers ? { removedMembers: [...removed, { userId, userName }] } : {}),
+      ...(group.admins?.includes(context.userId)
+        ? { removedMembers: [...removed, { userId, userName }] }
+        : {}),
       ...(group.admins ? { admins: group.admins.filter((admin) => admin !== userId) } : {}),
       ...(group.memberUserIds
         ? { memberUserIds: group.memberUserIds.filter((member) => member !== userId) }

@@ -54,7 +54,7 @@ export function RemovedMembers({ group, userId }: { group: GroupRow; userId: num
         </h2>
       </div>
       <Card padding="normal">
-        <p className={styles.muted}>{TEXT.hint}</p>
+        <p className={`${styles.muted} ${adminStyles.removedHint}`}>{TEXT.hint}</p>
         <ul className={styles.members} aria-label={TEXT.removed}>
           {removed.map((member) => (
             <li key={member.userId} className={styles.member}>

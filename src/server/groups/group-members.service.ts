@@ -121,11 +121,22 @@ export function createGroupMembersService({
    * removed), then the realtime gateway takes the former member's sockets out of the group's
    * room (membershipEnded: internal, never sent to clients).
    */
-  function announceMembershipEnded(ended: { group: GroupRow; userId: number; removed: boolean }) {
-    const { group, userId, removed } = ended;
+  function announceMembershipEnded(ended: {
+    group: GroupRow;
+    userId: number;
+    removed: boolean;
+    removedBy?: { userId: number; userName: string };
+  }) {
+    const { group, userId, removed, removedBy } = ended;
     events.publish(
       'userLeftGroup',
-      { groupId: group.id, userId, removed, version: group.version },
+      {
+        groupId: group.id,
+        userId,
+        removed,
+        ...(removedBy ? { removedBy } : {}),
+        version: group.version,
+      },
       { groupId: group.id },
     );
     events.publish('membershipEnded', { groupId: group.id, userId }, { userId });
@@ -243,6 +254,7 @@ export function createGroupMembersService({
         group,
         touched,
         hasLeft: barredOnly,
+        removerName,
       } = await db.transaction(async (tx) => {
         if (!removed) {
           const left = await leave(tx, caller, groupId, at);
@@ -250,6 +262,7 @@ export function createGroupMembersService({
             group: await presentOneGroup(tx, left, caller.id),
             touched: left,
             hasLeft: false,
+            removerName: '',
           };
         }
         const row = await requireGroupAccess(tx, {
@@ -268,9 +281,24 @@ export function createGroupMembersService({
           : await markMembershipLeft(tx, groupId, userId, at, 'removed');
         if (!ended) throw notFound('Member');
         const after = await touchGroup(tx, groupId, at);
-        return { group: await presentOneGroup(tx, after, caller.id), touched: after, hasLeft };
+        const [remover] = await tx
+          .select({ userName: users.displayName })
+          .from(users)
+          .where(eq(users.id, caller.id));
+        return {
+          group: await presentOneGroup(tx, after, caller.id),
+          touched: after,
+          hasLeft,
+          removerName: remover?.userName ?? '',
+        };
       });
-      if (!barredOnly) announceMembershipEnded({ group: touched, userId, removed });
+      if (!barredOnly)
+        announceMembershipEnded({
+          group: touched,
+          userId,
+          removed,
+          ...(removed ? { removedBy: { userId: caller.id, userName: removerName } } : {}),
+        });
       return group;
     },
 

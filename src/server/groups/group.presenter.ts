@@ -51,7 +51,7 @@ export function presentGroup(
     createdByUserId: row.createdByUserId,
     admins,
     memberUserIds,
-    ...(admins.includes(viewerId) ? { removedMembers: [...removed] } : {}),
+    ...(removed.length > 0 && admins.includes(viewerId) ? { removedMembers: [...removed] } : {}),
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };

@@ -5,6 +5,8 @@ import type { Group } from '../../../src/domain/groups';
 import type { SyncPushResponse } from '../../../src/domain/schemas/sync';
 import { createBet, NO_EXPIRY_TIMER, postWager } from '../bets/bet.factories';
 import { useTestServer } from '../harness';
+import { notificationText } from '../../../src/domain/notification-texts';
+import { inboxOf } from '../notifications/notification.factories';
 import { createGroupWithRoles, joinGroup, membershipRow } from './group.factories';
 
 // An admin's "Add back" (POST /api/groups/{id}/members/{userId}/add-back, the push's
@@ -44,7 +46,7 @@ describe('Add back', () => {
     const byAdmin = await addBack(admin, group, member.user.id);
     expect(byAdmin.status, byAdmin.text).toBe(200);
     expect(byAdmin.body.memberUserIds).toContain(member.user.id);
-    expect(byAdmin.body.removedMembers).toEqual([]);
+    expect(byAdmin.body.removedMembers).toBeUndefined();
   });
 
   it('refuses, with a clear 409, anyone an admin did not remove', async () => {
@@ -78,6 +80,14 @@ describe('Add back', () => {
       { userId: member.user.id, userName: member.user.displayName },
     ]);
     expect((await readGroup(admin, group)).removedMembers).toHaveLength(1);
+
+    // Their inbox says who removed them from which group (its name now).
+    const removal = (await inboxOf(server, member)).notifications.filter(
+      (n) => n.kind === 'removedFromGroup',
+    );
+    expect(removal.map((n) => notificationText(n).title)).toEqual([
+      `${admin.user.displayName} removed you from ${group.name}`,
+    ]);
 
     // Trying to come back alone, they are told whom to ask.
     const rejoin = await server.request<Answer>('POST', '/api/groups/join-private', {
