@@ -315,7 +315,11 @@ describe('the held writes', () => {
     await phone.local.whenIdle();
 
     const held = await heldOf(phone, me.user.id);
-    expect(held.map((write) => write.mutator)).toEqual(['postComment', 'postComment', 'placeWager']);
+    expect(held.map((write) => write.mutator)).toEqual([
+      'postComment',
+      'postComment',
+      'placeWager',
+    ]);
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await serverCommentTexts(me, bet.id)).toEqual(['Secret comment by a friend']);
 
