@@ -40,6 +40,7 @@ export const API_ERROR_CODES = [
   'invalid_current_password',
   'invalid_invite_code',
   'removed_from_group',
+  'member_not_removed',
   'client_group_not_yours',
   'registration_closed',
   'invite_required',

@@ -81,9 +81,17 @@ export type Group = {
   createdByUserId: number;
   admins: number[];
   memberUserIds: number[];
+  /**
+   * For its admins: the players an admin removed (or barred after they left) whose accounts
+   * still exist, by name; an admin may add each back. Absent for everyone else.
+   */
+  removedMembers?: RemovedMember[] | undefined;
   createdAt: string;
   updatedAt: string;
 };
+
+/** A player an admin removed from a group, as its admins see them ("Add back"). */
+export type RemovedMember = { userId: number; userName: string };
 
 /** A group's settings an admin may change (the weekly floor top-up, on by default). */
 export type GroupSettings = { floorTopUp: boolean };
@@ -251,6 +259,25 @@ export function rankLeaderboard<T extends LeaderboardEntry>(
   return [...users]
     .sort((a, b) => b.points - a.points || a.id - b.id)
     .map((user, index) => ({ ...user, rank: index + 1 }));
+}
+
+/** What a player hears (the toast, the inbox) when an admin removed them: "Ana removed you from Los Galácticos". */
+export function removedYouText(adminName: string, groupName: string): string {
+  return `${adminName} removed you from ${groupName}`;
+}
+
+/**
+ * What a player an admin removed reads when they try to join again: who can add them back (the
+ * group's admins by name, "Ask Ana or Ben to add you back.").
+ */
+export function removedFromGroupText(adminNames: readonly string[]): string {
+  const names =
+    adminNames.length === 0
+      ? 'an admin'
+      : adminNames.length === 1
+        ? adminNames[0]!
+        : `${adminNames.slice(0, -1).join(', ')} or ${adminNames.at(-1)!}`;
+  return `An admin removed you from this group. Ask ${names} to add you back.`;
 }
 
 /**

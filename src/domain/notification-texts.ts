@@ -1,4 +1,5 @@
 import { cancelledRefundText, wagerOutcome } from './bet-outcome';
+import { removedYouText } from './groups';
 import type { Notification, NotificationPayload } from './notifications';
 
 // The words of an inbox entry: its title and body, the app path it opens and its push tag,
@@ -134,6 +135,11 @@ export function notificationText(
         title: `You were topped up to ${points(payload.availablePoints ?? 0)} in ${payload.groupName}`,
         body: `A weekly top-up of ${points(payload.points ?? 0)}, so you can keep playing.`,
       };
+    case 'removedFromGroup':
+      return {
+        title: removedYouText(payload.actorName ?? 'An admin', payload.groupName),
+        body: 'Your points and open wagers stay yours. An admin can add you back.',
+      };
     case 'seasonEnded':
       return {
         title: `${payload.seasonName ?? 'The season'} is over in ${payload.groupName}`,
@@ -167,6 +173,8 @@ export function notificationLink(
   notification: Pick<Notification, 'kind' | 'count' | 'groupId' | 'betId'>,
 ): string {
   const { kind, count, groupId, betId } = notification;
+  // Removed: the group is no longer theirs to open.
+  if (kind === 'removedFromGroup') return '/dashboard';
   if (
     betId === null ||
     kind === 'memberJoined' ||
@@ -183,6 +191,7 @@ export function notificationTag(
 ): string {
   const { kind, groupId, betId } = notification;
   if (kind === 'memberJoined') return `group-${groupId}-members`;
+  if (kind === 'removedFromGroup') return `group-${groupId}-removed`;
   if (kind === 'betCreated') return `group-${groupId}-bets`;
   if (kind === 'closesSoon' || kind === 'resolveReminder') return `bet-${betId}-reminder`;
   if (kind === 'floorTopUp') return `group-${groupId}-top-up`;

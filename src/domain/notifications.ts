@@ -16,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   'floorTopUp',
   'oddsChanged',
   'seasonEnded',
+  'removedFromGroup',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -54,6 +55,7 @@ export function pushKindOf(kind: NotificationKind): PushKind | null {
       return 'betResult';
     case 'comments':
     case 'floorTopUp':
+    case 'removedFromGroup':
       return null;
     case 'betCreated':
     case 'closesSoon':

@@ -107,6 +107,8 @@ export interface UserLeftGroupPayload {
   groupId: number;
   userId: number;
   removed: boolean;
+  /** For a removal: the admin who removed them, by id and display name ("Ana removed you from …"). */
+  removedBy?: { userId: number; userName: string };
   version: number;
 }
 

@@ -1,79 +1,82 @@
-// Which REST write each pushed mutation is (docs/architecture.md §8, src/server/sync): its
-// method and path under API_BASE. The server declares each write once, for its REST route and
-// the push alike (its schemas and its service call); a device turns a queued write's request
-// into the mutation it pushes with `toSyncMutation`, so a mutator needs to say nothing more than
-// its request. No zod here: the client's landing path imports it.
+// Every write a device or another program makes, declared once (docs/architecture.md §8): its
+// name, which the push carries and the device's outbox stores, and its REST method and path
+// under API_BASE, for the programs that call REST. The server gives each name its `run` (with
+// its args schemas: src/server/sync/writes.ts, next to the feature's routes); the device gives
+// it its optimistic `apply` (src/client/data/*-mutators.ts). A name missing on either side, or
+// one the domain does not declare, does not compile. No zod here: the client's landing path
+// imports it.
 
-export const SYNC_MUTATION_ROUTES = {
-  createGroup: ['POST', '/groups'],
-  joinPublicGroup: ['POST', '/groups/join-public'],
-  joinPrivateGroup: ['POST', '/groups/join-private'],
-  leaveGroup: ['POST', '/groups/:id/leave'],
-  updateGroup: ['PATCH', '/groups/:id'],
-  updateGroupSettings: ['PATCH', '/groups/:id/settings'],
-  removeMember: ['DELETE', '/groups/:id/members/:userId'],
-  createBet: ['POST', '/bets'],
-  placeWager: ['POST', '/bets/wagers'],
-  updateWager: ['PUT', '/bets/wagers/:wagerId'],
-  resolveBet: ['PUT', '/bets/:id/resolve'],
-  cancelBet: ['POST', '/bets/:id/cancel'],
-  postComment: ['POST', '/bets/:id/comments'],
-  deleteComment: ['DELETE', '/comments/:commentId'],
-  undoResolution: ['POST', '/bets/:id/undo-resolution'],
-  disputeResolution: ['POST', '/bets/:id/dispute'],
-  dismissDispute: ['POST', '/bets/:id/dispute/dismiss'],
-  reResolveBet: ['PUT', '/bets/:id/re-resolve'],
-  markNotificationsRead: ['POST', '/notifications/read'],
-  markAllNotificationsRead: ['POST', '/notifications/read-all'],
-  setPushKinds: ['PUT', '/notification-settings/push'],
-  muteGroup: ['PUT', '/groups/:id/mute'],
-  muteBet: ['PUT', '/bets/:id/mute'],
-  shareBet: ['POST', '/bets/:id/share'],
-  stopSharingBet: ['DELETE', '/bets/:id/share'],
-  startSeason: ['POST', '/groups/:id/seasons'],
-  endSeason: ['POST', '/groups/:id/seasons/:seasonId/end'],
-} as const satisfies Record<string, readonly [string, string]>;
+type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type SyncMutationName = keyof typeof SYNC_MUTATION_ROUTES;
-export const SYNC_MUTATION_NAMES = Object.keys(SYNC_MUTATION_ROUTES) as SyncMutationName[];
+export interface SyncWrite {
+  method: Method;
+  /** Under API_BASE; `:name` segments are the write's path parameters. */
+  path: string;
+}
+
+export const SYNC_WRITES = {
+  createGroup: { method: 'POST', path: '/groups' },
+  joinPublicGroup: { method: 'POST', path: '/groups/join-public' },
+  joinPrivateGroup: { method: 'POST', path: '/groups/join-private' },
+  leaveGroup: { method: 'POST', path: '/groups/:id/leave' },
+  updateGroup: { method: 'PATCH', path: '/groups/:id' },
+  updateGroupSettings: { method: 'PATCH', path: '/groups/:id/settings' },
+  rotateInviteCode: { method: 'POST', path: '/groups/:id/invite-code' },
+  removeMember: { method: 'DELETE', path: '/groups/:id/members/:userId' },
+  addBackMember: { method: 'POST', path: '/groups/:id/members/:userId/add-back' },
+  createBet: { method: 'POST', path: '/bets' },
+  placeWager: { method: 'POST', path: '/bets/wagers' },
+  updateWager: { method: 'PUT', path: '/bets/wagers/:wagerId' },
+  resolveBet: { method: 'PUT', path: '/bets/:id/resolve' },
+  cancelBet: { method: 'POST', path: '/bets/:id/cancel' },
+  postComment: { method: 'POST', path: '/bets/:id/comments' },
+  deleteComment: { method: 'DELETE', path: '/comments/:commentId' },
+  undoResolution: { method: 'POST', path: '/bets/:id/undo-resolution' },
+  disputeResolution: { method: 'POST', path: '/bets/:id/dispute' },
+  dismissDispute: { method: 'POST', path: '/bets/:id/dispute/dismiss' },
+  reResolveBet: { method: 'PUT', path: '/bets/:id/re-resolve' },
+  markNotificationsRead: { method: 'POST', path: '/notifications/read' },
+  markAllNotificationsRead: { method: 'POST', path: '/notifications/read-all' },
+  setPushKinds: { method: 'PUT', path: '/notification-settings/push' },
+  muteGroup: { method: 'PUT', path: '/groups/:id/mute' },
+  muteBet: { method: 'PUT', path: '/bets/:id/mute' },
+  shareBet: { method: 'POST', path: '/bets/:id/share' },
+  stopSharingBet: { method: 'DELETE', path: '/bets/:id/share' },
+  startSeason: { method: 'POST', path: '/groups/:id/seasons' },
+  endSeason: { method: 'POST', path: '/groups/:id/seasons/:seasonId/end' },
+} as const satisfies Record<string, SyncWrite>;
+
+export type SyncMutationName = keyof typeof SYNC_WRITES;
+export const SYNC_MUTATION_NAMES = Object.keys(SYNC_WRITES) as SyncMutationName[];
+
+/** Whether `name` is a write this version declares (a stored entry may name one it does not). */
+export const isSyncMutationName = (name: string): name is SyncMutationName =>
+  Object.hasOwn(SYNC_WRITES, name);
+
+/** A write's arguments as the push carries them: its path parameters (numbers where numeric) and body. */
+export interface SyncMutationArgs {
+  params?: Record<string, number | string>;
+  body?: unknown;
+}
 
 export interface SyncMutationCall {
   name: SyncMutationName;
-  /** The route's path parameters (numbers where numeric) and body, as the push takes them. */
-  args: { params?: Record<string, number | string>; body?: unknown };
+  args: SyncMutationArgs;
 }
 
-/**
- * The pushed mutation a REST write stands for (`path` under API_BASE, or with it), or
- * undefined when no mutation is that write.
- */
-export function toSyncMutation(
-  method: string,
-  path: string,
-  body?: unknown,
-): SyncMutationCall | undefined {
-  const parts = path.replace(/^\/api(?=\/)/, '').split('/');
-  for (const [name, [routeMethod, pattern]] of Object.entries(SYNC_MUTATION_ROUTES)) {
-    if (routeMethod !== method) continue;
-    const wanted = pattern.split('/');
-    if (wanted.length !== parts.length) continue;
-    const params: Record<string, number | string> = {};
-    const matches = wanted.every((part, index) => {
-      const actual = decodeURIComponent(parts[index]!);
-      if (!part.startsWith(':')) return part === actual;
-      params[part.slice(1)] = /^-?\d{1,15}$/.test(actual) ? Number(actual) : actual;
-      return actual !== '';
-    });
-    if (!matches) continue;
-    return {
-      name: name as SyncMutationName,
-      args: {
-        ...(Object.keys(params).length > 0 ? { params } : {}),
-        ...(body === undefined ? {} : { body }),
-      },
-    };
-  }
-  return undefined;
+/** The REST request a write is, for a program that calls REST: the path under API_BASE with its params filled in. */
+export function restRequestOf({ name, args }: SyncMutationCall): {
+  method: Method;
+  path: string;
+  body?: unknown;
+} {
+  const { method, path } = SYNC_WRITES[name];
+  const filled = path.replace(/:([A-Za-z]+)/g, (_match, param: string) => {
+    const value = args.params?.[param];
+    if (value === undefined) throw new Error(`${name} needs its "${param}" parameter`);
+    return encodeURIComponent(String(value));
+  });
+  return { method, path: filled, ...(args.body === undefined ? {} : { body: args.body }) };
 }
 
 /** At most this many mutations per push; a device sends the rest in the next one. */

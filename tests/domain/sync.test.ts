@@ -1,34 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { SYNC_MUTATION_ROUTES, toSyncMutation } from '../../src/domain/sync';
+import { writeOfRequest } from '../../src/client/data/legacy-request';
+import { restRequestOf, SYNC_WRITES, type SyncMutationName } from '../../src/domain/sync';
 
-// A queued write's REST request names one pushed mutation (docs/architecture.md §8): every
-// request maps to its own. (That the server has a write for each name is checked by the type
-// checker: src/server/sync/sync-mutations.ts.)
+// Every write is declared once in the domain (docs/architecture.md §8): its name and its REST
+// method and path. The REST form of a pushed write is derived from that declaration, and a
+// REST request stored by an old app is read back to the same write. (That the server has a
+// `run` for each name, and that a device mutator names only declared writes, is the type
+// checker's: src/server/sync/sync-mutations.ts, tests/client/data/mutator-names.test.ts.)
 
-describe('toSyncMutation', () => {
-  it.each(Object.entries(SYNC_MUTATION_ROUTES))('maps %s’s route back to it', (name, route) => {
-    const [method, pattern] = route;
-    const path = `/api${pattern.replace(/:[A-Za-z]+/g, '7')}`;
-    const mapped = toSyncMutation(method, path, { some: 'body' });
-    expect(mapped?.name).toBe(name);
-    const params = pattern.match(/:[A-Za-z]+/g)?.map((part) => part.slice(1)) ?? [];
-    expect(mapped?.args.params).toEqual(
-      params.length ? Object.fromEntries(params.map((param) => [param, 7])) : undefined,
+describe('the declared writes', () => {
+  it.each(Object.entries(SYNC_WRITES))('%s’s REST form reads back as it', (name, write) => {
+    const params = Object.fromEntries(
+      (write.path.match(/:[A-Za-z]+/g) ?? []).map((part) => [part.slice(1), 7]),
     );
-    expect(mapped?.args.body).toEqual({ some: 'body' });
+    const request = restRequestOf({
+      name: name as SyncMutationName,
+      args: { params, body: { some: 'body' } },
+    });
+    expect(request.method).toBe(write.method);
+    expect(request.body).toEqual({ some: 'body' });
+    expect(writeOfRequest(request.method, `/api${request.path}`)).toEqual({ name, params });
   });
 
-  it('keeps a body-less write body-less, and knows no other request', () => {
-    expect(toSyncMutation('POST', '/api/bets/12/cancel')).toEqual({
-      name: 'cancelBet',
-      args: { params: { id: 12 } },
+  it('fills in the path parameters, keeps a body-less write body-less, and knows no other request', () => {
+    expect(restRequestOf({ name: 'cancelBet', args: { params: { id: 12 } } })).toEqual({
+      method: 'POST',
+      path: '/bets/12/cancel',
     });
-    expect(toSyncMutation('PUT', '/api/bets/wagers/3', { points: 2 })).toEqual({
+    expect(
+      restRequestOf({
+        name: 'addBackMember',
+        args: { params: { id: 3, userId: 9 } },
+      }).path,
+    ).toBe('/groups/3/members/9/add-back');
+    expect(() => restRequestOf({ name: 'cancelBet', args: {} })).toThrow(/"id"/);
+    expect(writeOfRequest('PUT', '/api/bets/wagers/3')).toEqual({
       name: 'updateWager',
-      args: { params: { wagerId: 3 }, body: { points: 2 } },
+      params: { wagerId: 3 },
     });
-    expect(toSyncMutation('GET', '/api/bets/12')).toBeUndefined();
-    expect(toSyncMutation('POST', '/api/groups/1/invite-code')).toBeUndefined();
-    expect(toSyncMutation('POST', '/auth/logout')).toBeUndefined();
+    expect(writeOfRequest('GET', '/api/bets/12')).toBeUndefined();
+    expect(writeOfRequest('POST', '/auth/logout')).toBeUndefined();
   });
 });

@@ -12,8 +12,9 @@ import { SCREENS_DIR, shootIfAsked } from './screens.helpers';
 
 // Issue #24 point 8, at phone size: an admin's group settings. Ana (the creator) renames the
 // group and changes its description, and Cara sees it at once; she removes Cara, whose app
-// leaves the group; she gives the group a new invite code. Cara, a plain member, never sees
-// any of these controls.
+// leaves the group, and who, trying to come back, is told to ask Ana; Ana sees her under
+// "Removed" and adds her back (issue #40's proof write), and Cara's app has the group again;
+// she gives the group a new invite code. Cara, a plain member, never sees any of these controls.
 
 // Three browsers' worth of live updates on a shared, busy machine: a longer hang guard per
 // wait (each still waits on what the screen shows, never on the clock).
@@ -27,7 +28,7 @@ async function shoot(page: Page, name: string) {
   copyFileSync(`${SCREENS_DIR}/${name}.png`, `/tmp/shots/group-admin/${name}.png`);
 }
 
-test('an admin renames the group, removes a member and changes the invite code; members see it live', async ({
+test('an admin renames the group, removes a member and adds her back, and changes the invite code; members see it live', async ({
   browser,
   request,
 }) => {
@@ -100,6 +101,41 @@ test('an admin renames the group, removes a member and changes the invite code; 
   await expect(caraPage.getByText('Join Your First Group!')).toBeVisible();
   await expect(caraPage.getByRole('heading', { name: newName, level: 1 })).toHaveCount(0);
   await shoot(caraPage, 'group-admin-removed-phone');
+
+  // Trying to come back with the code she knows, Cara is told whom to ask.
+  await caraPage.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
+  const join = caraPage.getByRole('dialog', { name: 'Join a Group' });
+  await join.getByRole('tab', { name: 'Private Group' }).click();
+  await join.getByLabel('Group ID').fill(String(group.id));
+  await join.getByLabel('Invite code').fill(group.inviteCode!);
+  await join.getByRole('button', { name: 'Join Group' }).click();
+  await expect(
+    join.getByText(
+      `An admin removed you from this group. Ask ${ana.person.displayName} to add you back.`,
+    ),
+  ).toBeVisible();
+  await caraPage.keyboard.press('Escape');
+  await expect(join).toHaveCount(0);
+
+  // Ana sees her under "Removed", with Add back, at every size.
+  const removed = anaPage.getByRole('list', { name: 'Removed' });
+  await expect(removed.getByText(cara.person.displayName, { exact: true })).toBeVisible();
+  await expect(anaPage.getByRole('heading', { name: /^Removed/ })).toBeVisible();
+  await shoot(anaPage, 'group-admin-removed-members-phone');
+  await anaPage.setViewportSize({ width: 320, height: 700 });
+  await shoot(anaPage, 'group-admin-removed-members-small');
+  await anaPage.setViewportSize({ width: 1280, height: 800 });
+  await shoot(anaPage, 'group-admin-removed-members-desktop');
+  await anaPage.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(anaPage, 'the removed members with Add back');
+
+  // Add back: Cara is a member again at once on Ana's screen, and her app has the group again.
+  await removed.getByRole('button', { name: `Add back ${cara.person.displayName}` }).click();
+  await expect(anaPage.getByText(`${cara.person.displayName} is back in the group.`)).toBeVisible();
+  await expect(anaMembers.getByText(cara.person.displayName, { exact: true })).toBeVisible();
+  await expect(anaPage.getByRole('list', { name: 'Removed' })).toHaveCount(0);
+  await caraPage.goto(`/group/${group.id}`);
+  await expect(caraPage.getByRole('heading', { name: newName, level: 1 })).toBeVisible();
 
   // A new invite code: the old one stops working.
   const oldCode = group.inviteCode!;

@@ -15,6 +15,7 @@ import {
   cancelBetMutator,
   createBetMutator,
   placeWagerMutator,
+  updateWagerMutator,
   resolveBetMutator,
 } from '../data/bet-mutators';
 
@@ -77,12 +78,9 @@ export function createBetActions({
       const user = currentUser();
       const previous = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
       const tempId = previous ? undefined : local.outbox.tempId();
-      const result = await local.run(
-        placeWagerMutator,
-        previous
-          ? { betId, prediction, points, wagerId: previous.id }
-          : { betId, prediction, points, tempId },
-      );
+      const result = previous
+        ? await local.run(updateWagerMutator, { betId, prediction, points, wagerId: previous.id })
+        : await local.run(placeWagerMutator, { betId, prediction, points, tempId });
       if (result.status === 'sent') return result.response;
       const pending = await db.wagers.where('[betId+userId]').equals([betId, user.id]).first();
       return (

@@ -3,7 +3,7 @@ import { db as defaultDb, type CommentRow, type HunchDb } from '../data/db';
 import { localData as defaultLocalData, type LocalData } from '../data/local-data';
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
-import { addCommentMutator, deleteCommentMutator } from '../data/comment-mutators';
+import { postCommentMutator, deleteCommentMutator } from '../data/comment-mutators';
 
 // The comment writes the thread calls. Each runs a named mutator through the
 // outbox (comment-mutators.ts, data/outbox.ts): the change shows at once in the mirror, marked
@@ -32,7 +32,7 @@ export function createCommentActions({
     /** POST /bets/{id}/comments: the comment shows at the end of the thread at once. */
     async postComment(betId: number, text: string): Promise<CommentWriteStatus> {
       requireUser();
-      const result = await local.run(addCommentMutator, {
+      const result = await local.run(postCommentMutator, {
         tempId: local.outbox.tempId(),
         betId,
         text,

@@ -6,13 +6,12 @@ import {
   type CreateBetRequest,
   type Wager,
 } from '../../domain/bets';
-import { API_BASE } from '../../domain/constants';
 import { applyPointsDelta, ledgerDelta } from '../../domain/ledger';
 import { emptyTotals, totalOf } from '../../domain/odds';
 import type { BetRow, MembershipRow, WagerRow } from './db';
 import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 
-// The bet writes as named mutators (data/mutators.ts, docs/architecture.md §8): the request each is,
+// The bet writes as named mutators (data/mutators.ts, docs/architecture.md §8): what each pushes,
 // and how it shows at once in the mirror. apply() runs again on top of the server's rows after
 // every pull while the write waits, so it reads the rows as they are then and never assumes.
 // Points that only the server can work out (a payout) are left to the pull.
@@ -27,10 +26,17 @@ export interface PlaceWagerArgs {
   betId: number;
   prediction: string;
   points: number;
-  /** The wager being changed (PUT); absent for a new wager (POST). */
-  wagerId?: number;
   /** A new wager's temporary id. */
   tempId?: number;
+}
+
+export interface UpdateWagerArgs {
+  /** The wager being changed. */
+  wagerId: number;
+  /** Its bet (absent in a write stored before version 15 of the local database: the wager names it). */
+  betId?: number;
+  prediction: string;
+  points: number;
 }
 
 export interface ResolveBetArgs {
@@ -60,7 +66,7 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
     refusedAs: () => `Your bet '${request.title}' wasn't created`,
   }),
   describe: ({ request }) => request.title,
-  request: ({ request }) => ({ method: 'POST', path: `${API_BASE}/bets`, body: request }),
+  push: ({ request }) => ({ body: request }),
   async apply({ tempId, request }, context) {
     const id = context.idFor(tempId);
     // Once numbered, the server's row (if a pull brought it) is the truth.
@@ -85,70 +91,106 @@ export const createBetMutator: Mutator<CreateBetArgs, Bet> = {
 };
 
 /**
- * A new or changed wager: the wager row, the player's available points by the difference
- * (docs/groups-and-bets.md §4) and the bet's totals (the odds) move at once.
+ * A wager drawn at once: the wager row, the player's available points by the difference
+ * (docs/groups-and-bets.md §4) and the bet's totals (the odds). `previous` is the player's wager
+ * on the bet as the mirror holds it (a new wager's own row once the server's has come).
  */
+async function drawWager(
+  context: MutatorContext,
+  {
+    betId,
+    prediction,
+    points,
+    id,
+  }: { betId: number; prediction: string; points: number; id: number },
+  previous: WagerRow | undefined,
+) {
+  const wager: Wager = previous
+    ? { ...withoutMark(previous), prediction, points, updatedAt: context.now }
+    : {
+        id,
+        betId,
+        userId: context.userId,
+        prediction,
+        points,
+        createdAt: context.now,
+        updatedAt: context.now,
+      };
+  await context.put('wagers', wager);
+  const bet = await context.db.bets.get(betId);
+  if (!bet) return;
+  // Keyed by the players' own answers ("constructor" is an answer too): no prototype to trip on.
+  const totals = Object.assign(emptyTotals(), bet.answerTotals);
+  if (previous) {
+    const before = normalizeAnswer(bet, previous.prediction);
+    totals[before] = Math.max(0, totalOf(totals, before) - previous.points);
+    if (totals[before] === 0) delete totals[before];
+  }
+  const answer = normalizeAnswer(bet, prediction);
+  totals[answer] = totalOf(totals, answer) + points;
+  await context.put('bets', {
+    ...bet,
+    answerTotals: totals,
+    wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1),
+  });
+  const membership = await myMembership(context, bet.groupId);
+  if (membership) {
+    const delta = ledgerDelta(
+      previous
+        ? { kind: 'wager_changed', previousPoints: previous.points, points }
+        : { kind: 'wager_placed', points },
+    );
+    await context.put('memberships', applyPointsDelta(membership, delta));
+  }
+}
+
+const wagerTexts = (isChange: boolean, points: number) => ({
+  queued: "You're offline. Your wager will be sent when you're back.",
+  refused: 'Failed to submit wager',
+  label: isChange ? 'Changed wager' : 'Wager',
+  // A changed wager that is refused leaves the one before in place: nothing came back.
+  refusedAs: (bet: string) =>
+    isChange
+      ? `Your change to ${pointsInWords(points)} on ${bet} wasn't saved`
+      : `Your ${pointsInWords(points)} on ${bet} came back`,
+});
+
+/** A new wager (POST /bets/wagers), shown at once under its temporary id. */
 export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
   name: 'placeWager',
-  texts: ({ wagerId, points }) => ({
-    queued: "You're offline. Your wager will be sent when you're back.",
-    refused: 'Failed to submit wager',
-    label: wagerId === undefined ? 'Wager' : 'Changed wager',
-    // A changed wager that is refused leaves the one before in place: nothing came back.
-    refusedAs: (bet) =>
-      wagerId === undefined
-        ? `Your ${pointsInWords(points)} on ${bet} came back`
-        : `Your change to ${pointsInWords(points)} on ${bet} wasn't saved`,
-  }),
+  texts: ({ points }) => wagerTexts(false, points),
   betIdOf: ({ betId }) => betId,
   describe: ({ points, prediction }) => `${points} points on ${prediction}`,
-  request: ({ betId, prediction, points, wagerId }) =>
-    wagerId === undefined
-      ? { method: 'POST', path: `${API_BASE}/bets/wagers`, body: { betId, prediction, points } }
-      : { method: 'PUT', path: `${API_BASE}/bets/wagers/${wagerId}`, body: { prediction, points } },
-  async apply({ betId, prediction, points, wagerId, tempId }, context) {
+  push: ({ betId, prediction, points }) => ({ body: { betId, prediction, points } }),
+  async apply({ betId, prediction, points, tempId }, context) {
     const previous = await myWager(context, betId);
-    const id = previous?.id ?? context.idFor(wagerId ?? tempId ?? 0);
-    const wager: Wager = previous
-      ? { ...withoutMark(previous), prediction, points, updatedAt: context.now }
-      : {
-          id,
-          betId,
-          userId: context.userId,
-          prediction,
-          points,
-          createdAt: context.now,
-          updatedAt: context.now,
-        };
-    await context.put('wagers', wager);
-    const bet = await context.db.bets.get(betId);
-    if (!bet) return;
-    // Keyed by the players' own answers ("constructor" is an answer too): no prototype to trip on.
-    const totals = Object.assign(emptyTotals(), bet.answerTotals);
-    if (previous) {
-      const before = normalizeAnswer(bet, previous.prediction);
-      totals[before] = Math.max(0, totalOf(totals, before) - previous.points);
-      if (totals[before] === 0) delete totals[before];
-    }
-    const answer = normalizeAnswer(bet, prediction);
-    totals[answer] = totalOf(totals, answer) + points;
-    await context.put('bets', {
-      ...bet,
-      answerTotals: totals,
-      wagerCount: (bet.wagerCount ?? 0) + (previous ? 0 : 1),
-    });
-    const membership = await myMembership(context, bet.groupId);
-    if (membership) {
-      const delta = ledgerDelta(
-        previous
-          ? { kind: 'wager_changed', previousPoints: previous.points, points }
-          : { kind: 'wager_placed', points },
-      );
-      await context.put('memberships', applyPointsDelta(membership, delta));
-    }
+    const id = previous?.id ?? context.idFor(tempId ?? 0);
+    await drawWager(context, { betId, prediction, points, id }, previous);
   },
-  numbered: ({ wagerId, tempId }, wager) =>
-    wagerId === undefined && tempId !== undefined ? [tempId, wager.id] : undefined,
+  numbered: ({ tempId }, wager) => (tempId !== undefined ? [tempId, wager.id] : undefined),
+};
+
+/** A changed wager (PUT /bets/wagers/{id}): the one it changes moves at once. */
+export const updateWagerMutator: Mutator<UpdateWagerArgs, Wager> = {
+  name: 'updateWager',
+  texts: ({ points }) => wagerTexts(true, points),
+  betIdOf: ({ betId }) => betId,
+  describe: ({ points, prediction }) => `${points} points on ${prediction}`,
+  push: ({ wagerId, prediction, points }) => ({
+    params: { wagerId },
+    body: { prediction, points },
+  }),
+  async apply({ wagerId, betId, prediction, points }, context) {
+    const previous =
+      (betId === undefined ? undefined : await myWager(context, betId)) ??
+      (await context.db.wagers.get(context.idFor(wagerId)));
+    if (!previous) return;
+    await drawWager(
+      context,
+      { betId: previous.betId, prediction, points, id: previous.id },
+      previous,
+    );
+  },
 };
 
 /** The bet shows resolved at once; the payout is the server's and comes with the pull. */
@@ -162,11 +204,7 @@ export const resolveBetMutator: Mutator<ResolveBetArgs, Bet> = {
   },
   betIdOf: ({ betId }) => betId,
   describe: ({ correctAnswer }) => correctAnswer,
-  request: ({ betId, correctAnswer }) => ({
-    method: 'PUT',
-    path: `${API_BASE}/bets/${betId}/resolve`,
-    body: { correctAnswer },
-  }),
+  push: ({ betId, correctAnswer }) => ({ params: { id: betId }, body: { correctAnswer } }),
   async apply({ betId, correctAnswer }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state === 'resolved') return;
@@ -193,7 +231,7 @@ export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
     refusedAs: (bet) => `Cancelling ${bet} didn't go through`,
   },
   betIdOf: ({ betId }) => betId,
-  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/cancel` }),
+  push: ({ betId }) => ({ params: { id: betId } }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state === 'cancelled' || bet.state === 'resolved') return;
@@ -213,6 +251,7 @@ export const cancelBetMutator: Mutator<CancelBetArgs, Bet> = {
 export const BET_MUTATORS = [
   createBetMutator,
   placeWagerMutator,
+  updateWagerMutator,
   resolveBetMutator,
   cancelBetMutator,
 ] as const;

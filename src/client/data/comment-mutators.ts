@@ -1,10 +1,9 @@
 import type { Comment } from '../../domain/comments';
-import { API_BASE } from '../../domain/constants';
 import type { CommentRow } from '../data/db';
 import { withoutMark, type Mutator } from '../data/mutators';
 
-// The comment writes as named mutators (data/mutators.ts, docs/architecture.md §8): the request each
-// is and how it shows at once in the mirror. apply() runs again on top of the server's rows after
+// The comment writes as named mutators (data/mutators.ts, docs/architecture.md §8): what each
+// pushes and how it shows at once in the mirror. apply() runs again on top of the server's rows after
 // every pull while the write waits, so it reads the rows as they are then and never assumes.
 
 export interface AddCommentArgs {
@@ -21,8 +20,8 @@ export interface DeleteCommentArgs {
 }
 
 /** The comment shows at once at the end of the thread, marked pending. */
-export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
-  name: 'addComment',
+export const postCommentMutator: Mutator<AddCommentArgs, Comment> = {
+  name: 'postComment',
   texts: {
     queued: "You're offline. Your comment will be sent when you're back.",
     refused: "Your comment wasn't posted. Please try again.",
@@ -31,11 +30,7 @@ export const addCommentMutator: Mutator<AddCommentArgs, Comment> = {
   },
   betIdOf: ({ betId }) => betId,
   describe: ({ text }) => (text.length > 40 ? `${text.slice(0, 39)}…` : text),
-  request: ({ betId, text }) => ({
-    method: 'POST',
-    path: `${API_BASE}/bets/${betId}/comments`,
-    body: { text },
-  }),
+  push: ({ betId, text }) => ({ params: { id: betId }, body: { text } }),
   async apply({ tempId, betId, text }, context) {
     const id = context.idFor(tempId);
     // Once numbered, the server's row (if a pull or an event brought it) is the truth.
@@ -65,7 +60,7 @@ export const deleteCommentMutator: Mutator<DeleteCommentArgs, Comment> = {
     refused: "The comment wasn't deleted. Please try again.",
     label: 'Deleted comment',
   },
-  request: ({ commentId }) => ({ method: 'DELETE', path: `${API_BASE}/comments/${commentId}` }),
+  push: ({ commentId }) => ({ params: { commentId } }),
   async apply({ commentId }, context) {
     const comment = await context.db.comments.get(context.idFor(commentId));
     if (!comment || comment.deletedAt) return;
@@ -77,4 +72,4 @@ export const deleteCommentMutator: Mutator<DeleteCommentArgs, Comment> = {
   },
 };
 
-export const COMMENT_MUTATORS = [addCommentMutator, deleteCommentMutator] as const;
+export const COMMENT_MUTATORS = [postCommentMutator, deleteCommentMutator] as const;

@@ -7,6 +7,7 @@ import type { MemberStats } from '../../domain/member-stats';
 import type { Notification, NotificationSettings } from '../../domain/notifications';
 import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
 import type { Season } from '../../domain/seasons';
+import { upgradeToNamedWrites } from './legacy-request';
 import { SYNCED_STORES, type MirrorTable, type SyncedKey, type SyncedRow } from './synced-tables';
 
 // The client's local database `hunch` (docs/architecture.md §8). Views read it with useLiveQuery;
@@ -20,7 +21,8 @@ import { SYNCED_STORES, type MirrorTable, type SyncedKey, type SyncedRow } from 
 // settings; version 9 the period leaderboards last seen; version 10 the member stats last seen;
 // version 12 the groups' seasons with their standings; version 13 the writes held after a
 // session ended; version 14 the bet indexes the dashboard walks, and the synced tables' stores
-// read from synced-tables.ts from then on.
+// read from synced-tables.ts from then on; version 15 names every queued write by the write it
+// is (legacy-request.ts).
 // Import this module only from lazily loaded code: Dexie must stay off the landing page's path.
 
 /** The meta row holding when the sync engine last wrote the server's answer (ms since the epoch). */
@@ -137,7 +139,7 @@ export type HunchDb = Dexie &
     periodLeaderboards: Table<PeriodLeaderboardRow, [number, LeaderboardPeriod]>;
   };
 
-/** What a version 4 outbox entry said it was: it reads as that write's mutator (legacy-request.ts). */
+/** What a version 4 outbox entry said it was (legacy-request.ts makes it that write). */
 export type OutboxKind =
   | 'createGroup'
   | 'joinGroup'
@@ -159,7 +161,7 @@ export type OutboxKind =
 export interface OutboxEntry {
   id: string;
   userId: number;
-  /** A registered mutator's name (data/mutators.ts). */
+  /** The write it is: a registered mutator's name (data/mutators.ts), one of the domain's writes (src/domain/sync.ts). */
   mutator: string;
   args: unknown;
   /** ms since the epoch: sent and re-applied oldest first. */
@@ -267,10 +269,12 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(13).stores(SCHEMA_V13);
   // New indexes only: IndexedDB builds them over the rows held, the cursor stays.
   db.version(14).stores(SCHEMA_V14);
+  // No new store: the queued and held writes are named by the write each is (legacy-request.ts).
+  db.version(15).stores(SCHEMA_V14).upgrade(upgradeToNamedWrites);
   return db;
 }
 
-/** The request a version 4 outbox entry held, sent as it was by the `request` mutator (legacy-request.ts). */
+/** The request a version 4 outbox entry held: from version 15 on, the write it names (legacy-request.ts). */
 export interface LegacyRequestArgs {
   kind: OutboxKind;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -279,8 +283,8 @@ export interface LegacyRequestArgs {
 }
 
 /**
- * Version 4 → 5 in place: the pending writes survive as `request` mutators (the same request,
- * pushed as the mutation it stands for once numbered); their optimistic rows are not re-drawn. The
+ * Version 4 → 5 in place: the pending writes survive as `request` entries holding their request
+ * (version 15 makes each the write it is); their optimistic rows are not re-drawn. The
  * old rows stay until the first pull, which starts from nothing (no cursor) and replaces them.
  */
 async function upgradeToMirror(tx: Transaction): Promise<void> {

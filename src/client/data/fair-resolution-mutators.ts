@@ -1,6 +1,5 @@
 import { normalizeAnswer } from '../../domain/bet-types';
 import type { Bet } from '../../domain/bets';
-import { API_BASE } from '../../domain/constants';
 import type { Mutator } from './mutators';
 
 // The writes of fair resolution as named mutators (data/mutators.ts): undoing a
@@ -31,7 +30,7 @@ export const undoResolutionMutator: Mutator<BetIdArgs, Bet> = {
     refusedAs: (bet) => `Undoing the result of ${bet} didn't go through`,
   },
   betIdOf: ({ betId }) => betId,
-  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/undo-resolution` }),
+  push: ({ betId }) => ({ params: { id: betId } }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state !== 'resolved') return;
@@ -58,11 +57,7 @@ export const disputeResolutionMutator: Mutator<DisputeArgs, Bet> = {
   },
   betIdOf: ({ betId }) => betId,
   describe: ({ reason }) => reason,
-  request: ({ betId, reason }) => ({
-    method: 'POST',
-    path: `${API_BASE}/bets/${betId}/dispute`,
-    body: { reason },
-  }),
+  push: ({ betId, reason }) => ({ params: { id: betId }, body: { reason } }),
   async apply({ betId, reason }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet || bet.state !== 'resolved' || bet.dispute) return;
@@ -83,7 +78,7 @@ export const dismissDisputeMutator: Mutator<BetIdArgs, Bet> = {
     refusedAs: (bet) => `Dismissing the dispute on ${bet} didn't go through`,
   },
   betIdOf: ({ betId }) => betId,
-  request: ({ betId }) => ({ method: 'POST', path: `${API_BASE}/bets/${betId}/dispute/dismiss` }),
+  push: ({ betId }) => ({ params: { id: betId } }),
   async apply({ betId }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet?.dispute || bet.dispute.state !== 'open') return;
@@ -102,11 +97,7 @@ export const reResolveBetMutator: Mutator<ReResolveArgs, Bet> = {
   },
   betIdOf: ({ betId }) => betId,
   describe: ({ correctAnswer }) => correctAnswer,
-  request: ({ betId, correctAnswer }) => ({
-    method: 'PUT',
-    path: `${API_BASE}/bets/${betId}/re-resolve`,
-    body: { correctAnswer },
-  }),
+  push: ({ betId, correctAnswer }) => ({ params: { id: betId }, body: { correctAnswer } }),
   async apply({ betId, correctAnswer }, context) {
     const bet = await context.db.bets.get(betId);
     if (!bet?.dispute || bet.dispute.state !== 'open') return;

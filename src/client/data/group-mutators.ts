@@ -1,6 +1,10 @@
-import { API_BASE } from '../../domain/constants';
-import type { CreateGroupInput, Group, UpdateGroupRequest } from '../../domain/groups';
-import type { AnswerContext, Mutator } from './mutators';
+import type {
+  CreateGroupInput,
+  Group,
+  InviteCodeResponse,
+  UpdateGroupRequest,
+} from '../../domain/groups';
+import type { AnswerContext, Mutator, MutatorContext } from './mutators';
 
 // The group writes as named mutators (data/mutators.ts, docs/architecture.md §8). Creating a group
 // shows it at once under a temporary id with the creator holding the starting points; joining
@@ -12,9 +16,20 @@ export interface CreateGroupArgs {
   input: CreateGroupInput;
 }
 
-export type JoinGroupArgs =
-  | { privacy: 'public'; groupName: string; groupId?: number }
-  | { privacy: 'private'; groupId: number; inviteCode: string };
+export interface JoinPublicGroupArgs {
+  privacy: 'public';
+  groupName: string;
+  /** The group, when this device knows it. */
+  groupId?: number;
+}
+
+export interface JoinPrivateGroupArgs {
+  privacy: 'private';
+  groupId: number;
+  inviteCode: string;
+}
+
+export type JoinGroupArgs = JoinPublicGroupArgs | JoinPrivateGroupArgs;
 
 export interface LeaveGroupArgs {
   groupId: number;
@@ -37,6 +52,17 @@ export interface SetFloorTopUpArgs {
   floorTopUp: boolean;
 }
 
+export interface RotateInviteCodeArgs {
+  groupId: number;
+}
+
+export interface AddBackMemberArgs {
+  groupId: number;
+  userId: number;
+  /** For the sync status sheet and the member's row drawn at once. */
+  userName: string;
+}
+
 /** The joined or created group becomes the active group (docs/groups-and-bets.md §4), with the points the mirror knows. */
 async function activate(group: Group, context: AnswerContext) {
   const membership = await context.db.memberships.get([group.id, context.userId]);
@@ -55,7 +81,7 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
     label: 'New group',
   },
   describe: ({ input }) => input.name,
-  request: ({ input }) => ({ method: 'POST', path: `${API_BASE}/groups`, body: input }),
+  push: ({ input }) => ({ body: input }),
   async apply({ tempId, input }, context) {
     const id = context.idFor(tempId);
     const group: Group = {
@@ -90,49 +116,54 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
   },
 };
 
-export const joinGroupMutator: Mutator<JoinGroupArgs, Group> = {
-  name: 'joinGroup',
-  texts: {
-    queued: "You're offline. You'll join the group when you're back.",
-    refused: 'Failed to join group. Please try again.',
-    label: 'Joining a group',
-  },
-  describe: (args) => (args.privacy === 'public' ? args.groupName : `#${args.groupId}`),
-  request: (args) =>
-    args.privacy === 'public'
-      ? {
-          method: 'POST',
-          path: `${API_BASE}/groups/join-public`,
-          body: { groupName: args.groupName },
-        }
-      : {
-          method: 'POST',
-          path: `${API_BASE}/groups/join-private`,
-          body: { groupId: args.groupId, inviteCode: args.inviteCode },
-        },
-  async apply(args, context) {
-    const group =
-      args.groupId !== undefined
-        ? await context.db.groups.get(args.groupId)
-        : args.privacy === 'public'
-          ? await context.db.groups.where('name').equals(args.groupName).first()
-          : undefined;
-    if (
-      !group ||
-      group.defaultPoints === undefined ||
-      (await context.db.memberships.get([group.id, context.userId]))
-    )
-      return;
-    // A rejoin restores the old points: the server says so with the pull; until then, the starting points.
-    await context.put('memberships', {
-      groupId: group.id,
-      userId: context.userId,
-      userName: context.userName,
-      totalPoints: group.defaultPoints,
-      availablePoints: group.defaultPoints,
-      role: 'member',
-    });
-  },
+/** A join: the membership shows at once when this device knows the group (a rejoin's old points come with the pull). */
+async function drawJoin(args: JoinGroupArgs, context: MutatorContext) {
+  const group =
+    args.groupId !== undefined
+      ? await context.db.groups.get(args.groupId)
+      : args.privacy === 'public'
+        ? await context.db.groups.where('name').equals(args.groupName).first()
+        : undefined;
+  if (
+    !group ||
+    group.defaultPoints === undefined ||
+    (await context.db.memberships.get([group.id, context.userId]))
+  )
+    return;
+  // A rejoin restores the old points: the server says so with the pull; until then, the starting points.
+  await context.put('memberships', {
+    groupId: group.id,
+    userId: context.userId,
+    userName: context.userName,
+    totalPoints: group.defaultPoints,
+    availablePoints: group.defaultPoints,
+    role: 'member',
+  });
+}
+
+const joinTexts = {
+  queued: "You're offline. You'll join the group when you're back.",
+  refused: 'Failed to join group. Please try again.',
+  label: 'Joining a group',
+};
+
+/** Joining a public group by its name. */
+export const joinPublicGroupMutator: Mutator<JoinPublicGroupArgs, Group> = {
+  name: 'joinPublicGroup',
+  texts: joinTexts,
+  describe: ({ groupName }) => groupName,
+  push: ({ groupName }) => ({ body: { groupName } }),
+  apply: drawJoin,
+  afterAnswer: (_args, group, context) => activate(group, context),
+};
+
+/** Joining a group by its id and invite code. */
+export const joinPrivateGroupMutator: Mutator<JoinPrivateGroupArgs, Group> = {
+  name: 'joinPrivateGroup',
+  texts: joinTexts,
+  describe: ({ groupId }) => `#${groupId}`,
+  push: ({ groupId, inviteCode }) => ({ body: { groupId, inviteCode } }),
+  apply: drawJoin,
   afterAnswer: (_args, group, context) => activate(group, context),
 };
 
@@ -144,7 +175,7 @@ export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
     refused: 'Could not leave the group. Please try again.',
     label: 'Leaving a group',
   },
-  request: ({ groupId }) => ({ method: 'POST', path: `${API_BASE}/groups/${groupId}/leave` }),
+  push: ({ groupId }) => ({ params: { id: groupId } }),
   async apply({ groupId }, context) {
     const { db } = context;
     const bets = await db.bets.where('groupId').equals(groupId).primaryKeys();
@@ -161,17 +192,13 @@ export const leaveGroupMutator: Mutator<LeaveGroupArgs, unknown> = {
 
 /** An admin turns the group's weekly top-up on or off: the flag on the group row changes at once. */
 export const setFloorTopUpMutator: Mutator<SetFloorTopUpArgs, unknown> = {
-  name: 'setFloorTopUp',
+  name: 'updateGroupSettings',
   texts: {
     queued: "You're offline. Your choice will be saved when you're back.",
     refused: "The top-up setting wasn't saved. Please try again.",
     label: 'Top-ups setting',
   },
-  request: ({ groupId, floorTopUp }) => ({
-    method: 'PATCH',
-    path: `${API_BASE}/groups/${groupId}/settings`,
-    body: { floorTopUp },
-  }),
+  push: ({ groupId, floorTopUp }) => ({ params: { id: groupId }, body: { floorTopUp } }),
   async apply({ groupId, floorTopUp }, context) {
     const group = await context.db.groups.get(context.idFor(groupId));
     if (group) await context.put('groups', { ...group, floorTopUp });
@@ -187,11 +214,7 @@ export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
     label: 'Group name and description',
   },
   describe: ({ changes }) => changes.name ?? '',
-  request: ({ groupId, changes }) => ({
-    method: 'PATCH',
-    path: `${API_BASE}/groups/${groupId}`,
-    body: changes,
-  }),
+  push: ({ groupId, changes }) => ({ params: { id: groupId }, body: changes }),
   async apply({ groupId, changes }, context) {
     const group = await context.db.groups.get(context.idFor(groupId));
     if (!group) return;
@@ -217,18 +240,20 @@ export const removeMemberMutator: Mutator<RemoveMemberArgs, Group> = {
     label: 'Removed member',
   },
   describe: ({ userName }) => userName,
-  request: ({ groupId, userId }) => ({
-    method: 'DELETE',
-    path: `${API_BASE}/groups/${groupId}/members/${userId}`,
-  }),
-  async apply({ groupId, userId }, context) {
+  push: ({ groupId, userId }) => ({ params: { id: groupId, userId } }),
+  async apply({ groupId, userId, userName }, context) {
     const id = context.idFor(groupId);
     if (await context.db.memberships.get([id, userId]))
       await context.remove('memberships', [id, userId]);
     const group = await context.db.groups.get(id);
     if (!group) return;
+    const removed = (group.removedMembers ?? []).filter((member) => member.userId !== userId);
     await context.put('groups', {
       ...group,
+      // Listed under "Removed" for the admins at once (the server's list comes with the pull).
+      ...(group.admins?.includes(context.userId)
+        ? { removedMembers: [...removed, { userId, userName }] }
+        : {}),
       ...(group.admins ? { admins: group.admins.filter((admin) => admin !== userId) } : {}),
       ...(group.memberUserIds
         ? { memberUserIds: group.memberUserIds.filter((member) => member !== userId) }
@@ -237,11 +262,59 @@ export const removeMemberMutator: Mutator<RemoveMemberArgs, Group> = {
   },
 };
 
+/**
+ * An admin gives a private group a new invite code: the code is the server's, so nothing is
+ * drawn before the answer, which the group row then takes (the share link shows it); the
+ * group's new version brings it to the other members' devices with their next pull.
+ */
+export const rotateInviteCodeMutator: Mutator<RotateInviteCodeArgs, InviteCodeResponse> = {
+  name: 'rotateInviteCode',
+  texts: {
+    queued: "You're offline. The group will get a new invite code when you're back.",
+    refused: "The invite code wasn't changed. Please try again.",
+    label: 'New invite code',
+  },
+  push: ({ groupId }) => ({ params: { id: groupId } }),
+  apply: async () => undefined,
+  async afterAnswer({ groupId }, { inviteCode }, context) {
+    await context.db.groups.update(groupId, { inviteCode });
+  },
+};
+
+/**
+ * An admin adds back a player an admin removed: they leave the removed list and join the
+ * member list at once; their membership (with the points they had) comes with the pull.
+ */
+export const addBackMemberMutator: Mutator<AddBackMemberArgs, Group> = {
+  name: 'addBackMember',
+  texts: {
+    queued: "You're offline. The player will be added back when you're back.",
+    refused: "The player wasn't added back. Please try again.",
+    label: 'Added back',
+  },
+  describe: ({ userName }) => userName,
+  push: ({ groupId, userId }) => ({ params: { id: groupId, userId } }),
+  async apply({ groupId, userId }, context) {
+    const group = await context.db.groups.get(context.idFor(groupId));
+    if (!group?.removedMembers?.some((removed) => removed.userId === userId)) return;
+    await context.put('groups', {
+      ...group,
+      removedMembers: group.removedMembers.filter((removed) => removed.userId !== userId),
+      ...(group.memberUserIds
+        ? { memberUserIds: [...group.memberUserIds, userId].sort((a, b) => a - b) }
+        : {}),
+    });
+  },
+};
+
 export const GROUP_MUTATORS = [
   createGroupMutator,
-  joinGroupMutator,
+  joinPublicGroupMutator,
+  joinPrivateGroupMutator,
   leaveGroupMutator,
   setFloorTopUpMutator,
   updateGroupMutator,
   removeMemberMutator,
+  rotateInviteCodeMutator,
+  addBackMemberMutator,
 ] as const;

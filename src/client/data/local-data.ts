@@ -9,7 +9,6 @@ import { db as defaultDb, type HunchDb } from './db';
 import { createHeldWrites } from './held-writes';
 import { markLocalDataOwner } from './local-data-owner';
 import { SEASON_MUTATORS } from './season-mutators';
-import { legacyRequest } from './legacy-request';
 import { createRebaser, type AnyMutator, type MutatorRegistry } from './mutators';
 import { connectNotices, notices, type Notices } from './notices';
 import { createOutbox, type WriteResult } from './outbox';
@@ -67,7 +66,6 @@ export const APP_MUTATORS: readonly AnyMutator[] = [
   ...FAIR_RESOLUTION_MUTATORS,
   ...NOTIFICATION_MUTATORS,
   ...SEASON_MUTATORS,
-  legacyRequest,
 ];
 
 export type LocalData = ReturnType<typeof createLocalData>;

@@ -1,21 +1,18 @@
+import type { SyncMutationArgs, SyncMutationName } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
 import { TEMP_IDS_KEY, type HunchDb, type MirrorKey, type OutboxEntry, type ShadowRow } from './db';
 import { keyOf, MIRROR_TABLES, type MirrorTable } from './synced-tables';
 
 // Writes as named mutators, rebased on every pull (docs/architecture.md §8; Replicache's model, as in
-// rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write has its named mutator
-// (group-mutators.ts, bet-mutators.ts): each says which request it is, how it changes the
-// mirror optimistically and what the player reads of it (its texts). The outbox stores `{mutator, args}`; the rebaser keeps the
+// rocicorp's todo-row-versioning `client/src/mutators.ts`). Each write the domain declares
+// (src/domain/sync.ts) has its mutator here, under the same name (group-mutators.ts,
+// bet-mutators.ts, …): each says what it pushes (the write's params and body), how it changes
+// the mirror optimistically and what the player reads of it (its texts). The outbox stores
+// `{mutator, args}` and pushes `{ name, args: push(args) }`; the rebaser keeps the
 // server's copy of every row a pending mutator touched in `shadow` and, whenever server rows
 // arrive (a pull, an event) or a write is answered or refused, puts the server's copies back,
 // writes the server rows, and re-applies the mutators still pending, oldest first. So a pull
 // never erases a pending change, and a refused write vanishes without a trace.
-
-interface MutatorRequest {
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: unknown;
-}
 
 /** What a mutator's apply() may do: every write goes through put/remove, which keep the server's copy in `shadow`. */
 export interface MutatorContext {
@@ -54,7 +51,8 @@ export interface MutatorTexts {
 }
 
 export interface Mutator<A = never, R = unknown> {
-  name: string;
+  /** The write it is, as the domain declares it (src/domain/sync.ts): an unknown name does not compile. */
+  name: SyncMutationName;
   /** Its texts, or the texts for these arguments (a new wager or a changed one). */
   texts: MutatorTexts | ((args: A) => MutatorTexts);
   /** Queued without a word: the screen already says it (the inbox's bell). */
@@ -63,7 +61,8 @@ export interface Mutator<A = never, R = unknown> {
   betIdOf?(args: A): number | undefined;
   /** A few words for the sync status sheet ("Friends", "Will it rain?"). */
   describe?(args: A): string | undefined;
-  request(args: A): MutatorRequest;
+  /** What the push carries: the write's path parameters and body (its REST form is the domain's `restRequestOf`). */
+  push(args: A): SyncMutationArgs;
   /** The optimistic change; runs again after every pull while the write is pending. Must not throw on missing rows. */
   apply(args: A, context: MutatorContext): Promise<void>;
   /** A created row's temporary id and the server's id for it, from the answer. */
@@ -75,7 +74,11 @@ export interface Mutator<A = never, R = unknown> {
 // Mutators are stored by name; their argument types are each mutator's own business.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyMutator = Mutator<any, any>;
-export type MutatorRegistry = Record<string, AnyMutator>;
+export type MutatorRegistry = Partial<Record<SyncMutationName, AnyMutator>>;
+
+/** The registered mutator a stored entry names, if this version has it (an entry may name one it does not). */
+export const mutatorOf = (mutators: MutatorRegistry, name: string): AnyMutator | undefined =>
+  Object.hasOwn(mutators, name) ? mutators[name as SyncMutationName] : undefined;
 
 /** The texts of `mutator` for `args`. */
 export function textsOf<A>(mutator: Pick<Mutator<A>, 'texts'>, args: A): MutatorTexts {
@@ -162,7 +165,7 @@ export function createRebaser({ db, mutators, userName, isSignedIn = () => true 
 
   /** Applies one entry's mutator (inside the caller's transaction). A broken mutator is logged, never fatal. */
   const applyEntry = async (entry: OutboxEntry, ids?: Record<string, number>) => {
-    const mutator = mutators[entry.mutator];
+    const mutator = mutatorOf(mutators, entry.mutator);
     if (!mutator) return;
     const known = ids ?? (await readTempIds());
     try {
@@ -212,7 +215,7 @@ export function createRebaser({ db, mutators, userName, isSignedIn = () => true 
 
   /** A write's answer (or a replay's created id): the row it made keeps the server's id (inside the caller's transaction). */
   const recordCreated = async (entry: OutboxEntry, response: unknown) => {
-    const mutator = mutators[entry.mutator];
+    const mutator = mutatorOf(mutators, entry.mutator);
     const args = replaceIds(entry.args as never, await readTempIds());
     const numbered = mutator?.numbered?.(args, response as never);
     if (numbered) await recordTempId(entry.userId, numbered[0], numbered[1], entry.id);

@@ -1,4 +1,3 @@
-import { API_BASE } from '../../domain/constants';
 import { DEFAULT_NOTIFICATION_SETTINGS, type PushKind } from '../../domain/notifications';
 import type { NotificationRow } from './db';
 import { SETTINGS_ROW_ID } from './synced-tables';
@@ -9,35 +8,50 @@ import { withoutMark, type Mutator, type MutatorContext } from './mutators';
 // through the outbox, offline too; apply() runs again after every pull while the write waits.
 
 export interface ReadNotificationsArgs {
-  /** These entries; or, with `upTo`, every entry whose last activity is at or before it (what was shown). */
-  ids?: number[];
-  upTo?: string;
+  /** These entries. */
+  ids: number[];
+}
+
+export interface ReadAllNotificationsArgs {
+  /** Every entry whose last activity is at or before it (what was shown). */
+  upTo: string;
+}
+
+const readTexts = {
+  queued: "You're offline. Read notifications will sync when you're back.",
+  refused: "Notifications weren't marked as read. Please try again.",
+  label: 'Read notifications',
+};
+
+async function markRead(rows: readonly (NotificationRow | undefined)[], context: MutatorContext) {
+  for (const row of rows)
+    if (row && row.readAt === null)
+      await context.put('notifications', { ...withoutMark(row), readAt: context.now });
 }
 
 /** Entries read at once (the bell's count drops); a refusal brings them back unread. */
-export const readNotificationsMutator: Mutator<ReadNotificationsArgs> = {
-  name: 'readNotifications',
-  texts: {
-    queued: "You're offline. Read notifications will sync when you're back.",
-    refused: "Notifications weren't marked as read. Please try again.",
-    label: 'Read notifications',
-  },
+export const markNotificationsReadMutator: Mutator<ReadNotificationsArgs> = {
+  name: 'markNotificationsRead',
+  texts: readTexts,
   // Reading is quiet offline: the bell's count has dropped already.
   isQuietWhenQueued: true,
-  request: ({ ids, upTo }) =>
-    upTo !== undefined
-      ? { method: 'POST', path: `${API_BASE}/notifications/read-all`, body: { upTo } }
-      : { method: 'POST', path: `${API_BASE}/notifications/read`, body: { ids } },
-  async apply({ ids, upTo }, context) {
-    const rows: NotificationRow[] =
-      upTo !== undefined
-        ? await context.db.notifications.where('updatedAt').belowOrEqual(upTo).toArray()
-        : (await context.db.notifications.bulkGet(ids ?? [])).filter(
-            (row): row is NotificationRow => row !== undefined,
-          );
-    for (const row of rows)
-      if (row.readAt === null)
-        await context.put('notifications', { ...withoutMark(row), readAt: context.now });
+  push: ({ ids }) => ({ body: { ids } }),
+  async apply({ ids }, context) {
+    await markRead(await context.db.notifications.bulkGet(ids ?? []), context);
+  },
+};
+
+/** Every entry shown read at once ("Mark all read"). */
+export const markAllNotificationsReadMutator: Mutator<ReadAllNotificationsArgs> = {
+  name: 'markAllNotificationsRead',
+  texts: readTexts,
+  isQuietWhenQueued: true,
+  push: ({ upTo }) => ({ body: { upTo } }),
+  async apply({ upTo }, context) {
+    await markRead(
+      await context.db.notifications.where('updatedAt').belowOrEqual(upTo).toArray(),
+      context,
+    );
   },
 };
 
@@ -58,11 +72,7 @@ export const setPushKindsMutator: Mutator<SetPushKindsArgs> = {
     refused: "Your notification choices weren't saved. Please try again.",
     label: 'Notification choices',
   },
-  request: ({ pushOff }) => ({
-    method: 'PUT',
-    path: `${API_BASE}/notification-settings/push`,
-    body: { pushOff },
-  }),
+  push: ({ pushOff }) => ({ body: { pushOff } }),
   async apply({ pushOff }, context) {
     await context.put('notificationSettings', { ...(await settingsOf(context)), pushOff });
   },
@@ -84,11 +94,7 @@ export const muteGroupMutator: Mutator<MuteArgs> = {
     refused: "The group wasn't muted. Please try again.",
     label: 'Muted group',
   },
-  request: ({ id, muted }) => ({
-    method: 'PUT',
-    path: `${API_BASE}/groups/${id}/mute`,
-    body: { muted },
-  }),
+  push: ({ id, muted }) => ({ params: { id }, body: { muted } }),
   async apply({ id, muted }, context) {
     const settings = await settingsOf(context);
     await context.put('notificationSettings', {
@@ -107,11 +113,7 @@ export const muteBetMutator: Mutator<MuteArgs> = {
     refusedAs: (bet) => `Your mute choice for ${bet} wasn't saved`,
   },
   betIdOf: ({ id }) => id,
-  request: ({ id, muted }) => ({
-    method: 'PUT',
-    path: `${API_BASE}/bets/${id}/mute`,
-    body: { muted },
-  }),
+  push: ({ id, muted }) => ({ params: { id }, body: { muted } }),
   async apply({ id, muted }, context) {
     const settings = await settingsOf(context);
     await context.put('notificationSettings', {
@@ -122,7 +124,8 @@ export const muteBetMutator: Mutator<MuteArgs> = {
 };
 
 export const NOTIFICATION_MUTATORS = [
-  readNotificationsMutator,
+  markNotificationsReadMutator,
+  markAllNotificationsReadMutator,
   setPushKindsMutator,
   muteGroupMutator,
   muteBetMutator,

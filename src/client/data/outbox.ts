@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from '../../domain/api-error';
 import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
 import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
-import { SYNC_PUSH_MAX_MUTATIONS, toSyncMutation, type SyncMutationCall } from '../../domain/sync';
+import { SYNC_PUSH_MAX_MUTATIONS, type SyncMutationCall } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
 import {
   ApiError,
@@ -13,6 +13,7 @@ import {
 import { type HunchDb, type OutboxEntry } from './db';
 import {
   isApplied,
+  mutatorOf,
   replaceIds,
   textsOf,
   type Mutator,
@@ -29,8 +30,8 @@ import { describeRefusal, refusalOf } from './write-refusal';
 // 1. ONE Dexie transaction adds the entry, numbered (client group, client, mutation id:
 //    sync-client.ts), and applies the mutator: the change shows at once, marked pending;
 // 2. the outbox is pushed at once through `api` (which refreshes an expired token) to
-//    POST /api/sync/push, in order and in batches: each write is the mutation its REST request
-//    stands for (`toSyncMutation`), and the server applies each id once, whoever sends it;
+//    POST /api/sync/push, in order and in batches: each write is pushed as `{ name, args }`, its
+//    mutator's name and push args, and the server applies each id once, whoever sends it;
 //    a batch ends before a write naming a row still unnumbered (it waits for that answer);
 //    - applied (or applied before: a replay): the entry becomes `answered`, still drawn until a
 //      pull reports its id applied (sync-engine.ts); a created row's temporary id is recorded
@@ -131,7 +132,7 @@ export function createOutbox({
 
   /** What the player reads of a write; nothing for a write this app does not know (refused in nextBatch). */
   const textsOfEntry = (entry: Pick<OutboxEntry, 'mutator' | 'args'>): MutatorTexts | undefined => {
-    const mutator = mutators[entry.mutator];
+    const mutator = mutatorOf(mutators, entry.mutator);
     return mutator && textsOf(mutator, entry.args as never);
   };
 
@@ -222,14 +223,13 @@ export function createOutbox({
         (entry.clientID !== first.clientID || entry.clientGroupID !== first.clientGroupID)
       )
         break;
-      const mutator = mutators[entry.mutator];
-      const args = replaceIds(entry.args, ids) as never;
-      const request = mutator?.request(args);
-      const call = request && toSyncMutation(request.method, request.path, request.body);
-      if (!mutator || !call) {
+      const mutator = mutatorOf(mutators, entry.mutator);
+      if (!mutator) {
         await refused(entry, new ApiError(400, { message: `Unknown write "${entry.mutator}"` }));
         continue;
       }
+      const args = replaceIds(entry.args, ids) as never;
+      const call: SyncMutationCall = { name: mutator.name, args: mutator.push(args) };
       if (first && namesTempId(call.args)) break;
       batch.push({ entry, mutator, args, mutation: { id: entry.mutationID!, ...call } });
     }
@@ -383,7 +383,7 @@ export function createOutbox({
   async function run<A, R>(mutator: Mutator<A, R>, args: A): Promise<WriteResult<R>> {
     const userId = session.user?.id;
     if (userId === undefined) throw signedOutError();
-    if (mutators[mutator.name] !== (mutator as unknown))
+    if (mutatorOf(mutators, mutator.name) !== (mutator as unknown))
       throw new Error(`Mutator ${mutator.name} is not registered`);
     lastCreatedAt = Math.max(Date.now(), lastCreatedAt + 1);
     const entry: OutboxEntry = {

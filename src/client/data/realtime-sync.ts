@@ -49,7 +49,7 @@ export type RealtimeAnnouncement =
   /** A result they review (as the bet's creator or a group admin) was disputed. */
   | { kind: 'resultDisputed'; title: string }
   /** An admin removed them from a group. */
-  | { kind: 'removedFromGroup'; groupName: string };
+  | { kind: 'removedFromGroup'; groupName: string; removedBy: string };
 
 type EventHandlers = {
   [E in RealtimeEventName]: (payload: RealtimeEventPayload<E>) => Promise<void>;
@@ -232,7 +232,12 @@ export function createRealtimeSync({
   const announceRemoval = async (payload: UserLeftGroupPayload) => {
     if (!payload.removed || payload.userId !== me()) return;
     const group = await db.groups.get(payload.groupId);
-    if (group) announce({ kind: 'removedFromGroup', groupName: group.name });
+    if (group)
+      announce({
+        kind: 'removedFromGroup',
+        groupName: group.name,
+        removedBy: payload.removedBy?.userName ?? 'An admin',
+      });
   };
 
   const ignore = () => Promise.resolve();

@@ -1,4 +1,3 @@
-import { API_BASE } from '../../domain/constants';
 import type { Season, StartSeasonRequest } from '../../domain/seasons';
 import type { Mutator } from './mutators';
 
@@ -19,11 +18,7 @@ export const startSeasonMutator: Mutator<StartSeasonArgs, Season> = {
     label: 'New season',
   },
   describe: ({ request }) => request.name,
-  request: ({ groupId, request }) => ({
-    method: 'POST',
-    path: `${API_BASE}/groups/${groupId}/seasons`,
-    body: request,
-  }),
+  push: ({ groupId, request }) => ({ params: { id: groupId }, body: request }),
   async apply({ tempId, groupId, request }, context) {
     const id = context.idFor(tempId);
     if (id > 0 && (await context.db.seasons.get(id))) return;
@@ -56,10 +51,7 @@ export const endSeasonMutator: Mutator<EndSeasonArgs, Season> = {
     refused: "The season didn't end. Please try again.",
     label: 'Ending a season',
   },
-  request: ({ groupId, seasonId }) => ({
-    method: 'POST',
-    path: `${API_BASE}/groups/${groupId}/seasons/${seasonId}/end`,
-  }),
+  push: ({ groupId, seasonId }) => ({ params: { id: groupId, seasonId } }),
   async apply({ seasonId }, context) {
     const season = await context.db.seasons.get(context.idFor(seasonId));
     if (season?.state === 'active')

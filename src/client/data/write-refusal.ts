@@ -1,7 +1,7 @@
 import { isApiErrorCode, type ApiErrorCode } from '../../domain/api-error';
 import { ApiError } from './api-client';
 import { TEMP_IDS_KEY, type HunchDb, type OutboxEntry } from './db';
-import { replaceIds, textsOf, type MutatorRegistry } from './mutators';
+import { mutatorOf, replaceIds, textsOf, type MutatorRegistry } from './mutators';
 
 // A refused write, as its player reads it: run()'s rejection (the server's message, else the
 // mutator's), and for a write nobody was waiting on (sent by a later flush, after the network
@@ -92,7 +92,7 @@ export async function describeRefusal(
 ): Promise<RefusalRecord> {
   const code =
     refusal instanceof ApiError && isApiErrorCode(refusal.code) ? refusal.code : undefined;
-  const mutator = mutators[entry.mutator];
+  const mutator = mutatorOf(mutators, entry.mutator);
   if (!mutator) return { error: refusal.message, ...(code ? { errorCode: code } : {}) };
   const texts = textsOf(mutator, entry.args as never);
   const detail = mutator.describe?.(entry.args as never);

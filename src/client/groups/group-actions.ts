@@ -2,7 +2,6 @@ import { API_BASE } from '../../domain/constants';
 import type {
   CreateGroupInput,
   Group,
-  InviteCodeResponse,
   PublicGroupSummary,
   UpdateGroupRequest,
 } from '../../domain/groups';
@@ -12,10 +11,13 @@ import { db } from '../data/db';
 import { localData } from '../data/local-data';
 import { api, sessionStore } from '../data/session';
 import {
+  addBackMemberMutator,
   createGroupMutator,
-  joinGroupMutator,
+  joinPrivateGroupMutator,
+  joinPublicGroupMutator,
   leaveGroupMutator,
   removeMemberMutator,
+  rotateInviteCodeMutator,
   setFloorTopUpMutator,
   updateGroupMutator,
   type JoinGroupArgs,
@@ -56,7 +58,10 @@ export async function createGroup(input: CreateGroupInput): Promise<Group> {
 /** A join: the membership shows at once when this device knows the group; the server's answer makes it the active group. */
 async function join(args: JoinGroupArgs, knownId: number | undefined): Promise<Group> {
   currentUser();
-  const result = await localData.run(joinGroupMutator, args);
+  const result =
+    args.privacy === 'public'
+      ? await localData.run(joinPublicGroupMutator, args)
+      : await localData.run(joinPrivateGroupMutator, args);
   if (result.status === 'sent') return result.response;
   const known = knownId === undefined ? undefined : await db.groups.get(knownId);
   return {
@@ -129,18 +134,28 @@ export async function removeMember(
 }
 
 /**
- * POST /groups/{id}/invite-code: an admin gives a private group a new invite code; the old one
- * (and every link carrying it) stops working. Online only, nothing optimistic: the code is the
- * server's. The mirror's group row takes it at once, so the share link shows it; the group's new
- * version brings it to the other members' devices with their next pull.
+ * POST /groups/{id}/members/{userId}/add-back: an admin adds back a player an admin removed.
+ * They move from "Removed" to the members at once; sent now or when back online. A refusal
+ * rejects with the server's message.
  */
-export async function rotateInviteCode(groupId: number): Promise<string> {
+export async function addBackMember(
+  groupId: number,
+  member: { userId: number; userName: string },
+): Promise<void> {
   currentUser();
-  const { inviteCode } = await api.post<InviteCodeResponse>(
-    `${API_BASE}/groups/${groupId}/invite-code`,
-  );
-  await db.groups.update(groupId, { inviteCode });
-  return inviteCode;
+  await localData.run(addBackMemberMutator, { groupId, ...member });
+}
+
+/**
+ * POST /groups/{id}/invite-code: an admin gives a private group a new invite code; the old one
+ * (and every link carrying it) stops working. Nothing is drawn before the answer: the code is
+ * the server's; the mirror's group row takes it then (data/group-mutators.ts). Resolves with
+ * the new code, or undefined when it goes out later (offline: the outbox has said so).
+ */
+export async function rotateInviteCode(groupId: number): Promise<string | undefined> {
+  currentUser();
+  const result = await localData.run(rotateInviteCodeMutator, { groupId });
+  return result.status === 'sent' ? result.response.inviteCode : undefined;
 }
 
 /** What GET /groups/{id} said, for the group page to choose what to show. */

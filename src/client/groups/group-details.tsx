@@ -13,6 +13,7 @@ import { PendingBadge } from '../ui/pending-badge';
 import { Points } from '../ui/points';
 import { BetList } from '../bets/bet-list';
 import { GroupMembers } from './group-members';
+import { RemovedMembers } from './removed-members';
 import { GroupSettings } from './group-settings';
 import { openLeaveGroupModal, openShareGroupModal } from './group-modals';
 import { mirrorRole, rosterOf, useMyMembership } from './use-groups';
@@ -126,6 +127,8 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
       </section>
 
       <GroupMembers group={group} userId={userId} />
+
+      <RemovedMembers group={group} userId={userId} />
 
       {canManageGroup(rosterOf(group), userId) && <GroupSettings group={group} />}
 

@@ -20,7 +20,7 @@ const TEXT = {
 };
 
 /** A member has a display name only: its first two words stand in for first and last name. */
-function memberPerson(member: MembershipRow) {
+export function memberPerson(member: Pick<MembershipRow, 'userName'>) {
   const [firstName, lastName] = member.userName.trim().split(/\s+/);
   return { firstName, lastName, displayName: member.userName };
 }

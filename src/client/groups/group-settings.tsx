@@ -83,8 +83,8 @@ function openNewCodeConfirm(groupId: number) {
         busyLabel={TEXT.changing}
         failedMessage={TEXT.failed}
         onConfirm={async () => {
-          await rotateInviteCode(groupId);
-          toast.success(TEXT.changed);
+          // Offline it goes out later: the outbox's toast says so.
+          if ((await rotateInviteCode(groupId)) !== undefined) toast.success(TEXT.changed);
         }}
         onDone={close}
       />

@@ -4,7 +4,8 @@ import { localData as defaultLocalData, type LocalData } from '../data/local-dat
 import {
   muteBetMutator,
   muteGroupMutator,
-  readNotificationsMutator,
+  markAllNotificationsReadMutator,
+  markNotificationsReadMutator,
   setPushKindsMutator,
 } from '../data/notification-mutators';
 import { sessionStore } from '../data/session';
@@ -35,12 +36,12 @@ export function createInboxActions({
     async markRead(ids: number[]): Promise<void> {
       requireUser();
       if (ids.length === 0) return;
-      await local.send(readNotificationsMutator, { ids });
+      await local.send(markNotificationsReadMutator, { ids });
     },
     /** Everything the inbox showed: entries active at or before `upTo`. */
     async markAllRead(upTo: string): Promise<void> {
       requireUser();
-      await local.send(readNotificationsMutator, { upTo });
+      await local.send(markAllNotificationsReadMutator, { upTo });
     },
     async setPushKinds(pushOff: PushKind[]): Promise<void> {
       requireUser();

@@ -13,6 +13,7 @@ import {
   TrendingUp,
   Trophy,
   Undo2,
+  UserMinus,
   UserPlus,
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -58,6 +59,7 @@ const ICONS: Record<NotificationKind, LucideIcon> = {
   floorTopUp: Coins,
   oddsChanged: TrendingUp,
   seasonEnded: Medal,
+  removedFromGroup: UserMinus,
 };
 
 export function InboxPage() {

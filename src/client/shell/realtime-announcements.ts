@@ -1,3 +1,4 @@
+import { removedYouText } from '../../domain/groups';
 import type { Notices } from '../data/notices';
 import type { RealtimeAnnouncement, RealtimeSync } from '../data/realtime-sync';
 
@@ -17,9 +18,8 @@ export const RESULT_CHANGED_TEXT = {
   disputed: (title: string) => `Someone thinks the result of “${title}” is wrong. Take a look.`,
 };
 
-/** What a player hears when an admin removed them from a group. */
-export const REMOVED_FROM_GROUP_TEXT = (groupName: string) =>
-  `An admin removed you from ${groupName}.`;
+/** What a player hears when an admin removed them from a group ("Ana removed you from Los Galácticos"), as their inbox says. */
+export const REMOVED_FROM_GROUP_TEXT = removedYouText;
 
 export function announcementText(announcement: RealtimeAnnouncement): string {
   switch (announcement.kind) {
@@ -32,7 +32,7 @@ export function announcementText(announcement: RealtimeAnnouncement): string {
     case 'resultDisputed':
       return RESULT_CHANGED_TEXT.disputed(announcement.title);
     case 'removedFromGroup':
-      return REMOVED_FROM_GROUP_TEXT(announcement.groupName);
+      return REMOVED_FROM_GROUP_TEXT(announcement.removedBy, announcement.groupName);
   }
 }
 

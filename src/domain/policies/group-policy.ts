@@ -152,3 +152,27 @@ export function removeMemberRefusal(
 export function canRemoveMember(roster: GroupRoster, viewerId: number, targetId: number): boolean {
   return removeMemberRefusal(roster, viewerId, targetId) === null;
 }
+
+/** Why a viewer may not add a player back: a manage refusal, or the player is not one an admin removed (and may come back). */
+export type AddBackMemberRefusal = ManageGroupRefusal | 'target_not_removed';
+
+/**
+ * Null when `viewerId` may add `targetId` back to the group, else why not: any current admin
+ * lifts the removal of a player an admin removed (or barred after they left), whose account
+ * still exists (`targetIsRemoved`). They come back with the points and wagers they had.
+ */
+export function addBackMemberRefusal(
+  roster: GroupRoster,
+  viewerId: number,
+  targetIsRemoved: boolean,
+): AddBackMemberRefusal | null {
+  return manageGroupRefusal(roster, viewerId) ?? (targetIsRemoved ? null : 'target_not_removed');
+}
+
+export function canAddBackMember(
+  roster: GroupRoster,
+  viewerId: number,
+  targetIsRemoved: boolean,
+): boolean {
+  return addBackMemberRefusal(roster, viewerId, targetIsRemoved) === null;
+}

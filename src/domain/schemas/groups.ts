@@ -156,6 +156,8 @@ export const groupSchema = z.object({
   createdByUserId: z.number().int(),
   admins: z.array(z.number().int()),
   memberUserIds: z.array(z.number().int()),
+  /** For its admins: the players an admin removed, whom they may add back. */
+  removedMembers: z.array(z.object({ userId: z.number().int(), userName: z.string() })).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

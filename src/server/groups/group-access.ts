@@ -1,8 +1,20 @@
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/connect';
-import { groups, type BetCommentRow, type BetRow, type GroupRow } from '../db/schema';
-import { isGroupCreator, isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
+import {
+  groups,
+  memberships,
+  users,
+  type BetCommentRow,
+  type BetRow,
+  type GroupRow,
+} from '../db/schema';
+import {
+  isGroupCreator,
+  isKeptOutOfGroup,
+  normalizeInviteCode,
+  removedFromGroupText,
+} from '../../domain/groups';
 import {
   canReadGroup,
   commentRefusal,
@@ -14,10 +26,12 @@ import {
   readGroupRefusal,
   type GroupRoster,
   type GroupViewer,
+  type AddBackMemberRefusal,
   type MemberRefusal,
   type RemoveMemberRefusal,
 } from '../../domain/policies/group-policy';
 import {
+  AppError,
   cannotDeleteComment,
   cannotRemoveCreator,
   creatorCannotLeave,
@@ -25,9 +39,7 @@ import {
   notGroupAdmin,
   notMember,
   noInviteCode,
-  removedFromGroup,
   wrongInviteCode,
-  type AppError,
 } from '../errors';
 import {
   findActiveMembership,
@@ -169,7 +181,8 @@ export async function requireGroupAccess(
     case 'join':
       if (group.privacy === 'private' && !isSameCode(group.inviteCode ?? '', request.inviteCode))
         throw wrongInviteCode();
-      if (isKeptOutOfGroup(await findMembership(tx, group.id, userId))) throw removedFromGroup();
+      if (isKeptOutOfGroup(await findMembership(tx, group.id, userId)))
+        throw await removedFromGroupNamingAdmins(tx, group.id);
       return group;
     case 'leave': {
       const viewer = await viewerIn(tx, group.id, userId);
@@ -237,9 +250,42 @@ export async function readRoster(tx: Executor, group: GroupRow): Promise<GroupRo
   return { createdByUserId: group.createdByUserId, admins, memberUserIds };
 }
 
+/**
+ * The refusal of a player an admin removed who tries to join again, naming who can add them
+ * back: the group's current admins, longest-standing first.
+ */
+export async function removedFromGroupNamingAdmins(
+  tx: Executor,
+  groupId: number,
+): Promise<AppError> {
+  const admins = await tx
+    .select({ name: users.displayName })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.groupId, groupId),
+        eq(memberships.role, 'admin'),
+        isNull(memberships.leftAt),
+      ),
+    )
+    .orderBy(asc(memberships.joinedAt), asc(memberships.userId));
+  return new AppError(
+    403,
+    'removed_from_group',
+    removedFromGroupText(admins.map((admin) => admin.name)),
+  );
+}
+
 /** The answer every client knows for each refusal of the group policy. */
-export function refusalError(refusal: RemoveMemberRefusal): AppError {
+export function refusalError(refusal: RemoveMemberRefusal | AddBackMemberRefusal): AppError {
   switch (refusal) {
+    case 'target_not_removed':
+      return new AppError(
+        409,
+        'member_not_removed',
+        'Only a player an admin removed can be added back.',
+      );
     case 'not_member':
       return notMember();
     case 'not_admin':

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { isGroupCreator, type Group } from '../../domain/groups';
-import { removeMemberRefusal } from '../../domain/policies/group-policy';
+import { isGroupCreator, isKeptOutOfGroup, type Group } from '../../domain/groups';
+import { addBackMemberRefusal, removeMemberRefusal } from '../../domain/policies/group-policy';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { groups, memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
@@ -121,11 +121,22 @@ export function createGroupMembersService({
    * removed), then the realtime gateway takes the former member's sockets out of the group's
    * room (membershipEnded: internal, never sent to clients).
    */
-  function announceMembershipEnded(ended: { group: GroupRow; userId: number; removed: boolean }) {
-    const { group, userId, removed } = ended;
+  function announceMembershipEnded(ended: {
+    group: GroupRow;
+    userId: number;
+    removed: boolean;
+    removedBy?: { userId: number; userName: string };
+  }) {
+    const { group, userId, removed, removedBy } = ended;
     events.publish(
       'userLeftGroup',
-      { groupId: group.id, userId, removed, version: group.version },
+      {
+        groupId: group.id,
+        userId,
+        removed,
+        ...(removedBy ? { removedBy } : {}),
+        version: group.version,
+      },
       { groupId: group.id },
     );
     events.publish('membershipEnded', { groupId: group.id, userId }, { userId });
@@ -205,6 +216,32 @@ export function createGroupMembersService({
     },
 
     /**
+     * An admin adds back a player an admin removed (the group policy's `addBackMemberRefusal`,
+     * decided under the group's row lock): their old membership returns, points and wagers as
+     * they were, and they may play again. Anyone else is refused (409 member_not_removed).
+     */
+    async addBackMember(caller: AuthUser, groupId: number, userId: number): Promise<Group> {
+      const at = now();
+      const { group, joined } = await db.transaction(async (tx) => {
+        const userName = await lockJoiner(tx, userId);
+        const row = await requireGroupAccess(tx, {
+          userId: caller.id,
+          groupId,
+          permission: 'manageMembers',
+        });
+        const target = await findMembership(tx, row.id, userId);
+        const isRemoved = userName !== undefined && isKeptOutOfGroup(target);
+        const refusal = addBackMemberRefusal(await readRoster(tx, row), caller.id, isRemoved);
+        if (refusal) throw refusalError(refusal);
+        const joined = await join(tx, row, { userId, userName: userName!, byAdmin: true }, at);
+        const touched = await touchGroup(tx, row.id, at);
+        return { group: await presentOneGroup(tx, touched, caller.id), joined };
+      });
+      announceJoin(joined);
+      return group;
+    },
+
+    /**
      * An admin removes a member (the group policy says whom: anyone but the creator and
      * themself), or a member removes themself, which is leaving. A removed member is treated
      * as one who left (points and open wagers stay theirs, their devices lose the group at
@@ -217,6 +254,7 @@ export function createGroupMembersService({
         group,
         touched,
         hasLeft: barredOnly,
+        removerName,
       } = await db.transaction(async (tx) => {
         if (!removed) {
           const left = await leave(tx, caller, groupId, at);
@@ -224,6 +262,7 @@ export function createGroupMembersService({
             group: await presentOneGroup(tx, left, caller.id),
             touched: left,
             hasLeft: false,
+            removerName: '',
           };
         }
         const row = await requireGroupAccess(tx, {
@@ -242,9 +281,24 @@ export function createGroupMembersService({
           : await markMembershipLeft(tx, groupId, userId, at, 'removed');
         if (!ended) throw notFound('Member');
         const after = await touchGroup(tx, groupId, at);
-        return { group: await presentOneGroup(tx, after, caller.id), touched: after, hasLeft };
+        const [remover] = await tx
+          .select({ userName: users.displayName })
+          .from(users)
+          .where(eq(users.id, caller.id));
+        return {
+          group: await presentOneGroup(tx, after, caller.id),
+          touched: after,
+          hasLeft,
+          removerName: remover?.userName ?? '',
+        };
       });
-      if (!barredOnly) announceMembershipEnded({ group: touched, userId, removed });
+      if (!barredOnly)
+        announceMembershipEnded({
+          group: touched,
+          userId,
+          removed,
+          ...(removed ? { removedBy: { userId: caller.id, userName: removerName } } : {}),
+        });
       return group;
     },
 

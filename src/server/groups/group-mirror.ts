@@ -5,7 +5,12 @@ import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { groups, memberships, users, type MembershipRow } from '../db/schema';
-import { presentGroup, presentMembership } from './group.presenter';
+import {
+  adminGroupIds,
+  presentGroup,
+  presentMembership,
+  readRemovedMembers,
+} from './group.presenter';
 
 // The groups feature's part of a mirror pull (src/server/mirror): groups and every member's
 // membership, whole for groups the device does not hold yet (`fullIds`), and only what changed
@@ -156,12 +161,13 @@ export async function readGroupMirror(tx: Executor, scope: MirrorScope): Promise
     list.push({ userId: member.userId, role: member.role });
     membersByGroup.set(member.groupId, list);
   }
+  const removed = await readRemovedMembers(tx, adminGroupIds(membersByGroup, viewerId));
 
   return {
     groups: groupRows
       .sort((a, b) => a.id - b.id)
       .map((row) => ({
-        ...presentGroup(row, membersByGroup.get(row.id) ?? [], viewerId),
+        ...presentGroup(row, membersByGroup.get(row.id) ?? [], viewerId, removed.get(row.id)),
         version: row.version,
       })),
     memberships: membershipRows

@@ -3,11 +3,12 @@ import type {
   LeaderboardResponse,
   Membership,
   PublicGroupSummary,
+  RemovedMember,
 } from '../../domain/groups';
-import { and, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { membershipAsSeenBy, rankLeaderboard } from '../../domain/groups';
 import type { Executor } from '../db/connect';
-import { memberships, type GroupRow, type MembershipRow } from '../db/schema';
+import { memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
 // Never send a database row (docs/conventions.md): these shape groups and memberships into the
@@ -22,12 +23,14 @@ export interface GroupMember {
 /**
  * A group as `viewerId` may see it. The invite code goes only to current members of a
  * private group (they share it); `admins` and `memberUserIds` list current members only,
- * ascending, admins included in both (docs/groups-and-bets.md §3, §6).
+ * ascending, admins included in both (docs/groups-and-bets.md §3, §6); the players an admin
+ * removed (`removed`, readRemovedMembers) only to its admins.
  */
 export function presentGroup(
   row: GroupRow,
   members: readonly GroupMember[],
   viewerId: number,
+  removed: readonly RemovedMember[] = [],
 ): Group {
   const memberUserIds = members.map((member) => member.userId).sort((a, b) => a - b);
   const admins = members
@@ -48,6 +51,7 @@ export function presentGroup(
     createdByUserId: row.createdByUserId,
     admins,
     memberUserIds,
+    ...(removed.length > 0 && admins.includes(viewerId) ? { removedMembers: [...removed] } : {}),
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };
@@ -68,7 +72,55 @@ export async function presentGroups(
     for (const member of members)
       byGroup.get(member.groupId)?.push({ userId: member.userId, role: member.role });
   }
-  return rows.map((row) => presentGroup(row, byGroup.get(row.id) ?? [], viewerId));
+  const removed = await readRemovedMembers(tx, adminGroupIds(byGroup, viewerId));
+  return rows.map((row) =>
+    presentGroup(row, byGroup.get(row.id) ?? [], viewerId, removed.get(row.id)),
+  );
+}
+
+/** The groups of `members` (by group) that `viewerId` administers now. */
+export function adminGroupIds(
+  members: ReadonlyMap<number, readonly GroupMember[]>,
+  viewerId: number,
+): number[] {
+  return [...members]
+    .filter(([, list]) => list.some((m) => m.userId === viewerId && m.role === 'admin'))
+    .map(([groupId]) => groupId);
+}
+
+/**
+ * The players an admin removed from each of `groupIds` (or barred after they left), by name
+ * as the admins' "Add back" lists them; a deleted account never comes back, so it is not listed.
+ */
+export async function readRemovedMembers(
+  tx: Executor,
+  groupIds: readonly number[],
+): Promise<Map<number, RemovedMember[]>> {
+  const byGroup = new Map<number, RemovedMember[]>();
+  if (groupIds.length === 0) return byGroup;
+  const rows = await tx
+    .select({
+      groupId: memberships.groupId,
+      userId: memberships.userId,
+      userName: users.displayName,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        inArray(memberships.groupId, [...groupIds]),
+        isNotNull(memberships.leftAt),
+        isNotNull(memberships.removedAt),
+        isNull(users.deletedAt),
+      ),
+    )
+    .orderBy(asc(memberships.groupId), asc(users.displayName), asc(memberships.userId));
+  for (const { groupId, ...member } of rows) {
+    const list = byGroup.get(groupId) ?? [];
+    list.push(member);
+    byGroup.set(groupId, list);
+  }
+  return byGroup;
 }
 
 /** One group as `viewerId` may see it; see presentGroups. */

@@ -98,6 +98,18 @@ export const GROUP_WRITES = {
     response: groupSchema,
     run: (s, caller, { params }) => s.members.removeMember(caller, params.id, params.userId),
   }),
+  // An admin adds back a player an admin removed ("Add back" on the members screen).
+  addBackMember: write({
+    params: groupUserParamsSchema,
+    response: groupSchema,
+    run: (s, caller, { params }) => s.members.addBackMember(caller, params.id, params.userId),
+  }),
+  // A new invite code for a private group, for its admins: the old one stops working.
+  rotateInviteCode: write({
+    params: groupIdParamsSchema,
+    response: inviteCodeResponseSchema,
+    run: (s, caller, { params }) => s.groups.rotateInviteCode(caller, params.id),
+  }),
   // docs/groups-and-bets.md §7: an empty body. Send it without a Content-Type (an empty JSON body is a 400).
   leaveGroup: write({
     params: groupIdParamsSchema,
@@ -151,13 +163,6 @@ export async function groupsRoutes(
     async (request) => groups.getSettings(currentUser(request), request.params.id),
   );
 
-  // A new invite code for a private group, for its admins: the old one stops working.
-  app.post(
-    '/groups/:id/invite-code',
-    { schema: { params: groupIdParamsSchema, response: { 200: inviteCodeResponseSchema } } },
-    async (request) => groups.rotateInviteCode(currentUser(request), request.params.id),
-  );
-
   app.get(
     '/groups/:id/membership',
     {
@@ -171,6 +176,7 @@ export async function groupsRoutes(
       groups.getMembership(currentUser(request), request.params.id, request.query.user),
   );
 
+  // An admin adds a friend or a former member (REST only: the app's "Add back" is `addBackMember`).
   app.post(
     '/groups/:id/members',
     {

@@ -6,7 +6,8 @@ import {
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 
 // What is new in your group: a bet created by someone else, a member joining. Both gather while
-// unread ("3 new bets in Friday Quiz"), and mutes keep them out.
+// unread ("3 new bets in Friday Quiz"), and mutes keep them out. And the one entry a player gets
+// when an admin removes them: "Ana removed you from Los Galácticos" (no mute keeps it out).
 
 export function newsNotices({ db, save, audience }: NoticeContext): NoticeHandlers {
   return {
@@ -30,6 +31,21 @@ export function newsNotices({ db, save, audience }: NoticeContext): NoticeHandle
           payload,
         })),
       );
+    },
+
+    async userLeftGroup(event) {
+      if (!event.removed || !event.removedBy) return;
+      const groupName = (await findGroupName(db, event.groupId)) ?? 'a group';
+      await save('removedFromGroup', [
+        {
+          userId: event.userId,
+          groupId: event.groupId,
+          betId: null,
+          actorId: event.removedBy.userId,
+          eventKey: event.version,
+          payload: { groupName, actorName: event.removedBy.userName },
+        },
+      ]);
     },
 
     async userJoinedGroup(event) {

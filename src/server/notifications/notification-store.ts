@@ -37,7 +37,7 @@ export interface NotificationEntry {
   betId: number | null;
   /** Who caused it, when someone did (a bet's creator, the member joining, a comment's author). */
   actorId?: number | null;
-  /** The event an entry of a kind written once per event is about: its bet history row id, a top-up's ISO week, a season's id. */
+  /** The event an entry of a kind written once per event is about: its bet history row id, a top-up's ISO week, a season's id, a removal's group version. */
   eventKey?: string | number;
   payload: NotificationPayload;
 }
@@ -65,6 +65,8 @@ export function notificationKey(
       return `floor-top-up:group:${entry.groupId}:${entry.eventKey}`;
     case 'seasonEnded':
       return `season-ended:season:${entry.eventKey}`;
+    case 'removedFromGroup':
+      return `removed:group:${entry.groupId}:${entry.eventKey}`;
     case 'closesSoon':
     case 'resolveReminder':
     case 'betResult':

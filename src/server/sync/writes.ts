@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { SYNC_MUTATION_ROUTES, type SyncMutationName } from '../../domain/sync';
+import { SYNC_WRITES, type SyncMutationName } from '../../domain/sync';
 import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
 import type { AuthUser } from '../auth/tokens';
@@ -13,8 +13,8 @@ import {
 import type { WriteRunner, WriteServices } from './write-services';
 
 // A write is declared once, next to its feature's other routes, and serves both ways in: the
-// REST route (method and path from src/domain/sync.ts, which the device's outbox reads too) and
-// the mutation of the same name a push carries (push.service.ts). Both check the same params and
+// REST route (method and path from its entry in src/domain/sync.ts, which names every write for
+// the device too) and the mutation of the same name a push carries (push.service.ts). Both check the same params and
 // body schemas and run the same `run` on the same services, so a write means the same whichever
 // way it arrives; there is no second list of mutations to keep in step.
 
@@ -98,7 +98,7 @@ export function registerWrites(
     return hooks;
   };
   for (const [name, entry] of Object.entries(writes) as [SyncMutationName, AnyWrite][]) {
-    const [method, url] = SYNC_MUTATION_ROUTES[name];
+    const { method, path: url } = SYNC_WRITES[name];
     const status = entry.status ?? 200;
     app.route({
       method,

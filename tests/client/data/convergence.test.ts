@@ -1,12 +1,19 @@
 // @vitest-environment node
 import '../node-browser';
 import { expect, it, vi } from 'vitest';
-import { joinGroupMutator, leaveGroupMutator } from '../../../src/client/data/group-mutators';
+import {
+  addBackMemberMutator,
+  joinPrivateGroupMutator,
+  joinPublicGroupMutator,
+  leaveGroupMutator,
+  rotateInviteCodeMutator,
+} from '../../../src/client/data/group-mutators';
 import {
   cancelBetMutator,
   createBetMutator,
   placeWagerMutator,
   resolveBetMutator,
+  updateWagerMutator,
 } from '../../../src/client/data/bet-mutators';
 import type { BetRow } from '../../../src/client/data/db';
 import type { AuthResponse } from '../../../src/domain/auth';
@@ -25,7 +32,8 @@ import { openDevice, snapshotOf, type Device } from './device.fixture';
 
 // Convergence: several devices, each running the real sync engine, outbox and realtime over a
 // real socket.io connection, make a seeded random mix of writes (bets, wagers and changed
-// wagers, resolutions, cancellations, leaving and rejoining) while the server's side removes
+// wagers, resolutions, cancellations, leaving and rejoining, an admin adding back a player the
+// server's side removed, a new invite code) while the server's side removes
 // members and expires bets, with random socket drops, offline stretches, one server restart
 // halfway, and crashes between a pushed write's commit and its answer: the server loses the
 // answer and the write's events (the commit hook throws, as tests/server/sync/push-crash.test.ts
@@ -67,6 +75,7 @@ it('every device ends with the server’s view of its player, each accepted writ
     const groups: Group[] = [
       await createGroup(server, players[0]!),
       await createGroup(server, players[1]!),
+      await createGroup(server, players[2]!, { privacy: 'private' }),
     ];
     for (const player of players)
       for (const group of groups)
@@ -85,6 +94,14 @@ it('every device ends with the server’s view of its player, each accepted writ
     );
     const titles = new Set<string>();
     let crashes = 0;
+    /** A private group's invite code now, as its creator reads it (a rejoin needs it). */
+    const inviteCodeOf = async (group: Group): Promise<string> => {
+      const creator = players.find((player) => player.user.id === group.createdByUserId)!;
+      const read = await server.request('GET', `/api/groups/${group.id}`, {
+        token: creator.accessToken,
+      });
+      return (read.body as Group).inviteCode ?? '';
+    };
 
     for (let step = 0; step < STEPS; step += 1) {
       if (step === STEPS / 2) await server.restart();
@@ -126,15 +143,22 @@ it('every device ends with the server’s view of its player, each accepted writ
           .equals([bet.id, userId])
           .first();
         const points = pick([1, 2, 3]);
-        const args = mine
-          ? { betId: bet.id, prediction: pick(['yes', 'no']), points, wagerId: mine.id }
-          : {
-              betId: bet.id,
-              prediction: pick(['yes', 'no']),
-              points,
-              tempId: device.local.outbox.tempId(),
-            };
-        await device.local.run(placeWagerMutator, args).catch(() => undefined);
+        const prediction = pick(['yes', 'no']);
+        await (
+          mine
+            ? device.local.run(updateWagerMutator, {
+                betId: bet.id,
+                prediction,
+                points,
+                wagerId: mine.id,
+              })
+            : device.local.run(placeWagerMutator, {
+                betId: bet.id,
+                prediction,
+                points,
+                tempId: device.local.outbox.tempId(),
+              })
+        ).catch(() => undefined);
       } else if (roll < 0.78) {
         // Leave a group, or join it again (points restored by the server).
         const group = pick(groups);
@@ -143,7 +167,16 @@ it('every device ends with the server’s view of its player, each accepted writ
           await (
             isMember
               ? device.local.run(leaveGroupMutator, { groupId: group.id })
-              : device.local.run(joinGroupMutator, { privacy: 'public', groupName: group.name })
+              : group.privacy === 'public'
+                ? device.local.run(joinPublicGroupMutator, {
+                    privacy: 'public',
+                    groupName: group.name,
+                  })
+                : device.local.run(joinPrivateGroupMutator, {
+                    privacy: 'private',
+                    groupId: group.id,
+                    inviteCode: await inviteCodeOf(group),
+                  })
           ).catch(() => undefined);
         }
       } else if (roll < 0.81) {
@@ -163,10 +196,28 @@ it('every device ends with the server’s view of its player, each accepted writ
           await device.local
             .run(resolveBetMutator, { betId: pick(own).id, correctAnswer: pick(['yes', 'no']) })
             .catch(() => undefined);
-      } else {
+      } else if (roll < 0.94) {
         const own = active.filter((bet) => bet.createdBy === userId);
         if (own.length > 0)
           await device.local.run(cancelBetMutator, { betId: pick(own).id }).catch(() => undefined);
+      } else {
+        // An admin's device adds back a player its mirror lists as removed; else it gives its
+        // private group a new invite code.
+        const managed = (await device.db.groups.toArray()).filter((group) =>
+          group.admins?.includes(userId),
+        );
+        const withRemoved = managed.filter((group) => (group.removedMembers?.length ?? 0) > 0);
+        const private_ = managed.filter((group) => group.privacy === 'private');
+        if (withRemoved.length > 0) {
+          const group = pick(withRemoved);
+          await device.local
+            .run(addBackMemberMutator, { groupId: group.id, ...pick(group.removedMembers!) })
+            .catch(() => undefined);
+        } else if (private_.length > 0) {
+          await device.local
+            .run(rotateInviteCodeMutator, { groupId: pick(private_).id })
+            .catch(() => undefined);
+        }
       }
       if (next() < 0.2) {
         // A socket drop: events sent meanwhile are missed; the reconnection pulls.
@@ -232,8 +283,10 @@ it('every device ends with the server’s view of its player, each accepted writ
     // Each bet created and accepted exists once on the server.
     const created = new Map<string, number>();
     for (const group of groups) {
+      // Read by its creator: a private group's bets are its members'.
+      const creator = players.find((player) => player.user.id === group.createdByUserId)!;
       const response = await server.request('GET', `/api/groups/${group.id}/bets`, {
-        token: players[0]!.accessToken,
+        token: creator.accessToken,
       });
       for (const bet of response.body as Array<{ title: string }>)
         if (titles.has(bet.title)) created.set(bet.title, (created.get(bet.title) ?? 0) + 1);

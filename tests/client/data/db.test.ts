@@ -2,15 +2,14 @@ import { Dexie } from 'dexie';
 import { expect, it, vi } from 'vitest';
 import { CURSOR_KEY, openHunchDb } from '../../../src/client/data/db';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
-import { legacyRequest } from '../../../src/client/data/legacy-request';
 import { textsOf } from '../../../src/client/data/mutators';
 import { keyOf, SYNCED_STORES } from '../../../src/client/data/synced-tables';
 
-// The Dexie schema upgrades in place: a version 4 database with writes still
-// waiting opens as version 5 with those writes kept, each still sending its own request (pushed
-// as the mutation that request stands for).
+// The Dexie schema upgrades in place: a version 4 database with writes still waiting opens
+// with those writes kept, each made the write its request was (versions 5 and 15); a version
+// 14 database's writes are named by the write each is (version 15).
 
-it('keeps the pending writes of a version 4 outbox, as requests sent unchanged', async () => {
+it('keeps the pending writes of a version 4 outbox, each the write its request was', async () => {
   const name = 'hunch-upgrade-test';
   const v4 = new Dexie(name);
   v4.version(4).stores({
@@ -51,35 +50,23 @@ it('keeps the pending writes of a version 4 outbox, as requests sent unchanged',
   const db = openHunchDb(name);
   const [entry] = await db.outbox.toArray();
 
+  // Version 15 made it the write its request was: a new wager, with the wager's arguments.
   expect(entry).toEqual({
     id: 'key-1',
     userId: 7,
-    mutator: 'request',
-    args: {
-      kind: 'placeWager',
-      method: 'POST',
-      path: '/api/bets/wagers',
-      body: { betId: 3, prediction: 'yes', points: 2 },
-    },
+    mutator: 'placeWager',
+    args: { betId: 3, prediction: 'yes', points: 2 },
     createdAt: 1,
     status: 'pending',
     attempts: 1,
   });
-  expect(legacyRequest.request(entry!.args as never)).toEqual({
-    method: 'POST',
-    path: '/api/bets/wagers',
+  expect(placeWagerMutator.push(entry!.args as never)).toEqual({
     body: { betId: 3, prediction: 'yes', points: 2 },
   });
-  // It reads as the write it was: a new wager, its refusal naming its points and its bet.
-  const asLegacy = textsOf(legacyRequest, entry!.args as never);
-  const asWager = textsOf(placeWagerMutator, { betId: 3, prediction: 'yes', points: 2 });
-  expect({ ...asLegacy, refusedAs: asLegacy.refusedAs?.("'Rain?'") }).toEqual({
-    ...asWager,
-    refusedAs: asWager.refusedAs?.("'Rain?'"),
-  });
-  expect(asLegacy.refusedAs?.("'Rain?'")).toBe("Your 2 points on 'Rain?' came back");
-  expect(legacyRequest.betIdOf?.(entry!.args as never)).toBe(3);
-  expect(textsOf(legacyRequest, entry!.args as never).label).toBe('Wager');
+  // It reads as the write it is: a new wager, its refusal naming its points and its bet.
+  const texts = textsOf(placeWagerMutator, entry!.args as never);
+  expect(texts.refusedAs?.("'Rain?'")).toBe("Your 2 points on 'Rain?' came back");
+  expect(texts.label).toBe('Wager');
   expect(await db.bets.get(3)).toEqual({ id: 3, groupId: 1, title: 'Rain?' });
   expect(db.tables.map((table) => table.name).sort()).toEqual([
     'betHistory',
@@ -254,4 +241,65 @@ it('adds a table a later list declares to the installed database, with no versio
   expect(await after.table('reactions').where('betId').equals(3).count()).toBe(1);
   after.close();
   await after.delete();
+});
+
+it('names each write a version 14 device queued or held by the write it is', async () => {
+  const name = 'hunch-v15-names-test';
+  const v14 = new Dexie(name);
+  v14.version(14).stores(VERSION_14);
+  await v14.open();
+  const queued = (id: string, mutator: string, args: object) => ({
+    id,
+    userId: 7,
+    mutator,
+    args,
+    createdAt: 1,
+    status: 'pending',
+    attempts: 0,
+    clientGroupID: 'g',
+    clientID: 'c',
+    mutationID: Number(id.slice(1)),
+  });
+  await v14
+    .table('outbox')
+    .bulkPut([
+      queued('q1', 'joinGroup', { privacy: 'public', groupName: 'Friends' }),
+      queued('q2', 'joinGroup', { privacy: 'private', groupId: 4, inviteCode: 'ABC' }),
+      queued('q3', 'placeWager', { betId: 3, prediction: 'no', points: 5, wagerId: 8 }),
+      queued('q4', 'placeWager', { betId: 3, prediction: 'no', points: 5, tempId: -2 }),
+      queued('q5', 'setFloorTopUp', { groupId: 4, floorTopUp: false }),
+      queued('q6', 'addComment', { tempId: -3, betId: 3, text: 'Hi' }),
+      queued('q7', 'readNotifications', { ids: [1, 2] }),
+      queued('q8', 'readNotifications', { upTo: '2026-11-01T00:00:00.000Z' }),
+      queued('q9', 'cancelBet', { betId: 3 }),
+    ]);
+  await v14.table('held').put({
+    id: 'h1',
+    userId: 7,
+    mutator: 'addComment',
+    args: { tempId: -4, betId: 3, text: 'Later' },
+    createdAt: 2,
+  });
+  v14.close();
+
+  const db = openHunchDb(name);
+  const named = Object.fromEntries(
+    (await db.outbox.toArray()).map((entry) => [entry.id, [entry.mutator, entry.args]]),
+  );
+  expect(named).toEqual({
+    q1: ['joinPublicGroup', { privacy: 'public', groupName: 'Friends' }],
+    q2: ['joinPrivateGroup', { privacy: 'private', groupId: 4, inviteCode: 'ABC' }],
+    q3: ['updateWager', { betId: 3, prediction: 'no', points: 5, wagerId: 8 }],
+    q4: ['placeWager', { betId: 3, prediction: 'no', points: 5, tempId: -2 }],
+    q5: ['updateGroupSettings', { groupId: 4, floorTopUp: false }],
+    q6: ['postComment', { tempId: -3, betId: 3, text: 'Hi' }],
+    q7: ['markNotificationsRead', { ids: [1, 2] }],
+    q8: ['markAllNotificationsRead', { upTo: '2026-11-01T00:00:00.000Z' }],
+    q9: ['cancelBet', { betId: 3 }],
+  });
+  // Numbered as before: one already pushed is the same mutation to the server.
+  expect((await db.outbox.get('q3'))?.mutationID).toBe(3);
+  expect((await db.held.get('h1'))?.mutator).toBe('postComment');
+  db.close();
+  await db.delete();
 });

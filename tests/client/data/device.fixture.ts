@@ -45,6 +45,8 @@ export interface Device {
 export interface DeviceOptions {
   /** A real socket.io connection to the server (realtime tests). */
   withSocket?: boolean;
+  /** The device's local database, when a test wrote one already (an older app's). */
+  dbName?: string;
 }
 
 /**
@@ -54,10 +56,10 @@ export interface DeviceOptions {
 export async function openDevice(
   server: Pick<TestServer, 'url'>,
   user: AuthResponse,
-  { withSocket = false }: DeviceOptions = {},
+  { withSocket = false, dbName }: DeviceOptions = {},
 ): Promise<Device> {
   devices += 1;
-  const db = openHunchDb(`hunch-device-${process.pid}-${devices}`);
+  const db = openHunchDb(dbName ?? `hunch-device-${process.pid}-${devices}`);
   const storage = new MemoryStorage();
   const session = createSessionStore({
     storages: { persistent: storage, temporary: new MemoryStorage() },

@@ -6,7 +6,7 @@ import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { ApiError, refusalText } from '../../../src/client/data/api-client';
 import {
   createGroupMutator,
-  joinGroupMutator,
+  joinPrivateGroupMutator,
   leaveGroupMutator,
 } from '../../../src/client/data/group-mutators';
 import { createBetMutator } from '../../../src/client/data/bet-mutators';
@@ -237,7 +237,7 @@ describe('joining a group', () => {
     const secret = await createGroup(server, friend, { privacy: 'private' });
     const inside = await createBet(server, friend, secret, { title: 'Inside' });
 
-    await phone.local.run(joinGroupMutator, {
+    await phone.local.run(joinPrivateGroupMutator, {
       privacy: 'private',
       groupId: secret.id,
       inviteCode: secret.inviteCode!,

@@ -229,7 +229,10 @@ describe('events', () => {
       timeout: 5000,
     });
     await phone.local.whenIdle();
-    expect(phone.toasts.infos).toEqual([REMOVED_FROM_GROUP_TEXT(group.name)]);
+    expect(phone.toasts.infos).toEqual([
+      REMOVED_FROM_GROUP_TEXT(friend.user.displayName, group.name),
+    ]);
+    expect(phone.toasts.infos[0]).toBe(`${friend.user.displayName} removed you from ${group.name}`);
   });
 
   it('a new member joins the leaderboard', async () => {

@@ -126,7 +126,7 @@ describe('signing out', () => {
 
     await expectForgotten(phone, secrets);
     expect(await heldOf(phone, me.user.id)).toMatchObject([
-      { userId: me.user.id, mutator: 'addComment', args: { betId: bet.id, text: 'My own words' } },
+      { userId: me.user.id, mutator: 'postComment', args: { betId: bet.id, text: 'My own words' } },
     ]);
     // The held write is asked about under the same client group at the next sign-in.
     expect(clientGroupKeys(phone)).toEqual([`hunch_sync_client_group_${me.user.id}`]);
@@ -315,7 +315,11 @@ describe('the held writes', () => {
     await phone.local.whenIdle();
 
     const held = await heldOf(phone, me.user.id);
-    expect(held.map((write) => write.mutator)).toEqual(['addComment', 'addComment', 'placeWager']);
+    expect(held.map((write) => write.mutator)).toEqual([
+      'postComment',
+      'postComment',
+      'placeWager',
+    ]);
     expect(await phone.db.outbox.count()).toBe(0);
     expect(await serverCommentTexts(me, bet.id)).toEqual(['Secret comment by a friend']);
 
@@ -396,7 +400,7 @@ describe('whatever ended the session and whatever was waiting', () => {
             outbox.map((entry, index) => ({
               id: `w${index}`,
               userId: entry.userId,
-              mutator: 'addComment',
+              mutator: 'postComment',
               args: { tempId: -1 - index, betId: 1, text: entry.text },
               createdAt: 100 + index,
               status: entry.status,
@@ -410,7 +414,7 @@ describe('whatever ended the session and whatever was waiting', () => {
             heldBefore.map((entry, index) => ({
               id: `h${index}`,
               userId: entry.userId,
-              mutator: 'addComment',
+              mutator: 'postComment',
               args: { tempId: -50 - index, betId: 1, text: entry.text },
               createdAt: index,
             })),

@@ -29,7 +29,7 @@ beforeEach(async () => {
     {
       id: 'comment',
       userId: me.id,
-      mutator: 'addComment',
+      mutator: 'postComment',
       args: { tempId: -1, betId: 3, text: 'Called it!' },
       createdAt: 1,
     },
@@ -43,7 +43,7 @@ beforeEach(async () => {
     {
       id: 'theirs',
       userId: 8,
-      mutator: 'addComment',
+      mutator: 'postComment',
       args: { tempId: -3, betId: 3, text: 'Not yours to see' },
       createdAt: 3,
     },
@@ -85,7 +85,7 @@ it('lists each in the player’s own words, sends one through the outbox with it
   await waitFor(() => expect(screen.queryByText('Comment · Called it!')).toBeNull());
   expect(await db.outbox.get('comment')).toMatchObject({
     userId: me.id,
-    mutator: 'addComment',
+    mutator: 'postComment',
     args: { text: 'Called it!' },
   });
   expect(onEmpty).not.toHaveBeenCalled();

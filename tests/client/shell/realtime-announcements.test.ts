@@ -28,7 +28,10 @@ describe('realtime announcements', () => {
         { kind: 'resultDisputed', title: 'Rain?' },
         'Someone thinks the result of “Rain?” is wrong. Take a look.',
       ],
-      [{ kind: 'removedFromGroup', groupName: 'Friends' }, 'An admin removed you from Friends.'],
+      [
+        { kind: 'removedFromGroup', groupName: 'Los Galácticos', removedBy: 'Ana' },
+        'Ana removed you from Los Galácticos',
+      ],
     ];
     for (const [announcement, text] of said) expect(announcementText(announcement)).toBe(text);
   });
@@ -46,10 +49,10 @@ describe('realtime announcements', () => {
     const infos: string[] = [];
     const stop = showRealtimeAnnouncements(realtime, { info: (message) => infos.push(message) });
 
-    listener!({ kind: 'removedFromGroup', groupName: 'Friends' });
+    listener!({ kind: 'removedFromGroup', groupName: 'Friends', removedBy: 'Ana' });
     stop();
 
-    expect(infos).toEqual(['An admin removed you from Friends.']);
+    expect(infos).toEqual(['Ana removed you from Friends']);
     expect(listener).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addBackMemberRefusal,
+  canAddBackMember,
   canComment,
   canManageGroup,
   canMute,
@@ -118,5 +120,19 @@ describe('leaveGroupRefusal', () => {
   it('refuses whoever is not a member now, the creator who left included', () => {
     expect(leaveGroupRefusal({ role: null, isCreator: false })).toBe('not_member');
     expect(leaveGroupRefusal({ role: null, isCreator: true })).toBe('not_member');
+  });
+});
+
+describe('addBackMemberRefusal', () => {
+  it('lets a current admin add back a removed player, and nobody else', () => {
+    expect(addBackMemberRefusal(roster, ADMIN, true)).toBeNull();
+    expect(canAddBackMember(roster, CREATOR, true)).toBe(true);
+    expect(addBackMemberRefusal(roster, MEMBER, true)).toBe('not_admin');
+    expect(addBackMemberRefusal(roster, OUTSIDER, true)).toBe('not_member');
+  });
+
+  it('refuses anyone an admin did not remove, after the caller’s own standing', () => {
+    expect(addBackMemberRefusal(roster, ADMIN, false)).toBe('target_not_removed');
+    expect(addBackMemberRefusal(roster, MEMBER, false)).toBe('not_admin');
   });
 });

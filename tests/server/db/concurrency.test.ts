@@ -264,6 +264,24 @@ describe('joins and debits racing on one membership', () => {
     expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
   });
 
+  it('adds a removed player back once when two admins add them back at once', async () => {
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
+    await server.request('DELETE', `/api/groups/${group.id}/members/${member.user.id}`, {
+      token: creator.accessToken,
+    });
+    const addBack = (by: typeof admin) =>
+      server.request('POST', `/api/groups/${group.id}/members/${member.user.id}/add-back`, {
+        token: by.accessToken,
+      });
+    const { events, stop } = recordEvents(server);
+    const answers = await Promise.all([addBack(creator), addBack(admin)]);
+    stop();
+    // Decided under the group's row lock: the second sees them back already.
+    expect(statusesOf(answers).sort((a, b) => a - b)).toEqual([200, 409]);
+    expect(events.filter((event) => event.event === 'userJoinedGroup')).toHaveLength(1);
+    expect(await grantsOf(server, group, member.user.id)).toBe(1);
+  });
+
   it('never overspends under concurrent debits', async () => {
     const [owner, player] = [await createPlayer(server), await createPlayer(server)];
     const group = await createGroup(server, owner, { defaultPoints: 100 });

@@ -177,6 +177,7 @@ describe('DELETE /api/groups/{id}/members/{userId} by an admin', () => {
           groupId: group.id,
           userId: member.user.id,
           removed: true,
+          removedBy: { userId: admin.user.id, userName: admin.user.displayName },
           version: expect.any(Number) as number,
         },
       },

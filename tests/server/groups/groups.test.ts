@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
 import { GROUP_LIMITS, INVITE_CODE_PATTERN, type Group } from '../../../src/domain/groups';
 import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import { createUser, useTestServer, type TestResponse } from '../harness';
@@ -504,10 +505,11 @@ describe('POST and DELETE /api/groups/{id}/members', () => {
 });
 
 describe('a removed member', () => {
-  const removedBody = {
+  /** What a removed player hears: whom to ask (the group's admins, longest-standing first). */
+  const removedBody = (...admins: AuthResponse[]) => ({
     code: 'removed_from_group',
-    message: 'An admin removed you from this group. Ask an admin to add you back.',
-  };
+    message: `An admin removed you from this group. Ask ${admins.map((a) => a.user.displayName).join(' or ')} to add you back.`,
+  });
   const remove = (admin: { accessToken: string }, group: Group, userId: number) =>
     server.request('DELETE', `/api/groups/${group.id}/members/${userId}`, {
       token: admin.accessToken,
@@ -519,11 +521,13 @@ describe('a removed member', () => {
     });
 
   it('cannot come back with the invite code they know until an admin adds them back', async () => {
-    const { group, admin, member } = await createGroupWithRoles(server, { privacy: 'private' });
+    const { group, creator, admin, member } = await createGroupWithRoles(server, {
+      privacy: 'private',
+    });
     expect((await remove(admin, group, member.user.id)).status).toBe(200);
     const back = await joinPrivate(member, group);
     expect(back.status).toBe(403);
-    expect(back.body).toEqual(removedBody);
+    expect(back.body).toEqual(removedBody(creator, admin));
 
     const added = await server.request<Group>('POST', `/api/groups/${group.id}/members`, {
       token: admin.accessToken,
@@ -537,15 +541,17 @@ describe('a removed member', () => {
   });
 
   it('cannot come back to a public group by its name or its id either', async () => {
-    const { group, admin, member } = await createGroupWithRoles(server);
+    const { group, creator, admin, member } = await createGroupWithRoles(server);
     await remove(admin, group, member.user.id);
     const byName = await server.request('POST', '/api/groups/join-public', {
       token: member.accessToken,
       body: { groupName: group.name },
     });
     expect(byName.status).toBe(403);
-    expect(byName.body).toEqual(removedBody);
-    expect((await joinPrivate(member, group, 'anything')).body).toEqual(removedBody);
+    expect(byName.body).toEqual(removedBody(creator, admin));
+    expect((await joinPrivate(member, group, 'anything')).body).toEqual(
+      removedBody(creator, admin),
+    );
   });
 
   it('is kept out, while whoever left by themself may come back', async () => {

@@ -5,7 +5,7 @@ import type { Group } from '../../../src/domain/groups';
 import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import type { MirrorPullResponse } from '../../../src/server/mirror/synced-tables';
 import type { SyncPushRequest, SyncPushResponse } from '../../../src/domain/schemas/sync';
-import { SYNC_MUTATION_ROUTES } from '../../../src/domain/sync';
+import { SYNC_WRITES } from '../../../src/domain/sync';
 import { betRequest, createBet, NO_EXPIRY_TIMER } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup, recordEvents } from '../groups/group.factories';
 import { OUTCOME_RETENTION_MS, purgeOldOutcomes } from '../../../src/server/sync/client-mutations';
@@ -331,7 +331,7 @@ describe('the mutations', () => {
     const routes = new Set(
       listRoutes(server.app).map((route) => `${route.method} ${route.pattern}`),
     );
-    for (const [method, pattern] of Object.values(SYNC_MUTATION_ROUTES))
+    for (const { method, path: pattern } of Object.values(SYNC_WRITES))
       expect(routes, `${method} ${pattern}`).toContain(`${method} /api${pattern}`);
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "notifications" DROP CONSTRAINT "notifications_kind_check";--> statement-breakpoint
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_kind_check" CHECK ("notifications"."kind" in ('betCreated', 'closesSoon', 'resolveReminder', 'betResult', 'memberJoined', 'comments', 'resultUndone', 'disputeOpened', 'disputeClosed', 'floorTopUp', 'oddsChanged', 'seasonEnded', 'removedFromGroup'));
