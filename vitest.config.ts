@@ -77,6 +77,9 @@ export default defineConfig({
           name: 'domain',
           include: ['tests/domain/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
           environment: 'node',
+          // A hang guard, not a speed check: a property test of a few hundred runs takes 2 s on
+          // a quiet machine and passed Vitest's default 5 s under a loaded one.
+          testTimeout: 30_000,
           setupFiles: ['tests/fail-on-console-error.ts'],
         },
       },
