@@ -1,11 +1,16 @@
+import { BET_MESSAGES } from './bet-limits';
+import { expiryRefusal } from './bets';
+
 // A tipping round's fixture list (docs/rules.md "Tipping rounds"): read from pasted CSV (date,
 // time, home, away and an optional provider match id: the columns football-data exports and
 // spreadsheets share) or from an iCalendar file (VEVENT DTSTART + SUMMARY "Home - Away"), or
 // typed as rows. A list with one bad line is refused whole, naming the line and the field.
 
-export const FIXTURE_LIMITS = { teamMax: 60, matchesMax: 60 } as const;
+export const FIXTURE_LIMITS = { teamMax: 45, matchesMax: 60 } as const;
 
 export type Fixture = {
+  /** Where it stood in the list (1-based, blank lines counted), for a refusal naming it. */
+  line: number;
   home: string;
   away: string;
   /** UTC, `toISOString()` form. */
@@ -116,20 +121,26 @@ type Candidate = {
   providerMatchId: number | null;
 };
 
+const FIELD_LABELS: Record<FixtureField, string> = {
+  date: 'date',
+  time: 'time',
+  home: 'home team',
+  away: 'away team',
+  kickoff: 'kick-off',
+  id: 'match id',
+  list: 'list',
+};
+
+/** A refusal whose message names the line and the field: "Line 3, date: …". */
 const problem = (line: number, field: FixtureField, message: string): FixtureParse => ({
   ok: false,
-  problem: { line, field, message },
+  problem: { line, field, message: `Line ${line}, ${FIELD_LABELS[field]}: ${message}` },
 });
 
 function checkTeam(line: number, field: 'home' | 'away', name: string): FixtureParse | null {
-  const label = field === 'home' ? 'Home team' : 'Away team';
-  if (name === '') return problem(line, field, `Line ${line}: ${label} is missing`);
+  if (name === '') return problem(line, field, 'missing');
   if (name.length > FIXTURE_LIMITS.teamMax)
-    return problem(
-      line,
-      field,
-      `Line ${line}: ${label} must be ${FIXTURE_LIMITS.teamMax} characters or less`,
-    );
+    return problem(line, field, `must be ${FIXTURE_LIMITS.teamMax} characters or less`);
   return null;
 }
 
@@ -149,15 +160,14 @@ function checkCandidates(candidates: readonly Candidate[], now: number): Fixture
     const bad = checkTeam(line, 'home', candidate.home) ?? checkTeam(line, 'away', candidate.away);
     if (bad) return bad;
     if (candidate.home.toLowerCase() === candidate.away.toLowerCase())
-      return problem(line, 'away', `Line ${line}: a team cannot play itself`);
-    if (candidate.kickoff <= now)
-      return problem(line, 'kickoff', `Line ${line}: the kick-off is in the past`);
+      return problem(line, 'away', `a team cannot play itself`);
+    if (candidate.kickoff <= now) return problem(line, 'kickoff', `the kick-off is in the past`);
     const key = `${candidate.home.toLowerCase()}\u0000${candidate.away.toLowerCase()}`;
     const first = seen.get(key);
-    if (first !== undefined)
-      return problem(line, 'home', `Line ${line}: the same match as line ${first}`);
+    if (first !== undefined) return problem(line, 'home', `the same match as line ${first}`);
     seen.set(key, line);
     fixtures.push({
+      line,
       home: candidate.home,
       away: candidate.away,
       kickoff: new Date(candidate.kickoff).toISOString(),
@@ -182,11 +192,7 @@ export function checkFixtureRows(
     const line = index + 1;
     const kickoff = /[zZ]|[+-]\d{2}:?\d{2}$/.test(row.kickoff) ? Date.parse(row.kickoff) : NaN;
     if (!Number.isFinite(kickoff))
-      return problem(
-        line,
-        'kickoff',
-        `Line ${line}: the kick-off must be a date and time with its zone`,
-      );
+      return problem(line, 'kickoff', `the kick-off must be a date and time with its zone`);
     candidates.push({
       line,
       home: row.home.trim(),
@@ -264,7 +270,7 @@ export function parseFixtureCsv(text: string, { timeZone, now }: FixtureOptions)
     return problem(
       firstIndex + 1,
       header.date < 0 ? 'date' : 'time',
-      `Line ${firstIndex + 1}: the header names no ${header.date < 0 ? 'date' : 'time'} column`,
+      `the header names no ${header.date < 0 ? 'date' : 'time'} column`,
     );
   const columns: Columns = header ?? { date: 0, time: 1, home: 2, away: 3, id: 4 };
   const candidates: Candidate[] = [];
@@ -279,19 +285,14 @@ export function parseFixtureCsv(text: string, { timeZone, now }: FixtureOptions)
       return problem(
         line,
         'date',
-        `Line ${line}: "${cell(columns.date)}" is not a date (use 2026-12-05 or 05/12/2026)`,
+        `"${cell(columns.date)}" is not a date (use 2026-12-05 or 05/12/2026)`,
       );
     const time = parseFixtureTime(cell(columns.time));
-    if (!time)
-      return problem(
-        line,
-        'time',
-        `Line ${line}: "${cell(columns.time)}" is not a time (use 15:30)`,
-      );
+    if (!time) return problem(line, 'time', `"${cell(columns.time)}" is not a time (use 15:30)`);
     const idText = cell(columns.id);
     const providerMatchId = idText === '' ? null : Number(idText);
     if (providerMatchId !== null && !(Number.isSafeInteger(providerMatchId) && providerMatchId > 0))
-      return problem(line, 'id', `Line ${line}: "${idText}" is not a match id`);
+      return problem(line, 'id', `"${idText}" is not a match id`);
     candidates.push({
       line,
       home: cell(columns.home),
@@ -362,24 +363,85 @@ export function parseFixtureIcs(text: string, { timeZone, now }: FixtureOptions)
     else if (name === 'SUMMARY') event.summary = { line, text: unescapeIcs(value).trim() };
     else if (name === 'END' && value.toUpperCase() === 'VEVENT') {
       const { start, summary } = event;
-      if (!start)
-        return problem(event.line, 'kickoff', `Line ${event.line}: the event has no DTSTART`);
+      if (!start) return problem(event.line, 'kickoff', `the event has no DTSTART`);
       if (start.at === null)
-        return problem(
-          start.line,
-          'kickoff',
-          `Line ${start.line}: "${start.text}" is not a date and time`,
-        );
+        return problem(start.line, 'kickoff', `"${start.text}" is not a date and time`);
       const teams = summary ? splitMatchSummary(summary.text) : null;
       if (!teams)
-        return problem(
-          summary?.line ?? event.line,
-          'home',
-          `Line ${summary?.line ?? event.line}: the summary must read "Home - Away"`,
-        );
+        return problem(summary?.line ?? event.line, 'home', `the summary must read "Home - Away"`);
       candidates.push({ line: start.line, ...teams, kickoff: start.at, providerMatchId: null });
       event = null;
     }
   }
   return checkCandidates(candidates, now);
+}
+
+// ---- a round's request ----
+
+export type RoundFixture = Fixture & {
+  /** When its tips close (kick-off less the round's minutes), UTC ISO. */ closesAt: string;
+};
+
+export type RoundListParse =
+  | { ok: true; fixtures: RoundFixture[] }
+  | {
+      ok: false;
+      problem: FixtureProblem;
+      /** The request field to name: csv, ics or matches.{i}.{field}. */ inputField: string;
+    };
+
+/**
+ * The fixtures of POST /groups/{id}/rounds, from whichever list it carries, with their closing
+ * times: a match whose tips would close before `now` or more than a year ahead (a bet's
+ * limits, bets.ts expiryRefusal) is refused naming its line too.
+ */
+export function readRoundList(
+  input: {
+    csv?: string | undefined;
+    ics?: string | undefined;
+    matches?:
+      | ReadonlyArray<{
+          home: string;
+          away: string;
+          kickoff: string;
+          providerMatchId?: number | null | undefined;
+        }>
+      | undefined;
+    timeZone: string;
+    closeMinutesBefore: number;
+  },
+  now: number,
+): RoundListParse {
+  const options = { timeZone: input.timeZone, now };
+  const source = input.csv !== undefined ? 'csv' : input.ics !== undefined ? 'ics' : 'matches';
+  const parsed =
+    input.csv !== undefined
+      ? parseFixtureCsv(input.csv, options)
+      : input.ics !== undefined
+        ? parseFixtureIcs(input.ics, options)
+        : checkFixtureRows(input.matches ?? [], now);
+  const fieldOf = ({ line, field }: FixtureProblem) =>
+    source === 'matches' ? `matches.${line - 1}.${field === 'list' ? 'kickoff' : field}` : source;
+  if (!parsed.ok)
+    return { ok: false, problem: parsed.problem, inputField: fieldOf(parsed.problem) };
+  const fixtures: RoundFixture[] = [];
+  for (const fixture of parsed.fixtures) {
+    const closesAt = new Date(
+      Date.parse(fixture.kickoff) - input.closeMinutesBefore * 60_000,
+    ).toISOString();
+    const refusal = expiryRefusal(closesAt, now);
+    if (refusal) {
+      const failed = problem(
+        fixture.line,
+        'kickoff',
+        refusal === BET_MESSAGES.expiryInPast
+          ? 'tips would close before now'
+          : 'tips would close more than a year ahead',
+      );
+      if (!failed.ok)
+        return { ok: false, problem: failed.problem, inputField: fieldOf(failed.problem) };
+    }
+    fixtures.push({ ...fixture, closesAt });
+  }
+  return { ok: true, fixtures };
 }

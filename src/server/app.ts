@@ -53,6 +53,7 @@ import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createChangeWatermarks } from './mirror/change-watermarks';
 import { createMirrorService } from './mirror/mirror.service';
+import { roundsRoutes } from './rounds/rounds.routes';
 import { seasonsRoutes } from './seasons/seasons.routes';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
@@ -341,6 +342,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     seasons: writeServices.seasons,
     writes: writeRunner,
     rateLimits: config.rateLimits,
+  });
+  await app.register(roundsRoutes, {
+    prefix: API_BASE,
+    rounds: writeServices.rounds,
+    writes: writeRunner,
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,

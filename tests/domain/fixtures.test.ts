@@ -4,6 +4,7 @@ import {
   checkFixtureRows,
   parseFixtureCsv,
   parseFixtureIcs,
+  readRoundList,
   zonedToUtc,
 } from '../../src/domain/fixtures';
 
@@ -19,12 +20,19 @@ describe('parseFixtureCsv', () => {
       ok: true,
       fixtures: [
         {
+          line: 2,
           home: 'Bayern',
           away: 'Dortmund',
           kickoff: '2026-12-05T14:30:00.000Z',
           providerMatchId: null,
         },
-        { home: 'Köln', away: 'Mainz', kickoff: '2026-12-05T17:30:00.000Z', providerMatchId: null },
+        {
+          line: 3,
+          home: 'Köln',
+          away: 'Mainz',
+          kickoff: '2026-12-05T17:30:00.000Z',
+          providerMatchId: null,
+        },
       ],
     });
   });
@@ -38,6 +46,7 @@ describe('parseFixtureCsv', () => {
       ok: true,
       fixtures: [
         {
+          line: 1,
           home: 'Inter; Milan',
           away: 'Roma',
           kickoff: '2026-12-05T20:45:00.000Z',
@@ -89,12 +98,14 @@ describe('parseFixtureIcs', () => {
       ok: true,
       fixtures: [
         {
+          line: 3,
           home: 'Bayern München',
           away: 'Borussia Dortmund',
           kickoff: '2026-12-05T14:30:00.000Z',
           providerMatchId: null,
         },
         {
+          line: 8,
           home: 'Arsenal',
           away: 'Chelsea',
           kickoff: '2026-12-05T17:00:00.000Z',
@@ -167,5 +178,42 @@ describe('zonedToUtc', () => {
         },
       ),
     );
+  });
+});
+
+describe('readRoundList', () => {
+  it('closes tips the given minutes before kick-off', () => {
+    const parsed = readRoundList(
+      { csv: '2026-12-05,15:30,A,B', timeZone: 'UTC', closeMinutesBefore: 30 },
+      now,
+    );
+    expect(parsed).toMatchObject({
+      ok: true,
+      fixtures: [{ closesAt: '2026-12-05T15:00:00.000Z' }],
+    });
+  });
+
+  it('names the typed row and field whose tips would close before now', () => {
+    const soon = new Date(now + 10 * 60_000).toISOString();
+    const parsed = readRoundList(
+      {
+        matches: [
+          { home: 'A', away: 'B', kickoff: '2026-12-05T15:30:00Z' },
+          { home: 'C', away: 'D', kickoff: soon },
+        ],
+        timeZone: 'UTC',
+        closeMinutesBefore: 15,
+      },
+      now,
+    );
+    expect(parsed).toMatchObject({
+      ok: false,
+      inputField: 'matches.1.kickoff',
+      problem: {
+        line: 2,
+        field: 'kickoff',
+        message: 'Line 2, kick-off: tips would close before now',
+      },
+    });
   });
 });

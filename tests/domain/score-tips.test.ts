@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { wagerPointsRefusal } from '../../src/domain/bets';
+import { computeResolution, refunds } from '../../src/domain/payout';
 import {
   DEFAULT_SCORING,
   MAX_GOALS,
@@ -140,5 +142,31 @@ describe('roundTable', () => {
     expect(matchdayWinners(standings, true)).toEqual([1, 2]);
     expect(matchdayWinners(standings, false)).toEqual([]);
     expect(matchdayWinners(roundTable(DEFAULT_SCORING, [], [1, 2]), true)).toEqual([]);
+  });
+});
+
+describe('a score tip as a wager', () => {
+  const tip = { betType: 'score_tip', baseWagerAmount: 1 };
+  const yesNo = { betType: 'yes_no', baseWagerAmount: 2 };
+
+  it('stakes nothing, while other bets stake the base times 1, 2 or 3', () => {
+    expect(wagerPointsRefusal(tip, 0)).toBeNull();
+    expect(wagerPointsRefusal(tip, 1)).toBe('tip_stakes_nothing');
+    expect(wagerPointsRefusal(yesNo, 0)).toBe('points_min');
+    expect(wagerPointsRefusal(yesNo, 3)).toBe('tier');
+    expect(wagerPointsRefusal(yesNo, 4)).toBeNull();
+  });
+
+  it('moves no points when resolved, cancelled or expired', () => {
+    const bet = { betType: 'score_tip', betTypeConfig: { home: 'A', away: 'B' } };
+    const wagers = [1, 2].map((userId) => ({
+      id: userId,
+      userId,
+      prediction: '2-1',
+      points: 0,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }));
+    expect(computeResolution(bet, wagers, '2-1').distributions).toEqual([]);
+    expect(refunds(wagers)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
-import { isValidWagerPoints, type Wager } from '../../domain/bets';
+import { BET_MESSAGES } from '../../domain/bet-limits';
+import { wagerPointsRefusal, type Wager } from '../../domain/bets';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
@@ -10,6 +11,7 @@ import {
   invalidPrediction,
   invalidWagerPoints,
   notWagerOwner,
+  validationFailed,
   wagerExists,
   wagerNotFound,
 } from '../errors';
@@ -131,6 +133,44 @@ const placeDebitAndStamp = prepared<
     .leftJoin(moved, sql`true`)
     .leftJoin(stamped, sql`true`);
 });
+// A score tip stakes nothing (docs/rules.md "Tipping rounds"): its insert moves no points and
+// writes no ledger row; the stamp is the same as a placed wager's.
+const placeTipAndStamp = prepared<
+  Array<{
+    placed: WagerRow;
+    stamped: { version: number; totals: PredictionTotal[] | null } | null;
+  }>,
+  Omit<typeof wagers.$inferInsert, 'id'>
+>('placeTipStamping', (tx) => {
+  const placed = tx.$with('placed').as(
+    tx
+      .insert(wagers)
+      .values({
+        betId: slot<number>('betId'),
+        userId: slot<number>('userId'),
+        prediction: slot<string>('prediction'),
+        points: slot<number>('points'),
+        createdAt: slot<Date>('createdAt'),
+        updatedAt: slot<Date>('updatedAt'),
+      })
+      .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
+      .returning(),
+  );
+  const stamped = tx.$with('stamped').as(
+    tx
+      .update(bets)
+      .set({ version: 0 })
+      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${placed})`))
+      .returning({
+        version: bets.version,
+        totals: totalsOf(
+          sql`select prediction, points from ${wagers} where ${wagers.betId} = ${bets.id}
+            union all select prediction, points from ${placed}`,
+        ).as('totals'),
+      }),
+  );
+  return tx.with(placed, stamped).select().from(placed).leftJoin(stamped, sql`true`);
+});
 // Changing: the stamp follows the change, so its totals read the changed wager.
 const stampBet = prepared<
   Array<{ version: number; totals: PredictionTotal[] | null }>,
@@ -185,8 +225,18 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     await requireBetAction(tx, { userId: caller.id, bet, membership, action: 'wager', now: at });
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
-    if (!isValidWagerPoints(bet.baseWagerAmount, points))
-      throw invalidWagerPoints(bet.baseWagerAmount);
+    switch (wagerPointsRefusal(bet, points)) {
+      case 'points_min':
+        throw validationFailed(BET_MESSAGES.pointsMin, { points: BET_MESSAGES.pointsMin });
+      case 'tip_stakes_nothing':
+        throw validationFailed(BET_MESSAGES.tipStakesNothing, {
+          points: BET_MESSAGES.tipStakesNothing,
+        });
+      case 'tier':
+        throw invalidWagerPoints(bet.baseWagerAmount);
+      case null:
+        break;
+    }
     return normalizeAnswer(bet, prediction);
   }
 
@@ -222,6 +272,28 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         const locked = await findBetForWager(tx, input.betId, caller.id);
         const { bet } = locked;
         const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
+        const values = {
+          betId: bet.id,
+          userId: caller.id,
+          prediction,
+          points: input.points,
+          createdAt: at,
+          updatedAt: at,
+        };
+        if (input.points === 0) {
+          const [tip] = await placeTipAndStamp(tx, values);
+          if (!tip) {
+            const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
+            throw wagerExists(existing!.id);
+          }
+          return {
+            bet,
+            wager: tip.placed,
+            previousPoints: 0,
+            betTotals: tip.stamped?.totals ?? [],
+            betVersion: tip.stamped!.version,
+          };
+        }
         const debit = placedWagerDebit({
           groupId: bet.groupId,
           userId: caller.id,
@@ -229,15 +301,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           points: input.points,
           now: at,
         });
-        const [row] = await placeDebitAndStamp(tx, {
-          ...debit.values,
-          betId: bet.id,
-          userId: caller.id,
-          prediction,
-          points: input.points,
-          createdAt: at,
-          updatedAt: at,
-        });
+        const [row] = await placeDebitAndStamp(tx, { ...debit.values, ...values });
         if (!row) {
           const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
           throw wagerExists(existing!.id);
