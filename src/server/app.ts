@@ -42,6 +42,8 @@ import { startBetExpiryJob } from './jobs/bet-expiry.job';
 import { startFloorTopUpJob } from './jobs/floor-top-up.job';
 import { startPicksRevealJob } from './jobs/picks-reveal.job';
 import { startSeasonsJob } from './jobs/seasons.job';
+import { startRoundResultsJob } from './jobs/round-results.job';
+import { footballDataProvider } from './rounds/football-data';
 import { startRemindersJob } from './jobs/reminders.job';
 import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
 import { createMailer } from './mail/mailer';
@@ -396,6 +398,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
   // Seasons whose end date passed end: standings archived, points reset if chosen.
   startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
+  // Tipping rounds' results from football-data.org; without a token admins type them.
+  const { token: footballToken, url: footballUrl } = config.footballData;
+  const provider =
+    footballToken && footballDataProvider({ url: footballUrl, token: footballToken });
+  if (provider)
+    startJob(config.resultsIntervalMs, (o) => startRoundResultsJob({ ...o, db, events, provider }));
   // Closes-soon and resolve reminders, and the inbox's pruning.
   startJob(config.reminderIntervalMs, (o) =>
     startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),
