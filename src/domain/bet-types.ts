@@ -16,7 +16,13 @@ import { SCORE_TIP_MESSAGES, formatScore, parseScore, tipHit } from './score-tip
 // is adding an entry (TypeScript asks for one per BET_TYPES name), its config's schema in
 // schemas/bet-types.ts and its tests.
 
-export const BET_TYPES = ['yes_no', 'multiple_choice', 'numeric', 'over_under', 'score_tip'] as const;
+export const BET_TYPES = [
+  'yes_no',
+  'multiple_choice',
+  'numeric',
+  'over_under',
+  'score_tip',
+] as const;
 export type BetType = (typeof BET_TYPES)[number];
 
 /** The types POST /bets and the bet form make; a score tip is made only by a tipping round. */
@@ -292,6 +298,14 @@ export type BetTypeConfigOf<T extends BetType> = BetTypeConfigs[T];
 /** A bet type's entry, or undefined for a name this build does not know ("toString" included). */
 export function betTypeRulesOf(betType: string): BetTypeRules | undefined {
   return Object.hasOwn(BET_TYPE_RULES, betType) ? BET_TYPE_RULES[betType as BetType] : undefined;
+}
+
+/**
+ * Whether the pool game's screens list the bet (its group's bets, the queues): a tipping
+ * round's match, a score tip, belongs to its round (src/server/rounds) and stakes nothing.
+ */
+export function isPoolBet(bet: Pick<BetRules, 'betType'>): boolean {
+  return betTypeRulesOf(bet.betType)?.stakesPoints !== false;
 }
 
 const unsupported = (betType: string) => `Unsupported bet type ${betType}`;

@@ -66,7 +66,10 @@ export function initialBetFormValues(now: number, groupId: number | null): BetFo
 }
 
 /** Each bet type's config, from the form fields it uses (bet-type-step.tsx shows them). */
-const CONFIG_FROM_FORM: Record<CreatableBetType, (values: BetFormValues) => Record<string, unknown>> = {
+const CONFIG_FROM_FORM: Record<
+  CreatableBetType,
+  (values: BetFormValues) => Record<string, unknown>
+> = {
   yes_no: (values) => ({ yesLabel: values.yesLabel, noLabel: values.noLabel }),
   multiple_choice: (values) => ({ options: values.options }),
   numeric: () => ({}),

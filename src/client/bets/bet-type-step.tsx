@@ -1,10 +1,6 @@
 import { Plus, X } from 'lucide-react';
 import type { ReactNode } from 'react';
-import {
-  BET_TYPE_RULES,
-  CREATABLE_BET_TYPES,
-  type CreatableBetType,
-} from '../../domain/bet-types';
+import { BET_TYPE_RULES, CREATABLE_BET_TYPES, type CreatableBetType } from '../../domain/bet-types';
 import { Button } from '../ui/button';
 import { SegmentedField } from '../ui/segmented-field';
 import { TextField } from '../ui/text-field';
@@ -28,7 +24,10 @@ const TYPE_TEXT = {
   numericHint: 'Players guess a number; the closest guess wins.',
 };
 
-const TYPES = CREATABLE_BET_TYPES.map((type) => ({ value: type, label: BET_TYPE_RULES[type].name }));
+const TYPES = CREATABLE_BET_TYPES.map((type) => ({
+  value: type,
+  label: BET_TYPE_RULES[type].name,
+}));
 
 type ConfigFieldsProps = BetStepProps & { shown: (field: BetFormField) => string | undefined };
 

@@ -90,15 +90,11 @@ const totalsOf = (rows: SQL) =>
 // statement's snapshot does not show it among.
 type PlaceValues = Omit<typeof wagers.$inferInsert, 'id'> &
   ReturnType<typeof placedWagerDebit>['values'];
-const placeDebitAndStamp = prepared<
-  Array<{
-    placed: WagerRow;
-    moved: MembershipRow | null;
-    stamped: { version: number; totals: PredictionTotal[] | null } | null;
-  }>,
-  PlaceValues
->('placeWagerDebitingAndStamping', (tx) => {
-  const placed = tx.$with('placed').as(
+type Stamped = { version: number; totals: PredictionTotal[] | null } | null;
+
+/** The CTE inserting the wager of the statement's slots (nothing on a second wager of the user). */
+const placedCte = (tx: Executor) =>
+  tx.$with('placed').as(
     tx
       .insert(wagers)
       .values({
@@ -112,12 +108,14 @@ const placeDebitAndStamp = prepared<
       .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
       .returning(),
   );
-  const { moved, ledgerRow } = placedWagerDebitCtes(tx, sql`${placed}`);
-  const stamped = tx.$with('stamped').as(
+
+/** The CTE stamping the bet when `after` has a row, its totals with the placed wager added. */
+const stampedCte = (tx: Executor, placed: ReturnType<typeof placedCte>, after: SQL) =>
+  tx.$with('stamped').as(
     tx
       .update(bets)
       .set({ version: 0 })
-      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${moved})`))
+      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${after})`))
       .returning({
         version: bets.version,
         totals: totalsOf(
@@ -126,6 +124,14 @@ const placeDebitAndStamp = prepared<
         ).as('totals'),
       }),
   );
+
+const placeDebitAndStamp = prepared<
+  Array<{ placed: WagerRow; moved: MembershipRow | null; stamped: Stamped }>,
+  PlaceValues
+>('placeWagerDebitingAndStamping', (tx) => {
+  const placed = placedCte(tx);
+  const { moved, ledgerRow } = placedWagerDebitCtes(tx, sql`${placed}`);
+  const stamped = stampedCte(tx, placed, sql`${moved}`);
   return tx
     .with(placed, moved, ledgerRow, stamped)
     .select()
@@ -136,40 +142,16 @@ const placeDebitAndStamp = prepared<
 // A score tip stakes nothing (docs/rules.md "Tipping rounds"): its insert moves no points and
 // writes no ledger row; the stamp is the same as a placed wager's.
 const placeTipAndStamp = prepared<
-  Array<{
-    placed: WagerRow;
-    stamped: { version: number; totals: PredictionTotal[] | null } | null;
-  }>,
+  Array<{ placed: WagerRow; stamped: Stamped }>,
   Omit<typeof wagers.$inferInsert, 'id'>
 >('placeTipStamping', (tx) => {
-  const placed = tx.$with('placed').as(
-    tx
-      .insert(wagers)
-      .values({
-        betId: slot<number>('betId'),
-        userId: slot<number>('userId'),
-        prediction: slot<string>('prediction'),
-        points: slot<number>('points'),
-        createdAt: slot<Date>('createdAt'),
-        updatedAt: slot<Date>('updatedAt'),
-      })
-      .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
-      .returning(),
-  );
-  const stamped = tx.$with('stamped').as(
-    tx
-      .update(bets)
-      .set({ version: 0 })
-      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${placed})`))
-      .returning({
-        version: bets.version,
-        totals: totalsOf(
-          sql`select prediction, points from ${wagers} where ${wagers.betId} = ${bets.id}
-            union all select prediction, points from ${placed}`,
-        ).as('totals'),
-      }),
-  );
-  return tx.with(placed, stamped).select().from(placed).leftJoin(stamped, sql`true`);
+  const placed = placedCte(tx);
+  const stamped = stampedCte(tx, placed, sql`${placed}`);
+  return tx
+    .with(placed, stamped)
+    .select()
+    .from(placed)
+    .leftJoin(stamped, sql`true`);
 });
 // Changing: the stamp follows the change, so its totals read the changed wager.
 const stampBet = prepared<
