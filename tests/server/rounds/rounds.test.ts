@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR, NO_EXPIRY_TIMER, createBet, pointsOf, resolve } from '../bets/bet.factories';
 import { createGroupWithRoles, createPlayer, joinGroup } from '../groups/group.factories';
 import { useTestServer } from '../harness';
+import { inboxOf, sendReminders } from '../notifications/notification.factories';
 import { createRound, csvLine, getRound, postRound, tip } from './round.factories';
 
 // Tipping rounds through the API: creation from a fixture list (admins only, all or nothing,
@@ -115,6 +116,25 @@ describe('creating a round', () => {
     expect(Date.parse(round.matches[0]!.kickoff) - Date.parse(round.matches[0]!.closesAt)).toBe(
       15 * 60_000,
     );
+  });
+});
+
+describe("a round's news", () => {
+  it('tells nobody of each match as a new bet, nor reminds of each match closing', async () => {
+    const { group, admin, member } = await createGroupWithRoles(server);
+    const round = await createRound(server, admin, group, {
+      name: 'Quiet',
+      csv: [csvLine(server, HOUR, 'A', 'B'), csvLine(server, HOUR, 'C', 'D')].join('\n'),
+    });
+    // A bet of the pool game made after it: its news is the witness that the inbox has caught up.
+    await createBet(server, admin, group, { title: 'Witness' });
+    await sendReminders(server, new Date(Date.parse(round.matches[0]!.closesAt) - 60_000));
+    const { notifications } = await inboxOf(server, member);
+    const matchIds = new Set(round.matches.map((match) => match.betId));
+    expect(notifications.filter((entry) => entry.kind === 'betCreated')).toHaveLength(1);
+    expect(
+      notifications.filter((entry) => entry.betId !== null && matchIds.has(entry.betId)),
+    ).toEqual([]);
   });
 });
 
