@@ -85,6 +85,7 @@ export const API_ERROR_CODES = [
   'no_open_dispute',
   'settlement_spent',
   'season_over',
+  'round_started',
   'no_invite_code',
   // 429
   'rate_limited',

@@ -49,6 +49,7 @@ export const BET_MESSAGES = {
   pointsRequired: 'Points are required',
   pointsWhole: 'Points must be a whole number',
   pointsMin: 'Points must be at least 1',
+  tipStakesNothing: 'A score tip stakes no points: send points 0',
   betRequired: 'Bet is required',
   answerRequired: 'Answer is required',
   answerMax: 'Answer must be 100 characters or less',

@@ -7,6 +7,7 @@ import {
   isDecimalString,
   parseDecimal,
 } from './decimal';
+import { SCORE_TIP_MESSAGES, formatScore, parseScore, tipHit } from './score-tips';
 
 // The bet-type table of docs/architecture.md §5: one entry per type with its config, what
 // a prediction and a correct answer may be, how answers are stored and labelled, and who
@@ -15,8 +16,18 @@ import {
 // is adding an entry (TypeScript asks for one per BET_TYPES name), its config's schema in
 // schemas/bet-types.ts and its tests.
 
-export const BET_TYPES = ['yes_no', 'multiple_choice', 'numeric', 'over_under'] as const;
+export const BET_TYPES = [
+  'yes_no',
+  'multiple_choice',
+  'numeric',
+  'over_under',
+  'score_tip',
+] as const;
 export type BetType = (typeof BET_TYPES)[number];
+
+/** The types POST /bets and the bet form make; a score tip is made only by a tipping round. */
+export const CREATABLE_BET_TYPES = ['yes_no', 'multiple_choice', 'numeric', 'over_under'] as const;
+export type CreatableBetType = (typeof CREATABLE_BET_TYPES)[number];
 
 /** A stored config: docs/groups-and-bets.md §3 calls it a free record, so the rules read it defensively. */
 type StoredConfig = Readonly<Record<string, unknown>>;
@@ -38,8 +49,8 @@ export type Winners = {
 
 /** What a prediction or a correct answer may be, and how the screens ask for it. */
 type AnswerRule = {
-  /** A button per choice (`answerChoices`), or a number field. */
-  input: 'choices' | 'number';
+  /** A button per choice (`answerChoices`), a number field, or a score (home goals - away goals). */
+  input: 'choices' | 'number' | 'score';
   /** Why a trimmed, non-empty text does not fit, or null; `choices` are the bet's. */
   check: (text: string, choices: readonly string[]) => string | null;
   /** The input's label when it asks for something other than the answer itself. */
@@ -52,6 +63,7 @@ export type BetTypeConfigs = {
   multiple_choice: { options: string[] };
   numeric: Record<string, never>;
   over_under: { line: number };
+  score_tip: { home: string; away: string };
 };
 
 export type BetTypeRules = {
@@ -73,6 +85,11 @@ export type BetTypeRules = {
   correctAnswer: AnswerRule;
   /** The stored form of a valid, trimmed prediction or answer: numbers canonical. */
   normalize: (text: string) => string;
+  /**
+   * Whether a wager stakes points (base × 1, 2 or 3). A score tip stakes none: a tipping round
+   * is scored by its table (score-tips.ts), not by a pool (docs/rules.md "Tipping rounds").
+   */
+  stakesPoints: boolean;
   /** Which wagers win against a valid correct answer; throws when the answer does not fit. */
   findWinners: (config: StoredConfig, wagers: readonly RuledWager[], answer: string) => Winners;
 };
@@ -173,6 +190,7 @@ const yesNo = {
   prediction: oneOfTheChoices(BET_MESSAGES.yesNo),
   correctAnswer: oneOfTheChoices(BET_MESSAGES.answerYesNo),
   normalize: (text) => text,
+  stakesPoints: true,
   findWinners: (_config, wagers, answer) => equalToAnswer(wagers, answer),
 } satisfies BetTypeRules;
 
@@ -189,6 +207,7 @@ const multipleChoice = {
   prediction: oneOfTheChoices(BET_MESSAGES.notAnOption),
   correctAnswer: oneOfTheChoices(BET_MESSAGES.answerNotAnOption),
   normalize: (text) => text,
+  stakesPoints: true,
   findWinners: (_config, wagers, answer) => equalToAnswer(wagers, answer),
 } satisfies BetTypeRules;
 
@@ -202,6 +221,7 @@ const numeric = {
   correctAnswer: aNumber,
   // "7.50" and "7.5" are one answer.
   normalize: canonicalDecimal,
+  stakesPoints: true,
   findWinners: (_config, wagers, answer) => closestToAnswer(wagers, answer),
 } satisfies BetTypeRules;
 
@@ -217,7 +237,50 @@ const overUnder = {
   correctAnswer: { ...aNumber, label: 'The actual number' },
   // Predictions are over or under; the correct answer is a number, stored canonical.
   normalize: (text) => (isDecimalString(text) ? canonicalDecimal(text) : text),
+  stakesPoints: true,
   findWinners: sideOfLine,
+} satisfies BetTypeRules;
+
+const aScore: AnswerRule = {
+  input: 'score',
+  check: (text) => (parseScore(text) ? null : SCORE_TIP_MESSAGES.invalid),
+};
+
+const scoreTip = {
+  withDefaults: (config) => ({
+    home: typeof config.home === 'string' ? config.home.trim() : '',
+    away: typeof config.away === 'string' ? config.away.trim() : '',
+  }),
+  name: 'Score tip',
+  // Any score is an answer: there is nothing to pick from.
+  choices: () => [],
+  answerLabel: (_config, answer) => answer,
+  prediction: aScore,
+  correctAnswer: { ...aScore, label: 'Final score' },
+  // "2:1" and "02-1" are one tip, "2-1".
+  normalize: (text) => {
+    const score = parseScore(text);
+    return score ? formatScore(score) : text;
+  },
+  stakesPoints: false,
+  // The exact tips are its "winners" (the statistics' Correct badge); with nothing staked no
+  // points move (payout.ts), and the round's table scores every tip (score-tips.ts).
+  findWinners: (_config, wagers, answer) => {
+    const result = parseScore(answer);
+    if (!result)
+      throw new Error(`A score tip is resolved with a score, not ${JSON.stringify(answer)}`);
+    return {
+      isPush: false,
+      winningWagerIds: new Set(
+        wagers
+          .filter((wager) => {
+            const tip = parseScore(wager.prediction);
+            return tip !== null && tipHit(tip, result) === 'exact';
+          })
+          .map((wager) => wager.id),
+      ),
+    };
+  },
 } satisfies BetTypeRules;
 
 /** One entry per bet type; TypeScript refuses a BET_TYPES name without one. */
@@ -226,6 +289,7 @@ export const BET_TYPE_RULES = {
   multiple_choice: multipleChoice,
   numeric,
   over_under: overUnder,
+  score_tip: scoreTip,
 } as const satisfies Record<BetType, BetTypeRules>;
 
 /** The config a bet of type `T` carries once its request is validated (defaults applied). */
@@ -234,6 +298,14 @@ export type BetTypeConfigOf<T extends BetType> = BetTypeConfigs[T];
 /** A bet type's entry, or undefined for a name this build does not know ("toString" included). */
 export function betTypeRulesOf(betType: string): BetTypeRules | undefined {
   return Object.hasOwn(BET_TYPE_RULES, betType) ? BET_TYPE_RULES[betType as BetType] : undefined;
+}
+
+/**
+ * Whether the pool game's screens list the bet (its group's bets, the queues): a tipping
+ * round's match, a score tip, belongs to its round (src/server/rounds) and stakes nothing.
+ */
+export function isPoolBet(bet: Pick<BetRules, 'betType'>): boolean {
+  return betTypeRulesOf(bet.betType)?.stakesPoints !== false;
 }
 
 const unsupported = (betType: string) => `Unsupported bet type ${betType}`;

@@ -1,5 +1,10 @@
 import { BET_LIMITS, BET_MESSAGES } from './bet-limits';
-import type { BetType, BetTypeConfigOf } from './bet-types';
+import {
+  betTypeRulesOf,
+  type BetType,
+  type BetTypeConfigOf,
+  type CreatableBetType,
+} from './bet-types';
 import type { BetDispute, RevealedPick } from './fair-resolution';
 import type { Membership } from './groups';
 
@@ -33,8 +38,8 @@ type CreateBetCommon = {
 };
 /** A validated bet request: the config is the one of its type, with defaults applied. */
 export type CreateBetInput = {
-  [T in BetType]: CreateBetCommon & { betType: T; betTypeConfig: BetTypeConfigOf<T> };
-}[BetType];
+  [T in CreatableBetType]: CreateBetCommon & { betType: T; betTypeConfig: BetTypeConfigOf<T> };
+}[CreatableBetType];
 
 /** POST /bets, as a form sends it; the config is checked against its type's (schemas/bet-types.ts). */
 export type CreateBetRequest = {
@@ -42,7 +47,7 @@ export type CreateBetRequest = {
   description?: string | null | undefined;
   expiresAt: string;
   baseWagerAmount: number;
-  betType: BetType;
+  betType: CreatableBetType;
   betTypeConfig?: unknown;
   groupId: string | number;
 };
@@ -81,6 +86,21 @@ export function wagerMultiplier(base: number, points: number): 1 | 2 | 3 | null 
 /** A wager's points must be the base amount times 1, 2 or 3 (docs/groups-and-bets.md §3, §5). */
 export function isValidWagerPoints(base: number, points: number): boolean {
   return wagerMultiplier(base, points) !== null;
+}
+
+/**
+ * Why a wager's points do not fit its bet, or null: a bet whose type stakes points takes the
+ * base times 1, 2 or 3 (`points_min` below 1, `tier` otherwise); a score tip stakes nothing, so
+ * only 0 (docs/rules.md "Tipping rounds").
+ */
+export function wagerPointsRefusal(
+  bet: { betType: string; baseWagerAmount: number },
+  points: number,
+): 'points_min' | 'tier' | 'tip_stakes_nothing' | null {
+  if (betTypeRulesOf(bet.betType)?.stakesPoints === false)
+    return points === 0 ? null : 'tip_stakes_nothing';
+  if (points < 1) return 'points_min';
+  return isValidWagerPoints(bet.baseWagerAmount, points) ? null : 'tier';
 }
 
 /**

@@ -89,9 +89,12 @@ export function splitPool(pool: number, stakes: readonly number[]): number[] {
   return shares.map((entry) => Number(entry.share));
 }
 
-/** Every wager back in full: on cancel and expiry, and when nobody wins (docs/architecture.md §5). In wager order. */
+/**
+ * Every wager back in full: on cancel and expiry, and when nobody wins (docs/architecture.md §5).
+ * In wager order. A wager that staked nothing (a score tip) has nothing to get back: no entry.
+ */
 export function refunds(wagers: readonly PayoutWager[]): Distribution[] {
-  return inWagerOrder(wagers).map((wager) => ({
+  return inWagerOrder(wagers.filter((wager) => wager.points > 0)).map((wager) => ({
     userId: wager.userId,
     winnings: wager.points,
     wagerAmount: wager.points,

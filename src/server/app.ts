@@ -42,6 +42,8 @@ import { startBetExpiryJob } from './jobs/bet-expiry.job';
 import { startFloorTopUpJob } from './jobs/floor-top-up.job';
 import { startPicksRevealJob } from './jobs/picks-reveal.job';
 import { startSeasonsJob } from './jobs/seasons.job';
+import { startRoundResultsJob } from './jobs/round-results.job';
+import { footballDataProvider } from './rounds/football-data';
 import { startRemindersJob } from './jobs/reminders.job';
 import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
 import { createMailer } from './mail/mailer';
@@ -53,6 +55,7 @@ import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createChangeWatermarks } from './mirror/change-watermarks';
 import { createMirrorService } from './mirror/mirror.service';
+import { roundsRoutes } from './rounds/rounds.routes';
 import { seasonsRoutes } from './seasons/seasons.routes';
 import { createPushService } from './push/push.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
@@ -342,6 +345,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     writes: writeRunner,
     rateLimits: config.rateLimits,
   });
+  await app.register(roundsRoutes, {
+    prefix: API_BASE,
+    rounds: writeServices.rounds,
+    writes: writeRunner,
+  });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,
     notifications: writeServices.notifications,
@@ -390,6 +398,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
   // Seasons whose end date passed end: standings archived, points reset if chosen.
   startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
+  // Tipping rounds' results from football-data.org; without a token admins type them.
+  const { token: footballToken, url: footballUrl } = config.footballData;
+  const provider =
+    footballToken && footballDataProvider({ url: footballUrl, token: footballToken });
+  if (provider)
+    startJob(config.resultsIntervalMs, (o) => startRoundResultsJob({ ...o, db, events, provider }));
   // Closes-soon and resolve reminders, and the inbox's pruning.
   startJob(config.reminderIntervalMs, (o) =>
     startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),

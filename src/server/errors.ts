@@ -256,6 +256,8 @@ export const seasonActive = () =>
 // ---- 422 (a rule) ----
 /** Ending needs a running season: one that ended already (on its date, or by another admin) stays as it was. */
 export const seasonOver = () => new AppError(422, 'season_over', 'This season has already ended.');
+export const roundStarted = () =>
+  new AppError(422, 'round_started', 'The round has started: its scoring can no longer change.');
 /** Wagers are taken only while the bet is active and before its expiresAt (docs/groups-and-bets.md §4). */
 export const betClosed = (reason: 'expired' | 'not_active') =>
   new AppError(

@@ -22,6 +22,7 @@ const SAMPLE_CONFIGS: Record<BetType, Record<string, unknown>> = {
   multiple_choice: { options: ['Red', 'Green', 'Blue'] },
   numeric: {},
   over_under: { line: 2.5 },
+  score_tip: { home: 'Bayern', away: 'Dortmund' },
 };
 
 /** A bet of each type, its config as the create schema stores it. */
@@ -61,7 +62,8 @@ describe('the bet-type table', () => {
     );
   });
 
-  it.each(betsByType)('$betType: the create schema accepts its sample config', (bet) => {
+  const creatable = betsByType.filter((bet) => bet.betType !== 'score_tip');
+  it.each(creatable)('$betType: the create schema accepts its sample config', (bet) => {
     const result = createBetRequestSchema.safeParse({
       title: 'A bet',
       expiresAt: '2030-06-01T12:00:00.000Z',
@@ -72,6 +74,18 @@ describe('the bet-type table', () => {
     });
     expect(result.success).toBe(true);
     expect(result.data?.betTypeConfig).toEqual(bet.betTypeConfig);
+  });
+
+  it('refuses a score tip on POST /bets: only a tipping round makes one', () => {
+    const result = createBetRequestSchema.safeParse({
+      title: 'A bet',
+      expiresAt: '2030-06-01T12:00:00.000Z',
+      baseWagerAmount: 1,
+      betType: 'score_tip',
+      betTypeConfig: SAMPLE_CONFIGS.score_tip,
+      groupId: 1,
+    });
+    expect(result.success).toBe(false);
   });
 
   it.each(betsByType)('$betType: every choice is a valid prediction, stored as it is', (bet) => {
@@ -88,11 +102,12 @@ describe('the bet-type table', () => {
   it.each(betsByType)('$betType: its inputs accept what they ask for', (bet) => {
     const rules = BET_TYPE_RULES[bet.betType];
     const choices = answerChoices(bet);
+    const sample = { choices: '', number: '-7.50', score: '2-1' } as const;
     if (rules.prediction.input === 'choices') expect(choices.length).toBeGreaterThan(1);
-    else expect(validatePrediction(bet, '-7.50')).toBeNull();
+    else expect(validatePrediction(bet, sample[rules.prediction.input])).toBeNull();
     if (rules.correctAnswer.input === 'choices')
       for (const choice of choices) expect(validateCorrectAnswer(bet, choice)).toBeNull();
-    else expect(validateCorrectAnswer(bet, '7.50')).toBeNull();
+    else expect(validateCorrectAnswer(bet, sample[rules.correctAnswer.input])).toBeNull();
     expect(validatePrediction(bet, 'certainly not an answer')).not.toBeNull();
     expect(validateCorrectAnswer(bet, 'certainly not an answer')).not.toBeNull();
     expect(validatePrediction(bet, '  ')).not.toBeNull();
@@ -103,10 +118,17 @@ describe('the bet-type table', () => {
     '$betType: a valid correct answer names winners among valid predictions',
     (bet) => {
       const rules = BET_TYPE_RULES[bet.betType];
-      const predictions =
-        rules.prediction.input === 'choices' ? answerChoices(bet) : ['1', '2.5', '40'];
+      const predictions = {
+        choices: answerChoices(bet),
+        number: ['1', '2.5', '40'],
+        score: ['1-0', '2-2', '3-1'],
+      }[rules.prediction.input];
       const wagers = predictions.map((prediction, index) => ({ id: index + 1, prediction }));
-      const answers = rules.correctAnswer.input === 'choices' ? answerChoices(bet) : ['3', '2.5'];
+      const answers = {
+        choices: answerChoices(bet),
+        number: ['3', '2.5'],
+        score: ['2-2', '1-0'],
+      }[rules.correctAnswer.input];
       for (const answer of answers) {
         expect(validateCorrectAnswer(bet, answer)).toBeNull();
         const { isPush, winningWagerIds } = findWinners(bet, wagers, answer);

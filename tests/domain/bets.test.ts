@@ -215,7 +215,7 @@ describe('wager and resolve requests', () => {
     [{ betId: 3, prediction: ' ', points: 2 }, 'Prediction is required'],
     [{ betId: 3, prediction: 'yes' }, 'Points are required'],
     [{ betId: 3, prediction: 'yes', points: 1.5 }, 'Points must be a whole number'],
-    [{ betId: 3, prediction: 'yes', points: 0 }, 'Points must be at least 1'],
+    [{ betId: 3, prediction: 'yes', points: -1 }, 'Points must be at least 1'],
     [{ prediction: 'yes', points: 1 }, 'Bet is required'],
   ])('refuses the wager %j with "%s"', (input, message) => {
     expect(messagesOf(placeWagerRequestSchema.safeParse(input))).toEqual([message]);

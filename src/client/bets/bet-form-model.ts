@@ -1,5 +1,5 @@
 import { BET_MESSAGES } from '../../domain/bet-limits';
-import type { BetType } from '../../domain/bet-types';
+import type { CreatableBetType } from '../../domain/bet-types';
 import { defaultExpiresAt, type CreateBetRequest } from '../../domain/bets';
 import { createBetRequestSchemaAt } from '../../domain/schemas/bets';
 
@@ -14,7 +14,7 @@ export interface BetFormValues {
   expiresAt: string;
   baseWagerAmount: 1 | 2 | 3;
   groupId: number | null;
-  betType: BetType;
+  betType: CreatableBetType;
   yesLabel: string;
   noLabel: string;
   options: string[];
@@ -66,7 +66,10 @@ export function initialBetFormValues(now: number, groupId: number | null): BetFo
 }
 
 /** Each bet type's config, from the form fields it uses (bet-type-step.tsx shows them). */
-const CONFIG_FROM_FORM: Record<BetType, (values: BetFormValues) => Record<string, unknown>> = {
+const CONFIG_FROM_FORM: Record<
+  CreatableBetType,
+  (values: BetFormValues) => Record<string, unknown>
+> = {
   yes_no: (values) => ({ yesLabel: values.yesLabel, noLabel: values.noLabel }),
   multiple_choice: (values) => ({ options: values.options }),
   numeric: () => ({}),

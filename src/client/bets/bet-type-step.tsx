@@ -1,6 +1,6 @@
 import { Plus, X } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { BET_TYPE_RULES, BET_TYPES, type BetType } from '../../domain/bet-types';
+import { BET_TYPE_RULES, CREATABLE_BET_TYPES, type CreatableBetType } from '../../domain/bet-types';
 import { Button } from '../ui/button';
 import { SegmentedField } from '../ui/segmented-field';
 import { TextField } from '../ui/text-field';
@@ -24,12 +24,15 @@ const TYPE_TEXT = {
   numericHint: 'Players guess a number; the closest guess wins.',
 };
 
-const TYPES = BET_TYPES.map((type) => ({ value: type, label: BET_TYPE_RULES[type].name }));
+const TYPES = CREATABLE_BET_TYPES.map((type) => ({
+  value: type,
+  label: BET_TYPE_RULES[type].name,
+}));
 
 type ConfigFieldsProps = BetStepProps & { shown: (field: BetFormField) => string | undefined };
 
 /** The config fields of each bet type, shown under the type picker. */
-const CONFIG_FIELDS: Record<BetType, (props: ConfigFieldsProps) => ReactNode> = {
+const CONFIG_FIELDS: Record<CreatableBetType, (props: ConfigFieldsProps) => ReactNode> = {
   yes_no: YesNoLabels,
   multiple_choice: OptionList,
   numeric: () => <p className={styles.hint}>{TYPE_TEXT.numericHint}</p>,

@@ -1,5 +1,6 @@
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { isPoolBet } from '../../domain/bet-types';
 import type { BetStatistics } from '../../domain/bets';
 import {
   isWageringOpen,
@@ -52,7 +53,8 @@ export function useGroupBets(
 ): GroupBets | undefined {
   return useLiveQuery(async () => {
     if (groupId === undefined) return { bets: [], wagers: new Map() };
-    const bets = await db.bets.where('groupId').equals(groupId).toArray();
+    // A tipping round's matches are its round's, not the bet lists' (isPoolBet).
+    const bets = await db.bets.where('groupId').equals(groupId).filter(isPoolBet).toArray();
     const ids = new Set(bets.map((bet) => bet.id));
     const wagers =
       userId === undefined
@@ -80,11 +82,12 @@ async function myPointsByGroup(database: HunchDb, userId: number) {
 // live query after each page it writes. The index's order is the active list's order
 // (expiresAt, then id) for the ISO times the server and the mutators write.
 
-/** Active bets closing after `from` (ms), soonest first. */
+/** Active bets closing after `from` (ms), soonest first; a tipping round's matches are not among them (isPoolBet). */
 function activeBetsClosingAfter(database: HunchDb, from: number) {
   return database.bets
     .where('[state+expiresAt]')
-    .between(['active', new Date(from).toISOString()], ['active', Dexie.maxKey], false, true);
+    .between(['active', new Date(from).toISOString()], ['active', Dexie.maxKey], false, true)
+    .filter(isPoolBet);
 }
 
 /** The bet queue's head (docs/groups-and-bets.md §4): the earliest-expiring unwagered bet the player can afford; null when none. */
@@ -184,6 +187,7 @@ export async function readNextBetToResolve(
   return nextBetToResolve(
     candidates.filter(
       (bet) =>
+        isPoolBet(bet) &&
         byGroup.has(bet.groupId) &&
         mirrorPolicy(
           bet,

@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { BET_LIMITS, BET_MESSAGES, DEFAULT_NO_LABEL, DEFAULT_YES_LABEL } from '../bet-limits';
 import type { BetType, BetTypeConfigs } from '../bet-types';
+import { FIXTURE_LIMITS } from '../fixtures';
 
 // POST /bets: each bet type's `betTypeConfig`, with its defaults applied (the rest of each
 // type's entry: bet-types.ts). TypeScript asks for one per BET_TYPES name.
@@ -56,5 +57,9 @@ export const BET_TYPE_CONFIG_SCHEMAS = {
           ? BET_MESSAGES.lineRequired
           : BET_MESSAGES.lineInvalid,
     }),
+  }),
+  score_tip: z.object({
+    home: z.string().trim().min(1).max(FIXTURE_LIMITS.teamMax),
+    away: z.string().trim().min(1).max(FIXTURE_LIMITS.teamMax),
   }),
 } as const satisfies { [T in BetType]: z.ZodType<BetTypeConfigs[T]> };

@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { BET_LIMITS, BET_MESSAGES } from '../bet-limits';
-import { BET_TYPES } from '../bet-types';
+import { BET_TYPES, CREATABLE_BET_TYPES } from '../bet-types';
 import { BET_STATES, expiryRefusal, type CreateBetInput } from '../bets';
 import { BET_TYPE_CONFIG_SCHEMAS } from './bet-types';
 import { betDisputeSchema, revealedPickSchema } from './fair-resolution';
@@ -61,12 +61,13 @@ const baseWagerAmountSchema = z
     BET_MESSAGES.baseWagerTier,
   );
 
-const betTypeSchema = z.enum(BET_TYPES, {
-  error: (issue) =>
-    issue.input === undefined || issue.input === null || issue.input === ''
-      ? BET_MESSAGES.betTypeRequired
-      : BET_MESSAGES.betTypeUnknown,
-});
+const betTypeError = (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null || issue.input === ''
+    ? BET_MESSAGES.betTypeRequired
+    : BET_MESSAGES.betTypeUnknown;
+/** Any stored bet's type; a request creates only CREATABLE_BET_TYPES (a score tip comes from a round). */
+const betTypeSchema = z.enum(BET_TYPES, { error: betTypeError });
+const creatableBetTypeSchema = z.enum(CREATABLE_BET_TYPES, { error: betTypeError });
 
 const betStateSchema = z.enum(BET_STATES);
 
@@ -75,7 +76,7 @@ const betRequestFields = {
   description,
   expiresAt: expiresAtSchema,
   baseWagerAmount: baseWagerAmountSchema,
-  betType: betTypeSchema,
+  betType: creatableBetTypeSchema,
   betTypeConfig: z.unknown().optional(),
   groupId: idSchema(BET_MESSAGES.groupRequired),
 };
@@ -119,10 +120,12 @@ const prediction = z
   .min(1, { error: BET_MESSAGES.predictionRequired, abort: true })
   .max(BET_LIMITS.predictionMax, BET_MESSAGES.predictionMax);
 
+// 0 only for a bet whose type stakes nothing (a score tip); any other bet refuses it with
+// pointsMin (wagers.service.ts, which knows the bet).
 const points = z
   .number({ error: BET_MESSAGES.pointsRequired })
   .int(BET_MESSAGES.pointsWhole)
-  .min(1, BET_MESSAGES.pointsMin);
+  .min(0, BET_MESSAGES.pointsMin);
 
 /**
  * POST /bets/wagers. Whether the prediction fits the bet and the points fit the base needs the bet:

@@ -41,6 +41,60 @@ export interface BetsServiceDeps {
 
 export type BetsService = ReturnType<typeof createBetsService>;
 
+/**
+ * Inserts an active bet (its resolve reminder and its history's first line with it) in the
+ * caller's transaction, which has checked who may create it: POST /bets, and a tipping round's
+ * matches (src/server/rounds). Announce it with `announceBetCreated` after the commit.
+ */
+export async function insertActiveBet(
+  tx: Executor,
+  input: Omit<CreateBetInput, 'betType' | 'betTypeConfig'> & {
+    betType: BetRow['betType'];
+    betTypeConfig: BetRow['betTypeConfig'];
+  },
+  createdBy: number,
+  at: Date,
+): Promise<BetRow> {
+  const [row] = await tx
+    .insert(bets)
+    .values({
+      groupId: input.groupId,
+      title: input.title,
+      description: input.description ?? null,
+      betType: input.betType,
+      betTypeConfig: input.betTypeConfig,
+      baseWagerAmount: input.baseWagerAmount,
+      state: 'active',
+      expiresAt: new Date(input.expiresAt),
+      createdBy,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  await scheduleResolveReminder(tx, row!);
+  await recordBetHistory(tx, row!, { kind: 'created', actorId: createdBy, at });
+  return row!;
+}
+
+/** After the commit: the group hears of a new bet. */
+export function announceBetCreated(events: EventBus, bet: BetRow): void {
+  events.publish(
+    'betCreated',
+    {
+      betId: bet.id,
+      title: bet.title,
+      betType: bet.betType,
+      betTypeConfig: bet.betTypeConfig,
+      baseWagerAmount: bet.baseWagerAmount,
+      createdBy: bet.createdBy,
+      expiresAt: bet.expiresAt.toISOString(),
+      groupId: bet.groupId,
+      version: bet.version,
+    },
+    { groupId: bet.groupId },
+  );
+}
+
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
   /** A settled bet as GET /bets/{id} shows it: with who picked what, since betting is closed now. */
   const presentSettled = async ({ bet, betWagers }: Settlement, at: Date): Promise<Bet> =>
@@ -67,41 +121,9 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
           groupId: input.groupId,
           permission: 'createBet',
         });
-        const [row] = await tx
-          .insert(bets)
-          .values({
-            groupId: input.groupId,
-            title: input.title,
-            description: input.description ?? null,
-            betType: input.betType,
-            betTypeConfig: input.betTypeConfig,
-            baseWagerAmount: input.baseWagerAmount,
-            state: 'active',
-            expiresAt: new Date(input.expiresAt),
-            createdBy: caller.id,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        await scheduleResolveReminder(tx, row!);
-        await recordBetHistory(tx, row!, { kind: 'created', actorId: caller.id, at });
-        return row!;
+        return insertActiveBet(tx, input, caller.id, at);
       });
-      events.publish(
-        'betCreated',
-        {
-          betId: bet.id,
-          title: bet.title,
-          betType: bet.betType,
-          betTypeConfig: bet.betTypeConfig,
-          baseWagerAmount: bet.baseWagerAmount,
-          createdBy: bet.createdBy,
-          expiresAt: bet.expiresAt.toISOString(),
-          groupId: bet.groupId,
-          version: bet.version,
-        },
-        { groupId: bet.groupId },
-      );
+      announceBetCreated(events, bet);
       return presentBet(bet, []);
     },
 

@@ -80,6 +80,8 @@ export async function settleByResolution(
   resolvedBy: number,
   at: Date,
   kind: 'resolved' | 're_resolved' = 'resolved',
+  /** A result nobody typed (a results provider's): its history line names no actor, gives the reason. */
+  source?: { reason: string },
 ): Promise<Settlement> {
   const betWagers = await wagersOf(tx, bet);
   const resolution = computeResolution(bet, betWagers.map(toPayoutWager), correctAnswer);
@@ -103,9 +105,10 @@ export async function settleByResolution(
   await scheduleResolveReminder(tx, updated!);
   const historyId = await recordBetHistory(tx, bet, {
     kind,
-    actorId: resolvedBy,
+    actorId: source ? null : resolvedBy,
     at,
     correctAnswer,
+    reason: source?.reason ?? null,
   });
   return { bet: updated!, betWagers, distributions, isRefund, historyId };
 }

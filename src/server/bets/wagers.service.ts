@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
-import { isValidWagerPoints, type Wager } from '../../domain/bets';
+import { BET_MESSAGES } from '../../domain/bet-limits';
+import { wagerPointsRefusal, type Wager } from '../../domain/bets';
 import { totalsByAnswer } from '../../domain/odds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
@@ -10,6 +11,7 @@ import {
   invalidPrediction,
   invalidWagerPoints,
   notWagerOwner,
+  validationFailed,
   wagerExists,
   wagerNotFound,
 } from '../errors';
@@ -88,15 +90,11 @@ const totalsOf = (rows: SQL) =>
 // statement's snapshot does not show it among.
 type PlaceValues = Omit<typeof wagers.$inferInsert, 'id'> &
   ReturnType<typeof placedWagerDebit>['values'];
-const placeDebitAndStamp = prepared<
-  Array<{
-    placed: WagerRow;
-    moved: MembershipRow | null;
-    stamped: { version: number; totals: PredictionTotal[] | null } | null;
-  }>,
-  PlaceValues
->('placeWagerDebitingAndStamping', (tx) => {
-  const placed = tx.$with('placed').as(
+type Stamped = { version: number; totals: PredictionTotal[] | null } | null;
+
+/** The CTE inserting the wager of the statement's slots (nothing on a second wager of the user). */
+const placedCte = (tx: Executor) =>
+  tx.$with('placed').as(
     tx
       .insert(wagers)
       .values({
@@ -110,12 +108,14 @@ const placeDebitAndStamp = prepared<
       .onConflictDoNothing({ target: [wagers.betId, wagers.userId] })
       .returning(),
   );
-  const { moved, ledgerRow } = placedWagerDebitCtes(tx, sql`${placed}`);
-  const stamped = tx.$with('stamped').as(
+
+/** The CTE stamping the bet when `after` has a row, its totals with the placed wager added. */
+const stampedCte = (tx: Executor, placed: ReturnType<typeof placedCte>, after: SQL) =>
+  tx.$with('stamped').as(
     tx
       .update(bets)
       .set({ version: 0 })
-      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${moved})`))
+      .where(and(eq(bets.id, sql.placeholder('betId')), sql`exists (select 1 from ${after})`))
       .returning({
         version: bets.version,
         totals: totalsOf(
@@ -124,11 +124,33 @@ const placeDebitAndStamp = prepared<
         ).as('totals'),
       }),
   );
+
+const placeDebitAndStamp = prepared<
+  Array<{ placed: WagerRow; moved: MembershipRow | null; stamped: Stamped }>,
+  PlaceValues
+>('placeWagerDebitingAndStamping', (tx) => {
+  const placed = placedCte(tx);
+  const { moved, ledgerRow } = placedWagerDebitCtes(tx, sql`${placed}`);
+  const stamped = stampedCte(tx, placed, sql`${moved}`);
   return tx
     .with(placed, moved, ledgerRow, stamped)
     .select()
     .from(placed)
     .leftJoin(moved, sql`true`)
+    .leftJoin(stamped, sql`true`);
+});
+// A score tip stakes nothing (docs/rules.md "Tipping rounds"): its insert moves no points and
+// writes no ledger row; the stamp is the same as a placed wager's.
+const placeTipAndStamp = prepared<
+  Array<{ placed: WagerRow; stamped: Stamped }>,
+  Omit<typeof wagers.$inferInsert, 'id'>
+>('placeTipStamping', (tx) => {
+  const placed = placedCte(tx);
+  const stamped = stampedCte(tx, placed, sql`${placed}`);
+  return tx
+    .with(placed, stamped)
+    .select()
+    .from(placed)
     .leftJoin(stamped, sql`true`);
 });
 // Changing: the stamp follows the change, so its totals read the changed wager.
@@ -185,8 +207,18 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
     await requireBetAction(tx, { userId: caller.id, bet, membership, action: 'wager', now: at });
     const problem = validatePrediction(bet, prediction);
     if (problem) throw invalidPrediction(problem);
-    if (!isValidWagerPoints(bet.baseWagerAmount, points))
-      throw invalidWagerPoints(bet.baseWagerAmount);
+    switch (wagerPointsRefusal(bet, points)) {
+      case 'points_min':
+        throw validationFailed(BET_MESSAGES.pointsMin, { points: BET_MESSAGES.pointsMin });
+      case 'tip_stakes_nothing':
+        throw validationFailed(BET_MESSAGES.tipStakesNothing, {
+          points: BET_MESSAGES.tipStakesNothing,
+        });
+      case 'tier':
+        throw invalidWagerPoints(bet.baseWagerAmount);
+      case null:
+        break;
+    }
     return normalizeAnswer(bet, prediction);
   }
 
@@ -222,6 +254,28 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
         const locked = await findBetForWager(tx, input.betId, caller.id);
         const { bet } = locked;
         const prediction = await checkWager(tx, caller, locked, input.prediction, input.points, at);
+        const values = {
+          betId: bet.id,
+          userId: caller.id,
+          prediction,
+          points: input.points,
+          createdAt: at,
+          updatedAt: at,
+        };
+        if (input.points === 0) {
+          const [tip] = await placeTipAndStamp(tx, values);
+          if (!tip) {
+            const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
+            throw wagerExists(existing!.id);
+          }
+          return {
+            bet,
+            wager: tip.placed,
+            previousPoints: 0,
+            betTotals: tip.stamped?.totals ?? [],
+            betVersion: tip.stamped!.version,
+          };
+        }
         const debit = placedWagerDebit({
           groupId: bet.groupId,
           userId: caller.id,
@@ -229,15 +283,7 @@ export function createWagersService({ db, events, now = () => new Date() }: Wage
           points: input.points,
           now: at,
         });
-        const [row] = await placeDebitAndStamp(tx, {
-          ...debit.values,
-          betId: bet.id,
-          userId: caller.id,
-          prediction,
-          points: input.points,
-          createdAt: at,
-          updatedAt: at,
-        });
+        const [row] = await placeDebitAndStamp(tx, { ...debit.values, ...values });
         if (!row) {
           const [existing] = await wagerOfUser(tx, { betId: bet.id, userId: caller.id });
           throw wagerExists(existing!.id);

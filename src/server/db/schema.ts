@@ -463,7 +463,8 @@ export const wagers = pgTable(
     uniqueIndex('wagers_bet_user_unique').on(table.betId, table.userId),
     index('wagers_user_idx').on(table.userId),
     index('wagers_user_change_idx').on(table.userId, table.changeTxid),
-    check('wagers_points_check', sql`${table.points} > 0`),
+    // 0: a score tip, which stakes nothing (docs/rules.md "Tipping rounds").
+    check('wagers_points_check', sql`${table.points} >= 0`),
   ],
 );
 export type WagerRow = typeof wagers.$inferSelect;

@@ -76,6 +76,8 @@ type GroupPermission =
   | 'readSettings'
   /** Starting a season and ending it early: current admins. */
   | 'manageSeasons'
+  /** Creating a tipping round and changing its scoring: current admins. */
+  | 'manageRounds'
   /** Giving a private group a new invite code: current admins (a public group has none: 422). */
   | 'rotateInviteCode'
   /** Creating a bet: current members. */
@@ -140,6 +142,8 @@ const GROUP_LOCKS: Partial<Record<GroupPermission | BetPermission | CommentPermi
     manageMembers: 'no key update',
     manageSettings: 'no key update',
     manageSeasons: 'no key update',
+    // An admin's act in the group, like a bet: it waits for a demotion and holds one off.
+    manageRounds: 'share',
     rotateInviteCode: 'no key update',
     createBet: 'share',
     muteGroup: 'share',
@@ -195,6 +199,7 @@ export async function requireGroupAccess(
     case 'manageSettings':
     case 'readSettings':
     case 'manageSeasons':
+    case 'manageRounds':
     case 'rotateInviteCode': {
       const refusal = manageGroupRefusal(await readRoster(tx, group), userId);
       if (refusal) throw refusalError(refusal);

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { CREATABLE_BET_TYPES } from '../../domain/bet-types';
 import {
   CLOSES_SOON_SHARE,
   NOTIFICATION_RETENTION_MS,
@@ -111,6 +112,8 @@ export async function runReminders(
           eq(bets.state, 'active'),
           gt(bets.expiresAt, now),
           lte(bets.expiresAt, lead),
+          // A tipping round's matches are not the pool game's bets (isPoolBet): no reminder each.
+          inArray(bets.betType, [...CREATABLE_BET_TYPES]),
           // Its picks were shown (a resolution since undone): betting will not close, it has.
           isNull(bets.picksRevealedAt),
           // Due in the bet's last stretch (domain closesSoonLeadMs): the lead, or for a bet made

@@ -1,3 +1,4 @@
+import { isPoolBet } from '../../domain/bet-types';
 import {
   findActiveMembershipWithName,
   findGroupName,
@@ -12,6 +13,8 @@ import type { NoticeContext, NoticeHandlers } from './notice-context';
 export function newsNotices({ db, save, audience }: NoticeContext): NoticeHandlers {
   return {
     async betCreated(event) {
+      // A tipping round's matches are news of their round, not of the bet lists (isPoolBet).
+      if (!isPoolBet(event)) return;
       const recipients = await audience(event.groupId, event.betId, [event.createdBy]);
       if (recipients.length === 0) return;
       const groupName = (await findGroupName(db, event.groupId)) ?? 'your group';

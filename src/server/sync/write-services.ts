@@ -10,6 +10,7 @@ import type { EventBus, PublishedEvent, WriteOrigin } from '../events';
 import { createGroupMembersService } from '../groups/group-members.service';
 import { createGroupsService } from '../groups/groups.service';
 import { createNotificationsService } from '../notifications/notifications.service';
+import { createRoundsService } from '../rounds/rounds.service';
 import { createSeasonsService } from '../seasons/seasons.service';
 import type { AnyWrite } from './writes';
 
@@ -38,6 +39,7 @@ export function createWriteServices(deps: WriteServiceDeps) {
     members: createGroupMembersService(deps),
     comments: createCommentsService(deps),
     seasons: createSeasonsService(deps),
+    rounds: createRoundsService(deps),
     notifications: createNotificationsService(deps),
   };
 }

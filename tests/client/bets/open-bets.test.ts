@@ -38,6 +38,20 @@ function bet(id: number, groupId: number, hours: number, extra: Partial<BetRow> 
   } as BetRow;
 }
 
+/** A mirror where the player is in one group, "Thursday Crew" (id 1), with 100 points free. */
+async function openWithOneGroup(name: string): Promise<HunchDb> {
+  const opened = openHunchDb(name);
+  await opened.groups.put({ id: 1, name: 'Thursday Crew' });
+  await opened.memberships.put({
+    groupId: 1,
+    userId: ME,
+    userName: 'Me',
+    totalPoints: 100,
+    availablePoints: 100,
+  });
+  return opened;
+}
+
 it("lists the open bets of the player's groups, soonest close first, with the group and the player's wager", async () => {
   database = openHunchDb('open-bets-test');
   await database.groups.bulkPut([
@@ -76,6 +90,19 @@ it("lists the open bets of the player's groups, soonest close first, with the gr
   expect(open.map(({ wager }) => wager?.id)).toEqual([undefined, 100, undefined]);
 });
 
+it("leaves a tipping round's matches out of the bet lists and queues: they are the round's", async () => {
+  database = await openWithOneGroup('open-bets-test-rounds');
+  const match = { betType: 'score_tip', betTypeConfig: { home: 'A', away: 'B' } } as const;
+  await database.bets.bulkPut([
+    bet(20, 1, 2, { ...match, createdBy: ME }),
+    bet(21, 1, -30, { ...match, createdBy: ME }),
+    bet(22, 1, 5),
+  ]);
+  expect((await readOpenBets(database, ME, NOW)).map(({ bet: row }) => row.id)).toEqual([22]);
+  expect((await readNextActionableBet(database, ME, NOW))?.id).toBe(22);
+  expect(await readNextBetToResolve(database, ME, NOW)).toBeNull();
+});
+
 it('names no group on the cards of a player in one group only, and the current name otherwise', async () => {
   database = openHunchDb('open-bets-test-one-group');
   await database.groups.bulkPut([{ id: 1, name: 'Thursday Crew (renamed)' }]);
@@ -99,15 +126,7 @@ it('names no group on the cards of a player in one group only, and the current n
 });
 
 it('counts each listed bet’s comments in the same read, deleted ones left out', async () => {
-  database = openHunchDb('open-bets-test-comments');
-  await database.groups.put({ id: 1, name: 'Thursday Crew' });
-  await database.memberships.put({
-    groupId: 1,
-    userId: ME,
-    userName: 'Me',
-    totalPoints: 100,
-    availablePoints: 100,
-  });
+  database = await openWithOneGroup('open-bets-test-comments');
   await database.bets.bulkPut([bet(10, 1, 30), bet(12, 1, 12)]);
   const comment = (id: number, betId: number, deletedAt: string | null) =>
     ({ id, betId, groupId: 1, userId: 8, text: 'Hm', createdAt: '', deletedAt }) as never;
