@@ -24,7 +24,7 @@ import { capConnectionsPerAddress, connectionOptions, followAnswers } from './co
 import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
-import { handleError } from './errors';
+import { handleError } from './error-handler';
 import { registerHealthRoutes } from './health';
 import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
