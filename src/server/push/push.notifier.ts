@@ -16,7 +16,7 @@ import type { EventBus } from '../events';
 import {
   findNotificationSettingsOf,
   presentNotificationSettings,
-} from '../notifications/notification-store';
+} from '../notifications/notification-settings';
 import type { PushSender } from './push.sender';
 import type { Destination, PushService } from './push.service';
 import { createBackgroundWork } from '../background-work';
