@@ -48,7 +48,7 @@ import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './
 import { createChangeWatermarks } from './mirror/change-watermarks';
 import { createMirrorService } from './mirror/mirror.service';
 import { seasonsRoutes } from './seasons/seasons.routes';
-import { createPushService } from './push/push.service';
+import { createPushService } from './push/push-subscriptions.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 import { registerSecurityHeaders, securityHeaderOptions } from './security-headers';
