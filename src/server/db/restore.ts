@@ -249,4 +249,3 @@ export async function restoreBackup(
     secrets: header.secrets,
   };
 }
-
