@@ -199,7 +199,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The services of every signed-in write: the REST routes' and, per mutation, the push's.
   const writeServices = createWriteServices({ db: database.db, events, now: deps.now });
   // The REST routes' writes run through it: each in a transaction that checks its caller first.
-  const writeRunner = createWriteRunner({ db: database.db, events, now: deps.now });
+  const writeRunner = createWriteRunner({
+    db: database.db,
+    events,
+    now: deps.now,
+    // Tests only: a crash between a keyed REST write's commit and its answer (tests/server/idempotency).
+    afterKeyedCommit: config.testCrashAfterKeyedWriteCommit
+      ? () => process.kill(process.pid, 'SIGKILL')
+      : undefined,
+  });
   const { bets, wagers, groups } = writeServices;
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.

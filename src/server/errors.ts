@@ -86,6 +86,13 @@ export const upgradeRequired = () =>
 /** A JSON body nested deeper than any request of Hunch (src/server/json-body.ts). */
 export const bodyTooDeep = () =>
   new AppError(400, 'body_too_deep', 'The request body is nested too deeply.');
+/** The writes of the push take an Idempotency-Key (docs/architecture.md §4); other routes refuse one rather than ignore it. */
+export const idempotencyKeyNotSupported = () =>
+  new AppError(
+    400,
+    'idempotency_key_not_supported',
+    'This request does not take an Idempotency-Key: send it without one.',
+  );
 /** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
 export const invalidIdempotencyKey = () =>
   new AppError(
@@ -225,13 +232,6 @@ export const pushEndpointTaken = () =>
   new AppError(409, 'push_endpoint_taken', 'This push endpoint belongs to another subscription.', {
     endpoint: 'This push endpoint belongs to another subscription.',
   });
-/** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
-export const idempotencyInProgress = () =>
-  new AppError(
-    409,
-    'idempotency_in_progress',
-    'A request with this key is still being processed. Try again shortly.',
-  );
 
 /** One dispute per resolution: an open one waits for an admin, a reviewed one is final. */
 export const disputeExists = () =>
