@@ -16,6 +16,7 @@ export const API_ERROR_CODES = [
   'invalid_answer',
   'upgrade_required',
   'invalid_idempotency_key',
+  'idempotency_key_not_supported',
   'invalid_content_length',
   'body_too_deep',
   // 401: no Bearer token at all, or one that is no longer valid
@@ -59,7 +60,6 @@ export const API_ERROR_CODES = [
   'already_exists',
   'group_name_taken',
   'push_endpoint_taken',
-  'idempotency_in_progress',
   'wager_exists',
   'dispute_exists',
   'season_active',

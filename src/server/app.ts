@@ -2,7 +2,6 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import { API_BASE, AUTH_BASE, SYNC_PUSH_PATH } from '../domain/constants';
 import { accountDataRoutes } from './auth/account-data.routes';
 import { createAccountDataService } from './auth/account-data.service';
@@ -24,7 +23,7 @@ import { capConnectionsPerAddress, connectionOptions, followAnswers } from './co
 import { registerControlCharacterGuard } from './control-characters';
 import { registerCsrfProtection } from './csrf';
 import type { DatabaseConnection } from './db/connect';
-import { handleError } from './errors';
+import { handleError } from './error-handler';
 import { registerHealthRoutes } from './health';
 import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
@@ -38,14 +37,7 @@ import { registerMetrics } from './metrics';
 import { registerOpenApi } from './openapi';
 import { warnOnceWithoutPublicUrl } from './public-url-check';
 import { rateLimitHook, redisOrMemoryStore, writesPerUserRule } from './rate-limits';
-import { startBetExpiryJob } from './jobs/bet-expiry.job';
-import { startFloorTopUpJob } from './jobs/floor-top-up.job';
-import { startPicksRevealJob } from './jobs/picks-reveal.job';
-import { startSeasonsJob } from './jobs/seasons.job';
-import { startRoundResultsJob } from './jobs/round-results.job';
-import { footballDataProvider } from './rounds/football-data';
-import { startRemindersJob } from './jobs/reminders.job';
-import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
+import { registerTimedJobs } from './jobs/timed-jobs';
 import { createMailer } from './mail/mailer';
 import { startNotificationRecorder } from './notifications/notification.recorder';
 import { notificationsRoutes } from './notifications/notifications.routes';
@@ -57,13 +49,14 @@ import { createChangeWatermarks } from './mirror/change-watermarks';
 import { createMirrorService } from './mirror/mirror.service';
 import { roundsRoutes } from './rounds/rounds.routes';
 import { seasonsRoutes } from './seasons/seasons.routes';
-import { createPushService } from './push/push.service';
+import { createPushService } from './push/push-subscriptions.service';
 import { createRealtimeGateway } from './realtime/realtime.gateway';
 import { loadOrCreateSecrets } from './secrets';
 import { registerSecurityHeaders, securityHeaderOptions } from './security-headers';
 import { createSyncPushService } from './sync/push.service';
 import { syncRoutes } from './sync/sync.routes';
 import { createWriteRunner, createWriteServices } from './sync/write-services';
+import { connectRedis } from './redis-client';
 import { fastifyTrustProxy, trustedPeerCheck } from './trust-proxy';
 
 // Builds the whole HTTP app (API, security headers, CSRF, static PWA) without listening, so
@@ -134,35 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   registerCsrfProtection(app, { secureCookie: isHttps });
 
-  // Commands fail fast instead of queueing while Redis is away. An unreachable Redis does not
-  // stop start-up (audit item 13): the limits count in memory and live updates stay on this
-  // instance until ioredis reconnects, and /readyz says so.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-        lazyConnect: true,
-      })
-    : undefined;
-  let isRedisDown = false;
-  redis?.on('error', (error) => {
-    if (!isRedisDown) app.log.warn({ err: error }, 'redis error');
-    isRedisDown = true;
-  });
-  redis?.on('ready', () => {
-    if (isRedisDown) app.log.info('redis is back: rate limits are shared again');
-    isRedisDown = false;
-  });
-  if (redis) {
-    // Wait for the first connection when there is one, or the first requests would go uncounted in Redis.
-    await redis.connect().catch((error: unknown) => {
-      isRedisDown = true;
-      app.log.error(
-        { err: error },
-        'redis is unreachable: starting degraded (rate limits in memory, live updates on this instance only); reconnecting',
-      );
-    });
-  }
+  // Rate limits' shared counts (docs/security.md); unreachable, start-up goes on degraded.
+  const redis = await connectRedis(config.redisUrl, app.log);
   await app.register(fastifyRateLimit, {
     global: false,
     nameSpace: 'hunch-rate-limit:',
@@ -234,7 +200,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The services of every signed-in write: the REST routes' and, per mutation, the push's.
   const writeServices = createWriteServices({ db: database.db, events, now: deps.now });
   // The REST routes' writes run through it: each in a transaction that checks its caller first.
-  const writeRunner = createWriteRunner({ db: database.db, events, now: deps.now });
+  const writeRunner = createWriteRunner({
+    db: database.db,
+    events,
+    now: deps.now,
+    // Tests only: a crash between a keyed REST write's commit and its answer (tests/server/idempotency).
+    afterKeyedCommit: config.testCrashAfterKeyedWriteCommit
+      ? () => process.kill(process.pid, 'SIGKILL')
+      : undefined,
+  });
   const { bets, wagers, groups } = writeServices;
   const wagerTotals = startWagerTotalsAnnouncer(events);
   // Before the gateway closes: what it still holds goes out.
@@ -380,37 +354,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     findSharedBetPreview: (token) => findSharedBetPreview(database.db, token),
   });
 
-  // The timed jobs (src/server/jobs), started once the app is ready; an interval of 0 leaves
-  // a job off in this instance.
-  const jobs: IntervalJob[] = [];
-  const startJob = (intervalMs: number, start: (options: IntervalJobOptions) => IntervalJob) => {
-    if (intervalMs > 0)
-      app.addHook('onReady', async () => {
-        jobs.push(start({ intervalMs, now: deps.now, logger: app.log, metrics }));
-      });
-  };
-  const db = database.db;
-  // Unresolved bets expire 7 days after expiresAt (docs/architecture.md §5).
-  startJob(config.betExpiryIntervalMs, (o) => startBetExpiryJob({ ...o, db, events }));
-  // Nobody is out of the game: the weekly floor top-up.
-  startJob(config.floorTopUpIntervalMs, (o) => startFloorTopUpJob({ ...o, db, events }));
-  // Picks show once betting closes: the job stamps those bets for the mirror.
-  startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
-  // Seasons whose end date passed end: standings archived, points reset if chosen.
-  startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
-  // Tipping rounds' results from football-data.org; without a token admins type them.
-  const { token: footballToken, url: footballUrl } = config.footballData;
-  const provider =
-    footballToken && footballDataProvider({ url: footballUrl, token: footballToken });
-  if (provider)
-    startJob(config.resultsIntervalMs, (o) => startRoundResultsJob({ ...o, db, events, provider }));
-  // Closes-soon and resolve reminders, and the inbox's pruning.
-  startJob(config.reminderIntervalMs, (o) =>
-    startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),
-  );
+  // The timed jobs (src/server/jobs), started once the app is ready.
+  const jobs = registerTimedJobs(app, { config, db: database.db, events, metrics, now: deps.now });
 
   app.addHook('onClose', async () => {
-    await Promise.all(jobs.map((job) => job.stop()));
+    await jobs.stop();
     await mailer.close();
     redis?.disconnect();
   });

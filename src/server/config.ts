@@ -187,6 +187,8 @@ const envSchema = z
     PUSH_ENABLED: booleanFlag('true'),
     /** Tests only: the process kills itself (SIGKILL) right after a pushed write commits, before answering (src/server/sync). */
     HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT: booleanFlag('false'),
+    /** Tests only: the same, right after a REST write sent with an Idempotency-Key commits (src/server/sync/write-services.ts). */
+    HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT: booleanFlag('false'),
     /** The push services the server may send to (src/server/push/push-endpoints.ts). */
     PUSH_ENDPOINT_HOSTS: z.preprocess(
       emptyAsUndefined,
@@ -309,6 +311,8 @@ export interface Config {
   pushEndpointRules: PushEndpointRule[];
   /** Tests only (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT): die right after a pushed write commits, before its answer. */
   testCrashAfterPushCommit: boolean;
+  /** Tests only (HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT): die right after a REST write with an Idempotency-Key commits, before its answer. */
+  testCrashAfterKeyedWriteCommit: boolean;
 }
 
 export class ConfigError extends Error {
@@ -372,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     closesSoonReminderMs: e.CLOSES_SOON_REMINDER_MS,
     pushEnabled: e.PUSH_ENABLED,
     testCrashAfterPushCommit: e.HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT,
+    testCrashAfterKeyedWriteCommit: e.HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT,
     pushEndpointRules: parsePushEndpointHosts(e.PUSH_ENDPOINT_HOSTS),
   };
 }

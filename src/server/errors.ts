@@ -1,10 +1,7 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
 import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
-import { isConnectionLost, isTransactionConflict } from './db/transaction-retry';
 
 // The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -86,10 +83,17 @@ export const upgradeRequired = () =>
     'upgrade_required',
     'Upgrade to a full account (isTemporary false) to set an email, username or password.',
   );
-/** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
 /** A JSON body nested deeper than any request of Hunch (src/server/json-body.ts). */
 export const bodyTooDeep = () =>
   new AppError(400, 'body_too_deep', 'The request body is nested too deeply.');
+/** The writes of the push take an Idempotency-Key (docs/architecture.md §4); other routes refuse one rather than ignore it. */
+export const idempotencyKeyNotSupported = () =>
+  new AppError(
+    400,
+    'idempotency_key_not_supported',
+    'This request does not take an Idempotency-Key: send it without one.',
+  );
+/** Idempotency-Key is 1–255 visible ASCII characters (docs/architecture.md §4); a UUID fits. */
 export const invalidIdempotencyKey = () =>
   new AppError(
     400,
@@ -219,27 +223,20 @@ export const mutationOutOfOrder = (expected: number) =>
   );
 export const emailOrUsernameTaken = () =>
   new AppError(409, 'email_or_username_taken', 'Email or username already exists.');
-const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
+export const alreadyExists = () => new AppError(409, 'already_exists', 'This already exists.');
 /** Public groups are joined by name, so their names are unique case-insensitively (docs/architecture.md §4). */
 export const groupNameTaken = () =>
   new AppError(409, 'group_name_taken', 'A public group with this name already exists.');
-/** A twin with the same Idempotency-Key is still running after the wait (src/server/idempotency). */
 /** Another account's push endpoint is taken over only with its subscription's keys (the same browser). */
 export const pushEndpointTaken = () =>
   new AppError(409, 'push_endpoint_taken', 'This push endpoint belongs to another subscription.', {
     endpoint: 'This push endpoint belongs to another subscription.',
   });
-export const idempotencyInProgress = () =>
-  new AppError(
-    409,
-    'idempotency_in_progress',
-    'A request with this key is still being processed. Try again shortly.',
-  );
 
-/** One wager per user per bet (docs/architecture.md §4): a change is a PUT of the existing wager. */
 /** One dispute per resolution: an open one waits for an admin, a reviewed one is final. */
 export const disputeExists = () =>
   new AppError(409, 'dispute_exists', 'This resolution has already been disputed.');
+/** One wager per user per bet (docs/architecture.md §4): a change is a PUT of the existing wager. */
 export const wagerExists = (wagerId?: number) =>
   new AppError(
     409,
@@ -363,7 +360,7 @@ export const tooManySyncClients = (retryAfterSeconds: number) =>
  * The database connection dropped mid-request (a failover, a restart), or a transaction kept
  * meeting deadlocks: nothing was applied by halves; retry.
  */
-const databaseUnavailable = () =>
+export const databaseUnavailable = () =>
   new AppError(
     503,
     'database_unavailable',
@@ -373,124 +370,3 @@ const databaseUnavailable = () =>
 // ---- 500 ----
 export const internalError = () =>
   new AppError(500, 'internal_error', 'Something went wrong. Please try again later.');
-
-/**
- * The constraint named by PostgreSQL's unique_violation (23505), whether raised by pg or PGlite
- * or wrapped by Drizzle; undefined when the error is something else.
- */
-function uniqueViolation(error: unknown): { constraint: string } | undefined {
-  for (
-    let e: unknown = error, depth = 0;
-    e && depth < 5;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    if (typeof e === 'object' && (e as { code?: unknown }).code === '23505') {
-      return { constraint: String((e as { constraint?: unknown }).constraint ?? '') };
-    }
-  }
-  return undefined;
-}
-
-// A race the services' own checks cannot close (two sign-ups with one email at once) ends at
-// a unique constraint; these answer with the error the service would have thrown.
-const CONFLICTS: Record<string, () => AppError> = {
-  users_email_unique: emailOrUsernameTaken,
-  users_username_unique: emailOrUsernameTaken,
-  groups_public_name_unique: groupNameTaken,
-  wagers_bet_user_unique: () => wagerExists(),
-};
-
-/**
- * The refusal a write's error stands for, as handleError would answer it: an AppError below 500,
- * or a unique violation's conflict; undefined for anything else (a 5xx, a crash). A push
- * (src/server/sync) records these as the write's outcome.
- */
-export function refusalOf(error: unknown): AppError | undefined {
-  if (error instanceof AppError) return error.statusCode < 500 ? error : undefined;
-  const violation = uniqueViolation(error);
-  return violation ? (CONFLICTS[violation.constraint] ?? alreadyExists)() : undefined;
-}
-
-// Fastify's own 4xx errors (bad JSON, wrong content type, body too large, …) keep their status
-// and get a stable code instead of Fastify's FST_ERR_* names.
-const FASTIFY_CODES: Record<string, ApiErrorBody> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: {
-    code: 'invalid_json',
-    message: 'The request body is not valid JSON.',
-  },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request body is empty.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    code: 'unsupported_media_type',
-    message: 'Send the request body as application/json.',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    code: 'invalid_content_length',
-    message: 'The request body length does not match Content-Length.',
-  },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', message: 'The request body is too large.' },
-};
-
-function fieldOf(path: string): string {
-  return path.replace(/^\//, '').replaceAll('/', '.');
-}
-
-/** Turns every thrown error into the API's error body; bad input is never a 500. */
-export function handleError(
-  this: unknown,
-  error: FastifyError | AppError | Error,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  if (error instanceof AppError) {
-    return reply.status(error.statusCode).send(error.toBody());
-  }
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of error.validation) {
-      const params = issue.params as { keys?: unknown };
-      // An unknown key has no path of its own: name the key, as the client shows per field.
-      const fields =
-        Array.isArray(params.keys) && issue.instancePath === '/'
-          ? params.keys.map(String)
-          : [fieldOf(issue.instancePath)];
-      for (const field of fields) {
-        if (field && !(field in fieldErrors)) fieldErrors[field] = issue.message ?? 'Invalid input';
-      }
-    }
-    const first = error.validation[0]!;
-    const body = validationFailed(
-      first.message ?? 'Invalid input',
-      Object.keys(fieldErrors).length ? fieldErrors : undefined,
-    );
-    return reply.status(400).send(body.toBody());
-  }
-  const violation = uniqueViolation(error);
-  if (violation) {
-    return reply.status(409).send((CONFLICTS[violation.constraint] ?? alreadyExists)().toBody());
-  }
-  const status = (error as FastifyError).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    const known = FASTIFY_CODES[(error as FastifyError).code ?? ''];
-    const body: ApiErrorBody = known ?? { message: error.message, code: 'bad_request' };
-    return reply.status(status).send(body);
-  }
-  if (isConnectionLost(error)) {
-    // Logged without the error object: a driver error can carry the statement's parameters.
-    request.log.warn(
-      { code: 'database_unavailable' },
-      'database connection lost during the request',
-    );
-    return reply.status(503).send(databaseUnavailable().toBody());
-  }
-  if (isTransactionConflict(error)) {
-    // Still a deadlock or serialization failure after every retry (db/transaction-retry.ts):
-    // it was rolled back whole, so the client may simply send it again.
-    request.log.warn(
-      { code: 'database_unavailable' },
-      'transaction conflict outlasted its retries',
-    );
-    return reply.status(503).send(databaseUnavailable().toBody());
-  }
-  request.log.error({ err: error }, 'unhandled error');
-  return reply.status(500).send(internalError().toBody());
-}

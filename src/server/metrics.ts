@@ -66,13 +66,13 @@ function createMetrics(isEnabled: boolean): MetricsParts {
   });
   const writeRefusals = new Counter({
     name: 'hunch_write_refusals_total',
-    help: 'Writes (POST, PUT, PATCH, DELETE) answered 4xx: an outbox drops these unless 408, 425, 429 or 409 idempotency_in_progress.',
+    help: 'Writes (POST, PUT, PATCH, DELETE) answered 4xx: an outbox drops these unless 408, 425 or 429.',
     labelNames: ['status'] as const,
     registers,
   });
   const replays = new Counter({
     name: 'hunch_idempotent_replays_total',
-    help: 'Signed-in writes answered again from their Idempotency-Key (outbox replays).',
+    help: 'REST writes answered again from their Idempotency-Key (a retry, nothing applied twice).',
     registers,
   });
   const pulls = new Counter({

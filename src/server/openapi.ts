@@ -5,6 +5,7 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_ERROR_CODES } from '../domain/api-error';
 import { API_BASE } from '../domain/constants';
+import { SYNC_WRITES } from '../domain/sync';
 import { isSignedInRoute } from './auth/authenticate';
 import { z } from '../domain/schemas/zod';
 
@@ -16,7 +17,7 @@ import { z } from '../domain/schemas/zod';
 // - error responses: every refusal is the one error body of errors.ts ({message, code,
 //   fieldErrors?}, code one of API_ERROR_CODES), listed by what can refuse a route: its input,
 //   its token, its method (CSRF, rate limits, rules), a path id, the database;
-// - headers: Idempotency-Key on signed-in writes (idempotency/), X-XSRF-TOKEN on writes (csrf.ts).
+// - headers: Idempotency-Key on the writes of the push (idempotency/), X-XSRF-TOKEN on writes (csrf.ts).
 // Register before any route: the plugin records routes as they are added.
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
@@ -48,7 +49,7 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   401: 'No Bearer access token (`authentication_required`), or one that expired or whose session ended (`invalid_access_token`): refresh, then send again.',
   403: 'Refused: not allowed for this user (`not_member`, `not_group_admin`, …), or a browser that holds the `XSRF-TOKEN` cookie sent no matching `X-XSRF-TOKEN` (`csrf_mismatch`).',
   404: 'What the path names does not exist or is not visible to the caller.',
-  409: 'A duplicate, or a request with the same `Idempotency-Key` still running (`idempotency_in_progress`: send again later).',
+  409: 'A duplicate of something that exists (`wager_exists`, `group_name_taken`, …).',
   413: 'The body is over 100 KiB (`body_too_large`).',
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   422: 'A rule of the game refused it (`insufficient_points`, `bet_closed`, …).',
@@ -84,6 +85,13 @@ function errorStatuses(method: string, path: string, operation: Operation): stri
   return statuses;
 }
 
+/** The writes that take an Idempotency-Key (the push's), as `method path` of this document. */
+const KEYED_WRITES = new Set(
+  Object.values(SYNC_WRITES).map(
+    ({ method, path }) => `${method.toLowerCase()} ${API_BASE}${path.replace(/:(\w+)/g, '{$1}')}`,
+  ),
+);
+
 const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
   IdempotencyKey: {
     name: 'Idempotency-Key',
@@ -114,7 +122,8 @@ function completeDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document 
       const statuses = errorStatuses(method, path, operation);
       const isSignedIn = (operation.security ?? []).some((entry) => BEARER in entry);
       if (WRITE_METHODS.has(method)) {
-        const headers = isSignedIn ? ['IdempotencyKey', 'XsrfToken'] : ['XsrfToken'];
+        const isKeyed = isSignedIn && KEYED_WRITES.has(`${method} ${path}`);
+        const headers = isKeyed ? ['IdempotencyKey', 'XsrfToken'] : ['XsrfToken'];
         operation.parameters = [
           ...(operation.parameters ?? []),
           ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),

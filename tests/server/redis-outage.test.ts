@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { handlingAdapterCommands } from '../../src/server/realtime/realtime.gateway';
+import { handlingAdapterCommands } from '../../src/server/realtime/socket-server';
 import { login, useTestServer } from './harness';
 
 // An unreachable Redis stopped start-up (audit item 13). Now the app starts degraded: limits

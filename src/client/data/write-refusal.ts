@@ -56,7 +56,6 @@ const RETRYABLE = new Set<string>([
   'invalid_access_token',
   'invalid_refresh_token',
   'csrf_mismatch',
-  'idempotency_in_progress',
   'request_timeout',
   'rate_limited',
   'too_many_sync_clients',

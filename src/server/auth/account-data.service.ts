@@ -10,13 +10,12 @@ import type { MessageResponse } from '../../domain/auth';
 import type { z } from '../../domain/schemas/zod';
 import { readBetsCreatedBy, readWagersOf } from '../bets/bet-data';
 import { deleteCommentsOf, readCommentsOf } from '../comments/comment-data';
+import { presentNotification, readNotificationsOf } from '../notifications/notification-store';
+import { forgetNotificationsOf } from '../notifications/notification-erasure';
 import {
   findNotificationSettings,
-  forgetNotificationsOf,
-  presentNotification,
   presentNotificationSettings,
-  readNotificationsOf,
-} from '../notifications/notification-store';
+} from '../notifications/notification-settings';
 import type { Database, Executor } from '../db/connect';
 import { unnameInStandings } from '../seasons/season-data';
 import {

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { consoleOutput, loadConfigOrSay, type CliOutput } from '../cli-output';
 import { type Config } from '../config';
 import { readSecretsFile, restoreSecretsFile } from '../secrets';
-import { BackupError, restoreBackup, writeBackup } from './backup';
+import { writeBackup } from './backup';
+import { BackupError } from './backup-file';
+import { restoreBackup } from './restore';
 import { connectDatabase } from './connect';
 import { DataDirLockedError } from './data-dir-lock';
 

@@ -538,11 +538,9 @@ export type BetCommentRow = typeof betComments.$inferSelect;
 
 // ---- idempotency keys (docs/architecture.md §4, §8) ----
 
-export const IDEMPOTENCY_STATUSES = ['pending', 'done'] as const;
-
-// The first answer to each (user, Idempotency-Key) write, replayed to retries for 24 h
-// (src/server/idempotency). 'pending' while the first request runs, so a concurrent twin waits
-// instead of applying the write again.
+// The first answer to each (user, Idempotency-Key) REST write, replayed to retries for 24 h
+// (src/server/idempotency). Written in the write's own transaction, with its answer: a row
+// exists exactly when its write committed (or was refused for good), as a push's mutation ids do.
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
@@ -554,19 +552,16 @@ export const idempotencyKeys = pgTable(
     path: text('path').notNull(),
     // sha256 of method, path and body: the same key sent with another request is refused (422).
     requestHash: text('request_hash').notNull(),
-    status: text('status', { enum: IDEMPOTENCY_STATUSES }).notNull().default('pending'),
-    statusCode: integer('status_code'),
+    statusCode: integer('status_code').notNull(),
     // The serialized body as it was sent (text, not jsonb, so a replay is byte for byte the same).
     responseBody: text('response_body'),
-    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>().notNull(),
     createdAt: createdAt(),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
     primaryKey({ name: 'idempotency_keys_pk', columns: [table.userId, table.key] }),
     // The purge of keys older than 24 h scans by age.
     index('idempotency_keys_created_at_idx').on(table.createdAt),
-    check('idempotency_keys_status_check', sql`${table.status} in ('pending', 'done')`),
   ],
 );
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;

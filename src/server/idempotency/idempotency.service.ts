@@ -1,24 +1,19 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connect';
 import { prepared, slot } from '../db/prepared';
-import { idempotencyKeys, type IdempotencyKeyRow } from '../db/schema';
-import { idempotencyInProgress, idempotencyKeyReused } from '../errors';
+import { idempotencyKeys } from '../db/schema';
+import { idempotencyKeyReused } from '../errors';
 
 // The store behind the Idempotency-Key header (docs/architecture.md §4): one row per (user, key)
-// holding the first answer. Every statement here runs on its own, outside the route's
-// transaction, on purpose: the pending row must be visible to a twin request at once (so the
-// twin waits instead of applying the write again), and the answer can only be stored once the
-// route's transaction has committed.
+// holding the first answer, written in the write's own transaction (`recordAnswer`, one
+// statement), as a push records a client's mutation id: the write and the record that it
+// happened commit together, or neither does. A twin sent meanwhile runs too, then meets the
+// row: it waits for the first one's commit on the row's index entry, finds it taken, rolls its
+// own run back and replays the first answer (`firstAnswer`).
 
 /** How long a key is remembered (docs/architecture.md §4: kept 24 h). */
 const KEY_LIFETIME = sql`interval '24 hours'`;
-/**
- * A pending row older than this belongs to a request that died with its process (a crash or
- * a kill between claiming and answering); a retry takes it over rather than waiting 24 h.
- * Far above any real request's duration, and above the twins' wait.
- */
-const PENDING_LEASE = sql`interval '60 seconds'`;
 
 export interface IdempotencyRequest {
   userId: number;
@@ -32,13 +27,6 @@ export interface StoredResponse {
   statusCode: number;
   body: string | null;
   headers: Record<string, string>;
-}
-
-export type Claim = { kind: 'owner' } | { kind: 'replay'; response: StoredResponse };
-
-export interface ClaimOptions {
-  /** How long a twin waits for the first request to finish before answering 409. */
-  waitMs: number;
 }
 
 /** Visible ASCII, 1–255 characters: what a UUID or any client-made token fits, nothing that could smuggle a header. */
@@ -65,9 +53,11 @@ export function hashRequest(method: string, path: string, body: unknown): string
     .digest('hex');
 }
 
-// The two statements every write sends (hot: prepared once).
-const claimStatement = prepared<Array<{ key: string }>, IdempotencyRequest>(
-  'idempotencyClaim',
+// The one statement a keyed write adds to its transaction (hot: prepared once). It writes the
+// answer, or overwrites a row older than 24 h (a forgotten key); a live row is left as it is and
+// nothing is returned: the key answered before.
+const recordStatement = prepared<Array<{ key: string }>, IdempotencyRequest & StoredResponse>(
+  'idempotencyRecord',
   (db) =>
     db
       .insert(idempotencyKeys)
@@ -77,134 +67,63 @@ const claimStatement = prepared<Array<{ key: string }>, IdempotencyRequest>(
         method: slot<string>('method'),
         path: slot<string>('path'),
         requestHash: slot<string>('requestHash'),
-        status: 'pending',
+        statusCode: slot<number>('statusCode'),
+        responseBody: slot<string | null>('body'),
+        responseHeaders: slot<Record<string, string>>('headers'),
       })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        set: {
+          method: sql`excluded.method`,
+          path: sql`excluded.path`,
+          requestHash: sql`excluded.request_hash`,
+          statusCode: sql`excluded.status_code`,
+          responseBody: sql`excluded.response_body`,
+          responseHeaders: sql`excluded.response_headers`,
+          createdAt: sql`excluded.created_at`,
+        },
+        setWhere: sql`${idempotencyKeys.createdAt} < now() - ${KEY_LIFETIME}`,
+      })
       .returning({ key: idempotencyKeys.key }),
 );
 
-const completeStatement = prepared<
-  unknown,
-  Pick<IdempotencyRequest, 'userId' | 'key'> & {
-    statusCode: number;
-    body: string | null;
-    headers: Record<string, string>;
-  }
->('idempotencyComplete', (db) =>
-  db
-    .update(idempotencyKeys)
-    .set({
-      status: 'done',
-      statusCode: slot<number>('statusCode'),
-      responseBody: slot<string | null>('body'),
-      responseHeaders: slot<Record<string, string>>('headers'),
-      completedAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(idempotencyKeys.userId, sql.placeholder('userId')),
-        eq(idempotencyKeys.key, sql.placeholder('key')),
-        eq(idempotencyKeys.status, 'pending'),
-      ),
-    ),
-);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function keyOf(request: Pick<IdempotencyRequest, 'userId' | 'key'>) {
-  return and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, request.key));
-}
-
-function storedResponse(
-  row: Pick<IdempotencyKeyRow, 'statusCode' | 'responseBody' | 'responseHeaders'>,
-): StoredResponse {
-  return {
-    statusCode: row.statusCode!,
-    body: row.responseBody,
-    headers: row.responseHeaders ?? {},
-  };
-}
-
 /**
- * Claims the key for this request (the caller then runs the route and stores its answer), or
- * returns the first request's answer. A twin still running is waited for, polling with a short
- * backoff; a key reused for another request throws 422, a twin running past the wait 409.
+ * Records the key's answer on `tx`, the transaction of the write it answers: false when the key
+ * answered already (a twin committed first, or this is a retry), and then the caller rolls
+ * `tx` back and replays `firstAnswer`.
  */
-export async function claimIdempotencyKey(
-  db: Database,
-  request: IdempotencyRequest,
-  options: ClaimOptions,
-): Promise<Claim> {
-  const deadline = Date.now() + options.waitMs;
-  let delayMs = 10;
-  for (;;) {
-    const inserted = await claimStatement(db, request);
-    if (inserted.length > 0) return { kind: 'owner' };
-
-    const [row] = await db
-      .select({
-        requestHash: idempotencyKeys.requestHash,
-        status: idempotencyKeys.status,
-        statusCode: idempotencyKeys.statusCode,
-        responseBody: idempotencyKeys.responseBody,
-        responseHeaders: idempotencyKeys.responseHeaders,
-        isExpired: sql<boolean>`${idempotencyKeys.createdAt} < now() - ${KEY_LIFETIME}`,
-        isAbandoned: sql<boolean>`${idempotencyKeys.status} = 'pending' and ${idempotencyKeys.createdAt} < now() - ${PENDING_LEASE}`,
-      })
-      .from(idempotencyKeys)
-      .where(keyOf(request));
-    // Gone between the insert and the select: the first request failed and released it. Claim again.
-    if (!row) continue;
-    if (row.isExpired) {
-      // Forgotten after 24 h, whatever it held; the condition keeps a fresh twin's claim.
-      await db
-        .delete(idempotencyKeys)
-        .where(and(keyOf(request), lt(idempotencyKeys.createdAt, sql`now() - ${KEY_LIFETIME}`)));
-      continue;
-    }
-    if (row.requestHash !== request.requestHash) throw idempotencyKeyReused();
-    if (row.status === 'done') return { kind: 'replay', response: storedResponse(row) };
-    if (row.isAbandoned) {
-      await db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            keyOf(request),
-            eq(idempotencyKeys.status, 'pending'),
-            lt(idempotencyKeys.createdAt, sql`now() - ${PENDING_LEASE}`),
-          ),
-        );
-      continue;
-    }
-    if (Date.now() + delayMs > deadline) throw idempotencyInProgress();
-    await sleep(delayMs);
-    delayMs = Math.min(delayMs * 2, 250);
-  }
-}
-
-/** Stores the first answer of a claimed key; retries from now on get it back. */
-export async function completeIdempotencyKey(
-  db: Database,
+export async function recordAnswer(
+  tx: Executor,
   request: IdempotencyRequest,
   response: StoredResponse,
-): Promise<void> {
-  await completeStatement(db, {
-    userId: request.userId,
-    key: request.key,
-    statusCode: response.statusCode,
-    body: response.body,
-    headers: response.headers,
-  });
+): Promise<boolean> {
+  const recorded = await recordStatement(tx, { ...request, ...response });
+  return recorded.length > 0;
 }
 
-/** Forgets a claimed key whose request failed (5xx, crash), so a retry runs it again. */
-export async function releaseIdempotencyKey(
-  db: Database,
+const keyOf = (request: Pick<IdempotencyRequest, 'userId' | 'key'>) =>
+  and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, request.key));
+
+/**
+ * The answer the key was recorded with, for a retry (undefined when it was forgotten meanwhile:
+ * the retry runs as new). A key recorded for another request throws 422.
+ */
+export async function firstAnswer(
+  db: Executor,
   request: IdempotencyRequest,
-): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(and(keyOf(request), eq(idempotencyKeys.status, 'pending')));
+): Promise<StoredResponse | undefined> {
+  const [row] = await db
+    .select({
+      requestHash: idempotencyKeys.requestHash,
+      statusCode: idempotencyKeys.statusCode,
+      body: idempotencyKeys.responseBody,
+      headers: idempotencyKeys.responseHeaders,
+    })
+    .from(idempotencyKeys)
+    .where(and(keyOf(request), gte(idempotencyKeys.createdAt, sql`now() - ${KEY_LIFETIME}`)));
+  if (!row) return undefined;
+  if (row.requestHash !== request.requestHash) throw idempotencyKeyReused();
+  return { statusCode: row.statusCode, body: row.body, headers: row.headers };
 }
 
 /** Deletes keys older than 24 h; returns how many. Uses the created_at index. */

@@ -3,7 +3,8 @@ import { findBet, loadWagers } from '../bets/bet-queries';
 import { betComments } from '../db/schema';
 import { findGroupName, listActiveMemberIds } from '../groups/membership.service';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
-import { uncountComment, withoutMuted } from './notification-store';
+import { uncountComment } from './notification-store';
+import { withoutMuted } from './notification-settings';
 
 // New comments on a bet you take part in (created, wagered on or commented), gathered per bet
 // while unread; a deleted comment no longer counts in the entries it was gathered in.

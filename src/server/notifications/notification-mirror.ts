@@ -8,7 +8,8 @@ import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { notifications, notificationSettings } from '../db/schema';
 import type { MirrorScope } from '../groups/group-mirror';
-import { presentNotification, presentNotificationSettings } from './notification-store';
+import { presentNotification } from './notification-store';
+import { presentNotificationSettings } from './notification-settings';
 
 // The inbox's part of a mirror pull (src/server/mirror): the caller's own entries and settings,
 // whatever their groups. A pull from nothing gets the entries of the last 30 days (the newest

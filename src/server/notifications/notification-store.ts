@@ -1,28 +1,14 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, gt, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import {
   COALESCING_KINDS,
-  DEFAULT_NOTIFICATION_SETTINGS,
   type Notification,
   type NotificationKind,
   type NotificationPayload,
-  type NotificationSettings,
-  type PushKind,
 } from '../../domain/notifications';
-import { DELETED_PLAYER_NAME } from '../../domain/account-data';
-import { namesPhrase } from '../../domain/seasons';
 import { ODDS_PUSH_INTERVAL_MS } from '../../domain/push';
 import type { Executor } from '../db/connect';
 import { rowsFromJson } from '../db/json-rows';
-import {
-  memberships,
-  notifications,
-  notificationSettings,
-  pushOddsNotices,
-  users,
-  type NotificationRow,
-  type NotificationSettingsRow,
-} from '../db/schema';
+import { notifications, pushOddsNotices, type NotificationRow } from '../db/schema';
 import { isoTime } from '../iso-time';
 
 // The notifications feature's own tables: every write of `notifications` and
@@ -185,18 +171,6 @@ export function presentNotification(row: NotificationRow): Notification {
   };
 }
 
-export function presentNotificationSettings(
-  row: NotificationSettingsRow | undefined,
-): NotificationSettings {
-  if (!row) return DEFAULT_NOTIFICATION_SETTINGS;
-  return {
-    pushOff: row.pushOff as PushKind[],
-    mutedGroupIds: row.mutedGroupIds,
-    mutedBetIds: row.mutedBetIds,
-    version: row.version,
-  };
-}
-
 /** The caller's entries `ids` that were unread are read now; answers those it changed. */
 export async function markRead(
   tx: Executor,
@@ -314,26 +288,6 @@ export async function markAllRead(
   return rows.length;
 }
 
-export async function findNotificationSettings(
-  tx: Executor,
-  userId: number,
-): Promise<NotificationSettingsRow | undefined> {
-  return (await findNotificationSettingsOf(tx, [userId])).get(userId);
-}
-
-/** The settings rows of `userIds` that have one (a player who never changed a setting has none). */
-export async function findNotificationSettingsOf(
-  tx: Executor,
-  userIds: readonly number[],
-): Promise<Map<number, NotificationSettingsRow>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await tx
-    .select()
-    .from(notificationSettings)
-    .where(inArray(notificationSettings.userId, [...userIds]));
-  return new Map(rows.map((row) => [row.userId, row]));
-}
-
 /** The player's own inbox, newest activity first (the account export). */
 export async function readNotificationsOf(
   tx: Executor,
@@ -344,35 +298,6 @@ export async function readNotificationsOf(
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(sql`${notifications.updatedAt} desc`, sql`${notifications.id} desc`);
-}
-
-/** Writes one change of the caller's settings (the row is made on the first). */
-export async function updateNotificationSettings(
-  tx: Executor,
-  userId: number,
-  change: { pushOff: readonly PushKind[] } | { mute: 'group' | 'bet'; id: number; muted: boolean },
-): Promise<NotificationSettingsRow> {
-  let set: Partial<Record<'pushOff' | 'mutedGroupIds' | 'mutedBetIds', SQL>>;
-  if ('pushOff' in change) {
-    const kinds = [...new Set(change.pushOff)].sort();
-    set = { pushOff: sql`${`{${kinds.join(',')}}`}::text[]` };
-  } else {
-    const column =
-      change.mute === 'group'
-        ? notificationSettings.mutedGroupIds
-        : notificationSettings.mutedBetIds;
-    const value = change.muted
-      ? sql`array_append(array_remove(${column}, ${change.id}::integer), ${change.id}::integer)`
-      : sql`array_remove(${column}, ${change.id}::integer)`;
-    set = change.mute === 'group' ? { mutedGroupIds: value } : { mutedBetIds: value };
-  }
-  await tx.insert(notificationSettings).values({ userId }).onConflictDoNothing();
-  const [row] = await tx
-    .update(notificationSettings)
-    .set(set)
-    .where(eq(notificationSettings.userId, userId))
-    .returning();
-  return row!;
 }
 
 /**
@@ -402,34 +327,6 @@ export async function claimOddsNotices(
     .returning({ userId: pushOddsNotices.userId, betId: pushOddsNotices.betId });
 }
 
-/** A `notification_settings` row that mutes the group or the bet (the one mute rule, for every audience). */
-export function mutesGroupOrBet(
-  groupId: number | SQL | AnyPgColumn,
-  betId: number | SQL | AnyPgColumn | null,
-): SQL {
-  const bet =
-    betId === null ? sql`` : sql` or ${betId}::integer = any(${notificationSettings.mutedBetIds})`;
-  return sql`(${groupId}::integer = any(${notificationSettings.mutedGroupIds})${bet})`;
-}
-
-/** Of `userIds`, those who did not mute the group or the bet. */
-export async function withoutMuted(
-  tx: Executor,
-  userIds: readonly number[],
-  groupId: number,
-  betId: number | null,
-): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const rows = await tx
-    .select({ userId: notificationSettings.userId })
-    .from(notificationSettings)
-    .where(
-      and(inArray(notificationSettings.userId, [...userIds]), mutesGroupOrBet(groupId, betId)),
-    );
-  const muted = new Set(rows.map((row) => row.userId));
-  return userIds.filter((id) => !muted.has(id));
-}
-
 /** Entries whose last activity is older than the retention go (the job's last step). */
 export async function pruneNotifications(tx: Executor, before: Date): Promise<number> {
   const rows = await tx
@@ -437,140 +334,4 @@ export async function pruneNotifications(tx: Executor, before: Date): Promise<nu
     .where(lte(notifications.updatedAt, before))
     .returning({ id: notifications.id });
   return rows.length;
-}
-
-/**
- * A deleted account (src/server/auth/account-data.service.ts): its own inbox and choices go,
- * and the entries it caused in others' inboxes no longer name it or quote it.
- */
-export async function forgetNotificationsOf(tx: Executor, userId: number): Promise<void> {
-  await tx.delete(notifications).where(eq(notifications.userId, userId));
-  await tx.delete(notificationSettings).where(eq(notificationSettings.userId, userId));
-  await uncountJoin(tx, userId);
-  await unnameActor(tx, userId);
-  await unnameWinner(tx, userId);
-}
-
-/**
- * A deleted account left its groups, so no friend should read that it joined: a "joined" entry
- * it was the latest of counts one less (one of it alone, count 0, is read and left out of every
- * inbox) and names the latest other player who joined in its time, if one is still a member; the
- * group's player count drops with it. Restamped by the update, so every mirror pulls it.
- */
-async function uncountJoin(tx: Executor, userId: number): Promise<void> {
-  const rows = await tx
-    .select()
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.kind, 'memberJoined'),
-        eq(notifications.actorId, userId),
-        gt(notifications.count, 0),
-      ),
-    );
-  for (const row of rows) {
-    // The entry gathers the joins since the recipient's previous entry of the group.
-    const [previous] = await tx
-      .select({ at: sql<Date | null>`max(${notifications.updatedAt})` })
-      .from(notifications)
-      .where(
-        and(
-          eq(notifications.userId, row.userId),
-          eq(notifications.key, row.key),
-          lt(notifications.id, row.id),
-        ),
-      );
-    const since = previous?.at ? new Date(previous.at) : null;
-    const [latest] =
-      row.count > 1
-        ? await tx
-            .select({ id: users.id, name: users.displayName })
-            .from(memberships)
-            .innerJoin(users, eq(users.id, memberships.userId))
-            .where(
-              and(
-                eq(memberships.groupId, row.groupId),
-                isNull(memberships.leftAt),
-                ne(memberships.userId, row.userId),
-                ne(memberships.userId, userId),
-                since ? gt(memberships.joinedAt, since) : undefined,
-                lte(memberships.joinedAt, row.updatedAt),
-              ),
-            )
-            .orderBy(desc(memberships.joinedAt))
-            .limit(1)
-        : [];
-    const { actorName: _gone, ...payload } = row.payload;
-    await tx
-      .update(notifications)
-      .set({
-        count: row.count - 1,
-        readAt: row.count <= 1 ? (row.readAt ?? new Date()) : row.readAt,
-        actorId: latest?.id ?? null,
-        payload: {
-          ...payload,
-          ...(latest ? { actorName: latest.name } : {}),
-          ...(payload.memberCount === undefined ? {} : { memberCount: payload.memberCount - 1 }),
-        },
-      })
-      .where(eq(notifications.id, row.id));
-  }
-}
-
-/**
- * Season ends that name the account among who came first: their `winnerName` is said again
- * from the winners' names now (the deleted one's already "Deleted player"; restamped).
- */
-async function unnameWinner(tx: Executor, userId: number): Promise<void> {
-  const rows = await tx
-    .select({ id: notifications.id, payload: notifications.payload })
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.kind, 'seasonEnded'),
-        sql`${notifications.payload} -> 'winnerIds' @> ${JSON.stringify([userId])}::jsonb`,
-      ),
-    );
-  if (rows.length === 0) return;
-  const ids = [...new Set(rows.flatMap((row) => row.payload.winnerIds ?? []))];
-  const names = new Map(
-    (
-      await tx
-        .select({ id: users.id, name: users.displayName })
-        .from(users)
-        .where(inArray(users.id, ids))
-    ).map((user) => [user.id, user.name]),
-  );
-  for (const row of rows) {
-    const winners = (row.payload.winnerIds ?? []).map((id) => names.get(id) ?? DELETED_PLAYER_NAME);
-    await tx
-      .update(notifications)
-      .set({ payload: { ...row.payload, winnerName: namesPhrase(winners) } })
-      .where(eq(notifications.id, row.id));
-  }
-}
-
-/** Entries a deleted account caused: its name becomes "Deleted player", its words go (restamped, so every mirror pulls it). */
-export async function unnameActor(tx: Executor, userId: number): Promise<void> {
-  await tx
-    .update(notifications)
-    .set({
-      payload: sql`(${notifications.payload} - 'excerpt') || jsonb_build_object('actorName', ${DELETED_PLAYER_NAME}::text)`,
-      actorId: null,
-    })
-    .where(eq(notifications.actorId, userId));
-}
-
-/** Which of these accounts are deleted, or gone (the recorder checks after writing, so no entry keeps their name). */
-export async function deletedAccountsAmong(
-  tx: Executor,
-  userIds: readonly number[],
-): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const live = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, [...userIds]), isNull(users.deletedAt)));
-  const liveIds = new Set(live.map((row) => row.id));
-  return new Set(userIds.filter((id) => !liveIds.has(id)));
 }

@@ -7,13 +7,9 @@ import { listActiveMemberIds } from '../groups/membership.service';
 import { commentNotices } from './comment-notices';
 import { newsNotices } from './news-notices';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
-import {
-  deletedAccountsAmong,
-  presentNotification,
-  saveNotifications,
-  unnameActor,
-  withoutMuted,
-} from './notification-store';
+import { presentNotification, saveNotifications } from './notification-store';
+import { deletedAccountsAmong, unnameActor } from './notification-erasure';
+import { withoutMuted } from './notification-settings';
 import { oddsNotices } from './odds-notices';
 import { resultNotices } from './result-notices';
 

@@ -13,14 +13,12 @@ import { findBet } from '../bets/bet-queries';
 import type { Database } from '../db/connect';
 import { notifications } from '../db/schema';
 import { requireGroupAccess } from '../groups/group-access';
+import { markAllRead, markRead, presentNotification } from './notification-store';
 import {
   findNotificationSettings,
-  markAllRead,
-  markRead,
-  presentNotification,
   presentNotificationSettings,
   updateNotificationSettings,
-} from './notification-store';
+} from './notification-settings';
 
 // The inbox's calls: read it, mark entries read, and the player's controls —
 // which kinds reach push, and muting a group or one bet (members only, group-access.ts).

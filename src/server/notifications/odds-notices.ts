@@ -4,7 +4,8 @@ import { totalOf } from '../../domain/odds';
 import type { WagerSavedPayload } from '../events';
 import { bets, groups, memberships, notificationSettings, wagers } from '../db/schema';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
-import { claimOddsNotices, mutesGroupOrBet } from './notification-store';
+import { claimOddsNotices } from './notification-store';
+import { mutesGroupOrBet } from './notification-settings';
 
 // A wager moved the odds: whoever else backed the bet hears how their own pick pays now. Each
 // move updates their one unread entry of the bet (gathered while unread, so the inbox keeps one

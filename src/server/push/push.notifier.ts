@@ -16,9 +16,9 @@ import type { EventBus } from '../events';
 import {
   findNotificationSettingsOf,
   presentNotificationSettings,
-} from '../notifications/notification-store';
+} from '../notifications/notification-settings';
 import type { PushSender } from './push.sender';
-import type { Destination, PushService } from './push.service';
+import type { Destination, PushService } from './push-subscriptions.service';
 import { createBackgroundWork } from '../background-work';
 
 // Sends web push notifications (docs/architecture.md §7): every push is the copy of an inbox entry

@@ -11,7 +11,7 @@ import {
 } from '../../domain/schemas/push';
 import { z } from '../../domain/schemas/zod';
 import { currentUser } from '../auth/authenticate';
-import type { PushService } from './push.service';
+import type { PushService } from './push-subscriptions.service';
 
 // The push calls of docs/groups-and-bets.md §7 under /api. The VAPID public key is public (the browser needs
 // it before it can subscribe, and it carries no secret); everything else is per signed-in user.

@@ -2,7 +2,7 @@ import webpush from 'web-push';
 import type { PushNotification } from '../../domain/push';
 import type { Config } from '../config';
 import { loadOrCreateVapidKeys } from '../secrets';
-import type { Destination } from './push.service';
+import type { Destination } from './push-subscriptions.service';
 
 // One web push request (RFC 8030) to one subscription: web-push encrypts the payload
 // (RFC 8291, aes128gcm) and signs the VAPID header (RFC 8292); the request itself goes out

@@ -1,45 +1,28 @@
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
+import type { Server as HttpServer } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
-import { Server, type Socket } from 'socket.io';
-import {
-  TOKEN_EXPIRED_MESSAGE,
-  type ClientToServerEvents,
-  type RealtimeEventName,
-  type RealtimeEventPayload,
-  type ServerToClientEvents,
-} from '../../domain/realtime-events';
+import { Server } from 'socket.io';
+import { TOKEN_EXPIRED_MESSAGE } from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
-import { roomOf, type EventBus, type PublishedEvent } from '../events';
-import { watchBusInterruptions } from './bus-interruptions';
+import type { EventBus } from '../events';
+import { eventRouter } from './event-routing';
+import {
+  SOCKET_PATH,
+  attachRedisAdapter,
+  forgetUpgradeRequests,
+  groupRoom,
+  isSameOrigin,
+  tokenOf,
+  userRoom,
+  type HunchServer,
+  type HunchSocket,
+} from './socket-server';
 
 // socket.io at /socket.io (docs/groups-and-bets.md §7, docs/architecture.md §7): the access token is checked in
 // the handshake, each socket sits in its user's room and one room per group it belongs to,
 // and every event of the bus goes to its audience's room only — never a broadcast, so
 // nothing of a private group reaches a non-member. Rooms follow memberships live through
-// the bus. With Redis, the adapter carries emits and room changes to every instance.
-
-const SOCKET_PATH = '/socket.io';
-
-/** The adapter's key (channel prefix) when none is given; tests give one per server pair so parallel runs never hear each other. */
-const DEFAULT_REDIS_KEY = 'hunch-socket.io';
-
-interface SocketData {
-  user: AuthUser;
-  /** When the handshake's access token expires (seconds since the epoch). */
-  expiresAt: number;
-}
-
-/** Between instances (through the Redis adapter): a user's sessions ended, each instance checks its own sockets. */
-interface ServerSideEvents {
-  sessionsRevoked: (userId: number) => void;
-  /** An instance's connection to the bus came back: what it published meanwhile may be lost. */
-  busResumed: () => void;
-}
-
-type HunchServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
-type HunchSocket = Socket<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
+// the bus (event-routing.ts). With Redis, the adapter carries emits and room changes to every
+// instance (socket-server.ts).
 
 export interface RealtimeGatewayDeps {
   /** The HTTP server socket.io attaches to (Fastify's `app.server`); it need not listen yet. */
@@ -75,96 +58,6 @@ export interface RealtimeGateway {
   close(): Promise<void>;
 }
 
-const userRoom = (userId: number) => roomOf({ userId });
-const groupRoom = (groupId: number) => roomOf({ groupId });
-
-/** The token of the handshake's `auth.token`, with or without a `Bearer ` prefix. */
-function tokenOf(socket: HunchSocket): string | undefined {
-  const raw: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
-  if (typeof raw !== 'string') return undefined;
-  const token = raw.replace(/^Bearer\s+/i, '').trim();
-  return token || undefined;
-}
-
-/**
- * Same origin only. A browser always sends Origin on a websocket handshake, and websockets
- * are not covered by CORS; the token in the handshake is the real guard, this only keeps
- * other sites' pages out. No Origin (a native client, the tests) is fine. The Host check
- * lets the Vite dev proxy and load balancers that keep Host through.
- */
-function isSameOrigin(request: IncomingMessage, publicOrigin: string): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  if (origin === publicOrigin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * engine.io keeps each connection's upgrade request for the connection's whole life, twice: as
- * the engine socket's `request`, and in the upgrade's response object, which the TCP socket's
- * close listener holds. Nothing reads it once the connection is open (the origin check runs
- * before, `tokenOf` reads the handshake's auth; socket.io's `handshake.headers` is then empty),
- * and it was a tenth of an idle socket's heap: both references go when the connection opens.
- */
-function forgetUpgradeRequests(io: HunchServer): void {
-  const responses = new WeakMap<IncomingMessage, { req: IncomingMessage | null }>();
-  io.engine.use(
-    (
-      request: IncomingMessage,
-      response: { req: IncomingMessage | null },
-      next: (error?: Error) => void,
-    ) => {
-      responses.set(request, response);
-      next();
-    },
-  );
-  io.engine.on('connection', (rawSocket: { request: IncomingMessage | null }) => {
-    const response = rawSocket.request && responses.get(rawSocket.request);
-    if (response) response.req = null;
-    rawSocket.request = null;
-  });
-}
-
-/** The commands the Redis adapter sends without awaiting them. */
-const ADAPTER_COMMANDS = new Set([
-  'publish',
-  'subscribe',
-  'psubscribe',
-  'unsubscribe',
-  'punsubscribe',
-]);
-
-/**
- * The client as the Redis adapter gets it. The adapter sends publish and (un)subscribe without
- * awaiting them. While Redis is down they wait in ioredis's offline queue, and a shutdown
- * rejects them all ("Connection is closed"): as unhandled rejections. Through this view of the
- * client each one's failure is handled, and logged; the client itself is left as it is.
- */
-export function handlingAdapterCommands(
-  client: Redis,
-  logger: Pick<FastifyBaseLogger, 'warn'>,
-): Redis {
-  return new Proxy(client, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (typeof key !== 'string' || !ADAPTER_COMMANDS.has(key)) return method;
-      return (...args: unknown[]) => {
-        const reply = method(...args) as Promise<unknown>;
-        reply.catch((error: unknown) =>
-          logger.warn({ err: error, command: key }, 'socket.io redis command failed'),
-        );
-        return reply;
-      };
-    },
-  });
-}
-
 export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<RealtimeGateway> {
   const { events, accessTokens, logger } = deps;
   const publicOrigin = new URL(deps.publicUrl).origin;
@@ -185,40 +78,7 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
 
   forgetUpgradeRequests(io);
 
-  let redis: { pub: Redis; sub: Redis } | undefined;
-  if (deps.redisUrl) {
-    const pub = new Redis(deps.redisUrl, { lazyConnect: true });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub])
-      client.on('error', (error) => logger.warn({ err: error }, 'socket.io redis error'));
-    // Unreachable at start: serve anyway, live updates on this instance only, while ioredis
-    // reconnects (the adapter subscribes once the connection is up).
-    const isConnected = await Promise.all([pub.connect(), sub.connect()]).then(
-      () => true,
-      (error: unknown) => {
-        logger.error(
-          { err: error },
-          'socket.io redis is unreachable: live updates stay on this instance until it returns',
-        );
-        return false;
-      },
-    );
-    io.adapter(
-      createAdapter(handlingAdapterCommands(pub, logger), handlingAdapterCommands(sub, logger), {
-        key: deps.redisKey ?? DEFAULT_REDIS_KEY,
-      }),
-    );
-    // Commands on one connection run in order: once this answers, the adapter's subscriptions
-    // are in place, so an event published by another instance right after start-up arrives.
-    if (isConnected) await sub.ping();
-    redis = { pub, sub };
-    // Back from an interruption: this instance's sockets may have missed what others published,
-    // and the others' sockets what this one did (bus-interruptions.ts). Each is told to pull.
-    watchBusInterruptions(redis, () => {
-      io.local.emit('syncNeeded', {});
-      io.serverSideEmit('busResumed');
-    });
-  }
+  const redis = await attachRedisAdapter(io, deps);
 
   // Sockets whose session was found live but that socket.io has not connected yet (their rooms
   // being joined, or the connection a tick away). A session's end closes these too: otherwise a
@@ -305,98 +165,6 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
     capSocketsOf(user.id);
   });
 
-  function emitTo<E extends RealtimeEventName>(
-    rooms: string | string[],
-    event: E,
-    payload: RealtimeEventPayload<E>,
-  ): void {
-    // socket.io's emit types its arguments per event name; with E generic they cannot be
-    // spread, so the payload is passed through a signature that is the same for every event.
-    const emit = io.to(rooms).emit.bind(io.to(rooms)) as (
-      event: E,
-      payload: RealtimeEventPayload<E>,
-    ) => boolean;
-    emit(event, payload);
-  }
-
-  function forward(published: PublishedEvent): void {
-    // The default is the rule here, not a forgotten case: a client-facing event goes to its
-    // audience unless a case above says otherwise.
-    // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check
-    switch (published.event) {
-      case 'sessionsRevoked': {
-        // Internal, never emitted: on every instance, the user's sockets of ended sessions close.
-        void closeEndedSessions(published.payload.userId);
-        // Other instances exist only behind the Redis adapter (the in-memory one refuses, noisily).
-        if (redis) io.serverSideEmit('sessionsRevoked', published.payload.userId);
-        return;
-      }
-      case 'membershipEnded': {
-        // Internal, never emitted: the former member's sockets, on every instance, stop hearing the group.
-        const { groupId, userId } = published.payload;
-        io.in(userRoom(userId)).socketsLeave(groupRoom(groupId));
-        return;
-      }
-      case 'userJoinedGroup': {
-        const { groupId, userId } = published.payload;
-        // Join first, so the new member's open sockets hear this group from now on; the emit
-        // also names their user room, so they hear this very event even if a remote join
-        // lands late (socket.io sends once to a socket that is in both rooms).
-        io.in(userRoom(userId)).socketsJoin(groupRoom(groupId));
-        emitTo([roomOf(published.audience), userRoom(userId)], published.event, published.payload);
-        return;
-      }
-      case 'userLeftGroup': {
-        // The group hears it, and so do the former member's own sockets (their other devices
-        // drop the group); published before membershipEnded takes them out of the room.
-        emitTo(
-          [roomOf(published.audience), userRoom(published.payload.userId)],
-          published.event,
-          published.payload,
-        );
-        return;
-      }
-      case 'notificationPushDue':
-        // Internal, never emitted: push hears it; the owner's sockets had notificationSaved.
-        return;
-      case 'wagerSaved': {
-        // The owner's own copy at once (their other devices pull); the group hears only the
-        // gathered totals, from wager-totals.announcer.ts.
-        emitTo(userRoom(published.payload.userId), 'wagerPlaced', published.payload);
-        return;
-      }
-      case 'commentPosted': {
-        // A pushed comment: the author's sockets get it with the mutation it came from, so the
-        // device that wrote it knows its own write; the rest of the group hears the comment only.
-        const { origin } = published;
-        const group = roomOf(published.audience);
-        if (!origin) {
-          emitTo(group, published.event, published.payload);
-          return;
-        }
-        const author = userRoom(origin.userId);
-        io.to(group).except(author).emit('commentPosted', published.payload);
-        emitTo(author, 'commentPosted', {
-          ...published.payload,
-          clientID: origin.clientID,
-          mutationID: origin.mutationID,
-        });
-        return;
-      }
-      case 'groupCreated': {
-        // The creator is the first member: their sockets join the new group's room.
-        if ('userId' in published.audience)
-          io.in(userRoom(published.audience.userId)).socketsJoin(
-            groupRoom(published.payload.groupId),
-          );
-        emitTo(roomOf(published.audience), published.event, published.payload);
-        return;
-      }
-      default:
-        // Type-checks only while every internal event has its case above, so none can leak to clients.
-        emitTo(roomOf(published.audience), published.event, published.payload);
-    }
-  }
   /**
    * Closes this instance's sockets of the user whose session ended, as a lost connection (not
    * socket.io's "server disconnect"): the client reconnects with the token it holds now, and
@@ -424,7 +192,9 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   io.on('sessionsRevoked', (userId) => void closeEndedSessions(userId));
   io.on('busResumed', () => io.local.emit('syncNeeded', {}));
 
-  const unsubscribe = events.subscribe(forward);
+  const unsubscribe = events.subscribe(
+    eventRouter(io, { closeEndedSessions, hasOtherInstances: redis !== undefined }),
+  );
 
   // Sockets are authenticated at connection only, so one closes when its token expires: the
   // client reconnects, refreshing its token if it must (src/client/data/socket-service.ts).

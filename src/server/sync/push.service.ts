@@ -11,11 +11,11 @@ import type { Database, Executor } from '../db/connect';
 import {
   mutationOutOfOrder,
   rateLimited,
-  refusalOf,
   tooManySyncClients,
   validationFailed,
   type AppError,
 } from '../errors';
+import { refusalOf } from '../error-handler';
 import type { EventBus } from '../events';
 import {
   admitNewClient,

@@ -12,6 +12,13 @@ import { createGroupsService } from '../groups/groups.service';
 import { createNotificationsService } from '../notifications/notifications.service';
 import { createRoundsService } from '../rounds/rounds.service';
 import { createSeasonsService } from '../seasons/seasons.service';
+import { refusalOf } from '../error-handler';
+import {
+  firstAnswer,
+  recordAnswer,
+  type IdempotencyRequest,
+  type StoredResponse,
+} from '../idempotency/idempotency.service';
 import type { AnyWrite } from './writes';
 
 // The services behind every signed-in write, and the one way a write runs (`runWriteIn`), for
@@ -25,6 +32,11 @@ export interface WriteServiceDeps {
   db: Database;
   events: EventBus;
   now?: () => Date;
+}
+
+export interface WriteRunnerDeps extends WriteServiceDeps {
+  /** Called right after the commit of a write sent with an Idempotency-Key, before anything else (a test's crash). */
+  afterKeyedCommit?: () => void;
 }
 
 export type WriteServices = ReturnType<typeof createWriteServices>;
@@ -71,17 +83,86 @@ export async function runWriteIn(
 
 export type WriteRunner = ReturnType<typeof createWriteRunner>;
 
-/** The REST routes' way to run a write (`registerWrites`): one transaction of its own, events after its commit. */
-export function createWriteRunner({ db, events, now }: WriteServiceDeps) {
+/** What a keyed REST write answers: its own first answer, or the one its key was recorded with. */
+export interface KeyedAnswer {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
+/** Thrown to roll back a keyed write whose key answered before; the first answer is then replayed. */
+class AnsweredBefore extends Error {}
+
+/** The headers a write's answer is kept with: JSON, as Fastify types it. */
+export const JSON_ANSWER_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * The REST routes' way to run a write (`registerWrites`): one transaction of its own, events
+ * after its commit. A write sent with an Idempotency-Key (`runKeyed`) records its key and answer
+ * in that same transaction, as a push records a mutation id (docs/architecture.md §4).
+ */
+export function createWriteRunner({
+  db,
+  events,
+  now,
+  afterKeyedCommit = () => undefined,
+}: WriteRunnerDeps) {
+  async function runHeld<T>(work: (tx: Executor, bus: EventBus) => Promise<T>): Promise<T> {
+    const held = heldEvents();
+    const result = await db.transaction(async (tx) => {
+      held.clear(); // a retried transaction publishes only what its last run did
+      return work(tx, held.bus);
+    });
+    held.flushTo(events);
+    return result;
+  }
+
   return {
     async run(caller: AuthUser, write: AnyWrite, args: WriteArgs): Promise<unknown> {
-      const held = heldEvents();
-      const result = await db.transaction(async (tx) => {
-        held.clear(); // a retried transaction publishes only what its last run did
-        return runWriteIn(tx, { events: held.bus, now }, caller, write, args);
-      });
-      held.flushTo(events);
-      return result;
+      return runHeld((tx, bus) => runWriteIn(tx, { events: bus, now }, caller, write, args));
+    },
+
+    /**
+     * Runs `write` once per `key`: its answer (`answer` serializes the result as the route
+     * sends it) is recorded with the key in the write's transaction. A key that answered before
+     * (a retry, a twin that committed first) rolls this run back and answers that first answer;
+     * a final refusal (a 4xx but 401) is recorded too, in a transaction of its own, as a push
+     * records one. A key recorded for another request answers 422.
+     */
+    async runKeyed(
+      caller: AuthUser,
+      write: AnyWrite,
+      args: WriteArgs,
+      key: IdempotencyRequest,
+      answer: (result: unknown) => StoredResponse,
+    ): Promise<KeyedAnswer> {
+      for (;;) {
+        let response: StoredResponse;
+        try {
+          response = await runHeld(async (tx, bus) => {
+            const result = await runWriteIn(tx, { events: bus, now }, caller, write, args);
+            const first = answer(result);
+            if (!(await recordAnswer(tx, key, first))) throw new AnsweredBefore();
+            return first;
+          });
+          afterKeyedCommit();
+          return { response, replayed: false };
+        } catch (error) {
+          if (!(error instanceof AnsweredBefore)) {
+            const refusal = refusalOf(error);
+            // Not final: a session that ended (401), a crash, a database away. Nothing is kept.
+            if (!refusal || refusal.statusCode === 401) throw error;
+            const refused: StoredResponse = {
+              statusCode: refusal.statusCode,
+              body: JSON.stringify(refusal.toBody()),
+              headers: JSON_ANSWER_HEADERS,
+            };
+            if (await recordAnswer(db, key, refused)) return { response: refused, replayed: false };
+          }
+        }
+        const first = await firstAnswer(db, key);
+        // Forgotten between the two statements (24 h passed): run as new.
+        if (first) return { response: first, replayed: true };
+      }
     },
   };
 }

@@ -10,7 +10,8 @@ import {
   rateLimitHook,
   type RateLimitRule,
 } from '../rate-limits';
-import type { WriteRunner, WriteServices } from './write-services';
+import { markReplayed } from '../idempotency/idempotency.plugin';
+import { JSON_ANSWER_HEADERS, type WriteRunner, type WriteServices } from './write-services';
 
 // A write is declared once, next to its feature's other routes, and serves both ways in: the
 // REST route (method and path from its entry in src/domain/sync.ts, which names every write for
@@ -109,12 +110,27 @@ export function registerWrites(
         ...(entry.body ? { body: entry.body } : {}),
         response: { [status]: entry.response },
       },
+      config: { isKeyedWrite: true },
       handler: async (request, reply) => {
-        const result = await runner.run(currentUser(request), entry, {
-          params: request.params,
-          body: request.body,
+        const args = { params: request.params, body: request.body };
+        const key = request.idempotencyKey;
+        if (!key)
+          return reply.status(status).send(await runner.run(currentUser(request), entry, args));
+        // Serialized here, as the route's schema sends it, so a replay is the same bytes.
+        const answer = (result: unknown) => ({
+          statusCode: status,
+          body: reply.code(status).serialize(result) as string,
+          headers: JSON_ANSWER_HEADERS,
         });
-        return reply.status(status).send(result);
+        const { response, replayed } = await runner.runKeyed(
+          currentUser(request),
+          entry,
+          args,
+          key,
+          answer,
+        );
+        if (replayed) markReplayed(reply);
+        return reply.status(response.statusCode).headers(response.headers).send(response.body);
       },
     });
   }

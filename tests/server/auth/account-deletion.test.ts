@@ -186,13 +186,13 @@ describe('DELETE /auth/users/me', () => {
       ).status,
     ).toBe(201);
     await subscribeToPush(server, maya);
-    // An idempotent answer that carries her email, and a reset link.
+    // A write's answer kept under its Idempotency-Key, and a reset link.
     expect(
       (
-        await server.request('PUT', '/auth/users/me', {
+        await server.request('POST', '/api/notifications/read-all', {
           token: maya.accessToken,
-          headers: { 'idempotency-key': `rename-${randomBytes(4).toString('hex')}` },
-          body: { displayName: maya.user.displayName },
+          headers: { 'idempotency-key': `read-${randomBytes(4).toString('hex')}` },
+          body: { upTo: new Date().toISOString() },
         })
       ).status,
     ).toBe(200);

@@ -7,13 +7,18 @@ import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import { freePort, startServerProcess, type ServerProcess } from '../../e2e/server-process';
 import { emptyPostgresDatabase } from '../harness';
 
-// The crash window of a write (docs/architecture.md §8): the real server, as a child process,
-// is killed with SIGKILL right after a pushed write commits and before it answers
-// (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT). Started again on the same data, the same push is
-// skipped as applied, the write exists exactly once, and the pull reports its id.
+// The crash window of a write (docs/architecture.md §4, §8): the real server, as a child
+// process, is killed with SIGKILL right after a write commits and before it answers.
+// - A pushed write (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT): started again on the same data, the
+//   same push is skipped as applied, the write exists exactly once, and the pull reports its id.
+// - A REST write sent with an Idempotency-Key (HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT;
+//   writes sent without a key are left alone): started again, the client's retry with the same
+//   key gets the first answer, at once, and nothing is created twice — a comment, a bet and a
+//   wager alike.
 
 const isPostgres = process.env.HUNCH_TEST_DB === 'postgres';
-const CRASH_TIMEOUT_MS = 240_000;
+const CRASH_TIMEOUT_MS = 300_000;
+const KEYED_CRASH_ENV = { HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT: 'true' };
 
 let dataDir: string;
 let databaseUrl: string | undefined;
@@ -140,6 +145,150 @@ describe('a crash between a pushed write’s commit and its answer', () => {
         { id: 1, createdId: again.body.results[0]!.createdId },
       ]);
       expect(pulled.body.bets.map((bet) => bet.title)).toEqual(['Survives the crash?']);
+    },
+    CRASH_TIMEOUT_MS,
+  );
+});
+
+interface Answer<T> {
+  status: number;
+  body: T;
+  replayed: string | null;
+}
+
+async function keyedCall<T>(
+  method: string,
+  route: string,
+  token: string,
+  body?: unknown,
+  key?: string,
+): Promise<Answer<T>> {
+  const response = await fetch(server!.url + route, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as T,
+    replayed: response.headers.get('idempotent-replayed'),
+  };
+}
+
+/**
+ * Sends a keyed write to a server that dies after its commit, starts the server again on the
+ * same data, and sends the write again with the same key: answers the retry.
+ */
+async function crashThenRetry<T>(
+  port: number,
+  method: string,
+  route: string,
+  token: string,
+  body: unknown,
+): Promise<Answer<T>> {
+  const key = randomUUID();
+  // The process dies after the commit: no answer comes.
+  await expect(keyedCall(method, route, token, body, key)).rejects.toThrow();
+  await server!.exited();
+  server = await startServerProcess({ port, dataDir, databaseUrl, env: KEYED_CRASH_ENV });
+  return keyedCall<T>(method, route, token, body, key);
+}
+
+describe('a crash between a keyed REST write’s commit and its answer', () => {
+  it(
+    'answers the retry with the first answer and creates nothing twice',
+    async () => {
+      // After the push's case: the same data, a server that crashes after keyed REST writes.
+      await server?.stop();
+      const port = await freePort();
+      server = await startServerProcess({ port, dataDir, databaseUrl, env: KEYED_CRASH_ENV });
+      const guest = await keyedCall<{ accessToken: string; user: { id: number } }>(
+        'POST',
+        '/auth/register-guest',
+        '',
+        { displayName: 'Crash Tester', appName: 'hunch' },
+      );
+      expect(guest.status).toBe(201);
+      const token = guest.body.accessToken;
+      // Sent without a key: these commit and answer.
+      const group = await keyedCall<{ id: number }>('POST', '/api/groups', token, {
+        name: `REST crash ${randomUUID()}`,
+        privacy: 'public',
+        defaultPoints: 100,
+      });
+      expect(group.status).toBe(201);
+      const betBody = (title: string) => ({
+        title,
+        betType: 'yes_no',
+        betTypeConfig: {},
+        baseWagerAmount: 1,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        groupId: group.body.id,
+      });
+      const target = await keyedCall<{ id: number }>(
+        'POST',
+        '/api/bets',
+        token,
+        betBody('Commented on'),
+      );
+      expect(target.status).toBe(201);
+
+      // A bet.
+      const bet = await crashThenRetry<{ id: number; title: string }>(
+        port,
+        'POST',
+        '/api/bets',
+        token,
+        betBody('Survives the crash?'),
+      );
+      expect(bet).toMatchObject({ status: 201, replayed: 'true' });
+      expect(bet.body.title).toBe('Survives the crash?');
+      const bets = await keyedCall<Array<{ id: number; title: string }>>(
+        'GET',
+        `/api/bets/group/${group.body.id}`,
+        token,
+      );
+      expect(
+        bets.body.filter((row) => row.title === 'Survives the crash?').map((row) => row.id),
+      ).toEqual([bet.body.id]);
+
+      // A comment.
+      const comment = await crashThenRetry<{ id: number; text: string }>(
+        port,
+        'POST',
+        `/api/bets/${target.body.id}/comments`,
+        token,
+        { text: 'Said once' },
+      );
+      expect(comment).toMatchObject({ status: 201, replayed: 'true' });
+      const comments = await keyedCall<Array<{ id: number }>>(
+        'GET',
+        `/api/bets/${target.body.id}/comments`,
+        token,
+      );
+      expect(comments.body.map((row) => row.id)).toEqual([comment.body.id]);
+
+      // A wager: the retry is the player's own first answer, not "already placed".
+      const wager = await crashThenRetry<{ id: number; points: number }>(
+        port,
+        'POST',
+        '/api/bets/wagers',
+        token,
+        { betId: target.body.id, prediction: 'yes', points: 2 },
+      );
+      expect(wager).toMatchObject({ status: 201, replayed: 'true' });
+      expect(wager.body.points).toBe(2);
+      const membership = await keyedCall<{ availablePoints: number; totalPoints: number }>(
+        'GET',
+        `/api/groups/${group.body.id}/membership`,
+        token,
+      );
+      // Debited once.
+      expect(membership.body).toMatchObject({ totalPoints: 100, availablePoints: 98 });
     },
     CRASH_TIMEOUT_MS,
   );
