@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BetRow, WagerRow } from '../../../src/client/data/db';
+import { BetCard } from '../../../src/client/bets/bet-card';
 import { WagerForm, WAGERING_CLOSED_TEXT } from '../../../src/client/bets/wager-form';
 import type { Membership } from '../../../src/domain/groups';
 
@@ -161,5 +162,35 @@ describe('the wager form', () => {
     fireEvent.change(input, { target: { value: '2,5' } });
     expect(input.getAttribute('aria-invalid')).toBeNull();
     expect(submitButton().disabled).toBe(false);
+  });
+});
+
+describe('the bet card around it', () => {
+  it('locks a placed wager until "Change", and "Keep my wager" locks it again', () => {
+    // The card reads the clock itself.
+    const open = bet({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    render(<BetCard bet={open} wager={wager('no', 10)} membership={member(50)} />);
+    const card = screen.getByRole('article', { name: 'Place your wager' });
+    expect(card.textContent).toMatch(/Your wagerNo10/);
+    expect(screen.queryByRole('button', { name: /^Yes/ })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Change' }));
+    expect([pressed('No'), pressed('2x')]).toEqual(['true', 'true']);
+    expect(submitButton('Update Wager')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep my wager' }));
+    expect(screen.getByText('Your wager')).toBeTruthy();
+  });
+
+  it('once betting has closed, shows the wager with no way to change it, and no form without one', () => {
+    const closed = bet({ expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    render(<BetCard bet={closed} wager={wager('yes', 5)} membership={member(50)} showTitle />);
+    const card = screen.getByRole('article', { name: 'Rain on Saturday?' });
+    expect(card.textContent).toMatch(/Your wagerYes5/);
+    expect(screen.queryByRole('button', { name: 'Change' })).toBeNull();
+    cleanup();
+
+    render(<BetCard bet={closed} wager={null} membership={member(50)} />);
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Submit Prediction/ })).toBeNull();
   });
 });
