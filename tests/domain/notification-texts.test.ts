@@ -14,11 +14,16 @@ const UPDATED_AT = '2026-06-01T12:00:00.000Z';
 const inMinutes = (minutes: number) =>
   new Date(Date.parse(UPDATED_AT) + minutes * 60_000).toISOString();
 
-function text(kind: Notification['kind'], payload: NotificationPayload, count = 1) {
-  return notificationText({ kind, count, payload, updatedAt: UPDATED_AT });
+function text(kind: Notification['kind'], payload: Partial<NotificationPayload>, count = 1) {
+  return notificationText({
+    kind,
+    count,
+    payload: { groupName: 'Crew', ...payload },
+    updatedAt: UPDATED_AT,
+  });
 }
 
-const season = (payload: NotificationPayload) =>
+const season = (payload: Partial<NotificationPayload>) =>
   text('seasonEnded', { groupName: 'Crew', seasonName: 'Spring', ...payload }).body;
 
 describe('the texts of an inbox entry', () => {
@@ -93,7 +98,7 @@ describe('the texts of an inbox entry', () => {
     expect(
       text('disputeClosed', { review: 'reResolved', actorName: 'Zoe', answer: 'No' }).body,
     ).toBe('Zoe re-resolved it: No. It is final.');
-    expect(text('disputeClosed', { review: 'kept' }).body).toBe(
+    expect(text('disputeClosed', { review: 'dismissed' }).body).toBe(
       'An admin looked at the dispute and kept the result. It is final.',
     );
     // The quoted comment was deleted: no excerpt to show.
