@@ -24,7 +24,8 @@ export function PointsChart({ steps }: { steps: readonly PointsStep[] }) {
     .join('');
   const first = steps[0]!;
   const last = steps.at(-1)!;
-  const label = `From ${first.total} to ${last.total} points over ${steps.length} changes; lowest ${low}, highest ${high}.`;
+  const changes = `${steps.length} ${steps.length === 1 ? 'change' : 'changes'}`;
+  const label = `From ${first.total} to ${last.total} points over ${changes}; lowest ${low}, highest ${high}.`;
   return (
     <figure className={styles.chart}>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>

@@ -14,7 +14,12 @@ import {
   pointsOf,
   resolve,
 } from '../../server/bets/bet.factories';
-import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import {
+  createGroup,
+  createPlayer,
+  joinGroup,
+  makeAdmin,
+} from '../../server/groups/group.factories';
 import { startTestServer, type TestServer } from '../../server/harness';
 import { openDevice, type Device } from './device.fixture';
 
@@ -125,6 +130,75 @@ describe('undo and dispute through the outbox', () => {
     expect((await phone.db.bets.get(bet.id))?.pendingWriteId).toBeUndefined();
     const history = await phone.db.betHistory.where('betId').equals(bet.id).sortBy('id');
     expect(history.at(-1)).toMatchObject({ kind: 'disputed', reason: 'It rained at noon' });
+  });
+});
+
+describe('an admin’s review through the outbox', () => {
+  it('a correction queued offline shows at once, pays the new answer once; a dismissal closes the dispute', async () => {
+    const { me, friend, group } = await setUp();
+    const judge = await createPlayer(server, 'Judge');
+    await joinGroup(server, judge, group);
+    await makeAdmin(server, me, group, judge);
+    const disputed = async (title: string, isNumeric = false) => {
+      const bet = await createBet(server, me, group, {
+        title,
+        ...(isNumeric ? { betType: 'numeric' as const, betTypeConfig: {} } : {}),
+      });
+      await placeWager(server, me, bet, isNumeric ? '10' : 'yes', 2);
+      await placeWager(server, friend, bet, isNumeric ? '20' : 'no', 2);
+      expect((await resolve(server, me, bet, isNumeric ? '10' : 'yes')).status).toBe(200);
+      const dispute = await server.request('POST', `/api/bets/${bet.id}/dispute`, {
+        token: friend.accessToken,
+        body: { reason: 'Wrong answer' },
+      });
+      expect(dispute.status).toBe(200);
+      return bet;
+    };
+    const corrected = await disputed('Goals?', true);
+    const kept = await disputed('Rain?');
+    const tablet = await openDevice(server, judge);
+    devices.push(tablet);
+    await tablet.local.sync();
+    const actions = createFairResolutionActions({ session: tablet.session, local: tablet.local });
+
+    tablet.setOffline(true);
+    // Typed with a decimal comma; shown and stored as the number the server keeps.
+    expect(await actions.reResolveBet(corrected.id, '19,5')).toBe('queued');
+    expect(await actions.dismissDispute(kept.id)).toBe('queued');
+    expect(tablet.toasts.infos).toEqual([
+      "You're offline. The new result will be sent when you're back.",
+      "You're offline. The dismissal will be sent when you're back.",
+    ]);
+    expect(await tablet.db.bets.get(corrected.id)).toMatchObject({
+      correctAnswer: '19.5',
+      resolvedBy: judge.user.id,
+      dispute: { state: 'closed' },
+      pendingWriteId: expect.any(String),
+    });
+    expect((await tablet.db.bets.get(kept.id))?.dispute?.state).toBe('closed');
+
+    tablet.setOffline(false);
+    await tablet.local.sync();
+    await tablet.local.whenIdle();
+    expect(await tablet.db.outbox.count()).toBe(0);
+    const onServer = await server.request('GET', `/api/bets/${corrected.id}`, {
+      token: judge.accessToken,
+    });
+    expect(onServer.body).toMatchObject({ correctAnswer: '19.5', dispute: { state: 'closed' } });
+    const stands = await server.request('GET', `/api/bets/${kept.id}`, {
+      token: judge.accessToken,
+    });
+    expect(stands.body).toMatchObject({ correctAnswer: 'yes', dispute: { state: 'closed' } });
+    // Each bet paid its winner the pool of 4 once: the friend won "Goals?", I won "Rain?".
+    const friendsRow = await tablet.db.memberships.get([group.id, friend.user.id]);
+    const mine = await tablet.db.memberships.get([group.id, me.user.id]);
+    expect(friendsRow?.totalPoints).toBe(mine?.totalPoints);
+    const [friendsPoints, myPoints] = [
+      await pointsOf(server, friend, group),
+      await pointsOf(server, me, group),
+    ];
+    expect(friendsPoints.total).toBe(myPoints.total);
+    expect(friendsRow?.totalPoints).toBe(friendsPoints.total);
   });
 });
 
