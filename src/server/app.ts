@@ -41,6 +41,7 @@ import { rateLimitHook, redisOrMemoryStore, writesPerUserRule } from './rate-lim
 import { startBetExpiryJob } from './jobs/bet-expiry.job';
 import { startFloorTopUpJob } from './jobs/floor-top-up.job';
 import { startPicksRevealJob } from './jobs/picks-reveal.job';
+import { startBetRepeatsJob } from './jobs/bet-repeats.job';
 import { startSeasonsJob } from './jobs/seasons.job';
 import { startRemindersJob } from './jobs/reminders.job';
 import type { IntervalJob, IntervalJobOptions } from './jobs/interval-job';
@@ -388,6 +389,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   startJob(config.floorTopUpIntervalMs, (o) => startFloorTopUpJob({ ...o, db, events }));
   // Picks show once betting closes: the job stamps those bets for the mirror.
   startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
+  // Repeating bets: when one closes, the next opens (on the same interval: both follow a close).
+  startJob(config.picksRevealIntervalMs, (o) => startBetRepeatsJob({ ...o, db, events }));
   // Seasons whose end date passed end: standings archived, points reset if chosen.
   startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
   // Closes-soon and resolve reminders, and the inbox's pruning.

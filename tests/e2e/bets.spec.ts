@@ -98,7 +98,8 @@ async function createBet(page: Page, round: Round): Promise<number> {
   await next.click({ force: true });
   await expect(modal.getByText('Title is required')).toBeVisible();
   await modal.getByLabel('Title').fill(round.title);
-  await modal.getByText(round.tier, { exact: true }).click();
+  // The tier buttons show their points beside the spec's $ ("$$ · 2 pts").
+  await modal.getByText(new RegExp(`^${round.tier.replaceAll('$', '\\$')} · \\d+ pts?$`)).click();
   await modal.getByRole('button', { name: 'Next' }).click();
   await modal.getByText(round.type, { exact: true }).click();
   await round.configure?.(page);

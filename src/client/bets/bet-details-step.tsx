@@ -1,13 +1,20 @@
 import { BET_LIMITS } from '../../domain/bet-limits';
+import { stakeTierChoices, stakeTiersOf } from '../../domain/stakes';
 import type { MyGroup } from '../groups/use-groups';
 import { SegmentedField } from '../ui/segmented-field';
 import { SelectField } from '../ui/select-field';
 import { TextAreaField } from '../ui/text-area-field';
 import { TextField } from '../ui/text-field';
-import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-model';
+import {
+  baseInTiers,
+  type BetFormErrors,
+  type BetFormField,
+  type BetFormValues,
+} from './bet-form-model';
 
 // Step 1 "Details" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): title, optional
-// description, expiry (default now + 24 h, at most a year ahead), base wager $ / $$ / $$$ (1, 2, 3), group.
+// description, expiry (default now + 24 h, at most a year ahead), base wager $ / $$ / $$$ with
+// the group's points beside them ("$ · 5 pts", its stake tiers), group.
 
 const DETAILS_TEXT = {
   title: 'Title',
@@ -20,12 +27,6 @@ const DETAILS_TEXT = {
   group: 'Group',
   chooseGroup: 'Choose a group',
 };
-
-const TIERS = [
-  { value: 1, label: '$', ariaLabel: '$ (1 point)' },
-  { value: 2, label: '$$', ariaLabel: '$$ (2 points)' },
-  { value: 3, label: '$$$', ariaLabel: '$$$ (3 points)' },
-] as const;
 
 interface StepProps {
   values: BetFormValues;
@@ -44,6 +45,9 @@ export function BetDetailsStep({
   groups,
 }: StepProps & { groups: readonly MyGroup[] }) {
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
+  const tiersOf = (groupId: number | null) =>
+    stakeTiersOf(groups.find(({ group }) => group.id === groupId)?.group);
+  const tiers = tiersOf(values.groupId);
   return (
     <>
       <TextField
@@ -81,7 +85,7 @@ export function BetDetailsStep({
       <SegmentedField
         label={DETAILS_TEXT.baseWager}
         value={values.baseWagerAmount}
-        options={TIERS}
+        options={stakeTierChoices(tiers)}
         hint={DETAILS_TEXT.baseWagerHint}
         error={shown('baseWagerAmount')}
         onChange={(baseWagerAmount) => onChange({ baseWagerAmount })}
@@ -92,9 +96,12 @@ export function BetDetailsStep({
         value={values.groupId === null ? '' : String(values.groupId)}
         options={groups.map(({ group }) => ({ value: String(group.id), label: group.name }))}
         error={shown('groupId')}
-        onChange={(event) =>
-          onChange({ groupId: event.target.value === '' ? null : Number(event.target.value) })
-        }
+        onChange={(event) => {
+          const groupId = event.target.value === '' ? null : Number(event.target.value);
+          // The same tier in the new group's points: $$ stays $$.
+          const baseWagerAmount = baseInTiers(values.baseWagerAmount, tiers, tiersOf(groupId));
+          onChange({ groupId, baseWagerAmount });
+        }}
         onBlur={() => onTouch('groupId')}
       />
     </>

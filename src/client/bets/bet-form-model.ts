@@ -2,6 +2,7 @@ import { BET_MESSAGES } from '../../domain/bet-limits';
 import type { BetType } from '../../domain/bet-types';
 import { defaultExpiresAt, type CreateBetRequest } from '../../domain/bets';
 import { createBetRequestSchemaAt } from '../../domain/schemas/bets';
+import { baseNotInTiersMessage, DEFAULT_STAKE_TIERS, isBaseInTiers } from '../../domain/stakes';
 
 // The bet-creation form's values and rules (docs/groups-and-bets.md §5), kept pure so the stepper's rules
 // are testable without a screen. Validation is the domain's createBetRequestSchemaAt, so the
@@ -12,7 +13,8 @@ export interface BetFormValues {
   description: string;
   /** A datetime-local value ("2025-05-01T18:30"), in the device's time zone. */
   expiresAt: string;
-  baseWagerAmount: 1 | 2 | 3;
+  /** One of the group's stake tiers (stakes.ts). */
+  baseWagerAmount: number;
   groupId: number | null;
   betType: BetType;
   yesLabel: string;
@@ -50,12 +52,16 @@ function toDateTimeLocal(time: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-export function initialBetFormValues(now: number, groupId: number | null): BetFormValues {
+export function initialBetFormValues(
+  now: number,
+  groupId: number | null,
+  tiers: readonly number[] = DEFAULT_STAKE_TIERS,
+): BetFormValues {
   return {
     title: '',
     description: '',
     expiresAt: toDateTimeLocal(Date.parse(defaultExpiresAt(now))),
-    baseWagerAmount: 1,
+    baseWagerAmount: tiers[0]!,
     groupId,
     betType: 'yes_no',
     yesLabel: '',
@@ -91,8 +97,25 @@ export function toBetRequest(values: BetFormValues): CreateBetRequest {
   };
 }
 
-/** Every field's first error (docs/groups-and-bets.md §5 messages), checked against the clock for the future expiry. */
-export function validateBetForm(values: BetFormValues, now: number): BetFormErrors {
+/**
+ * The base a bet keeps when its form moves to a group of other stake tiers: the same tier
+ * ($, $$ or $$$) in the new group's points.
+ */
+export function baseInTiers(base: number, from: readonly number[], to: readonly number[]): number {
+  const tier = from.indexOf(base);
+  if (tier >= 0) return to[tier] ?? to[0]!;
+  return isBaseInTiers(base, to) ? base : to[0]!;
+}
+
+/**
+ * Every field's first error (docs/groups-and-bets.md §5 messages), checked against the clock for
+ * the future expiry and against the group's stake tiers for the base, as the server checks them.
+ */
+export function validateBetForm(
+  values: BetFormValues,
+  now: number,
+  tiers: readonly number[] = DEFAULT_STAKE_TIERS,
+): BetFormErrors {
   const request = toBetRequest(values);
   // A group created offline still has its temporary (negative) id: the outbox puts the
   // server's id in before the bet is sent (data/mutators.ts), so it is as good as any here.
@@ -100,6 +123,8 @@ export function validateBetForm(values: BetFormValues, now: number): BetFormErro
     values.groupId !== null && values.groupId < 0 ? { ...request, groupId: 1 } : request;
   const result = createBetRequestSchemaAt(now).safeParse(checked);
   const errors: BetFormErrors = {};
+  if (!isBaseInTiers(values.baseWagerAmount, tiers))
+    errors.baseWagerAmount = baseNotInTiersMessage(tiers);
   if (result.success) return errors;
   for (const issue of result.error.issues) {
     const [head, sub] = issue.path;

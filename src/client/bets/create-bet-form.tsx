@@ -11,6 +11,7 @@ import { canReachStep, Stepper } from '../ui/stepper';
 import { createBet } from './bet-actions';
 import { BetDetailsStep } from './bet-details-step';
 import {
+  baseInTiers,
   DETAILS_FIELDS,
   hasErrorIn,
   initialBetFormValues,
@@ -22,6 +23,7 @@ import {
 } from './bet-form-model';
 import { BetTypeStep } from './bet-type-step';
 import { useNow } from '../ui/use-now';
+import { DEFAULT_STAKE_TIERS, isBaseInTiers, stakeTiersOf } from '../../domain/stakes';
 import styles from './create-bet-form.module.css';
 
 // The bet-creation modal's body (docs/groups-and-bets.md §2 "Bet creation: two-step stepper (Details,
@@ -48,7 +50,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
   );
   const [isRestored, setIsRestored] = useState(draft !== undefined);
   const [isEdited, setIsEdited] = useState(false);
-  const [values, setValues] = useState<BetFormValues>(() => {
+  const [typed, setValues] = useState<BetFormValues>(() => {
     const fresh = initialBetFormValues(Date.now(), groupId);
     // A draft's closing time may have passed meanwhile: the default one then.
     if (!draft) return fresh;
@@ -62,7 +64,20 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
 
   // The expiry must lie in the future: the clock is re-read every few seconds.
   const now = useNow(5000);
-  const errors = useMemo(() => validateBetForm(values, now), [values, now]);
+  const tiers = stakeTiersOf(groups?.find(({ group }) => group.id === typed.groupId)?.group);
+  // The groups arrive after the form opens: a base their tiers lack is the same tier in their
+  // points ($ of 1 becomes $ of 5).
+  const values = useMemo(
+    () =>
+      isBaseInTiers(typed.baseWagerAmount, tiers)
+        ? typed
+        : {
+            ...typed,
+            baseWagerAmount: baseInTiers(typed.baseWagerAmount, DEFAULT_STAKE_TIERS, tiers),
+          },
+    [typed, tiers],
+  );
+  const errors = useMemo(() => validateBetForm(values, now, tiers), [values, now, tiers]);
   const steps = [
     { id: 'details', label: CREATE_BET_TEXT.details, isValid: !hasErrorIn(errors, DETAILS_FIELDS) },
     { id: 'type', label: CREATE_BET_TEXT.type, isValid: !hasErrorIn(errors, TYPE_FIELDS) },
@@ -71,7 +86,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
     setTouched((previous) => new Set([...previous, ...fields]));
   const change = (patch: Partial<BetFormValues>) => {
     setIsEdited(true);
-    setValues((previous) => ({ ...previous, ...patch }));
+    setValues({ ...values, ...patch });
   };
   useEffect(() => {
     if (!isEdited || groupId === null) return;

@@ -1,5 +1,6 @@
 import { API_BASE } from '../../domain/constants';
 import type { CreateGroupInput, Group, UpdateGroupRequest } from '../../domain/groups';
+import { stakeTiersOf } from '../../domain/stakes';
 import type { AnswerContext, Mutator } from './mutators';
 
 // The group writes as named mutators (data/mutators.ts, docs/architecture.md §8). Creating a group
@@ -65,6 +66,7 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
       privacy: input.privacy,
       ...(input.inviteCode !== undefined ? { inviteCode: input.inviteCode } : {}),
       defaultPoints: input.defaultPoints,
+      stakeTiers: [...stakeTiersOf(input)],
       createdByUserId: context.userId,
       admins: [context.userId],
       memberUserIds: [context.userId],
@@ -201,6 +203,7 @@ export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
       ...(changes.description !== undefined
         ? { description: changes.description?.trim() || null }
         : {}),
+      ...(changes.stakeTiers !== undefined ? { stakeTiers: [...stakeTiersOf(changes)] } : {}),
     });
   },
 };

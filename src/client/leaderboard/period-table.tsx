@@ -11,7 +11,8 @@ import styles from './leaderboard-page.module.css';
 
 // This week / This month: points won or lost in the period, from the ledger (the
 // server sums it), ranked with shared places, and how far each member moved since the period
-// before (▲2, ▼1), where there was an earlier standing to move from. Offline, the same sums
+// before (▲2, ▼1), where there was an earlier standing to move from, and how many bets each
+// played in the period. Offline, the same sums
 // come from the mirror, and the table says so.
 
 const TEXT = {
@@ -26,6 +27,8 @@ const TEXT = {
   movedUp: (places: number) => `up ${places} ${places === 1 ? 'place' : 'places'}`,
   movedDown: (places: number) => `down ${places} ${places === 1 ? 'place' : 'places'}`,
   same: 'same place',
+  played: 'Played',
+  playedHint: (count: number) => (count === 1 ? 'bet played' : 'bets played'),
 };
 
 function Movement({ movement }: { movement: number | null }) {
@@ -111,6 +114,24 @@ export function PeriodTable({
         </span>
       ),
     },
+    // Who plays, beside who won (docs/rules.md "Played"): the server's count; a table worked
+    // out offline has none and leaves the column out.
+    ...(rows.some((row) => row.played !== undefined)
+      ? [
+          {
+            key: 'played',
+            header: TEXT.played,
+            align: 'end',
+            sortValue: (row) => row.played ?? 0,
+            render: (row) => (
+              <span className={styles.played}>
+                {row.played ?? 0}
+                <span className="visually-hidden"> {TEXT.playedHint(row.played ?? 0)}</span>
+              </span>
+            ),
+          } satisfies DataTableColumn<RankedPeriodResult>,
+        ]
+      : []),
     {
       key: 'points',
       header: 'Points',
@@ -120,7 +141,7 @@ export function PeriodTable({
     },
   ];
 
-  const isQuiet = rows.every((row) => row.points === 0 && row.previousPoints === 0);
+  const isQuiet = rows.every((row) => row.points === 0 && row.previousPoints === 0 && !row.played);
   return (
     <>
       {status === 'offline' && (

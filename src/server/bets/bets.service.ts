@@ -7,18 +7,19 @@ import {
   type BetUserContext,
   type CreateBetInput,
 } from '../../domain/bets';
+import { repeatUntilRefusal } from '../../domain/bet-repeats';
+import { isBaseInTiers, stakeTiersOf } from '../../domain/stakes';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, type BetRow } from '../db/schema';
-import { invalidAnswer, validationFailed } from '../errors';
+import { baseNotInTiers, invalidAnswer, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
 import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
 import { findReadableBet, requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
-import { recordBetHistory } from './bet-history';
-import { scheduleResolveReminder } from './resolve-reminders';
+import { betCreatedPayload, openBet, startRepeat } from './bet-repeats';
 import { findBet, loadPicks, loadWagers, presentReadBet, statisticsOf } from './bet-queries';
 import {
   announceSettlement,
@@ -61,47 +62,36 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const refusal = expiryRefusal(input.expiresAt, at.getTime());
       if (refusal) throw validationFailed(refusal, { expiresAt: refusal });
+      const untilRefusal =
+        input.repeat?.until && repeatUntilRefusal(input.repeat.until, input.expiresAt);
+      if (untilRefusal) throw validationFailed(untilRefusal, { 'repeat.until': untilRefusal });
       const bet = await db.transaction(async (tx) => {
-        await requireGroupAccess(tx, {
+        const group = await requireGroupAccess(tx, {
           userId: caller.id,
           groupId: input.groupId,
           permission: 'createBet',
         });
-        const [row] = await tx
-          .insert(bets)
-          .values({
+        // The group's tiers as they are now: its lock holds off an admin's change until this commits.
+        if (!isBaseInTiers(input.baseWagerAmount, group.stakeTiers))
+          throw baseNotInTiers(stakeTiersOf(group));
+        const row = (await openBet(
+          tx,
+          {
             groupId: input.groupId,
             title: input.title,
             description: input.description ?? null,
             betType: input.betType,
             betTypeConfig: input.betTypeConfig,
             baseWagerAmount: input.baseWagerAmount,
-            state: 'active',
             expiresAt: new Date(input.expiresAt),
             createdBy: caller.id,
-            createdAt: at,
-            updatedAt: at,
-          })
-          .returning();
-        await scheduleResolveReminder(tx, row!);
-        await recordBetHistory(tx, row!, { kind: 'created', actorId: caller.id, at });
-        return row!;
+          },
+          at,
+        ))!;
+        if (input.repeat) await startRepeat(tx, row, input.repeat);
+        return row;
       });
-      events.publish(
-        'betCreated',
-        {
-          betId: bet.id,
-          title: bet.title,
-          betType: bet.betType,
-          betTypeConfig: bet.betTypeConfig,
-          baseWagerAmount: bet.baseWagerAmount,
-          createdBy: bet.createdBy,
-          expiresAt: bet.expiresAt.toISOString(),
-          groupId: bet.groupId,
-          version: bet.version,
-        },
-        { groupId: bet.groupId },
-      );
+      events.publish('betCreated', betCreatedPayload(bet), { groupId: bet.groupId });
       return presentBet(bet, []);
     },
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  baseInTiers,
   canAddOption,
   canRemoveOption,
   DETAILS_FIELDS,
@@ -50,6 +51,20 @@ describe('stepper rules', () => {
     expect(validateBetForm({ ...values, expiresAt: '2030-12-30T00:00' }, now).expiresAt).toBe(
       undefined,
     );
+  });
+
+  it('offers the group’s stake tiers and refuses another base, as the server does', () => {
+    const values = { ...initialBetFormValues(now, 3, [5, 10, 15]), title: 'Rain?' };
+    expect(values.baseWagerAmount).toBe(5);
+    expect(validateBetForm(values, now, [5, 10, 15]).baseWagerAmount).toBeUndefined();
+    expect(
+      validateBetForm({ ...values, baseWagerAmount: 1 }, now, [5, 10, 15]).baseWagerAmount,
+    ).toBe('Base Wager Amount must be 5, 10 or 15');
+    // Another group: the same tier in its points ($$ stays $$).
+    expect(baseInTiers(10, [5, 10, 15], [10, 20, 30])).toBe(20);
+    expect(baseInTiers(2, [1, 2, 3], [5, 10, 15])).toBe(10);
+    expect(baseInTiers(10, [10, 20, 30], [5, 10, 15])).toBe(5);
+    expect(baseInTiers(15, [1, 2, 3], [5, 10, 15])).toBe(15);
   });
 
   it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {
