@@ -2,6 +2,7 @@ import { BET_LIMITS } from '../../domain/bet-limits';
 import { stakeTierChoices, stakeTiersOf } from '../../domain/stakes';
 import type { MyGroup } from '../groups/use-groups';
 import { SegmentedField } from '../ui/segmented-field';
+import { BetCloseFields } from './bet-close-fields';
 import { SelectField } from '../ui/select-field';
 import { TextAreaField } from '../ui/text-area-field';
 import { TextField } from '../ui/text-field';
@@ -13,15 +14,14 @@ import {
 } from './bet-form-model';
 
 // Step 1 "Details" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): title, optional
-// description, expiry (default now + 24 h, at most a year ahead), base wager $ / $$ / $$$ with
+// description, expiry (default now + 24 h, at most a year ahead, with quick choices) and repeat
+// (bet-close-fields.tsx), base wager $ / $$ / $$$ with
 // the group's points beside them ("$ · 5 pts", its stake tiers), group.
 
 const DETAILS_TEXT = {
   title: 'Title',
   titlePlaceholder: 'Will it rain on Saturday?',
   description: 'Description (optional)',
-  expiresAt: 'Closes at',
-  expiresAtHint: 'At most a year ahead.',
   baseWager: 'Base wager',
   baseWagerHint: 'Each wager is 1x, 2x or 3x this amount.',
   group: 'Group',
@@ -43,7 +43,8 @@ export function BetDetailsStep({
   onChange,
   onTouch,
   groups,
-}: StepProps & { groups: readonly MyGroup[] }) {
+  now,
+}: StepProps & { groups: readonly MyGroup[]; now: number }) {
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
   const tiersOf = (groupId: number | null) =>
     stakeTiersOf(groups.find(({ group }) => group.id === groupId)?.group);
@@ -73,14 +74,12 @@ export function BetDetailsStep({
         onChange={(event) => onChange({ description: event.target.value })}
         onBlur={() => onTouch('description')}
       />
-      <TextField
-        label={DETAILS_TEXT.expiresAt}
-        type="datetime-local"
-        value={values.expiresAt}
-        hint={DETAILS_TEXT.expiresAtHint}
-        error={shown('expiresAt')}
-        onChange={(event) => onChange({ expiresAt: event.target.value })}
-        onBlur={() => onTouch('expiresAt')}
+      <BetCloseFields
+        values={values}
+        shown={shown}
+        onChange={onChange}
+        onTouch={onTouch}
+        now={now}
       />
       <SegmentedField
         label={DETAILS_TEXT.baseWager}

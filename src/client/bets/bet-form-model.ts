@@ -1,6 +1,7 @@
 import { BET_MESSAGES } from '../../domain/bet-limits';
 import type { BetType } from '../../domain/bet-types';
-import { defaultExpiresAt, type CreateBetRequest } from '../../domain/bets';
+import type { RepeatPeriod } from '../../domain/bet-repeats';
+import { defaultExpiresAt, type Bet, type CreateBetRequest } from '../../domain/bets';
 import { createBetRequestSchemaAt } from '../../domain/schemas/bets';
 import { baseNotInTiersMessage, DEFAULT_STAKE_TIERS, isBaseInTiers } from '../../domain/stakes';
 
@@ -21,6 +22,10 @@ export interface BetFormValues {
   noLabel: string;
   options: string[];
   line: string;
+  /** A bet that comes back (bet-repeats.ts): '' when it does not. */
+  repeat: '' | RepeatPeriod;
+  /** The last day it may come back on, a date input's value ("2025-06-30"); '' for no end. */
+  repeatUntil: string;
 }
 
 export type BetFormField =
@@ -33,20 +38,24 @@ export type BetFormField =
   | 'yesLabel'
   | 'noLabel'
   | 'options'
-  | 'line';
+  | 'line'
+  | 'repeat'
+  | 'repeatUntil';
 export type BetFormErrors = Partial<Record<BetFormField, string>>;
 
 export const DETAILS_FIELDS: BetFormField[] = [
   'title',
   'description',
   'expiresAt',
+  'repeat',
+  'repeatUntil',
   'baseWagerAmount',
   'groupId',
 ];
 export const TYPE_FIELDS: BetFormField[] = ['betType', 'yesLabel', 'noLabel', 'options', 'line'];
 
-/** A Date as a datetime-local value in the device's zone. */
-function toDateTimeLocal(time: number): string {
+/** A Date as a datetime-local value in the device's zone (a quick choice fills the field with it). */
+export function toDateTimeLocal(time: number): string {
   const date = new Date(time);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
@@ -68,7 +77,48 @@ export function initialBetFormValues(
     noLabel: '',
     options: ['', ''],
     line: '',
+    repeat: '',
+    repeatUntil: '',
   };
+}
+
+/**
+ * "Same as last time": a new bet's form filled from a settled one, with its title,
+ * description, type and options, and its base (the same tier in the group's points if the
+ * group's stakes changed since); it closes at the form's default time.
+ */
+export function sameAsBefore(
+  bet: Pick<
+    Bet,
+    'title' | 'description' | 'betType' | 'betTypeConfig' | 'baseWagerAmount' | 'groupId'
+  >,
+  now: number,
+  tiers: readonly number[] = DEFAULT_STAKE_TIERS,
+): BetFormValues {
+  const fresh = initialBetFormValues(now, bet.groupId, tiers);
+  const config = bet.betTypeConfig;
+  return {
+    ...fresh,
+    title: bet.title,
+    description: bet.description ?? '',
+    betType: bet.betType,
+    baseWagerAmount: isBaseInTiers(bet.baseWagerAmount, tiers)
+      ? bet.baseWagerAmount
+      : baseInTiers(bet.baseWagerAmount, DEFAULT_STAKE_TIERS, tiers),
+    yesLabel: typeof config.yesLabel === 'string' ? config.yesLabel : '',
+    noLabel: typeof config.noLabel === 'string' ? config.noLabel : '',
+    options:
+      Array.isArray(config.options) && config.options.length >= 2
+        ? [...config.options]
+        : fresh.options,
+    line: typeof config.line === 'number' ? String(config.line) : '',
+  };
+}
+
+/** The repeat's end: the whole of its last day, in the device's zone. */
+function endOfDay(date: string): string {
+  const end = new Date(`${date}T23:59:59`);
+  return Number.isFinite(end.getTime()) ? end.toISOString() : 'invalid';
 }
 
 /** Each bet type's config, from the form fields it uses (bet-type-step.tsx shows them). */
@@ -94,6 +144,15 @@ export function toBetRequest(values: BetFormValues): CreateBetRequest {
     betType: values.betType,
     betTypeConfig: config,
     groupId: values.groupId ?? (undefined as unknown as number),
+    ...(values.repeat
+      ? {
+          repeat: {
+            every: values.repeat,
+            ...(values.repeatUntil.trim() ? { until: endOfDay(values.repeatUntil.trim()) } : {}),
+            timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          },
+        }
+      : {}),
   };
 }
 
@@ -128,11 +187,27 @@ export function validateBetForm(
   if (result.success) return errors;
   for (const issue of result.error.issues) {
     const [head, sub] = issue.path;
-    const field = (head === 'betTypeConfig' ? sub : head) as BetFormField | undefined;
+    const field = (
+      head === 'betTypeConfig'
+        ? sub
+        : head === 'repeat'
+          ? sub === 'until'
+            ? 'repeatUntil'
+            : 'repeat'
+          : head
+    ) as BetFormField | undefined;
     if (field && !errors[field]) errors[field] = issue.message;
   }
   if (values.groupId === null) errors.groupId = BET_MESSAGES.groupRequired;
   return errors;
+}
+
+/** What a part of a step's fields gets: the values, a field's shown error, and the two callbacks. */
+export interface BetStepFieldProps {
+  values: BetFormValues;
+  shown: (field: BetFormField) => string | undefined;
+  onChange: (patch: Partial<BetFormValues>) => void;
+  onTouch: (field: BetFormField) => void;
 }
 
 export function hasErrorIn(errors: BetFormErrors, fields: readonly BetFormField[]): boolean {

@@ -40,23 +40,33 @@ const CREATE_BET_TEXT = {
   created: 'Bet Created!',
 };
 
-export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onDone: () => void }) {
+export function CreateBetForm({
+  groupId,
+  onDone,
+  initial,
+}: {
+  groupId: number | null;
+  onDone: () => void;
+  /** "Same as last time": the form filled from a settled bet (bet-form-model.ts sameAsBefore). */
+  initial?: BetFormValues | undefined;
+}) {
   const { user } = useSession();
   // A group created offline is offered too: the bet waits in the outbox behind it.
   const groups = useMyGroups(user?.id);
   const navigate = useNavigate();
   const [draft] = useState(() =>
-    groupId === null ? undefined : readDraft<BetFormValues>(groupId, 'bet'),
+    groupId === null || initial ? undefined : readDraft<BetFormValues>(groupId, 'bet'),
   );
   const [isRestored, setIsRestored] = useState(draft !== undefined);
   const [isEdited, setIsEdited] = useState(false);
   const [typed, setValues] = useState<BetFormValues>(() => {
-    const fresh = initialBetFormValues(Date.now(), groupId);
-    // A draft's closing time may have passed meanwhile: the default one then.
+    const fresh = initial ?? initialBetFormValues(Date.now(), groupId);
+    // A draft's closing time may have passed meanwhile: the default one then. A draft kept
+    // before a field was added takes that field's default.
     if (!draft) return fresh;
     return Date.parse(draft.expiresAt) > Date.now()
-      ? draft
-      : { ...draft, expiresAt: fresh.expiresAt };
+      ? { ...fresh, ...draft }
+      : { ...fresh, ...draft, expiresAt: fresh.expiresAt };
   });
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
@@ -153,6 +163,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
             onChange={change}
             onTouch={(field) => touch(field)}
             groups={groups ?? []}
+            now={now}
           />
         ) : (
           <BetTypeStep

@@ -6,6 +6,7 @@ import {
   DETAILS_FIELDS,
   hasErrorIn,
   initialBetFormValues,
+  sameAsBefore,
   toBetRequest,
   TYPE_FIELDS,
   validateBetForm,
@@ -65,6 +66,43 @@ describe('stepper rules', () => {
     expect(baseInTiers(2, [1, 2, 3], [5, 10, 15])).toBe(10);
     expect(baseInTiers(10, [10, 20, 30], [5, 10, 15])).toBe(5);
     expect(baseInTiers(15, [1, 2, 3], [5, 10, 15])).toBe(15);
+  });
+
+  it('sends a repeat with its last day’s end and the device’s zone, and checks the end as the server does', () => {
+    const values = { ...initialBetFormValues(now, 3), title: 'Quiz?', repeat: 'week' as const };
+    expect(toBetRequest(values).repeat).toEqual({
+      every: 'week',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    const until = toBetRequest({ ...values, repeatUntil: '2030-03-01' }).repeat?.until;
+    expect(until).toBe(new Date('2030-03-01T23:59:59').toISOString());
+    expect(validateBetForm({ ...values, repeatUntil: '2029-12-01' }, now).repeatUntil).toBe(
+      'Repeat end must be after the bet closes',
+    );
+    expect(toBetRequest({ ...values, repeat: '' }).repeat).toBeUndefined();
+  });
+
+  it('fills "Same as last time" from a settled bet: title, options and base in the group’s tiers', () => {
+    const bet = {
+      title: 'Who wins the quiz?',
+      description: null,
+      betType: 'multiple_choice' as const,
+      betTypeConfig: { options: ['Ana', 'Ben', 'Cy'] },
+      baseWagerAmount: 2,
+      groupId: 3,
+    };
+    const filled = sameAsBefore(bet, now);
+    expect(filled).toMatchObject({
+      title: 'Who wins the quiz?',
+      description: '',
+      betType: 'multiple_choice',
+      options: ['Ana', 'Ben', 'Cy'],
+      baseWagerAmount: 2,
+      groupId: 3,
+      repeat: '',
+    });
+    expect(validateBetForm(filled, now)).toEqual({});
+    expect(sameAsBefore(bet, now, [5, 10, 15]).baseWagerAmount).toBe(10);
   });
 
   it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {

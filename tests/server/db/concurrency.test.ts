@@ -30,15 +30,17 @@ import { createUser, newAccount, useTestServer } from '../harness';
 import { endSeason, failuresOf, groupOf, startSeason, statusesOf } from './race-helpers';
 import { describeRandomWrites } from './random-writes';
 import { describeRemovalRaces } from './removal-races';
+import { describeStakeRepeatRaces } from './stake-repeat-races';
 
 // Requests racing each other on the same rows. On PostgreSQL they interleave for real: every
 // transaction takes its row locks in one order (src/server/db/README.md), and one that still
 // meets a deadlock or a serialization failure is run again before anything is answered, so no
 // race ends in a 5xx. On PGlite (one connection) the same races run one after another; they
 // must answer the same. This file and the others in vitest.config.ts's POSTGRES_FILES are the
-// server tests that run on both engines: a race written elsewhere runs on PGlite only. Two
-// suites are written beside it and run here (random-writes.ts, removal-races.ts), with the
-// helpers they share (race-helpers.ts), so that no file of them passes 400 lines.
+// server tests that run on both engines: a race written elsewhere runs on PGlite only. Three
+// suites are written beside it and run here (random-writes.ts, removal-races.ts,
+// stake-repeat-races.ts), with the helpers they share (race-helpers.ts), so that no file of
+// them passes 400 lines.
 
 // One JWT secret, so a second instance on the same database takes the first one's tokens.
 const env = {
@@ -362,3 +364,5 @@ describe('settlements racing on one bet', () => {
 describeRandomWrites(server);
 
 describeRemovalRaces(server, env);
+
+describeStakeRepeatRaces(server, env);
