@@ -165,6 +165,6 @@ test('an admin makes the stakes 5, 10, 15: a player’s new bet offers "$ · 5 p
   const week = benPage.getByRole('table', { name: `${group.name} standings this week` });
   const row = (player: typeof ana) =>
     week.getByRole('row', { name: new RegExp(player.person.displayName) });
-  await expect(row(ben).getByRole('cell', { name: '1 bet played' })).toBeVisible();
-  await expect(row(ana).getByRole('cell', { name: '0 bets played' })).toBeVisible();
+  await expect(row(ben).getByText('1 bet played', { exact: true })).toBeVisible();
+  await expect(row(ana).getByText('0 bets played', { exact: true })).toBeVisible();
 });

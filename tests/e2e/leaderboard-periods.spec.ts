@@ -43,8 +43,8 @@ test('This week, This month and All time, no movement in a first week, and this 
   await expect(ownerRow).toContainText('+1');
   await expect(friendRow).toContainText('−1');
   // Who plays: each wagered on one bet this week.
-  await expect(ownerRow.getByRole('cell', { name: '1 bet played' })).toBeVisible();
-  await expect(friendRow.getByRole('cell', { name: '1 bet played' })).toBeVisible();
+  await expect(ownerRow.getByText('1 bet played', { exact: true })).toBeVisible();
+  await expect(friendRow.getByText('1 bet played', { exact: true })).toBeVisible();
   await expect(week.getByText(/[▲▼–]/)).toHaveCount(0);
   await expectAccessible(page, 'the leaderboard, this week');
 

@@ -46,15 +46,17 @@ export function GroupSettings({ group }: { group: GroupRow }) {
       </h2>
       <Card>
         <GroupDetailsForm group={group} />
-        <StakeTiersField
-          value={stakeTiersOf(group)}
-          onChange={(stakeTiers) =>
-            void updateGroup(group.id, { stakeTiers }).then(
-              () => toast.success(TEXT.stakesSaved),
-              (error: unknown) => toast.error(refusalText(error)),
-            )
-          }
-        />
+        <div className={styles.stakes}>
+          <StakeTiersField
+            value={stakeTiersOf(group)}
+            onChange={(stakeTiers) =>
+              void updateGroup(group.id, { stakeTiers }).then(
+                () => toast.success(TEXT.stakesSaved),
+                (error: unknown) => toast.error(refusalText(error)),
+              )
+            }
+          />
+        </div>
         <Toggle
           label={TEXT.topUps}
           description={TEXT.topUpsHint(

@@ -27,8 +27,7 @@ const TEXT = {
   movedUp: (places: number) => `up ${places} ${places === 1 ? 'place' : 'places'}`,
   movedDown: (places: number) => `down ${places} ${places === 1 ? 'place' : 'places'}`,
   same: 'same place',
-  played: 'Played',
-  playedHint: (count: number) => (count === 1 ? 'bet played' : 'bets played'),
+  played: (count: number) => `${count} ${count === 1 ? 'bet' : 'bets'} played`,
 };
 
 function Movement({ movement }: { movement: number | null }) {
@@ -111,27 +110,14 @@ export function PeriodTable({
         <span className={styles.user}>
           <span className={styles.name}>{row.name}</span>
           {row.userId === userId && <span className={styles.you}>You</span>}
+          {/* Who plays, beside who won (docs/rules.md "Played"): the server's count; a table
+              worked out offline has none. Under the name, so the points keep their column at 320. */}
+          {row.played !== undefined && (
+            <span className={styles.played}>{TEXT.played(row.played)}</span>
+          )}
         </span>
       ),
     },
-    // Who plays, beside who won (docs/rules.md "Played"): the server's count; a table worked
-    // out offline has none and leaves the column out.
-    ...(rows.some((row) => row.played !== undefined)
-      ? [
-          {
-            key: 'played',
-            header: TEXT.played,
-            align: 'end',
-            sortValue: (row) => row.played ?? 0,
-            render: (row) => (
-              <span className={styles.played}>
-                {row.played ?? 0}
-                <span className="visually-hidden"> {TEXT.playedHint(row.played ?? 0)}</span>
-              </span>
-            ),
-          } satisfies DataTableColumn<RankedPeriodResult>,
-        ]
-      : []),
     {
       key: 'points',
       header: 'Points',
