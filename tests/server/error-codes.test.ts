@@ -21,6 +21,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[]> = {
   rateLimited: [30],
   wagerExists: [7],
   betRefusal: ['not_member', 'active'],
+  baseNotInTiers: [[5, 10, 15]],
 };
 
 /** Codes handleError (through errors.ts's own factories) and the readiness probe send. */
