@@ -7,6 +7,7 @@ export default defineConfig({
     './src/server/db/schema.ts',
     './src/server/db/share-schema.ts',
     './src/server/db/rounds-schema.ts',
+    './src/server/db/repeat-schema.ts',
   ],
   out: './src/server/db/migrations',
 });

@@ -79,6 +79,8 @@ export const API_ERROR_CODES = [
   'cannot_demote_creator',
   'creator_cannot_leave',
   'insufficient_points',
+  'stake_tiers_not_offered',
+  'base_not_in_tiers',
   'idempotency_key_reused',
   'undo_window_over',
   'dispute_window_over',

@@ -10,7 +10,7 @@ export const BET_LIMITS = {
   optionsMax: 10,
   optionMax: 100,
   predictionMax: 100,
-  /** The $, $$, $$$ tiers of docs/groups-and-bets.md §5. */
+  /** The $, $$, $$$ tiers of docs/groups-and-bets.md §5: a group's default stake tiers (stakes.ts). */
   baseWagerTiers: [1, 2, 3],
   /** A wager is the base amount times one of these (docs/groups-and-bets.md §3, §5). */
   multipliers: [1, 2, 3],
@@ -33,7 +33,7 @@ export const BET_MESSAGES = {
   expiryTooFar: 'Expiry date must be at most a year ahead',
   baseWagerRequired: 'Base Wager Amount is required',
   baseWagerMin: 'Base Wager Amount must be at least 1',
-  baseWagerTier: 'Base Wager Amount must be 1, 2 or 3',
+  baseWagerTier: "Base Wager Amount must be one of the group's stake tiers",
   betTypeRequired: 'Bet type is required',
   betTypeUnknown: 'Bet type must be yes_no, multiple_choice, numeric or over_under',
   groupRequired: 'Group is required',

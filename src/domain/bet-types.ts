@@ -29,6 +29,11 @@ export type BetType = (typeof BET_TYPES)[number];
 export const CREATABLE_BET_TYPES = ['yes_no', 'multiple_choice', 'numeric', 'over_under'] as const;
 export type CreatableBetType = (typeof CREATABLE_BET_TYPES)[number];
 
+/** Whether a bet of this type can be made again by hand ("Same as last time"): not a round's score tip. */
+export function isCreatableBetType(type: string): type is CreatableBetType {
+  return (CREATABLE_BET_TYPES as readonly string[]).includes(type);
+}
+
 /** A stored config: docs/groups-and-bets.md §3 calls it a free record, so the rules read it defensively. */
 type StoredConfig = Readonly<Record<string, unknown>>;
 

@@ -1,4 +1,5 @@
 import { BET_LIMITS, BET_MESSAGES } from './bet-limits';
+import type { RepeatPeriod } from './bet-repeats';
 import {
   betTypeRulesOf,
   type BetType,
@@ -35,6 +36,8 @@ type CreateBetCommon = {
   expiresAt: string;
   baseWagerAmount: number;
   groupId: number;
+  /** A bet that comes back (bet-repeats.ts), closing at its time of day in `timeZone`. */
+  repeat?: { every: RepeatPeriod; until?: string | undefined; timeZone: string } | undefined;
 };
 /** A validated bet request: the config is the one of its type, with defaults applied. */
 export type CreateBetInput = {
@@ -50,6 +53,8 @@ export type CreateBetRequest = {
   betType: CreatableBetType;
   betTypeConfig?: unknown;
   groupId: string | number;
+  repeat?:
+    { every: RepeatPeriod; until?: string | undefined; timeZone?: string | undefined } | undefined;
 };
 
 /** Whether an expiry lies after `now` (ms since the epoch); docs/groups-and-bets.md §5 wants a future expiry. */

@@ -39,7 +39,7 @@ export const GROUP_MESSAGES = {
   groupIdRequired: 'Group ID is required',
   inviteCodeRequired: 'Invite code is required',
   userRequired: 'User is required',
-  nothingToChange: 'Send a new name or description.',
+  nothingToChange: 'Send a new name, description or stake tiers.',
 } as const;
 
 /** The characters of an invite code: URL-safe, so a code survives a share link unescaped. */
@@ -52,6 +52,8 @@ export type CreateGroupRequest = {
   privacy?: GroupPrivacy | undefined;
   inviteCode?: string | null | undefined;
   defaultPoints?: number | undefined;
+  /** One of the tier sets of stakes.ts; 1, 2, 3 when left out. */
+  stakeTiers?: number[] | undefined;
 };
 /** A validated group request: `inviteCode` only on a private group that chose one. */
 export type CreateGroupInput = {
@@ -60,6 +62,7 @@ export type CreateGroupInput = {
   privacy: GroupPrivacy;
   inviteCode?: string;
   defaultPoints: number;
+  stakeTiers?: number[] | undefined;
 };
 
 /** What an invite link may tell a visitor before they have an account: two names, nothing more. */
@@ -78,6 +81,8 @@ export type Group = {
   defaultPoints: number;
   /** For its members: the weekly floor top-up is on (admins switch it in the group's settings). */
   floorTopUp?: boolean | undefined;
+  /** The base amounts of its bets, $ / $$ / $$$ (stakes.ts). */
+  stakeTiers: number[];
   createdByUserId: number;
   admins: number[];
   memberUserIds: number[];
@@ -103,11 +108,14 @@ export type InviteCodeResponse = { inviteCode: string };
 export type UpdateGroupRequest = {
   name?: string | undefined;
   description?: string | null | undefined;
+  /** An admin's choice of stake tiers (stakes.ts STAKE_TIER_SETS). */
+  stakeTiers?: number[] | undefined;
 };
 /** A validated PATCH /groups/{id}: a new name, a new description (null: none), or both. */
 export type UpdateGroupInput = {
   name?: string | undefined;
   description?: string | null | undefined;
+  stakeTiers?: number[] | undefined;
 };
 
 /** Changing settings: only the fields sent change. */

@@ -44,7 +44,15 @@ export type PeriodResult = {
   previousPoints: number;
   /** Had a result before `from` (ever): without one there is no earlier place to move from. */
   hasEarlierResults?: boolean;
+  /**
+   * The bets they wagered on since `from` (docs/rules.md "Played"): who plays, beside who won.
+   * The server's count; a copy worked out offline from the mirror has none.
+   */
+  played?: number;
 };
+
+/** The ledger kind of a wager placed: one per member and bet, so counting them counts bets played. */
+export const PLAYED_LEDGER_KIND = 'wager_placed' as const;
 
 export type PeriodLeaderboard = {
   groupId: number;
@@ -78,15 +86,24 @@ export function sumPeriodResults(
   members: ReadonlyArray<{ userId: number; name: string }>,
   entries: readonly ResultEntry[],
   window: { from: string | Date; previousFrom: string | Date },
+  /** With the server's counts of wagers placed since `from`, each member's `played` (0 if none). */
+  played?: ReadonlyArray<{ userId: number; played: number }>,
 ): PeriodResult[] {
   const from = msOf(window.from);
   const previousFrom = msOf(window.previousFrom);
-  const sums = new Map(
-    members.map(({ userId, name }) => [
+  const playedBy = played && new Map(played.map((row) => [row.userId, row.played]));
+  const sums = new Map<number, PeriodResult>();
+  for (const { userId, name } of members) {
+    const sum: PeriodResult = {
       userId,
-      { userId, name, points: 0, previousPoints: 0, hasEarlierResults: false },
-    ]),
-  );
+      name,
+      points: 0,
+      previousPoints: 0,
+      hasEarlierResults: false,
+    };
+    if (playedBy) sum.played = playedBy.get(userId) ?? 0;
+    sums.set(userId, sum);
+  }
   for (const entry of entries) {
     const sum = sums.get(entry.userId);
     if (!sum) continue;

@@ -2,6 +2,7 @@ import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
 import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
+import { baseNotInTiersMessage, STAKE_MESSAGES } from '../domain/stakes';
 
 // The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -326,6 +327,16 @@ export const cannotDemoteCreator = () =>
   new AppError(422, 'cannot_demote_creator', "The group's creator cannot stop being an admin.");
 export const creatorCannotLeave = () =>
   new AppError(422, 'creator_cannot_leave', "The group's creator cannot leave the group.");
+/** A group's stake tiers are one of the sets of src/domain/stakes.ts. */
+export const stakeTiersNotOffered = () =>
+  new AppError(422, 'stake_tiers_not_offered', `${STAKE_MESSAGES.tiersNotOffered}.`, {
+    stakeTiers: STAKE_MESSAGES.tiersNotOffered,
+  });
+/** A new bet's base is one of its group's tiers at the time (existing bets keep theirs). */
+export const baseNotInTiers = (tiers: readonly number[]) =>
+  new AppError(422, 'base_not_in_tiers', `${baseNotInTiersMessage(tiers)}.`, {
+    baseWagerAmount: baseNotInTiersMessage(tiers),
+  });
 export const insufficientPoints = (needed: number, available: number) =>
   new AppError(
     422,

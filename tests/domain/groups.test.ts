@@ -35,6 +35,7 @@ function createGroup(overrides: Partial<Group> = {}): Group {
     description: null,
     privacy: 'public',
     defaultPoints: 100,
+    stakeTiers: [1, 2, 3],
     createdByUserId: 1,
     admins: [1],
     memberUserIds: [1, 2],

@@ -24,6 +24,7 @@ export async function createBetViaApi(
     betTypeConfig?: Record<string, unknown>;
     baseWagerAmount?: number;
     hours?: number;
+    repeat?: { every: 'day' | 'week' | 'month'; until?: string };
   },
 ): Promise<{ id: number }> {
   const { hours = 30, ...rest } = bet;

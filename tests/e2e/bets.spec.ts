@@ -1,7 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './accounts.helpers';
-import { closeBettingNow } from './bets.helpers';
-import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
+import { closeBettingNow, createBetViaApi, resolveViaApi } from './bets.helpers';
+import {
+  createGroupViaApi,
+  joinViaApi,
+  openAs,
+  registerPlayer,
+  twoInAGroup,
+  uniqueGroupName,
+} from './groups.helpers';
 
 // Bets end to end: two members of one group in two browser contexts play one bet of each
 // type, each type a test of its own (its own players and group): the creator makes it in the
@@ -98,7 +105,8 @@ async function createBet(page: Page, round: Round): Promise<number> {
   await next.click({ force: true });
   await expect(modal.getByText('Title is required')).toBeVisible();
   await modal.getByLabel('Title').fill(round.title);
-  await modal.getByText(round.tier, { exact: true }).click();
+  // The tier buttons show their points beside the spec's $ ("$$ · 2 pts").
+  await modal.getByText(new RegExp(`^${round.tier.replaceAll('$', '\\$')} · \\d+ pts?$`)).click();
   await modal.getByRole('button', { name: 'Next' }).click();
   await modal.getByText(round.type, { exact: true }).click();
   await round.configure?.(page);
@@ -216,4 +224,51 @@ test.describe('one bet of each type', () => {
       }
     });
   }
+});
+
+test('bets that come back: quick close choices, a weekly repeat that opens its next bet at the close, and "Same as last time"', async ({
+  browser,
+  request,
+}) => {
+  const { owner, member, group } = await twoInAGroup(request, 'Quiz Night');
+  const page = await openAs(browser, member, `/group/${group.id}/bets`);
+
+  // The quick choices come before the date-and-time field and fill it, in the player's zone.
+  await page.getByRole('button', { name: 'Create a bet' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Create a Bet' });
+  await sheet.getByLabel('Title').fill('Who wins the pub quiz?');
+  const quick = sheet.getByRole('group', { name: 'Quick choices' });
+  await expect(quick.getByRole('button', { name: 'in 1 hour' })).toBeVisible();
+  await expect(quick.getByRole('button', { name: /^(tonight|tomorrow) 20:00$/ })).toBeVisible();
+  await quick.getByRole('button', { name: 'tomorrow 9:00' }).click();
+  await expect(sheet.getByLabel('Closes at')).toHaveValue(/T09:00$/);
+  await expect(quick.getByRole('button', { name: 'tomorrow 9:00' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await sheet.getByLabel('Repeat').selectOption({ label: 'Every week' });
+  await expect(sheet.getByLabel('Last day (optional)')).toBeVisible();
+  await sheet.getByRole('button', { name: 'Next' }).click();
+  await sheet.getByText('Yes / No', { exact: true }).click();
+  await sheet.getByRole('button', { name: 'Create Bet' }).click();
+  await expect(page.getByRole('heading', { name: 'Who wins the pub quiz?' })).toBeVisible();
+
+  // A weekly bet closing in a few seconds: when it closes, the next one opens a week later.
+  const title = 'Trivia champion this week?';
+  const first = await createBetViaApi(request, owner, {
+    groupId: group.id,
+    title,
+    hours: 4 / 3600,
+    repeat: { every: 'week' },
+  });
+  await page.goto(`/group/${group.id}/bets`);
+  await expect(page.getByRole('heading', { name: title })).toHaveCount(2, { timeout: 30_000 });
+
+  // "Same as last time" on the settled one fills a new bet's form with it.
+  await resolveViaApi(request, owner, first.id, 'yes');
+  await page.goto(`/bets/${first.id}`);
+  await page.getByRole('button', { name: 'Same as last time' }).click();
+  const again = page.getByRole('dialog', { name: 'Create a Bet' });
+  await expect(again.getByLabel('Title')).toHaveValue(title);
+  await expect(again.getByRole('radio', { name: '$ (1 point)' })).toBeChecked();
 });

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.helpers';
+import { openBetSheet } from './bets.helpers';
 import {
   createGroupViaApi,
   joinPrivateViaApi,
@@ -149,4 +150,57 @@ test('an admin renames the group, removes a member and adds her back, and change
   await anaPage.setViewportSize({ width: 1280, height: 800 });
   await shoot(anaPage, 'group-admin-settings-desktop');
   await expectAccessible(anaPage, 'group settings for an admin, desktop');
+});
+
+test('an admin makes the stakes 5, 10, 15: a player’s new bet offers "$ · 5 pts" and a 3x wager of 15', async ({
+  browser,
+  request,
+}) => {
+  const [ana, ben] = [await registerPlayer(request), await registerPlayer(request)];
+  const group = await createGroupViaApi(request, ana, {
+    name: uniqueGroupName('Big Stakes'),
+    privacy: 'private',
+  });
+  await joinPrivateViaApi(request, ben, group.id, group.inviteCode!);
+
+  const anaPage = await openAs(browser, ana, `/group/${group.id}`);
+  const stakes = anaPage.getByRole('group', { name: 'Stakes' });
+  await expect(stakes.getByRole('radio', { name: '1, 2, 3 points' })).toBeChecked();
+  await stakes.getByText('5 · 10 · 15', { exact: true }).click();
+  await expect(anaPage.getByText('Stakes saved. New bets use them.')).toBeVisible();
+  await expect(stakes.getByRole('radio', { name: '5, 10, 15 points' })).toBeChecked();
+  await expect(stakes.getByText('A 3x wager on $$$ risks 45.')).toBeVisible();
+
+  // Ben's bet form offers the group's tiers, with their points beside the spec's $.
+  const benPage = await openAs(browser, ben, `/group/${group.id}`);
+  const sheet = await openBetSheet(benPage);
+  const base = sheet.getByRole('group', { name: 'Base wager' });
+  await expect(base.getByText('$ · 5 pts', { exact: true })).toBeVisible();
+  await expect(base.getByText('$$ · 10 pts', { exact: true })).toBeVisible();
+  await expect(base.getByText('$$$ · 15 pts', { exact: true })).toBeVisible();
+  await expect(base.getByRole('radio', { name: '$ (5 points)' })).toBeChecked();
+  await sheet.getByLabel('Title').fill('Derby goes to penalties?');
+  await sheet.getByRole('button', { name: 'Next' }).click();
+  await sheet.getByText('Yes / No', { exact: true }).click();
+  await sheet.getByRole('button', { name: 'Create Bet' }).click();
+  await expect(benPage.getByRole('heading', { name: 'Derby goes to penalties?' })).toBeVisible();
+
+  const card = benPage.getByRole('article', { name: 'Place your wager' });
+  await card.getByRole('button', { name: /^Yes/ }).click();
+  await card.getByRole('button', { name: '3x', exact: true }).click();
+  await card.getByRole('button', { name: 'Submit Prediction' }).click();
+  await expect(card.getByRole('button', { name: 'Change' })).toBeVisible();
+  await expect(benPage.getByRole('banner').getByText('85', { exact: true })).toBeVisible();
+
+  // The table shows who plays: Ben has played this week, Ana not yet.
+  await benPage.goto('/leaderboard');
+  await benPage
+    .getByRole('group', { name: 'Leaderboard period' })
+    .getByRole('button', { name: 'This week' })
+    .click();
+  const week = benPage.getByRole('table', { name: `${group.name} standings this week` });
+  const row = (player: typeof ana) =>
+    week.getByRole('row', { name: new RegExp(player.person.displayName) });
+  await expect(row(ben).getByText('1 bet played', { exact: true })).toBeVisible();
+  await expect(row(ana).getByText('0 bets played', { exact: true })).toBeVisible();
 });

@@ -42,6 +42,9 @@ test('This week, This month and All time, no movement in a first week, and this 
   const friendRow = week.getByRole('row', { name: new RegExp(friend.person.displayName) });
   await expect(ownerRow).toContainText('+1');
   await expect(friendRow).toContainText('−1');
+  // Who plays: each wagered on one bet this week.
+  await expect(ownerRow.getByText('1 bet played', { exact: true })).toBeVisible();
+  await expect(friendRow.getByText('1 bet played', { exact: true })).toBeVisible();
   await expect(week.getByText(/[▲▼–]/)).toHaveCount(0);
   await expectAccessible(page, 'the leaderboard, this week');
 

@@ -21,6 +21,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[]> = {
   rateLimited: [30],
   wagerExists: [7],
   betRefusal: ['not_member', 'active'],
+  baseNotInTiers: [[5, 10, 15]],
 };
 
 /** Codes error-handler.ts and the readiness probe send without a factory. */

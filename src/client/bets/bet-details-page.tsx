@@ -26,6 +26,7 @@ import { BetHistoryList } from './bet-history-list';
 import { ResolutionReview } from './resolution-review';
 import { ResolveCard } from './resolve-card';
 import { ResultsPanel } from './results-panel';
+import { SameAsLastTime } from './same-as-last-time';
 import { useBet, useMyWager } from './use-bets';
 import { WhoPickedWhat } from './who-picked-what';
 import styles from './bet-details-page.module.css';
@@ -183,8 +184,9 @@ function BetDetails({ betId }: { betId: number }) {
           ) : bet.state === 'resolved' ? (
             <>
               <ResultsPanel betId={bet.id} bet={bet} isPending={Boolean(bet.pendingWriteId)} />
-              {bet.id > 0 && !bet.pendingWriteId && canShare && user && (
-                <div className={styles.share}>
+              <div className={styles.share}>
+                <SameAsLastTime bet={bet} group={group} role={role} />
+                {bet.id > 0 && !bet.pendingWriteId && canShare && user && (
                   <ShareButton
                     share={(cards) =>
                       cards.shareResolvedBet(resolvedBetCardOf(bet, group?.name ?? ''), {
@@ -193,8 +195,8 @@ function BetDetails({ betId }: { betId: number }) {
                       })
                     }
                   />
-                </div>
-              )}
+                )}
+              </div>
             </>
           ) : (
             <Card>

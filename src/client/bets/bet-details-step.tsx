@@ -1,31 +1,32 @@
 import { BET_LIMITS } from '../../domain/bet-limits';
+import { stakeTierChoices, stakeTiersOf } from '../../domain/stakes';
 import type { MyGroup } from '../groups/use-groups';
 import { SegmentedField } from '../ui/segmented-field';
+import { BetCloseFields } from './bet-close-fields';
 import { SelectField } from '../ui/select-field';
 import { TextAreaField } from '../ui/text-area-field';
 import { TextField } from '../ui/text-field';
-import type { BetFormErrors, BetFormField, BetFormValues } from './bet-form-model';
+import {
+  baseInTiers,
+  type BetFormErrors,
+  type BetFormField,
+  type BetFormValues,
+} from './bet-form-model';
 
 // Step 1 "Details" of the bet-creation stepper (docs/groups-and-bets.md §2, §5): title, optional
-// description, expiry (default now + 24 h, at most a year ahead), base wager $ / $$ / $$$ (1, 2, 3), group.
+// description, expiry (default now + 24 h, at most a year ahead, with quick choices) and repeat
+// (bet-close-fields.tsx), base wager $ / $$ / $$$ with
+// the group's points beside them ("$ · 5 pts", its stake tiers), group.
 
 const DETAILS_TEXT = {
   title: 'Title',
   titlePlaceholder: 'Will it rain on Saturday?',
   description: 'Description (optional)',
-  expiresAt: 'Closes at',
-  expiresAtHint: 'At most a year ahead.',
   baseWager: 'Base wager',
   baseWagerHint: 'Each wager is 1x, 2x or 3x this amount.',
   group: 'Group',
   chooseGroup: 'Choose a group',
 };
-
-const TIERS = [
-  { value: 1, label: '$', ariaLabel: '$ (1 point)' },
-  { value: 2, label: '$$', ariaLabel: '$$ (2 points)' },
-  { value: 3, label: '$$$', ariaLabel: '$$$ (3 points)' },
-] as const;
 
 interface StepProps {
   values: BetFormValues;
@@ -42,8 +43,12 @@ export function BetDetailsStep({
   onChange,
   onTouch,
   groups,
-}: StepProps & { groups: readonly MyGroup[] }) {
+  now,
+}: StepProps & { groups: readonly MyGroup[]; now: number }) {
   const shown = (field: BetFormField) => (touched.has(field) ? errors[field] : undefined);
+  const tiersOf = (groupId: number | null) =>
+    stakeTiersOf(groups.find(({ group }) => group.id === groupId)?.group);
+  const tiers = tiersOf(values.groupId);
   return (
     <>
       <TextField
@@ -69,19 +74,17 @@ export function BetDetailsStep({
         onChange={(event) => onChange({ description: event.target.value })}
         onBlur={() => onTouch('description')}
       />
-      <TextField
-        label={DETAILS_TEXT.expiresAt}
-        type="datetime-local"
-        value={values.expiresAt}
-        hint={DETAILS_TEXT.expiresAtHint}
-        error={shown('expiresAt')}
-        onChange={(event) => onChange({ expiresAt: event.target.value })}
-        onBlur={() => onTouch('expiresAt')}
+      <BetCloseFields
+        values={values}
+        shown={shown}
+        onChange={onChange}
+        onTouch={onTouch}
+        now={now}
       />
       <SegmentedField
         label={DETAILS_TEXT.baseWager}
         value={values.baseWagerAmount}
-        options={TIERS}
+        options={stakeTierChoices(tiers)}
         hint={DETAILS_TEXT.baseWagerHint}
         error={shown('baseWagerAmount')}
         onChange={(baseWagerAmount) => onChange({ baseWagerAmount })}
@@ -92,9 +95,12 @@ export function BetDetailsStep({
         value={values.groupId === null ? '' : String(values.groupId)}
         options={groups.map(({ group }) => ({ value: String(group.id), label: group.name }))}
         error={shown('groupId')}
-        onChange={(event) =>
-          onChange({ groupId: event.target.value === '' ? null : Number(event.target.value) })
-        }
+        onChange={(event) => {
+          const groupId = event.target.value === '' ? null : Number(event.target.value);
+          // The same tier in the new group's points: $$ stays $$.
+          const baseWagerAmount = baseInTiers(values.baseWagerAmount, tiers, tiersOf(groupId));
+          onChange({ groupId, baseWagerAmount });
+        }}
         onBlur={() => onTouch('groupId')}
       />
     </>

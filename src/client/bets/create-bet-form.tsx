@@ -11,6 +11,7 @@ import { canReachStep, Stepper } from '../ui/stepper';
 import { createBet } from './bet-actions';
 import { BetDetailsStep } from './bet-details-step';
 import {
+  baseInTiers,
   DETAILS_FIELDS,
   hasErrorIn,
   initialBetFormValues,
@@ -22,6 +23,7 @@ import {
 } from './bet-form-model';
 import { BetTypeStep } from './bet-type-step';
 import { useNow } from '../ui/use-now';
+import { DEFAULT_STAKE_TIERS, isBaseInTiers, stakeTiersOf } from '../../domain/stakes';
 import styles from './create-bet-form.module.css';
 
 // The bet-creation modal's body (docs/groups-and-bets.md §2 "Bet creation: two-step stepper (Details,
@@ -38,23 +40,33 @@ const CREATE_BET_TEXT = {
   created: 'Bet Created!',
 };
 
-export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onDone: () => void }) {
+export function CreateBetForm({
+  groupId,
+  onDone,
+  initial,
+}: {
+  groupId: number | null;
+  onDone: () => void;
+  /** "Same as last time": the form filled from a settled bet (bet-form-model.ts sameAsBefore). */
+  initial?: BetFormValues | undefined;
+}) {
   const { user } = useSession();
   // A group created offline is offered too: the bet waits in the outbox behind it.
   const groups = useMyGroups(user?.id);
   const navigate = useNavigate();
   const [draft] = useState(() =>
-    groupId === null ? undefined : readDraft<BetFormValues>(groupId, 'bet'),
+    groupId === null || initial ? undefined : readDraft<BetFormValues>(groupId, 'bet'),
   );
   const [isRestored, setIsRestored] = useState(draft !== undefined);
   const [isEdited, setIsEdited] = useState(false);
-  const [values, setValues] = useState<BetFormValues>(() => {
-    const fresh = initialBetFormValues(Date.now(), groupId);
-    // A draft's closing time may have passed meanwhile: the default one then.
+  const [typed, setValues] = useState<BetFormValues>(() => {
+    const fresh = initial ?? initialBetFormValues(Date.now(), groupId);
+    // A draft's closing time may have passed meanwhile: the default one then. A draft kept
+    // before a field was added takes that field's default.
     if (!draft) return fresh;
     return Date.parse(draft.expiresAt) > Date.now()
-      ? draft
-      : { ...draft, expiresAt: fresh.expiresAt };
+      ? { ...fresh, ...draft }
+      : { ...fresh, ...draft, expiresAt: fresh.expiresAt };
   });
   const [touched, setTouched] = useState<ReadonlySet<BetFormField>>(new Set());
   const [step, setStep] = useState(0);
@@ -62,7 +74,20 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
 
   // The expiry must lie in the future: the clock is re-read every few seconds.
   const now = useNow(5000);
-  const errors = useMemo(() => validateBetForm(values, now), [values, now]);
+  const tiers = stakeTiersOf(groups?.find(({ group }) => group.id === typed.groupId)?.group);
+  // The groups arrive after the form opens: a base their tiers lack is the same tier in their
+  // points ($ of 1 becomes $ of 5).
+  const values = useMemo(
+    () =>
+      isBaseInTiers(typed.baseWagerAmount, tiers)
+        ? typed
+        : {
+            ...typed,
+            baseWagerAmount: baseInTiers(typed.baseWagerAmount, DEFAULT_STAKE_TIERS, tiers),
+          },
+    [typed, tiers],
+  );
+  const errors = useMemo(() => validateBetForm(values, now, tiers), [values, now, tiers]);
   const steps = [
     { id: 'details', label: CREATE_BET_TEXT.details, isValid: !hasErrorIn(errors, DETAILS_FIELDS) },
     { id: 'type', label: CREATE_BET_TEXT.type, isValid: !hasErrorIn(errors, TYPE_FIELDS) },
@@ -71,7 +96,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
     setTouched((previous) => new Set([...previous, ...fields]));
   const change = (patch: Partial<BetFormValues>) => {
     setIsEdited(true);
-    setValues((previous) => ({ ...previous, ...patch }));
+    setValues({ ...values, ...patch });
   };
   useEffect(() => {
     if (!isEdited || groupId === null) return;
@@ -138,6 +163,7 @@ export function CreateBetForm({ groupId, onDone }: { groupId: number | null; onD
             onChange={change}
             onTouch={(field) => touch(field)}
             groups={groups ?? []}
+            now={now}
           />
         ) : (
           <BetTypeStep

@@ -5,6 +5,7 @@ import type {
   UpdateGroupRequest,
 } from '../../domain/groups';
 import type { AnswerContext, Mutator, MutatorContext } from './mutators';
+import { stakeTiersOf } from '../../domain/stakes';
 
 // The group writes as named mutators (data/mutators.ts, docs/architecture.md §8). Creating a group
 // shows it at once under a temporary id with the creator holding the starting points; joining
@@ -91,6 +92,7 @@ export const createGroupMutator: Mutator<CreateGroupArgs, Group> = {
       privacy: input.privacy,
       ...(input.inviteCode !== undefined ? { inviteCode: input.inviteCode } : {}),
       defaultPoints: input.defaultPoints,
+      stakeTiers: [...stakeTiersOf(input)],
       createdByUserId: context.userId,
       admins: [context.userId],
       memberUserIds: [context.userId],
@@ -224,6 +226,7 @@ export const updateGroupMutator: Mutator<UpdateGroupArgs, Group> = {
       ...(changes.description !== undefined
         ? { description: changes.description?.trim() || null }
         : {}),
+      ...(changes.stakeTiers !== undefined ? { stakeTiers: [...stakeTiersOf(changes)] } : {}),
     });
   },
 };

@@ -9,6 +9,7 @@ import {
   type Group,
 } from '../../domain/groups';
 import { createGroupRequestSchema } from '../../domain/schemas/groups';
+import { DEFAULT_STAKE_TIERS } from '../../domain/stakes';
 import { refusalText } from '../data/api-client';
 import { toast } from '../shell/toast-store';
 import { asyncHandler } from '../ui/async-handler';
@@ -17,11 +18,13 @@ import { FormAlert } from '../ui/form-alert';
 import { TextAreaField } from '../ui/text-area-field';
 import { TextField } from '../ui/text-field';
 import { createGroup } from './group-actions';
+import { StakeTiersField } from './stake-tiers-field';
 import styles from './group-form.module.css';
 
 // The group form of docs/groups-and-bets.md §2 and §5: name, optional description, privacy (public by
 // default), an optional invite code for a private group (blank: the server makes one) and
-// the starting points (100 by default). Used on /group/create and in the group selector.
+// the starting points (100 by default), and the stakes (the spec's 1, 2, 3 by default, or
+// larger). Used on /group/create and in the group selector.
 
 const TEXT = {
   name: 'Group name',
@@ -58,10 +61,12 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
       privacy: 'public',
       inviteCode: '',
       defaultPoints: GROUP_LIMITS.defaultPoints,
+      stakeTiers: [...DEFAULT_STAKE_TIERS],
     },
   });
   const { errors, isSubmitting } = form.formState;
   const privacy = useWatch({ control: form.control, name: 'privacy' });
+  const stakeTiers = useWatch({ control: form.control, name: 'stakeTiers' });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -133,6 +138,11 @@ export function GroupForm({ onCreated }: { onCreated: (group: Group) => void }) 
         hint={TEXT.pointsHint}
         error={errors.defaultPoints?.message}
         {...form.register('defaultPoints', { valueAsNumber: true })}
+      />
+      <StakeTiersField
+        value={stakeTiers ?? DEFAULT_STAKE_TIERS}
+        error={errors.stakeTiers?.message}
+        onChange={(tiers) => form.setValue('stakeTiers', tiers, { shouldDirty: true })}
       />
       <Button type="submit" fullWidth isLoading={isSubmitting} loadingText={TEXT.busy}>
         {TEXT.submit}

@@ -1,5 +1,7 @@
 import { floorTopUpHint } from '../../domain/floor-top-up';
 import { GROUP_LIMITS } from '../../domain/groups';
+import { stakeTiersOf } from '../../domain/stakes';
+import { refusalText } from '../data/api-client';
 import type { GroupRow } from '../data/db';
 import { ConfirmDialog } from '../shell/confirm-dialog';
 import { openModal } from '../shell/modal-store';
@@ -7,18 +9,20 @@ import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Toggle } from '../ui/toggle';
-import { rotateInviteCode, setFloorTopUp } from './group-actions';
+import { rotateInviteCode, setFloorTopUp, updateGroup } from './group-actions';
 import { GroupDetailsForm } from './group-details-form';
+import { StakeTiersField } from './stake-tiers-field';
 import styles from './group-details.module.css';
 
 // The group's settings, for its admins (the group policy's canManageGroup): its name and
-// description (group-details-form.tsx), the weekly top-up ("nobody is out of the game"), and a
+// description (group-details-form.tsx), its stakes (stake-tiers-field.tsx), the weekly top-up ("nobody is out of the game"), and a
 // private group's invite code with a way to change it (a code that leaked, a member removed who
 // knows it). The top-up is the group row's flag in the mirror (readable offline); a change goes
 // through the outbox, shown at once. A new invite code is the server's, so it needs the network.
 
 const TEXT = {
   heading: 'Settings',
+  stakesSaved: 'Stakes saved. New bets use them.',
   topUps: 'Top-ups',
   /** Names the floor, which follows the group's starting points. */
   topUpsHint: floorTopUpHint,
@@ -42,9 +46,23 @@ export function GroupSettings({ group }: { group: GroupRow }) {
       </h2>
       <Card>
         <GroupDetailsForm group={group} />
+        <div className={styles.stakes}>
+          <StakeTiersField
+            value={stakeTiersOf(group)}
+            onChange={(stakeTiers) =>
+              void updateGroup(group.id, { stakeTiers }).then(
+                () => toast.success(TEXT.stakesSaved),
+                (error: unknown) => toast.error(refusalText(error)),
+              )
+            }
+          />
+        </div>
         <Toggle
           label={TEXT.topUps}
-          description={TEXT.topUpsHint(group.defaultPoints ?? GROUP_LIMITS.defaultPoints)}
+          description={TEXT.topUpsHint(
+            group.defaultPoints ?? GROUP_LIMITS.defaultPoints,
+            stakeTiersOf(group),
+          )}
           checked={group.floorTopUp ?? true}
           disabled={group.id < 0}
           onChange={(on) => void setFloorTopUp(group.id, on)}

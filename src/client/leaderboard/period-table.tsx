@@ -11,7 +11,8 @@ import styles from './leaderboard-page.module.css';
 
 // This week / This month: points won or lost in the period, from the ledger (the
 // server sums it), ranked with shared places, and how far each member moved since the period
-// before (▲2, ▼1), where there was an earlier standing to move from. Offline, the same sums
+// before (▲2, ▼1), where there was an earlier standing to move from, and how many bets each
+// played in the period. Offline, the same sums
 // come from the mirror, and the table says so.
 
 const TEXT = {
@@ -26,6 +27,7 @@ const TEXT = {
   movedUp: (places: number) => `up ${places} ${places === 1 ? 'place' : 'places'}`,
   movedDown: (places: number) => `down ${places} ${places === 1 ? 'place' : 'places'}`,
   same: 'same place',
+  played: (count: number) => `${count} ${count === 1 ? 'bet' : 'bets'} played`,
 };
 
 function Movement({ movement }: { movement: number | null }) {
@@ -108,6 +110,11 @@ export function PeriodTable({
         <span className={styles.user}>
           <span className={styles.name}>{row.name}</span>
           {row.userId === userId && <span className={styles.you}>You</span>}
+          {/* Who plays, beside who won (docs/rules.md "Played"): the server's count; a table
+              worked out offline has none. Under the name, so the points keep their column at 320. */}
+          {row.played !== undefined && (
+            <span className={styles.played}>{TEXT.played(row.played)}</span>
+          )}
         </span>
       ),
     },
@@ -120,7 +127,7 @@ export function PeriodTable({
     },
   ];
 
-  const isQuiet = rows.every((row) => row.points === 0 && row.previousPoints === 0);
+  const isQuiet = rows.every((row) => row.points === 0 && row.previousPoints === 0 && !row.played);
   return (
     <>
       {status === 'offline' && (

@@ -5,6 +5,13 @@ import { BET_STATES, expiryRefusal, type CreateBetInput } from '../bets';
 import { BET_TYPE_CONFIG_SCHEMAS } from './bet-types';
 import { betDisputeSchema, revealedPickSchema } from './fair-resolution';
 import { membershipSchema } from './groups';
+import { ANY_STAKE_TIER } from '../stakes';
+import {
+  isKnownTimeZone,
+  repeatUntilRefusal,
+  REPEAT_MESSAGES,
+  REPEAT_PERIODS,
+} from '../bet-repeats';
 import { idSchema } from './ids';
 
 // Bets and wagers on the wire: the request and response schemas with the messages users see
@@ -57,7 +64,8 @@ const baseWagerAmountSchema = z
   .number({ error: BET_MESSAGES.baseWagerRequired })
   .min(1, { error: BET_MESSAGES.baseWagerMin, abort: true })
   .refine(
-    (value) => (BET_LIMITS.baseWagerTiers as readonly number[]).includes(value),
+    // Some group's tier (stakes.ts); whether it is this group's is the server's check under the group's lock.
+    (value) => ANY_STAKE_TIER.includes(value),
     BET_MESSAGES.baseWagerTier,
   );
 
@@ -71,6 +79,26 @@ const creatableBetTypeSchema = z.enum(CREATABLE_BET_TYPES, { error: betTypeError
 
 const betStateSchema = z.enum(BET_STATES);
 
+/**
+ * `repeat` of POST /bets (bet-repeats.ts): every day, week or month, until an optional end after
+ * the bet's close; `timeZone` (IANA, the device's) keeps the close's time of day, UTC if left out.
+ */
+const repeatSchema = z
+  .strictObject({
+    every: z.enum(REPEAT_PERIODS, { error: REPEAT_MESSAGES.everyUnknown }),
+    until: z
+      .string({ error: REPEAT_MESSAGES.untilInvalid })
+      .pipe(z.iso.datetime({ offset: true, error: REPEAT_MESSAGES.untilInvalid }))
+      .transform((value) => new Date(value).toISOString())
+      .optional(),
+    timeZone: z
+      .string({ error: REPEAT_MESSAGES.timeZoneUnknown })
+      .max(64, REPEAT_MESSAGES.timeZoneUnknown)
+      .refine(isKnownTimeZone, REPEAT_MESSAGES.timeZoneUnknown)
+      .default('UTC'),
+  })
+  .optional();
+
 const betRequestFields = {
   title,
   description,
@@ -79,6 +107,7 @@ const betRequestFields = {
   betType: creatableBetTypeSchema,
   betTypeConfig: z.unknown().optional(),
   groupId: idSchema(BET_MESSAGES.groupRequired),
+  repeat: repeatSchema,
 };
 
 /**
@@ -109,6 +138,8 @@ export function createBetRequestSchemaAt(now: number) {
   return createBetRequestSchema.superRefine((value, ctx) => {
     const refusal = expiryRefusal(value.expiresAt, now);
     if (refusal) ctx.addIssue({ code: 'custom', message: refusal, path: ['expiresAt'] });
+    const until = value.repeat?.until && repeatUntilRefusal(value.repeat.until, value.expiresAt);
+    if (until) ctx.addIssue({ code: 'custom', message: until, path: ['repeat', 'until'] });
   });
 }
 

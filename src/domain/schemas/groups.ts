@@ -9,6 +9,7 @@ import {
 } from '../groups';
 import { hasVisibleCharacter, normalizeName, TEXT_MESSAGES } from '../text-rules';
 import { idSchema } from './ids';
+import { STAKE_MESSAGES } from '../stakes';
 
 // The wire shapes of groups, with the messages users see (rules and types: groups.ts).
 
@@ -50,6 +51,15 @@ const defaultPointsSchema = z
   .max(GROUP_LIMITS.pointsMax, GROUP_MESSAGES.pointsMax);
 
 /**
+ * A group's stake tiers as sent: three whole numbers. Which sets a group may choose is a rule
+ * (stakes.ts stakeTierSet), refused with 422 by the service, so the form and the server say the same.
+ */
+const stakeTiersSchema = z.array(
+  z.number({ error: STAKE_MESSAGES.tiersNotOffered }).int(STAKE_MESSAGES.tiersNotOffered),
+  { error: STAKE_MESSAGES.tiersNotOffered },
+);
+
+/**
  * POST /groups. An invite code belongs to a private group only: sent with a public group it
  * is dropped (a form keeps the field's value when privacy is switched back), and blank on a
  * private group it is left for the server to generate (`generateInviteCode`).
@@ -66,6 +76,7 @@ export const createGroupRequestSchema = z
     privacy: z.enum(GROUP_PRIVACIES, { error: GROUP_MESSAGES.privacyRequired }).default('public'),
     inviteCode,
     defaultPoints: defaultPointsSchema.default(GROUP_LIMITS.defaultPoints),
+    stakeTiers: stakeTiersSchema.optional(),
   })
   .transform(({ inviteCode: code, ...rest }): CreateGroupInput =>
     rest.privacy === 'private' && code !== undefined ? { ...rest, inviteCode: code } : rest,
@@ -153,6 +164,8 @@ export const groupSchema = z.object({
   defaultPoints: z.number().int(),
   /** For its members: the weekly floor top-up is on (admins switch it in the group's settings). */
   floorTopUp: z.boolean().optional(),
+  /** The base amounts of its bets, $ / $$ / $$$ (stakes.ts); 1, 2, 3 unless an admin chose larger. */
+  stakeTiers: z.array(z.number().int()),
   createdByUserId: z.number().int(),
   admins: z.array(z.number().int()),
   memberUserIds: z.array(z.number().int()),
@@ -185,10 +198,15 @@ export const updateGroupRequestSchema = z
       .nullable()
       .optional()
       .transform((value) => (value === undefined ? undefined : value ? value : null)),
+    stakeTiers: stakeTiersSchema.optional(),
   })
-  .refine((input) => input.name !== undefined || input.description !== undefined, {
-    error: GROUP_MESSAGES.nothingToChange,
-  });
+  .refine(
+    (input) =>
+      input.name !== undefined || input.description !== undefined || input.stakeTiers !== undefined,
+    {
+      error: GROUP_MESSAGES.nothingToChange,
+    },
+  );
 
 /** Changing settings: only the fields sent change. */
 export const updateGroupSettingsRequestSchema = groupSettingsSchema.partial().strict();

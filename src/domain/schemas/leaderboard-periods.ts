@@ -28,6 +28,8 @@ export const periodResultSchema = z.object({
   previousPoints: z.number().int(),
   /** Had a result before `from` (ever): without one there is no earlier place to move from. */
   hasEarlierResults: z.boolean().optional(),
+  /** The bets they wagered on since `from`. */
+  played: z.number().int().optional(),
 });
 
 export const periodLeaderboardSchema = z.object({

@@ -7,18 +7,19 @@ import {
   type BetUserContext,
   type CreateBetInput,
 } from '../../domain/bets';
+import { repeatUntilRefusal } from '../../domain/bet-repeats';
+import { isBaseInTiers, stakeTiersOf } from '../../domain/stakes';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { bets, type BetRow } from '../db/schema';
-import { invalidAnswer, validationFailed } from '../errors';
+import { baseNotInTiers, invalidAnswer, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
 import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
 import { findReadableBet, requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
-import { recordBetHistory } from './bet-history';
-import { scheduleResolveReminder } from './resolve-reminders';
+import { betCreatedPayload, openBet, startRepeat } from './bet-repeats';
 import { findBet, loadPicks, loadWagers, presentReadBet, statisticsOf } from './bet-queries';
 import {
   announceSettlement,
@@ -41,60 +42,6 @@ export interface BetsServiceDeps {
 
 export type BetsService = ReturnType<typeof createBetsService>;
 
-/**
- * Inserts an active bet (its resolve reminder and its history's first line with it) in the
- * caller's transaction, which has checked who may create it: POST /bets, and a tipping round's
- * matches (src/server/rounds). Announce it with `announceBetCreated` after the commit.
- */
-export async function insertActiveBet(
-  tx: Executor,
-  input: Omit<CreateBetInput, 'betType' | 'betTypeConfig'> & {
-    betType: BetRow['betType'];
-    betTypeConfig: BetRow['betTypeConfig'];
-  },
-  createdBy: number,
-  at: Date,
-): Promise<BetRow> {
-  const [row] = await tx
-    .insert(bets)
-    .values({
-      groupId: input.groupId,
-      title: input.title,
-      description: input.description ?? null,
-      betType: input.betType,
-      betTypeConfig: input.betTypeConfig,
-      baseWagerAmount: input.baseWagerAmount,
-      state: 'active',
-      expiresAt: new Date(input.expiresAt),
-      createdBy,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  await scheduleResolveReminder(tx, row!);
-  await recordBetHistory(tx, row!, { kind: 'created', actorId: createdBy, at });
-  return row!;
-}
-
-/** After the commit: the group hears of a new bet. */
-export function announceBetCreated(events: EventBus, bet: BetRow): void {
-  events.publish(
-    'betCreated',
-    {
-      betId: bet.id,
-      title: bet.title,
-      betType: bet.betType,
-      betTypeConfig: bet.betTypeConfig,
-      baseWagerAmount: bet.baseWagerAmount,
-      createdBy: bet.createdBy,
-      expiresAt: bet.expiresAt.toISOString(),
-      groupId: bet.groupId,
-      version: bet.version,
-    },
-    { groupId: bet.groupId },
-  );
-}
-
 export function createBetsService({ db, events, now = () => new Date() }: BetsServiceDeps) {
   /** A settled bet as GET /bets/{id} shows it: with who picked what, since betting is closed now. */
   const presentSettled = async ({ bet, betWagers }: Settlement, at: Date): Promise<Bet> =>
@@ -115,15 +62,36 @@ export function createBetsService({ db, events, now = () => new Date() }: BetsSe
       const at = now();
       const refusal = expiryRefusal(input.expiresAt, at.getTime());
       if (refusal) throw validationFailed(refusal, { expiresAt: refusal });
+      const untilRefusal =
+        input.repeat?.until && repeatUntilRefusal(input.repeat.until, input.expiresAt);
+      if (untilRefusal) throw validationFailed(untilRefusal, { 'repeat.until': untilRefusal });
       const bet = await db.transaction(async (tx) => {
-        await requireGroupAccess(tx, {
+        const group = await requireGroupAccess(tx, {
           userId: caller.id,
           groupId: input.groupId,
           permission: 'createBet',
         });
-        return insertActiveBet(tx, input, caller.id, at);
+        // The group's tiers as they are now: its lock holds off an admin's change until this commits.
+        if (!isBaseInTiers(input.baseWagerAmount, group.stakeTiers))
+          throw baseNotInTiers(stakeTiersOf(group));
+        const row = (await openBet(
+          tx,
+          {
+            groupId: input.groupId,
+            title: input.title,
+            description: input.description ?? null,
+            betType: input.betType,
+            betTypeConfig: input.betTypeConfig,
+            baseWagerAmount: input.baseWagerAmount,
+            expiresAt: new Date(input.expiresAt),
+            createdBy: caller.id,
+          },
+          at,
+        ))!;
+        if (input.repeat) await startRepeat(tx, row, input.repeat);
+        return row;
       });
-      announceBetCreated(events, bet);
+      events.publish('betCreated', betCreatedPayload(bet), { groupId: bet.groupId });
       return presentBet(bet, []);
     },
 

@@ -162,6 +162,11 @@ export const groups = pgTable(
     defaultPoints: integer('default_points').notNull(),
     // "Nobody is out of the game": on by default, an admin can turn it off.
     floorTopUp: boolean('floor_top_up').notNull().default(true),
+    // The base amounts its bets choose from, $ / $$ / $$$ (src/domain/stakes.ts STAKE_TIER_SETS).
+    stakeTiers: integer('stake_tiers')
+      .array()
+      .notNull()
+      .default(sql`'{1,2,3}'`),
     createdByUserId: integer('created_by_user_id')
       .notNull()
       .references(() => users.id),
@@ -181,6 +186,10 @@ export const groups = pgTable(
       sql`(${table.privacy} = 'private') = (${table.inviteCode} is not null)`,
     ),
     check('groups_default_points_check', sql`${table.defaultPoints} > 0`),
+    check(
+      'groups_stake_tiers_check',
+      sql`${table.stakeTiers} in ('{1,2,3}', '{5,10,15}', '{10,20,30}')`,
+    ),
   ],
 );
 export type GroupRow = typeof groups.$inferSelect;
@@ -386,6 +395,10 @@ export const bets = pgTable(
     disputedBy: integer('disputed_by').references(() => users.id, { onDelete: 'set null' }),
     disputeReason: text('dispute_reason'),
     disputedAt: timestamp('disputed_at', { withTimezone: true }),
+    // A repeating bet's later slots (bets/bet-repeats.ts): the series' first bet and this one's
+    // slot in it (1, 2, …). The first bet has neither; the unique index makes one bet per slot.
+    repeatOf: integer('repeat_of').references((): AnyPgColumn => bets.id, { onDelete: 'set null' }),
+    repeatSlot: integer('repeat_slot'),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
@@ -416,6 +429,9 @@ export const bets = pgTable(
       sql`${table.betType} in (${sql.raw(BET_TYPES.map((type) => `'${type}'`).join(', '))})`,
     ),
     check('bets_base_wager_check', sql`${table.baseWagerAmount} > 0`),
+    uniqueIndex('bets_repeat_slot_unique')
+      .on(table.repeatOf, table.repeatSlot)
+      .where(sql`${table.repeatOf} is not null`),
     check(
       'bets_dispute_state_check',
       sql`${table.disputeState} is null or ${table.disputeState} in ('open', 'closed')`,

@@ -7,6 +7,7 @@ import type {
 } from '../../domain/groups';
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { membershipAsSeenBy, rankLeaderboard } from '../../domain/groups';
+import { stakeTiersOf } from '../../domain/stakes';
 import type { Executor } from '../db/connect';
 import { memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
 import { isoTime } from '../iso-time';
@@ -48,6 +49,7 @@ export function presentGroup(
       : {}),
     defaultPoints: row.defaultPoints,
     ...(isViewerMember ? { floorTopUp: row.floorTopUp } : {}),
+    stakeTiers: [...stakeTiersOf(row)],
     createdByUserId: row.createdByUserId,
     admins,
     memberUserIds,

@@ -12,10 +12,11 @@ import {
   type Membership,
   type PublicGroupSummary,
 } from '../../domain/groups';
+import { DEFAULT_STAKE_TIERS, stakeTierSet, type StakeTiers } from '../../domain/stakes';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
 import { groups, memberships, users } from '../db/schema';
-import { groupNameTaken, notFound } from '../errors';
+import { groupNameTaken, notFound, stakeTiersNotOffered } from '../errors';
 import type { EventBus } from '../events';
 import {
   presentGroups,
@@ -52,6 +53,13 @@ export interface ListGroupsFilter {
 
 export type GroupsService = ReturnType<typeof createGroupsService>;
 
+/** The tier set a request names, or the 422 that says which sets there are (stakes.ts). */
+function requireStakeTiers(tiers: readonly number[]): StakeTiers {
+  const set = stakeTierSet(tiers);
+  if (!set) throw stakeTiersNotOffered();
+  return set;
+}
+
 export function createGroupsService({
   db,
   events,
@@ -62,6 +70,7 @@ export function createGroupsService({
     /** docs/groups-and-bets.md §4: the creator becomes the first member and an admin, with the group's defaultPoints. */
     async createGroup(caller: AuthUser, input: CreateGroupInput): Promise<Group> {
       const at = now();
+      const stakeTiers = requireStakeTiers(input.stakeTiers ?? DEFAULT_STAKE_TIERS);
       const inviteCode =
         input.privacy === 'private' ? (input.inviteCode ?? generateInviteCode(randomBytes)) : null;
       const group = await db.transaction(async (tx) => {
@@ -84,6 +93,7 @@ export function createGroupsService({
             privacy: input.privacy,
             inviteCode,
             defaultPoints: input.defaultPoints,
+            stakeTiers: [...stakeTiers],
             createdByUserId: caller.id,
             createdAt: at,
             updatedAt: at,
@@ -143,11 +153,15 @@ export function createGroupsService({
     },
 
     /**
-     * An admin renames the group or changes its description. A public group's name stays
-     * unique without case (409 group_name_taken; the unique index settles a race the same
-     * way). The members hear groupUpdated after the commit and pull the row.
+     * An admin renames the group, changes its description or its stake tiers. A public group's
+     * name stays unique without case (409 group_name_taken; the unique index settles a race the
+     * same way). Tiers are one of STAKE_TIER_SETS (422 otherwise), decided under the group's
+     * lock, which every bet's creation waits for: a bet is checked against the tiers as they
+     * are when it is created, and keeps its base after. The members hear groupUpdated after the
+     * commit and pull the row.
      */
     async updateGroup(caller: AuthUser, groupId: number, input: UpdateGroupInput): Promise<Group> {
+      const stakeTiers = input.stakeTiers && requireStakeTiers(input.stakeTiers);
       const { group, changed } = await db.transaction(async (tx) => {
         const row = await requireGroupAccess(tx, {
           userId: caller.id,
@@ -158,6 +172,9 @@ export function createGroupsService({
           ...(input.name !== undefined && input.name !== row.name ? { name: input.name } : {}),
           ...(input.description !== undefined && input.description !== row.description
             ? { description: input.description }
+            : {}),
+          ...(stakeTiers && stakeTierSet(row.stakeTiers) !== stakeTiers
+            ? { stakeTiers: [...stakeTiers] }
             : {}),
         };
         if (Object.keys(changes).length === 0)

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { LeaderboardResponse } from '../../domain/groups';
 import {
+  PLAYED_LEDGER_KIND,
   RESULT_LEDGER_KINDS,
   sumPeriodResults,
   type PeriodLeaderboard,
@@ -38,8 +39,9 @@ export function createLeaderboardService({ db }: { db: Database }) {
      * What each current member won or lost since `from`, and in the period before
      * (`previousFrom` until `from`), and whether they had a result before: the ledger's result
      * entries of the window, and each member's latest one before it, summed by the rule the
-     * mirror's copy follows too (sumPeriodResults). One statement each for the members and the
-     * entries, under one snapshot (REPEATABLE READ), so both read the same ledger.
+     * mirror's copy follows too (sumPeriodResults); and how many bets each wagered on since
+     * `from` (`played`). One statement each for the members, the entries and the counts, under
+     * one snapshot (REPEATABLE READ), so all read the same ledger.
      */
     async getPeriodLeaderboard(
       caller: AuthUser,
@@ -53,7 +55,7 @@ export function createLeaderboardService({ db }: { db: Database }) {
         eq(ledger.groupId, groupId),
         inArray(ledger.kind, [...RESULT_LEDGER_KINDS]),
       );
-      const { members, entries } = await db.transaction(
+      const { members, entries, played } = await db.transaction(
         async (tx) => ({
           // In user order: the table's own order moves with every write to a membership.
           members: await tx
@@ -81,6 +83,19 @@ export function createLeaderboardService({ db }: { db: Database }) {
                 ),
               ),
             ),
+          // Who plays: each member's wagers placed since `from`, one count per member in one
+          // statement, read from the ledger through the same index as the results.
+          played: await tx
+            .select({ userId: ledger.userId, played: sql<number>`count(*)::int` })
+            .from(ledger)
+            .where(
+              and(
+                eq(ledger.groupId, groupId),
+                eq(ledger.kind, PLAYED_LEDGER_KIND),
+                gte(ledger.createdAt, from),
+              ),
+            )
+            .groupBy(ledger.userId),
         }),
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );
@@ -88,7 +103,7 @@ export function createLeaderboardService({ db }: { db: Database }) {
         groupId,
         from: isoTime(from),
         previousFrom: isoTime(previousFrom),
-        members: sumPeriodResults(members, entries, { from, previousFrom }),
+        members: sumPeriodResults(members, entries, { from, previousFrom }, played),
       };
     },
   };

@@ -5,7 +5,8 @@ import type { EventBus } from '../events';
 import { applyLedgerEvent } from '../groups/membership.service';
 import { announceNotifications } from '../notifications/notification.recorder';
 import { saveNotifications } from '../notifications/notification-store';
-import { FLOOR_TOP_UP_THRESHOLD, floorTopUpPoints, isoWeek } from '../../domain/floor-top-up';
+import { floorTopUpPoints, isoWeek } from '../../domain/floor-top-up';
+import { ANY_STAKE_TIER, largestStake } from '../../domain/stakes';
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // "Nobody is out of the game" (src/domain/floor-top-up.ts): a current member of a group with the
@@ -53,6 +54,7 @@ export async function runFloorTopUp(
           userId: memberships.userId,
           availablePoints: memberships.availablePoints,
           defaultPoints: groups.defaultPoints,
+          stakeTiers: groups.stakeTiers,
           groupName: groups.name,
         })
         .from(memberships)
@@ -61,7 +63,10 @@ export async function runFloorTopUp(
           and(
             eq(groups.floorTopUp, true),
             isNull(memberships.leftAt),
-            lt(memberships.availablePoints, FLOOR_TOP_UP_THRESHOLD),
+            // Below the group's largest stake tier (floorTopUpPoints' threshold; arrays count from
+            // 1), read through the index on available points under the largest tier of any group.
+            lt(memberships.availablePoints, largestStake(ANY_STAKE_TIER)),
+            lt(memberships.availablePoints, sql<number>`${groups.stakeTiers}[3]`),
             notExists(
               tx
                 .select({ one: sql`1` })
@@ -81,7 +86,11 @@ export async function runFloorTopUp(
         .for('no key update', { of: memberships, skipLocked: true });
       const made: FloorTopUp[] = [];
       for (const member of due) {
-        const points = floorTopUpPoints(member.availablePoints, member.defaultPoints);
+        const points = floorTopUpPoints(
+          member.availablePoints,
+          member.defaultPoints,
+          member.stakeTiers,
+        );
         if (points <= 0) continue;
         const [claimed] = await tx
           .insert(floorTopUps)

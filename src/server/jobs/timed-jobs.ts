@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics';
 import { startBetExpiryJob } from './bet-expiry.job';
 import { startFloorTopUpJob } from './floor-top-up.job';
 import { startPicksRevealJob } from './picks-reveal.job';
+import { startBetRepeatsJob } from './bet-repeats.job';
 import { startSeasonsJob } from './seasons.job';
 import { startRemindersJob } from './reminders.job';
 import { startRoundResultsJob } from './round-results.job';
@@ -41,6 +42,8 @@ export function registerTimedJobs(
   startJob(config.floorTopUpIntervalMs, (o) => startFloorTopUpJob({ ...o, db, events }));
   // Picks show once betting closes: the job stamps those bets for the mirror.
   startJob(config.picksRevealIntervalMs, (o) => startPicksRevealJob({ ...o, db, events }));
+  // Repeating bets: when one closes, the next opens (on the same interval: both follow a close).
+  startJob(config.picksRevealIntervalMs, (o) => startBetRepeatsJob({ ...o, db, events }));
   // Seasons whose end date passed end: standings archived, points reset if chosen.
   startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
   // Tipping rounds' results from football-data.org; without a token admins type them.

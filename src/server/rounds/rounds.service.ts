@@ -8,7 +8,7 @@ import { roundMatches, rounds, type RoundRow } from '../db/rounds-schema';
 import type { BetRow } from '../db/schema';
 import { notFound, roundStarted, validationFailed } from '../errors';
 import type { EventBus } from '../events';
-import { announceBetCreated, insertActiveBet } from '../bets/bets.service';
+import { betCreatedPayload, openBet } from '../bets/bet-repeats';
 import { requireGroupAccess } from '../groups/group-access';
 import { listActiveMemberIds } from '../groups/membership.service';
 import { findRound, listGroupRounds, presentRound, scoreRounds, scoringOf } from './round-data';
@@ -76,21 +76,22 @@ export function createRoundsService({ db, events, now = () => new Date() }: Roun
           .returning();
         const made: BetRow[] = [];
         for (const [position, fixture] of list.fixtures.entries()) {
-          const bet = await insertActiveBet(
+          // Never null: a match is no slot of a repeating series.
+          const bet = (await openBet(
             tx,
             {
               groupId,
               title: `${fixture.home} – ${fixture.away}`,
               description: input.name,
-              expiresAt: fixture.closesAt,
+              expiresAt: new Date(fixture.closesAt),
               // Unused: a score tip stakes nothing; the column wants a positive base.
               baseWagerAmount: 1,
               betType: 'score_tip',
               betTypeConfig: { home: fixture.home, away: fixture.away },
+              createdBy: caller.id,
             },
-            caller.id,
             at,
-          );
+          ))!;
           await tx.insert(roundMatches).values({
             roundId: row!.id,
             betId: bet.id,
@@ -104,7 +105,8 @@ export function createRoundsService({ db, events, now = () => new Date() }: Roun
         }
         return { round: await readRound(tx, row!), created: made };
       });
-      for (const bet of created) announceBetCreated(events, bet);
+      for (const bet of created)
+        events.publish('betCreated', betCreatedPayload(bet), { groupId: bet.groupId });
       return round;
     },
 

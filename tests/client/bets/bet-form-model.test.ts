@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  baseInTiers,
   canAddOption,
   canRemoveOption,
   DETAILS_FIELDS,
   hasErrorIn,
   initialBetFormValues,
+  sameAsBefore,
   toBetRequest,
   TYPE_FIELDS,
   validateBetForm,
@@ -50,6 +52,57 @@ describe('stepper rules', () => {
     expect(validateBetForm({ ...values, expiresAt: '2030-12-30T00:00' }, now).expiresAt).toBe(
       undefined,
     );
+  });
+
+  it('offers the group’s stake tiers and refuses another base, as the server does', () => {
+    const values = { ...initialBetFormValues(now, 3, [5, 10, 15]), title: 'Rain?' };
+    expect(values.baseWagerAmount).toBe(5);
+    expect(validateBetForm(values, now, [5, 10, 15]).baseWagerAmount).toBeUndefined();
+    expect(
+      validateBetForm({ ...values, baseWagerAmount: 1 }, now, [5, 10, 15]).baseWagerAmount,
+    ).toBe('Base Wager Amount must be 5, 10 or 15');
+    // Another group: the same tier in its points ($$ stays $$).
+    expect(baseInTiers(10, [5, 10, 15], [10, 20, 30])).toBe(20);
+    expect(baseInTiers(2, [1, 2, 3], [5, 10, 15])).toBe(10);
+    expect(baseInTiers(10, [10, 20, 30], [5, 10, 15])).toBe(5);
+    expect(baseInTiers(15, [1, 2, 3], [5, 10, 15])).toBe(15);
+  });
+
+  it('sends a repeat with its last day’s end and the device’s zone, and checks the end as the server does', () => {
+    const values = { ...initialBetFormValues(now, 3), title: 'Quiz?', repeat: 'week' as const };
+    expect(toBetRequest(values).repeat).toEqual({
+      every: 'week',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    const until = toBetRequest({ ...values, repeatUntil: '2030-03-01' }).repeat?.until;
+    expect(until).toBe(new Date('2030-03-01T23:59:59').toISOString());
+    expect(validateBetForm({ ...values, repeatUntil: '2029-12-01' }, now).repeatUntil).toBe(
+      'Repeat end must be after the bet closes',
+    );
+    expect(toBetRequest({ ...values, repeat: '' }).repeat).toBeUndefined();
+  });
+
+  it('fills "Same as last time" from a settled bet: title, options and base in the group’s tiers', () => {
+    const bet = {
+      title: 'Who wins the quiz?',
+      description: null,
+      betType: 'multiple_choice' as const,
+      betTypeConfig: { options: ['Ana', 'Ben', 'Cy'] },
+      baseWagerAmount: 2,
+      groupId: 3,
+    };
+    const filled = sameAsBefore(bet, now);
+    expect(filled).toMatchObject({
+      title: 'Who wins the quiz?',
+      description: '',
+      betType: 'multiple_choice',
+      options: ['Ana', 'Ben', 'Cy'],
+      baseWagerAmount: 2,
+      groupId: 3,
+      repeat: '',
+    });
+    expect(validateBetForm(filled, now)).toEqual({});
+    expect(sameAsBefore(bet, now, [5, 10, 15]).baseWagerAmount).toBe(10);
   });
 
   it('takes a group created offline (its temporary id), which the outbox numbers before sending', () => {

@@ -31,6 +31,7 @@ import { endSeason, failuresOf, groupOf, startSeason, statusesOf } from './race-
 import { describeRandomWrites } from './random-writes';
 import { describeRemovalRaces } from './removal-races';
 import { describeRoundResultsRaces } from './round-results-races';
+import { describeStakeRepeatRaces } from './stake-repeat-races';
 
 // Requests racing each other on the same rows. On PostgreSQL they interleave for real: every
 // transaction takes its row locks in one order (src/server/db/README.md), and one that still
@@ -39,7 +40,7 @@ import { describeRoundResultsRaces } from './round-results-races';
 // must answer the same. This file and the others in vitest.config.ts's POSTGRES_FILES are the
 // server tests that run on both engines: a race written elsewhere runs on PGlite only. Three
 // suites are written beside it and run here (random-writes.ts, removal-races.ts,
-// round-results-races.ts), with the helpers they share (race-helpers.ts), so that no file of
+// round-results-races.ts, stake-repeat-races.ts), with the helpers they share (race-helpers.ts), so that no file of
 // them passes 400 lines.
 
 // One JWT secret, so a second instance on the same database takes the first one's tokens.
@@ -384,3 +385,4 @@ describeRandomWrites(server);
 describeRemovalRaces(server, env);
 
 describeRoundResultsRaces(server);
+describeStakeRepeatRaces(server, env);

@@ -124,7 +124,7 @@ describe('PATCH /api/groups/{id}', () => {
       [{ name: '   ' }, 'Group name is required'],
       [{ name: 'x'.repeat(101) }, 'Group name must not exceed 100 characters'],
       [{ description: 'x'.repeat(501) }, 'Description must not exceed 500 characters'],
-      [{}, 'Send a new name or description.'],
+      [{}, 'Send a new name, description or stake tiers.'],
     ];
     for (const [body, message] of cases) {
       const response = await patchGroup(creator, group, body);

@@ -150,6 +150,28 @@ describe('GET /api/groups/{id}/leaderboard/period', () => {
     ]);
   });
 
+  it('counts the bets each member wagered on in the period, cancelled ones too (played)', async () => {
+    const { ana, ben, cy, group } = await playedGroup();
+    const now = server.clock.now().getTime();
+    const playedSince = async (daysAgo: number) => {
+      const from = new Date(now - daysAgo * DAY);
+      const response = await periodBoard(cy, group, from, new Date(from.getTime() - 7 * DAY));
+      const played = new Map(response.body.members.map((m) => [m.userId, m.played]));
+      return [played.get(ana.user.id), played.get(ben.user.id), played.get(cy.user.id)];
+    };
+    // Today: Ana and Cy on today's bet, Ben on the cancelled one.
+    expect(await playedSince(1)).toEqual([1, 1, 1]);
+    // Five days: and the 3-day-old bet, which all three played.
+    expect(await playedSince(5)).toEqual([2, 2, 2]);
+    // Twelve days: and the 10-day-old bet, Ana's and Ben's.
+    expect(await playedSince(12)).toEqual([3, 3, 2]);
+    const quiet = await createGroup(server, cy);
+    const none = await periodBoard(cy, quiet, new Date(now - DAY), new Date(now - 8 * DAY));
+    expect(none.body.members).toEqual([
+      expect.objectContaining({ userId: cy.user.id, points: 0, played: 0 }),
+    ]);
+  });
+
   it('follows the leaderboard’s read rule, and answers 400 for a bad period', async () => {
     const owner = await createPlayer(server, 'Owner');
     const hidden = await createGroup(server, owner, { privacy: 'private' });

@@ -193,8 +193,9 @@ describe('the week, the month and a season from the mirror', () => {
               { token: players[0]!.accessToken },
             );
             expect(response.status, response.text).toBe(200);
+            // The mirror's sums are the server's; `played` is the server's alone.
             expect(sumPeriodResults(members, entries, { from, previousFrom })).toEqual(
-              response.body.members,
+              response.body.members.map(({ played: _played, ...sums }) => sums),
             );
           }
 
