@@ -1,6 +1,7 @@
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
+import { removedFromGroupText } from '../domain/groups';
 import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
 import { baseNotInTiersMessage, STAKE_MESSAGES } from '../domain/stakes';
 
@@ -191,13 +192,9 @@ export const guestsDisabled = () =>
   new AppError(403, 'guests_disabled', SIGN_UP_REFUSAL_MESSAGES.guests_disabled);
 export const wrongInviteCode = () =>
   new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
-/** An admin removed this user: they come back only when an admin adds them (domain/groups.ts isKeptOutOfGroup). */
-export const removedFromGroup = () =>
-  new AppError(
-    403,
-    'removed_from_group',
-    'An admin removed you from this group. Ask an admin to add you back.',
-  );
+/** An admin removed this user: they come back only when an admin adds them (domain/groups.ts isKeptOutOfGroup); the group's admins named. */
+export const removedFromGroup = (adminNames: readonly string[] = []) =>
+  new AppError(403, 'removed_from_group', removedFromGroupText(adminNames));
 
 // ---- 404 ----
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
@@ -323,6 +320,9 @@ export const cannotBecomeTemporary = () =>
 // The creator is always a member and an admin, so every group keeps someone who can manage it.
 export const cannotRemoveCreator = () =>
   new AppError(422, 'cannot_remove_creator', "The group's creator cannot be removed.");
+/** Add back is for a player an admin removed (domain/policies/group-policy.ts addBackMemberRefusal). */
+export const memberNotRemoved = () =>
+  new AppError(409, 'member_not_removed', 'Only a player an admin removed can be added back.');
 export const cannotDemoteCreator = () =>
   new AppError(422, 'cannot_demote_creator', "The group's creator cannot stop being an admin.");
 export const creatorCannotLeave = () =>

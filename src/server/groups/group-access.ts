@@ -9,12 +9,7 @@ import {
   type BetRow,
   type GroupRow,
 } from '../db/schema';
-import {
-  isGroupCreator,
-  isKeptOutOfGroup,
-  normalizeInviteCode,
-  removedFromGroupText,
-} from '../../domain/groups';
+import { isGroupCreator, isKeptOutOfGroup, normalizeInviteCode } from '../../domain/groups';
 import {
   canReadGroup,
   commentRefusal,
@@ -31,15 +26,17 @@ import {
   type RemoveMemberRefusal,
 } from '../../domain/policies/group-policy';
 import {
-  AppError,
   cannotDeleteComment,
   cannotRemoveCreator,
   creatorCannotLeave,
+  memberNotRemoved,
   notFound,
   notGroupAdmin,
   notMember,
   noInviteCode,
+  removedFromGroup,
   wrongInviteCode,
+  type AppError,
 } from '../errors';
 import {
   findActiveMembership,
@@ -275,22 +272,14 @@ export async function removedFromGroupNamingAdmins(
       ),
     )
     .orderBy(asc(memberships.joinedAt), asc(memberships.userId));
-  return new AppError(
-    403,
-    'removed_from_group',
-    removedFromGroupText(admins.map((admin) => admin.name)),
-  );
+  return removedFromGroup(admins.map((admin) => admin.name));
 }
 
 /** The answer every client knows for each refusal of the group policy. */
 export function refusalError(refusal: RemoveMemberRefusal | AddBackMemberRefusal): AppError {
   switch (refusal) {
     case 'target_not_removed':
-      return new AppError(
-        409,
-        'member_not_removed',
-        'Only a player an admin removed can be added back.',
-      );
+      return memberNotRemoved();
     case 'not_member':
       return notMember();
     case 'not_admin':
