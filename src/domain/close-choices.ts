@@ -1,4 +1,4 @@
-import { instantOfWallClock, wallClockAt } from './bet-repeats';
+import { instantOfWallClock, wallClockAt } from './time-zones';
 
 // The bet form's quick choices for when a bet closes (docs/rules.md "Bets that come back"), shown
 // before the date-and-time field, in the player's own time zone: "in 1 hour", "tonight 20:00"

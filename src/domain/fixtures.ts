@@ -1,5 +1,6 @@
 import { BET_MESSAGES } from './bet-limits';
 import { expiryRefusal } from './bets';
+import { instantOfWallClock, isKnownTimeZone, type WallClock } from './time-zones';
 
 // A tipping round's fixture list (docs/rules.md "Tipping rounds"): read from pasted CSV (date,
 // time, home, away and an optional provider match id: the columns football-data exports and
@@ -34,49 +35,6 @@ export type FixtureOptions = {
   now: number;
 };
 
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.trim() !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** Minutes `zone` is ahead of UTC at the instant `utcMs`. */
-function zoneOffsetMinutes(zone: string, utcMs: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(utcMs));
-  const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value);
-  const asUtc = Date.UTC(
-    part('year'),
-    part('month') - 1,
-    part('day'),
-    part('hour'),
-    part('minute'),
-    part('second'),
-  );
-  return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60_000);
-}
-
-type LocalDateTime = { year: number; month: number; day: number; hour: number; minute: number };
-
-/** A wall-clock time in `zone` as a UTC instant (a time skipped by a clock change moves on). */
-export function zonedToUtc(local: LocalDateTime, zone: string): number {
-  const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
-  const first = wall - zoneOffsetMinutes(zone, wall) * 60_000;
-  return wall - zoneOffsetMinutes(zone, first) * 60_000;
-}
-
 const isRealDate = (year: number, month: number, day: number) => {
   const date = new Date(Date.UTC(year, month - 1, day));
   return (
@@ -89,7 +47,7 @@ const isRealDate = (year: number, month: number, day: number) => {
 };
 
 /** "2026-12-05", "05/12/2026", "05.12.2026" or "05/12/26" (day first, as football-data writes it). */
-export function parseFixtureDate(text: string): Omit<LocalDateTime, 'hour' | 'minute'> | null {
+export function parseFixtureDate(text: string): Pick<WallClock, 'year' | 'month' | 'day'> | null {
   const value = text.trim();
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const dayFirst = /^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})$/.exec(value);
@@ -297,7 +255,7 @@ export function parseFixtureCsv(text: string, { timeZone, now }: FixtureOptions)
       line,
       home: cell(columns.home),
       away: cell(columns.away),
-      kickoff: zonedToUtc({ ...date, ...time }, timeZone),
+      kickoff: instantOfWallClock({ ...date, ...time, second: 0 }, timeZone),
       providerMatchId,
     });
   }
@@ -322,7 +280,7 @@ function icsStart(params: string, value: string, timeZone: string): number | nul
   if (match[7] === 'Z')
     return Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
   const zone = /(?:^|;)TZID=("?)([^";]+)\1/i.exec(params)?.[2] ?? timeZone;
-  return isTimeZone(zone) ? zonedToUtc(local, zone) : null;
+  return isKnownTimeZone(zone) ? instantOfWallClock({ ...local, second: 0 }, zone) : null;
 }
 
 /** "Home - Away", "Home – Away", "Home vs Away" or "Home v. Away" as the two teams. */

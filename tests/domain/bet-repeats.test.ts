@@ -4,9 +4,9 @@ import {
   nextRepeatSlot,
   repeatSlotClose,
   repeatUntilRefusal,
-  wallClockAt,
   type RepeatPeriod,
 } from '../../src/domain/bet-repeats';
+import { wallClockAt } from '../../src/domain/time-zones';
 
 // Bets that come back (docs/rules.md "Bets that come back"): when each slot of a series closes,
 // and which slot comes next.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wallClockAt } from '../../src/domain/bet-repeats';
+import { wallClockAt } from '../../src/domain/time-zones';
 import { closeTimeChoices } from '../../src/domain/close-choices';
 
 // The bet form's quick choices for the close, in the player's time zone.

@@ -5,8 +5,8 @@ import {
   parseFixtureCsv,
   parseFixtureIcs,
   readRoundList,
-  zonedToUtc,
 } from '../../src/domain/fixtures';
+import { instantOfWallClock } from '../../src/domain/time-zones';
 
 const now = Date.parse('2026-11-01T12:00:00Z');
 const berlin = { timeZone: 'Europe/Berlin', now };
@@ -140,7 +140,7 @@ describe('typed rows', () => {
   });
 });
 
-describe('zonedToUtc', () => {
+describe('instantOfWallClock', () => {
   it('gives back the wall-clock time it was given, in that zone', () => {
     fc.assert(
       fc.property(
@@ -170,7 +170,7 @@ describe('zonedToUtc', () => {
             hour: +parts.hour!,
             minute: +parts.minute!,
           };
-          const utc = zonedToUtc(local, zone);
+          const utc = instantOfWallClock({ ...local, second: 0 }, zone);
           const again = Object.fromEntries(
             format.formatToParts(new Date(utc)).map((part) => [part.type, part.value]),
           );

@@ -6,12 +6,8 @@ import { BET_TYPE_CONFIG_SCHEMAS } from './bet-types';
 import { betDisputeSchema, revealedPickSchema } from './fair-resolution';
 import { membershipSchema } from './groups';
 import { ANY_STAKE_TIER } from '../stakes';
-import {
-  isKnownTimeZone,
-  repeatUntilRefusal,
-  REPEAT_MESSAGES,
-  REPEAT_PERIODS,
-} from '../bet-repeats';
+import { repeatUntilRefusal, REPEAT_MESSAGES, REPEAT_PERIODS } from '../bet-repeats';
+import { isKnownTimeZone } from '../time-zones';
 import { idSchema } from './ids';
 
 // Bets and wagers on the wire: the request and response schemas with the messages users see

@@ -1,5 +1,6 @@
 import { z } from './zod';
-import { FIXTURE_LIMITS, isTimeZone } from '../fixtures';
+import { FIXTURE_LIMITS } from '../fixtures';
+import { isKnownTimeZone } from '../time-zones';
 import { SCORE_TIP_MESSAGES } from '../score-tips';
 import { normalizeName } from '../text-rules';
 import { idSchema } from './ids';
@@ -63,7 +64,7 @@ export const createRoundRequestSchema = z
     csv: list.optional(),
     ics: list.optional(),
     matches: z.array(typedMatch).max(FIXTURE_LIMITS.matchesMax).optional(),
-    timeZone: z.string().refine(isTimeZone, ROUND_MESSAGES.timeZone).default('UTC'),
+    timeZone: z.string().refine(isKnownTimeZone, ROUND_MESSAGES.timeZone).default('UTC'),
     closeMinutesBefore: z
       .number({ error: ROUND_MESSAGES.closeMinutes })
       .int(ROUND_MESSAGES.closeMinutes)
