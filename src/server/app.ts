@@ -286,7 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: API_BASE,
     groups,
     members: writeServices.members,
-    leaderboard: createLeaderboardService({ db: database.db }),
+    leaderboard: createLeaderboardService({ db: database.db, now: deps.now }),
     memberStats: createMemberStatsService({ db: database.db }),
     mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
     writes: writeRunner,

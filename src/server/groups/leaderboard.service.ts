@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { LeaderboardResponse } from '../../domain/groups';
 import {
   PLAYED_LEDGER_KIND,
@@ -10,7 +10,7 @@ import {
 import { isoTime } from '../iso-time';
 import type { AuthUser } from '../auth/tokens';
 import type { Database } from '../db/connect';
-import { ledger, memberships, users } from '../db/schema';
+import { bets, ledger, memberships, users } from '../db/schema';
 import { requireGroupAccess } from './group-access';
 import { presentLeaderboard } from './group.presenter';
 
@@ -18,7 +18,13 @@ import { presentLeaderboard } from './group.presenter';
 
 export type LeaderboardService = ReturnType<typeof createLeaderboardService>;
 
-export function createLeaderboardService({ db }: { db: Database }) {
+export function createLeaderboardService({
+  db,
+  now = () => new Date(),
+}: {
+  db: Database;
+  now?: (() => Date) | undefined;
+}) {
   return {
     /** Current members by total points descending, ties by user id; names are display names. */
     async getLeaderboard(caller: AuthUser, groupId: number): Promise<LeaderboardResponse> {
@@ -51,6 +57,7 @@ export function createLeaderboardService({ db }: { db: Database }) {
       await requireGroupAccess(db, { userId: caller.id, groupId, permission: 'read' });
       const from = new Date(query.from);
       const previousFrom = new Date(query.previousFrom);
+      const at = now();
       const results = and(
         eq(ledger.groupId, groupId),
         inArray(ledger.kind, [...RESULT_LEDGER_KINDS]),
@@ -84,15 +91,24 @@ export function createLeaderboardService({ db }: { db: Database }) {
               ),
             ),
           // Who plays: each member's wagers placed since `from`, one count per member in one
-          // statement, read from the ledger through the same index as the results.
+          // statement, read from the ledger through the same index as the results. Only bets
+          // whose betting has closed count (domain/fair-resolution.ts isBettingClosed: settled,
+          // cancelled, expired or its picks shown): while betting is open nobody may learn who
+          // wagered (docs/rules.md, hidden picks), and a count that moved would tell it.
           played: await tx
             .select({ userId: ledger.userId, played: sql<number>`count(*)::int` })
             .from(ledger)
+            .innerJoin(bets, eq(bets.id, ledger.betId))
             .where(
               and(
                 eq(ledger.groupId, groupId),
                 eq(ledger.kind, PLAYED_LEDGER_KIND),
                 gte(ledger.createdAt, from),
+                or(
+                  ne(bets.state, 'active'),
+                  lte(bets.expiresAt, at),
+                  isNotNull(bets.picksRevealedAt),
+                ),
               ),
             )
             .groupBy(ledger.userId),

@@ -39,6 +39,7 @@ describe('POST /api/groups', () => {
       privacy: 'public',
       defaultPoints: 250,
       floorTopUp: true,
+      stakeTiers: [1, 2, 3],
       createdByUserId: creator.user.id,
       admins: [creator.user.id],
       memberUserIds: [creator.user.id],
