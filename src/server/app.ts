@@ -29,7 +29,7 @@ import { createEventBus } from './events';
 import { groupsRoutes, inviteRoutes } from './groups/groups.routes';
 import { createLeaderboardService } from './groups/leaderboard.service';
 import { createMemberStatsService } from './groups/member-stats.service';
-import { listActiveGroupIds } from './groups/membership.service';
+import { listActiveGroupIds } from './groups/membership-queries';
 import { registerIdempotency } from './idempotency/idempotency.plugin';
 import { registerJsonBodyParser } from './json-body';
 import { loggerOptions, OneLineRequestLog } from './logging';

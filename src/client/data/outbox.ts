@@ -1,15 +1,6 @@
-import type { ApiErrorBody } from '../../domain/api-error';
-import { SYNC_PUSH_PATH, TAB_ONLY_WRITE_HEADER } from '../../domain/constants';
-import type { SyncPushRequest, SyncPushResponse } from '../../domain/schemas/sync';
-import { SYNC_PUSH_MAX_MUTATIONS, type SyncMutationCall } from '../../domain/sync';
+import { SYNC_PUSH_MAX_MUTATIONS } from '../../domain/sync';
 import type { ActiveGroupStore } from './active-group-store';
-import {
-  ApiError,
-  isNetworkError,
-  refusalText,
-  signedOutError,
-  type ApiClient,
-} from './api-client';
+import { refusalText, signedOutError, type ApiClient } from './api-client';
 import { type HunchDb, type OutboxEntry } from './db';
 import {
   isApplied,
@@ -21,18 +12,20 @@ import {
   type MutatorTexts,
   type Rebaser,
 } from './mutators';
+import { createPusher, type SendOutcome } from './outbox-push';
 import type { SessionStore } from './session-store';
-import { numberWaitingWrites, renumberFrom, type ClientGroupOf } from './sync-client';
+import { numberWaitingWrites, type ClientGroupOf } from './sync-client';
 import { describeRefusal, refusalOf } from './write-refusal';
 
 // The outbox (docs/architecture.md §8): every signed-in write is a named mutator (mutators.ts).
 // run(mutator, args):
 // 1. ONE Dexie transaction adds the entry, numbered (client group, client, mutation id:
 //    sync-client.ts), and applies the mutator: the change shows at once, marked pending;
-// 2. the outbox is pushed at once through `api` (which refreshes an expired token) to
-//    POST /api/sync/push, in order and in batches: each write is pushed as `{ name, args }`, its
-//    mutator's name and push args, and the server applies each id once, whoever sends it;
-//    a batch ends before a write naming a row still unnumbered (it waits for that answer);
+// 2. the outbox is pushed at once (outbox-push.ts) through `api` (which refreshes an expired
+//    token) to POST /api/sync/push, in order and in batches: each write is pushed as
+//    `{ name, args }`, its mutator's name and push args, and the server applies each id once,
+//    whoever sends it; a batch ends before a write naming a row still unnumbered (it waits
+//    for that answer);
 //    - applied (or applied before: a replay): the entry becomes `answered`, still drawn until a
 //      pull reports its id applied (sync-engine.ts); a created row's temporary id is recorded
 //      and rewritten in the queued writes naming it;
@@ -50,24 +43,6 @@ import { describeRefusal, refusalOf } from './write-refusal';
 export const RATE_LIMITED_TEXT = 'Slow down — sent in a moment';
 
 export type WriteResult<T> = { status: 'sent'; response: T } | { status: 'queued'; id: string };
-
-type SendOutcome = { outcome: 'sent'; response: unknown } | { outcome: 'refused'; error: Error };
-
-/** A write on its way, with the mutation it is pushed as. */
-interface Pushed {
-  entry: OutboxEntry;
-  mutator: Mutator<never>;
-  args: never;
-  mutation: SyncMutationCall & { id: number };
-}
-
-/** A negative number in a mutation's params or body: a row created offline, not numbered yet. */
-const namesTempId = (value: unknown): boolean =>
-  typeof value === 'number'
-    ? value < 0
-    : Array.isArray(value)
-      ? value.some(namesTempId)
-      : value !== null && typeof value === 'object' && Object.values(value).some(namesTempId);
 
 export interface OutboxOptions {
   db: HunchDb;
@@ -94,12 +69,6 @@ export interface OutboxOptions {
   newKey?: () => string;
   /** Wait before sending again after a 5xx or a stop the server asked for. */
   retryDelayMs?: number;
-}
-
-const RETRY_STATUSES = new Set([408, 425, 429]);
-
-function isRetryable(error: ApiError) {
-  return error.status >= 500 || RETRY_STATUSES.has(error.status);
 }
 
 export function createOutbox({
@@ -188,137 +157,25 @@ export function createOutbox({
     if (settled.size > 50) settled.delete(settled.keys().next().value!);
   };
 
+  const { nextBatch, push } = createPusher({
+    db,
+    api,
+    session,
+    mutators,
+    rebaser,
+    onRenumbered,
+    answered,
+    refused,
+    settle,
+    slowedDown,
+  });
+
   const scheduleRetry = (delayMs = retryDelayMs) => {
     if (retryTimer !== undefined) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       void flush();
     }, delayMs);
-  };
-
-  /** The player's writes still to send, in the order they were numbered. */
-  const waiting = async (userId: number) =>
-    (await db.outbox.where('userId').equals(userId).toArray())
-      .filter((entry) => entry.status === 'pending' || entry.status === 'sending')
-      .sort(
-        (a, b) =>
-          (a.mutationID ?? Number.MAX_SAFE_INTEGER) - (b.mutationID ?? Number.MAX_SAFE_INTEGER) ||
-          a.createdAt - b.createdAt,
-      );
-
-  /**
-   * The next writes to push together, in order: one client's, at most `limit`, and none after
-   * the first that names a row still unnumbered (it waits for the answer that numbers it). A
-   * write that is no push mutation is refused on the spot.
-   */
-  const nextBatch = async (userId: number, limit: number): Promise<Pushed[]> => {
-    const ids = await rebaser.readTempIds();
-    const batch: Pushed[] = [];
-    for (const entry of await waiting(userId)) {
-      const first = batch[0]?.entry;
-      const isNumbered = entry.clientGroupID && entry.clientID && entry.mutationID !== undefined;
-      if (batch.length >= limit || !isNumbered) break;
-      if (
-        first &&
-        (entry.clientID !== first.clientID || entry.clientGroupID !== first.clientGroupID)
-      )
-        break;
-      const mutator = mutatorOf(mutators, entry.mutator);
-      if (!mutator) {
-        await refused(entry, new ApiError(400, { message: `Unknown write "${entry.mutator}"` }));
-        continue;
-      }
-      const args = replaceIds(entry.args, ids) as never;
-      const call: SyncMutationCall = { name: mutator.name, args: mutator.push(args) };
-      if (first && namesTempId(call.args)) break;
-      batch.push({ entry, mutator, args, mutation: { id: entry.mutationID!, ...call } });
-    }
-    return batch;
-  };
-
-  const backToPending = async (batch: readonly Pushed[], error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    for (const { entry } of batch)
-      await db.outbox.update(entry.id, { status: 'pending', error: message });
-  };
-
-  /**
-   * One push of `batch`; how the flush goes on: `next` batch, `split` (the push itself was
-   * refused: the writes go one by one to find whose fault it is), `renumbered` (the server
-   * expects a lower id: send again), `offline` or `retry` (stop; a timer sends again).
-   */
-  const push = async (
-    batch: readonly Pushed[],
-  ): Promise<{ next: 'next' | 'split' | 'renumbered' | 'offline' | 'retry'; delayMs?: number }> => {
-    const [{ entry: first }] = batch as [Pushed];
-    for (const { entry } of batch)
-      await db.outbox.update(entry.id, { status: 'sending', attempts: entry.attempts + 1 });
-    const headers: Record<string, string> = {};
-    if (session.isPersistent?.() === false) headers[TAB_ONLY_WRITE_HEADER] = '1';
-    let answer: SyncPushResponse;
-    try {
-      answer = await api.request<SyncPushResponse>(SYNC_PUSH_PATH, {
-        method: 'POST',
-        headers,
-        body: {
-          clientGroupID: first.clientGroupID!,
-          clientID: first.clientID!,
-          mutations: batch.map(({ mutation }) => mutation),
-        } satisfies SyncPushRequest,
-      });
-    } catch (error) {
-      if (error instanceof ApiError && !isNetworkError(error) && !isRetryable(error)) {
-        if (batch.length > 1) {
-          await backToPending(batch, error);
-          return { next: 'split' };
-        }
-        settle(first.id, { outcome: 'refused', error: await refused(first, error) });
-        return { next: 'next' };
-      }
-      // No network or a server hiccup: the writes stay for the next flush.
-      await backToPending(batch, error);
-      if (error instanceof ApiError && error.status === 429)
-        for (const { entry } of batch) slowedDown.add(entry.id);
-      return { next: isNetworkError(error) ? 'offline' : 'retry' };
-    }
-    const results = new Map(answer.results.map((result) => [result.id, result]));
-    for (const [index, { entry, mutator, args, mutation }] of batch.entries()) {
-      const result = results.get(mutation.id);
-      if (!result || result.retry) {
-        // The push stopped here (out of order, a rate limit): this one and the rest wait.
-        const rest = batch.slice(index);
-        await backToPending(rest, result?.error?.message ?? 'Not sent yet');
-        if (result?.error?.status === 429)
-          for (const { entry: held } of rest) slowedDown.add(held.id);
-        if (result?.error?.code === 'mutation_out_of_order' && entry.clientID) {
-          const clientID = entry.clientID;
-          await db.transaction('rw', [db.meta, db.outbox], () =>
-            renumberFrom(db, entry.userId, clientID, answer.lastMutationID + 1),
-          );
-          onRenumbered();
-          return { next: 'renumbered' };
-        }
-        return {
-          next: 'retry',
-          delayMs: result?.retryAfter ? result.retryAfter * 1000 : undefined,
-        };
-      }
-      if (result.ok) {
-        const response = result.skipped
-          ? typeof result.createdId === 'number'
-            ? { id: result.createdId }
-            : undefined
-          : result.result;
-        await answered(entry, mutator as Mutator<never>, args, response, !result.skipped);
-        settle(entry.id, { outcome: 'sent', response });
-      } else {
-        // The REST route's refusal, as its answer would have carried it.
-        const body = (result.error ?? null) as Partial<ApiErrorBody> | null;
-        const error = new ApiError(result.error?.status ?? 400, body);
-        settle(entry.id, { outcome: 'refused', error: await refused(entry, error) });
-      }
-    }
-    return { next: 'next' };
   };
 
   const flushOnce = async () => {

@@ -9,7 +9,7 @@ import { type Config } from '../config';
 import { connectDatabase, type DatabaseConnection } from '../db/connect';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { createEventBus } from '../events';
-import { listActiveGroupIds } from '../groups/membership.service';
+import { listActiveGroupIds } from '../groups/membership-queries';
 import { safeLogging } from '../logging';
 import { createMailer } from '../mail/mailer';
 import { createRealtimeGateway } from '../realtime/realtime.gateway';

@@ -31,7 +31,7 @@ import {
 import type { EventBus } from '../events';
 import type { Mailer } from '../mail/mailer';
 import { requireInviteCode } from '../groups/group-access';
-import { usersKnownTo } from '../groups/membership.service';
+import { usersKnownTo } from '../groups/membership-queries';
 import { type AccessTokens, type AuthUser, hashPassword, verifyPassword } from './tokens';
 import { presentUser, presentUserBubble } from './user.presenter';
 import { assertEmailAndUsernameFree, createEmailChanges } from './email-change';

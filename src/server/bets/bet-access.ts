@@ -17,7 +17,7 @@ import type { Executor } from '../db/connect';
 import { memberships, type BetRow, type MembershipRow } from '../db/schema';
 import { betRefusal } from '../errors';
 import { requireGroupAccess } from '../groups/group-access';
-import { findActiveMembership, listActiveAdminIds } from '../groups/membership.service';
+import { findActiveMembership, listActiveAdminIds } from '../groups/membership-queries';
 import { findBet } from './bet-queries';
 
 // The server's side of the bet policy (src/domain/policies/bet-policy.ts): each bet action

@@ -8,7 +8,7 @@ import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
 import { bets, wagers, type BetRow } from '../db/schema';
 import { activeGroupIdsSql, type MirrorScope } from '../groups/group-mirror';
-import { listActiveMemberIds } from '../groups/membership.service';
+import { listActiveMemberIds } from '../groups/membership-queries';
 import { policyBetOf } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { loadPicks, loadWagers, statisticsOf } from './bet-queries';

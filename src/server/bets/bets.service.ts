@@ -16,7 +16,7 @@ import { baseNotInTiers, invalidAnswer, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { presentMembership } from '../groups/group.presenter';
-import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership.service';
+import { findActiveMembershipWithName, listActiveMemberIds } from '../groups/membership-queries';
 import { findReadableBet, requireBetAction } from './bet-access';
 import { presentBet, presentWager } from './bet.presenter';
 import { betCreatedPayload, openBet, startRepeat } from './bet-repeats';

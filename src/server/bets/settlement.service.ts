@@ -4,11 +4,9 @@ import { computeResolution, refunds, type Distribution } from '../../domain/payo
 import type { Executor } from '../db/connect';
 import { bets, type BetRow, type WagerRow } from '../db/schema';
 import type { EventBus } from '../events';
-import {
-  applyLedgerEvent,
-  listActiveMemberIds,
-  lockMemberships,
-} from '../groups/membership.service';
+import { applyLedgerEvent } from '../groups/ledger-writer';
+import { listActiveMemberIds } from '../groups/membership-queries';
+import { lockMemberships } from '../groups/membership.service';
 import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';

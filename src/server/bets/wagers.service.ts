@@ -16,11 +16,7 @@ import {
   wagerNotFound,
 } from '../errors';
 import type { EventBus } from '../events';
-import {
-  applyLedgerEvent,
-  placedWagerDebit,
-  placedWagerDebitCtes,
-} from '../groups/membership.service';
+import { applyLedgerEvent, placedWagerDebit, placedWagerDebitCtes } from '../groups/ledger-writer';
 import { requireBetAction } from './bet-access';
 import { presentWager } from './bet.presenter';
 import { findBetForWager } from './bet-queries';
@@ -28,7 +24,7 @@ import { findBetForWager } from './bet-queries';
 // Wagers (docs/groups-and-bets.md §4, docs/architecture.md §4): one per user per bet, by members only, while betting
 // is open (active, before its expiresAt, its picks never shown); placing debits available
 // points by the wager, changing it debits or credits the difference. The debit is
-// membership.service's conditional UPDATE, so no mix of concurrent requests can take available
+// the ledger writer's conditional UPDATE, so no mix of concurrent requests can take available
 // points below zero.
 
 export interface WagersServiceDeps {
@@ -83,7 +79,7 @@ const totalsOf = (rows: SQL) =>
 // answers the new totals, summed by the database rather than read wager by wager.
 //
 // Placing is one statement after the lock: the insert, the debit with its ledger row
-// (membership.service's, on its rules) and the stamp. The insert is `ON CONFLICT DO NOTHING` (a
+// (the ledger writer's, on its rules) and the stamp. The insert is `ON CONFLICT DO NOTHING` (a
 // second wager of the user on the bet, one committed meanwhile too, inserts nothing, and then
 // nothing is debited or stamped); the debit applies only if the wager was inserted, and the stamp
 // only if it was debited. Its totals add the new wager to those of the bet's wagers, which the

@@ -43,7 +43,7 @@ import {
   findMembership,
   listActiveAdminIds,
   listActiveMemberIds,
-} from './membership.service';
+} from './membership-queries';
 
 // Who may do what in a group (docs/groups-and-bets.md §6, and the decisions in this folder's and bets/
 // READMEs), in one place: every service asks `requireGroupAccess` before it acts, and

@@ -9,12 +9,11 @@ import type { EventBus } from '../events';
 import { presentMembership, presentOneGroup } from './group.presenter';
 import { readRoster, refusalError, requireGroupAccess } from './group-access';
 import { handOverAdminRoles } from './member-data';
+import { findMembership, usersSharingAGroupWith } from './membership-queries';
 import {
-  findMembership,
   joinMembership,
   markMembershipLeft,
   setMembershipRole,
-  usersSharingAGroupWith,
   type JoinOutcome,
 } from './membership.service';
 

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, lt, notExists, sql } from 'drizzle-orm';
 import type { Database } from '../db/connect';
 import { floorTopUps, groups, memberships } from '../db/schema';
 import type { EventBus } from '../events';
-import { applyLedgerEvent } from '../groups/membership.service';
+import { applyLedgerEvent } from '../groups/ledger-writer';
 import { announceNotifications } from '../notifications/notification.recorder';
 import { saveNotifications } from '../notifications/notification-store';
 import { floorTopUpPoints, isoWeek } from '../../domain/floor-top-up';

@@ -29,7 +29,7 @@ import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './i
 //
 // A pass reads what is due, not the table: the closes-soon part the bets closing within the
 // lead (the partial index on active bets' close with hidden picks), the resolve part the rows of
-// `resolve_reminders` whose time came (schema.ts; the bet's writers keep it, this job moves it a
+// `resolve_reminders` whose time came (bets-schema.ts; the bet's writers keep it, this job moves it a
 // day on). The closes-soon reminders are not scheduled that way: their time depends on
 // CLOSES_SOON_REMINDER_MS, which a stored time would not follow, and a member joining in the
 // last stretch is still reminded.

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { findBet, loadWagers } from '../bets/bet-queries';
 import { betComments } from '../db/schema';
-import { findGroupName, listActiveMemberIds } from '../groups/membership.service';
+import { findGroupName, listActiveMemberIds } from '../groups/membership-queries';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 import { uncountComment } from './notification-store';
 import { withoutMuted } from './notification-settings';

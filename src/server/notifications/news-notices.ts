@@ -3,7 +3,7 @@ import {
   findActiveMembershipWithName,
   findGroupName,
   listActiveMemberIds,
-} from '../groups/membership.service';
+} from '../groups/membership-queries';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 
 // What is new in your group: a bet created by someone else, a member joining. Both gather while

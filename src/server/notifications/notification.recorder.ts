@@ -3,7 +3,7 @@ import { createBackgroundWork } from '../background-work';
 import type { Database } from '../db/connect';
 import type { NotificationRow } from '../db/schema';
 import type { EventBus, PublishedEvent } from '../events';
-import { listActiveMemberIds } from '../groups/membership.service';
+import { listActiveMemberIds } from '../groups/membership-queries';
 import { commentNotices } from './comment-notices';
 import { newsNotices } from './news-notices';
 import type { NoticeContext, NoticeHandlers } from './notice-context';

@@ -9,7 +9,7 @@ import {
   findGroupName,
   listActiveAdminIds,
   listActiveMemberIds,
-} from '../groups/membership.service';
+} from '../groups/membership-queries';
 import type { NoticeContext, NoticeHandlers } from './notice-context';
 import { readResolveReminders, supersedeResults } from './notification-store';
 

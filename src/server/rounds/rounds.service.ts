@@ -10,7 +10,7 @@ import { notFound, roundStarted, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { betCreatedPayload, openBet } from '../bets/bet-repeats';
 import { requireGroupAccess } from '../groups/group-access';
-import { listActiveMemberIds } from '../groups/membership.service';
+import { listActiveMemberIds } from '../groups/membership-queries';
 import { findRound, listGroupRounds, presentRound, scoreRounds, scoringOf } from './round-data';
 
 // Tipping rounds (docs/rules.md "Tipping rounds", docs/groups-and-bets.md "Tipping rounds"):

@@ -9,7 +9,8 @@ import {
 } from '../../domain/seasons';
 import type { Executor } from '../db/connect';
 import { groups, ledger, seasonStandings, seasons, users, type SeasonRow } from '../db/schema';
-import { applyLedgerEvent, lockGroupMemberships } from '../groups/membership.service';
+import { applyLedgerEvent } from '../groups/ledger-writer';
+import { lockGroupMemberships } from '../groups/membership.service';
 import { isoTime } from '../iso-time';
 import {
   saveNotifications,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bet } from '../../../src/domain/bets';
 import type { Group } from '../../../src/domain/groups';
 import { groups } from '../../../src/server/db/schema';
-import { applyLedgerEvent } from '../../../src/server/groups/membership.service';
+import { applyLedgerEvent } from '../../../src/server/groups/ledger-writer';
 import { TRANSACTION_ATTEMPTS } from '../../../src/server/db/transaction-retry';
 import {
   cancel,

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ledger, memberships } from '../../../src/server/db/schema';
 import { AppError } from '../../../src/server/errors';
+import { applyLedgerEvent } from '../../../src/server/groups/ledger-writer';
 import {
-  applyLedgerEvent,
   listActiveGroupIds,
   listActiveMemberIds,
-} from '../../../src/server/groups/membership.service';
+} from '../../../src/server/groups/membership-queries';
 import { useTestServer } from '../harness';
 import { createBet, placeWager } from '../bets/bet.factories';
 import {
@@ -18,9 +18,9 @@ import {
   recordEvents,
 } from './group.factories';
 
-// Joining, leaving and the points functions the bets feature calls (membership.service.ts):
-// one membership and one grant, and a debit that never overspends. Their races, which only
-// PostgreSQL really interleaves, are in db/concurrency.test.ts.
+// Joining, leaving and the points functions the bets feature calls (membership.service.ts,
+// ledger-writer.ts): one membership and one grant, and a debit that never overspends. Their
+// races, which only PostgreSQL really interleaves, are in db/concurrency.test.ts.
 
 const server = useTestServer();
 
