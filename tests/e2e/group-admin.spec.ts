@@ -1,8 +1,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe.helpers';
-import { openBetSheet } from './bets.helpers';
+import { openBetSheet, resolveViaApi } from './bets.helpers';
 import {
+  activeGroupButton,
   createGroupViaApi,
   joinPrivateViaApi,
   openAs,
@@ -173,6 +174,8 @@ test('an admin makes the stakes 5, 10, 15: a player’s new bet offers "$ · 5 p
 
   // Ben's bet form offers the group's tiers, with their points beside the spec's $.
   const benPage = await openAs(browser, ben, `/group/${group.id}`);
+  // The bet sheet opens for the active group, known once the first sync has answered.
+  await expect(activeGroupButton(benPage, group.name)).toBeVisible();
   const sheet = await openBetSheet(benPage);
   const base = sheet.getByRole('group', { name: 'Base wager' });
   await expect(base.getByText('$ · 5 pts', { exact: true })).toBeVisible();
@@ -192,7 +195,10 @@ test('an admin makes the stakes 5, 10, 15: a player’s new bet offers "$ · 5 p
   await expect(card.getByRole('button', { name: 'Change' })).toBeVisible();
   await expect(benPage.getByRole('banner').getByText('85', { exact: true })).toBeVisible();
 
-  // The table shows who plays: Ben has played this week, Ana not yet.
+  // The table shows who plays, once betting has closed (until then nobody may learn who
+  // wagered): Ben settles his bet, and has played this week; Ana not yet.
+  const betId = Number(/\/bets\/(\d+)/.exec(benPage.url())![1]);
+  await resolveViaApi(request, ben, betId, 'yes');
   await benPage.goto('/leaderboard');
   await benPage
     .getByRole('group', { name: 'Leaderboard period' })

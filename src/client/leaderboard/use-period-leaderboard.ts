@@ -74,8 +74,17 @@ export function usePeriodLeaderboard(
       ? periodBoardOf(groupId, period, new Date(from), results)
       : null;
   }, [isOffline, groupId, period, from]);
-  if (isOffline && mirrored) return { rows: rankPeriodResults(mirrored.members), status };
   const current = stored && stored.from === from ? stored : undefined;
+  if (isOffline && mirrored) {
+    // Who played is the server's count (the mirror holds no one else's hidden wagers): as of
+    // the last answer for this window.
+    const played = new Map(current?.members.map((member) => [member.userId, member.played]));
+    const members = mirrored.members.map((member) => ({
+      ...member,
+      played: played.get(member.userId) ?? member.played,
+    }));
+    return { rows: rankPeriodResults(members), status };
+  }
   return {
     rows: current ? rankPeriodResults(current.members) : undefined,
     status: current && status === 'loading' ? 'ready' : status,
