@@ -192,7 +192,10 @@ export const guestsDisabled = () =>
   new AppError(403, 'guests_disabled', SIGN_UP_REFUSAL_MESSAGES.guests_disabled);
 export const wrongInviteCode = () =>
   new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
-/** An admin removed this user: they come back only when an admin adds them (domain/groups.ts isKeptOutOfGroup); the group's admins named. */
+/**
+ * An admin removed this user: they come back only when an admin adds them (domain/groups.ts
+ * isKeptOutOfGroup). The message names the group's admins to ask.
+ */
 export const removedFromGroup = (adminNames: readonly string[] = []) =>
   new AppError(403, 'removed_from_group', removedFromGroupText(adminNames));
 
