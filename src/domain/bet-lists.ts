@@ -1,5 +1,6 @@
 import { wagerMultiplier } from './bets';
 import { isBettingOpen } from './fair-resolution';
+import { mayAfford } from './policies/bet-policy';
 
 // The client's bet queues, list orders, search and countdown (docs/groups-and-bets.md §2, §4, §9). Each
 // ordering is total (every tie ends in the id), so a list never reorders by itself when the
@@ -111,7 +112,7 @@ export function nextActionableBet<
   let best: T | null = null;
   for (const bet of unwageredBets) {
     const available = memberships[String(bet.groupId)]?.availablePoints ?? 0;
-    if (available < bet.baseWagerAmount) continue;
+    if (!mayAfford(available, bet).allowed) continue;
     if (
       now !== undefined &&
       !isWageringOpen(

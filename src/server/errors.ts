@@ -305,6 +305,7 @@ export function betRefusal(reason: BetRefusal, state: string): AppError {
     no_open_dispute: noOpenDispute,
     picks_hidden: picksHidden,
     cannot_stop_sharing: cannotStopSharing,
+    insufficient_points: () => new AppError(422, 'insufficient_points', 'Not enough points.'),
   };
   return errors[reason]();
 }

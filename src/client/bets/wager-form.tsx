@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { normalizeAnswer, validatePrediction } from '../../domain/bet-types';
 import { isValidWagerPoints, wagerPointChoices } from '../../domain/bets';
 import { prefillMultiplier } from '../../domain/bet-lists';
-import { mayWager } from '../../domain/policies/bet-policy';
+import { mayAfford, mayWager } from '../../domain/policies/bet-policy';
 import { answerOdds, formatMultiplier, projectedPayout } from '../../domain/odds';
 import type { Membership } from '../../domain/groups';
 import { refusalText } from '../data/api-client';
@@ -118,16 +118,20 @@ export function WagerForm({
   const isPredictionValid = validatePrediction(bet, prediction) === null;
   // The server's own rule, so nothing the form lets through is refused for its amount.
   const isPointsValid = points !== null && isValidWagerPoints(base, points);
-  // Changing a wager frees its old points first (docs/architecture.md §4: the difference is debited).
-  const spendable = (membership?.availablePoints ?? 0) + (wager?.points ?? 0);
+  // The bet policy's affordability: changing a wager frees its old points first.
+  const affords = (amount?: number) =>
+    mayAfford(membership?.availablePoints ?? 0, bet, {
+      points: amount,
+      currentWagerPoints: wager?.points,
+    }).allowed;
   const reason = !verdict.allowed
     ? verdict.code === 'not_member'
       ? WAGER_TEXT.notMember
       : WAGER_TEXT.closed
-    : spendable < base
+    : !affords()
       ? WAGER_TEXT.tooFewPoints
       : null;
-  const isAffordable = points === null || points <= spendable;
+  const isAffordable = points === null || affords(points);
   const payout =
     isPredictionValid && isPointsValid
       ? projectedPayout(bet, totals, normalizeAnswer(bet, prediction), points, wager)

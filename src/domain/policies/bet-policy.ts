@@ -78,7 +78,8 @@ export type BetRefusal =
   | 'dispute_window_over'
   | 'no_open_dispute'
   | 'picks_hidden'
-  | 'cannot_stop_sharing';
+  | 'cannot_stop_sharing'
+  | 'insufficient_points';
 
 /** The error code the server answers each refusal with. */
 export const BET_REFUSAL_CODES: Record<BetRefusal, ApiErrorCode> = {
@@ -101,6 +102,7 @@ export const BET_REFUSAL_CODES: Record<BetRefusal, ApiErrorCode> = {
   no_open_dispute: 'no_open_dispute',
   picks_hidden: 'picks_hidden',
   cannot_stop_sharing: 'cannot_stop_sharing',
+  insufficient_points: 'insufficient_points',
 };
 
 export type Refused = { allowed: false; reason: BetRefusal; code: ApiErrorCode };
@@ -143,6 +145,21 @@ export function mayWager(
   if (!isBettingOpen(bet, now))
     return refuse(ms(bet.expiresAt) <= now ? 'bet_expired' : 'bet_closed');
   return { allowed: true, amounts: wagerPointChoices(bet.baseWagerAmount) };
+}
+
+/**
+ * Whether the viewer's available points pay for a wager of `points` on `bet` (its base, the
+ * least wager, while no amount is chosen). Changing a wager frees its old points first: only the
+ * difference is debited (docs/architecture.md §4). The wager form, the bet queue and the server's
+ * ledger writer (its conditional UPDATE: available ≥ debit) hold the same rule.
+ */
+export function mayAfford(
+  availablePoints: number,
+  bet: Pick<PolicyBet, 'baseWagerAmount'>,
+  { points, currentWagerPoints = 0 }: { points?: number; currentWagerPoints?: number } = {},
+): Verdict {
+  const spendable = availablePoints + currentWagerPoints;
+  return (points ?? bet.baseWagerAmount) <= spendable ? ALLOWED : refuse('insufficient_points');
 }
 
 /**

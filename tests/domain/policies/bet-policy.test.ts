@@ -6,6 +6,7 @@ import {
 } from '../../../src/domain/fair-resolution';
 import {
   betPolicy,
+  mayAfford,
   mayStopSharing,
   type BetGroupFacts,
   type BetViewer,
@@ -85,6 +86,23 @@ describe('wager', () => {
       reason: 'bet_closed',
       code: 'bet_closed',
     });
+  });
+});
+
+describe('affording a wager', () => {
+  it('needs the base free before any amount is chosen, and the chosen amount after', () => {
+    expect(codeOf(mayAfford(2, openBet))).toBe('allowed');
+    expect(codeOf(mayAfford(1, openBet))).toBe('insufficient_points');
+    expect(codeOf(mayAfford(5, openBet, { points: 4 }))).toBe('allowed');
+    expect(codeOf(mayAfford(5, openBet, { points: 6 }))).toBe('insufficient_points');
+  });
+
+  it('counts a changed wager’s own points as free: only the difference is debited', () => {
+    expect(codeOf(mayAfford(0, openBet, { points: 6, currentWagerPoints: 6 }))).toBe('allowed');
+    expect(codeOf(mayAfford(1, openBet, { points: 6, currentWagerPoints: 4 }))).toBe(
+      'insufficient_points',
+    );
+    expect(codeOf(mayAfford(2, openBet, { points: 6, currentWagerPoints: 4 }))).toBe('allowed');
   });
 });
 
