@@ -17,7 +17,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { useNow } from '../ui/use-now';
 import { loadBetContext, serverIdOf } from './bet-actions';
-import { mirrorPolicy } from './mirror-policy';
+import { betPageFacts, mirrorPolicy } from './mirror-policy';
 import { BetCard } from './bet-card';
 import { BetPendingBadge } from './bet-meta';
 import { openCancelBetModal, CANCEL_TEXT } from './cancel-bet-confirm';
@@ -113,21 +113,7 @@ function BetDetails({ betId }: { betId: number }) {
   // What the page offers is the bet policy's answer, the same the server gives.
   const policy =
     bet && user
-      ? mirrorPolicy(
-          bet,
-          {
-            userId: user.id,
-            membership,
-            group,
-            hasWagered: Boolean(wager),
-            // Whoever's pick shows has a stake (picks show once betting closed).
-            stakeholderIds: [
-              ...(bet.picks ?? []).map((pick) => pick.userId),
-              ...(wager ? [user.id] : []),
-            ],
-          },
-          now,
-        )
+      ? mirrorPolicy(bet, betPageFacts(user.id, bet, { membership, group, wager }), now)
       : null;
   const canCancel = Boolean(policy?.cancel.allowed);
   const canJudgeDispute = Boolean(policy?.judgeDispute.allowed);

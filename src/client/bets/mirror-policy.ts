@@ -41,3 +41,20 @@ export function mirrorPolicy(bet: PolicyBet, facts: MirrorFacts, now: number): B
     now,
   );
 }
+
+/** The rows the bet page reads from the mirror for `bet`, as the policy's facts. */
+export function betPageFacts(
+  userId: number,
+  bet: { picks?: ReadonlyArray<{ userId: number }> | null },
+  rows: Pick<MirrorFacts, 'membership' | 'group'> & { wager: object | null | undefined },
+): MirrorFacts {
+  const { membership, group, wager } = rows;
+  return {
+    userId,
+    membership,
+    group,
+    hasWagered: Boolean(wager),
+    // Whoever's pick shows has a stake (picks show once betting closed).
+    stakeholderIds: [...(bet.picks ?? []).map((pick) => pick.userId), ...(wager ? [userId] : [])],
+  };
+}

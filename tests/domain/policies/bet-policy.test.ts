@@ -14,7 +14,7 @@ import {
   type Verdict,
 } from '../../../src/domain/policies/bet-policy';
 
-// The bet policy's decisions, one rule at a time; tests/server/policy-table.test.ts holds the
+// The bet policy's decisions, one rule at a time; tests/client/data/policy-table.test.ts holds the
 // server to the same answers for every action, role and bet state.
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');

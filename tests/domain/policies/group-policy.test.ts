@@ -17,7 +17,7 @@ import {
 } from '../../../src/domain/policies/group-policy';
 
 // Who may read a group, act in it as a member, manage it and whom an admin may remove: the one
-// rule the server's checks and the screens both ask; tests/server/policy-table.test.ts holds the
+// rule the server's checks and the screens both ask; tests/client/data/policy-table.test.ts holds the
 // server to the same answers.
 
 const CREATOR = 1;

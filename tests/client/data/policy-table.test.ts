@@ -1,15 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthResponse } from '../../src/domain/auth';
-import type { Bet } from '../../src/domain/bets';
-import { isBettingOpen } from '../../src/domain/fair-resolution';
-import { canDeleteComment, type Comment } from '../../src/domain/comments';
-import type { Group, GroupPrivacy } from '../../src/domain/groups';
+// @vitest-environment node
+import '../node-browser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthResponse } from '../../../src/domain/auth';
+import type { Bet } from '../../../src/domain/bets';
+import { isBettingOpen } from '../../../src/domain/fair-resolution';
+import { canDeleteComment, type Comment } from '../../../src/domain/comments';
+import type { Group, GroupPrivacy } from '../../../src/domain/groups';
 import {
   betPolicy,
   type BetPolicy,
   type BetViewer,
   type Verdict,
-} from '../../src/domain/policies/bet-policy';
+} from '../../../src/domain/policies/bet-policy';
 import {
   deleteCommentRefusal,
   muteRefusal,
@@ -17,17 +19,27 @@ import {
   type DeleteCommentRefusal,
   type GroupViewer,
   type MemberRefusal,
-} from '../../src/domain/policies/group-policy';
-import { createBet, DAY, expiresIn, NO_EXPIRY_TIMER, placeWager } from './bets/bet.factories';
-import { createGroup, createPlayer, joinGroup } from './groups/group.factories';
-import { useTestServer } from './harness';
+} from '../../../src/domain/policies/group-policy';
+import {
+  createBet,
+  DAY,
+  expiresIn,
+  NO_EXPIRY_TIMER,
+  placeWager,
+} from '../../server/bets/bet.factories';
+import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
+import { useTestServer } from '../../server/harness';
+import { createBetActions } from '../../../src/client/bets/bet-actions';
+import { betPageFacts, mirrorPolicy } from '../../../src/client/bets/mirror-policy';
+import { openDevice, type Device } from './device.fixture';
 
-// One rulebook: for every bet action × role × bet state, the server accepts exactly what the bet
-// policy (src/domain/policies/bet-policy.ts) allows, and refuses the rest with the code the
-// policy names. The policy is asked with the facts a client has (the bet and the group as the
-// server sends them), so what a screen offers is what the server takes. One server, one group
-// and its users serve every case; a case the policy allows gets a bet of its own in that state
-// (it changes it), the refusals share one.
+// One rulebook, three columns: for every bet action × role × bet state, the server accepts
+// exactly what the bet policy (src/domain/policies/bet-policy.ts) allows, and refuses the rest
+// with the code the policy names; and the device offers exactly what the server accepts: the
+// policy asked as the bet page asks it (mirror-policy.ts), from the rows a device pulled as that
+// player (or, for a bet its mirror lacks, the page's own load of it). One server, one group and
+// its users serve every case; a case the policy allows gets a bet of its own in that state (it
+// changes it), the refusals share one.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -192,7 +204,70 @@ beforeAll(async () => {
     const shared = (await ok('GET', `/api/bets/${first!.id}`, users.member)) as Bet;
     betsOf[state] = { shared, withWagers, bare };
   }
+  // Each player's device pulls its mirror now, before any case changes a bet.
+  const now = server.clock.now().getTime();
+  for (const role of ['admin', 'creator', 'member', 'former', 'outsider', 'leaver'] as const) {
+    const device = await openDevice(server, users[role]);
+    devices.push(device);
+    await device.local.sync();
+    await device.local.whenIdle();
+    for (const state of STATES) {
+      const betId = betsOf[state].shared.id;
+      offeredBy.set(
+        `${role} ${betId}`,
+        await devicePolicy(device, users[role].user.id, betId, now),
+      );
+    }
+  }
 });
+
+afterAll(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.close()));
+});
+
+const devices: Device[] = [];
+/** What each player's device offers on each shared bet, by "role betId" (null: it shows no bet). */
+const offeredBy = new Map<string, BetPolicy | null>();
+
+/**
+ * The policy as the bet page asks it on `device`: from the mirror's rows, or, for a bet the
+ * mirror lacks, from the page's own load of it; null where that load is refused (the page then
+ * shows no bet, and offers nothing).
+ */
+async function devicePolicy(
+  device: Device,
+  userId: number,
+  betId: number,
+  now: number,
+): Promise<BetPolicy | null> {
+  if (!(await device.db.bets.get(betId))) {
+    const actions = createBetActions({
+      db: device.db,
+      api: device.api,
+      session: device.session,
+      local: device.local,
+    });
+    const loaded = await actions.loadBetContext(betId).then(
+      () => true,
+      () => false,
+    );
+    if (!loaded) return null;
+  }
+  const bet = (await device.db.bets.get(betId))!;
+  const rows = {
+    wager: await device.db.wagers.where('[betId+userId]').equals([betId, userId]).first(),
+    membership: await device.db.memberships.get([bet.groupId, userId]),
+    group: await device.db.groups.get(bet.groupId),
+  };
+  return mirrorPolicy(bet, betPageFacts(userId, bet, rows), now);
+}
+
+/** What `role`'s device offers for `action` on the shared bet of `state`. */
+function deviceOffers(action: Action, role: Role, state: State): boolean {
+  const who = role === 'creator' && state.endsWith('CreatorGone') ? 'leaver' : role;
+  const policy = offeredBy.get(`${who} ${betsOf[state].shared.id}`);
+  return Boolean(policy?.[ACTIONS[action]].allowed);
+}
 
 /** Who plays `role` on a bet in `state`: a departed creator's bets are the leaver's. */
 function userOf(role: Role, state: State): AuthResponse {
@@ -295,10 +370,15 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
           case: `${role} on ${state}`,
           server: outcome(accepted, (response.body as { code?: string }).code),
           policy: outcome(verdict.allowed, verdict.allowed ? undefined : verdict.code),
+          device: deviceOffers(action, role, state) ? 'offered' : 'not offered',
+          accepted,
         };
       }),
     );
     expect(results.filter((result) => result.server !== result.policy)).toEqual([]);
+    expect(results.filter((result) => (result.device === 'offered') !== result.accepted)).toEqual(
+      [],
+    );
     // The table means something: every action is allowed somewhere and refused somewhere.
     expect(results.some((result) => result.policy === 'accepted')).toBe(true);
     expect(results.some((result) => result.policy !== 'accepted')).toBe(true);
