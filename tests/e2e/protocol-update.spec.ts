@@ -139,7 +139,8 @@ test('the updating state, where an old page that gets no new worker meets the ne
   const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
   try {
     // The page and its files are this checkout's build (the older app), read from its folder;
-    // the API is the newer server's.
+    // the API is the newer server's. Chromium's local network checks refuse the websocket of a
+    // page the test fulfilled, so a "Reconnecting..." toast stands beside the one looked at.
     await context.route(
       (url) => !/^\/(api|auth|socket\.io)(\/|$)/.test(url.pathname),
       async (route) => {
