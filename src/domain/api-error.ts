@@ -64,6 +64,8 @@ export const API_ERROR_CODES = [
   'dispute_exists',
   'season_active',
   'mutation_out_of_order',
+  // 426: the device's sync protocol is one this server no longer speaks (sync-protocol.ts)
+  'client_too_old',
   // 408: the request did not arrive in time (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS)
   'request_timeout',
   // 413, 415, 431
@@ -92,9 +94,11 @@ export const API_ERROR_CODES = [
   // 429
   'rate_limited',
   'too_many_sync_clients',
-  // 500, 503 (`not_ready` is GET /readyz while the database does not answer)
+  // 500, 503 (`not_ready` is GET /readyz while the database does not answer; `server_too_old`:
+  // the device speaks a newer sync protocol than this instance, as in a rolling deploy)
   'internal_error',
   'database_unavailable',
+  'server_too_old',
   'not_ready',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

@@ -370,6 +370,11 @@ export const tooManySyncClients = (retryAfterSeconds: number) =>
     `This account writes from too many devices at once. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
   );
 
+// ---- 426 ----
+/** The device's sync protocol is older than any this server speaks: the app updates itself. */
+export const clientTooOld = () =>
+  new AppError(426, 'client_too_old', 'This version of Hunch is out of date. Updating Hunch…');
+
 // ---- 503 ----
 /**
  * The database connection dropped mid-request (a failover, a restart), or a transaction kept
@@ -381,6 +386,10 @@ export const databaseUnavailable = () =>
     'database_unavailable',
     'The service is briefly unavailable. Please try again in a moment.',
   );
+
+/** The device's sync protocol is newer than this instance's (a rolling deploy): try again soon. */
+export const serverTooOld = () =>
+  new AppError(503, 'server_too_old', 'Hunch is being updated. Please try again in a moment.');
 
 // ---- 500 ----
 export const internalError = () =>

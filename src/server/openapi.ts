@@ -4,8 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_ERROR_CODES } from '../domain/api-error';
-import { API_BASE } from '../domain/constants';
+import { API_BASE, SYNC_PUSH_PATH } from '../domain/constants';
 import { SYNC_WRITES } from '../domain/sync';
+import { SYNC_PROTOCOL_HEADER } from '../domain/sync-protocol';
 import { isSignedInRoute } from './auth/authenticate';
 import { z } from '../domain/schemas/zod';
 
@@ -17,7 +18,8 @@ import { z } from '../domain/schemas/zod';
 // - error responses: every refusal is the one error body of errors.ts ({message, code,
 //   fieldErrors?}, code one of API_ERROR_CODES), listed by what can refuse a route: its input,
 //   its token, its method (CSRF, rate limits, rules), a path id, the database;
-// - headers: Idempotency-Key on the writes of the push (idempotency/), X-XSRF-TOKEN on writes (csrf.ts).
+// - headers: Idempotency-Key on the writes of the push (idempotency/), X-XSRF-TOKEN on writes
+//   (csrf.ts), X-Hunch-Protocol on the pull and the push (protocol-version.ts).
 // Register before any route: the plugin records routes as they are added.
 
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
@@ -54,8 +56,12 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   422: 'A rule of the game refused it (`insufficient_points`, `bet_closed`, …).',
   429: 'Too many requests (`rate_limited`); wait the `Retry-After` seconds.',
-  503: 'The database is briefly away (`database_unavailable`); nothing was applied, send again.',
+  426: 'The device speaks a sync protocol this server no longer does (`client_too_old`): update the app; nothing was applied.',
+  503: 'The database is briefly away (`database_unavailable`), or the device speaks a newer sync protocol than this server (`server_too_old`); nothing was applied, send again.',
 };
+
+/** The pull and the push: they take the device's sync protocol (protocol-version.ts). */
+const PROTOCOL_ROUTES = new Set([`get ${API_BASE}/member/state`, `post ${SYNC_PUSH_PATH}`]);
 
 /** GET /metrics takes METRICS_TOKEN, not an access token (metrics.ts). */
 const METRICS_TOKEN_ERRORS: Record<string, string> = {
@@ -102,6 +108,15 @@ const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
       'again (with `Idempotent-Replayed: true`) and applies nothing twice.',
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
   },
+  SyncProtocol: {
+    name: SYNC_PROTOCOL_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      'The sync protocol the device speaks (a whole number; none counts as 1). One the server ' +
+      'no longer speaks is refused 426 `client_too_old`, a newer one 503 `server_too_old`.',
+    schema: { type: 'string', pattern: '^\\d{1,6}$' },
+  },
   XsrfToken: {
     name: 'X-XSRF-TOKEN',
     in: 'header',
@@ -128,6 +143,13 @@ function completeDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document 
           ...(operation.parameters ?? []),
           ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
         ];
+      }
+      if (PROTOCOL_ROUTES.has(`${method} ${path}`)) {
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          { $ref: '#/components/parameters/SyncProtocol' },
+        ];
+        statuses.push('426');
       }
       const responses = (operation.responses ??= {});
       for (const response of Object.values(responses))

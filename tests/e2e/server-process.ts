@@ -9,7 +9,7 @@ import { hangGuard } from '../hang-guard';
 // for the whole run, and a spec that needs to restart a server (the realtime reconnection)
 // runs its own through the same function, on its own port and DATA_DIR.
 
-const root = path.resolve(import.meta.dirname, '../..');
+const checkout = path.resolve(import.meta.dirname, '../..');
 
 /** The e2e server's metrics token: a spec waits on a job's passes (`jobPasses`, below). */
 export const E2E_METRICS_TOKEN = 'e2e-metrics-token-not-a-secret';
@@ -86,10 +86,13 @@ export async function startServerProcess({
   dataDir,
   databaseUrl,
   env: extraEnv = {},
+  root = checkout,
 }: {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  /** Another release's checkout to run (./newer-release.ts); default this one. */
+  root?: string;
   /** More environment for this server (a test hook such as HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT). */
   env?: Record<string, string>;
 }): Promise<ServerProcess> {

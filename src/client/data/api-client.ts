@@ -1,7 +1,9 @@
 import { isApiErrorCode, type ApiErrorBody, type ApiErrorCode } from '../../domain/api-error';
 import type { AuthResponse } from '../../domain/auth';
 import { AUTH_BASE, TIMING } from '../../domain/constants';
+import { SYNC_PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../../domain/sync-protocol';
 import type { SessionStore } from './session-store';
+import { reportUpdateNeeded } from './update-needed';
 
 // The one way the client talks HTTP (docs/accounts-and-shell.md §4 "Automatic token refresh"):
 // - every request carries the Bearer access token when one exists;
@@ -10,7 +12,9 @@ import type { SessionStore } from './session-store';
 //   token; a failed or timed-out refresh logs the user out;
 // - the answer to a request sent with a session that has ended meanwhile is never handed over
 //   (a 401 instead), so nothing of that session is stored after its end;
-// - same-origin non-GET requests send the XSRF-TOKEN cookie back as X-XSRF-TOKEN.
+// - same-origin non-GET requests send the XSRF-TOKEN cookie back as X-XSRF-TOKEN;
+// - every request says which sync protocol this build speaks (X-Hunch-Protocol); a
+//   `client_too_old` answer reports that the app must update (update-needed.ts).
 
 /** The server's codes, and the client's own when no answer (network_error) or no code (http_error) came back. */
 export type ApiErrorKind = ApiErrorCode | 'network_error' | 'http_error';
@@ -79,6 +83,8 @@ export interface ApiClientOptions {
   origin?: () => string | null;
   /** Reads the XSRF-TOKEN cookie. */
   readCsrfToken?: () => string | null;
+  /** The server no longer speaks this build's sync protocol. */
+  onUpdateNeeded?: () => void;
 }
 
 const NEVER_REFRESH = ['/auth/refresh-token', '/auth/logout'];
@@ -103,6 +109,7 @@ export function createApiClient({
   refreshWaitMs = TIMING.tokenRefreshWaitMs,
   origin = () => (typeof location === 'undefined' ? null : location.origin),
   readCsrfToken = () => readCookie('XSRF-TOKEN'),
+  onUpdateNeeded = reportUpdateNeeded,
 }: ApiClientOptions) {
   let refreshing: Promise<string> | null = null;
   /** Counts the sessions that ended: a request compares it before and after its answer. */
@@ -121,7 +128,11 @@ export function createApiClient({
 
   const send = (url: string, options: RequestOptions, accessToken: string | null) => {
     const method = (options.method ?? 'GET').toUpperCase();
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      [SYNC_PROTOCOL_HEADER]: String(SYNC_PROTOCOL_VERSION),
+      ...options.headers,
+    };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
     if (method !== 'GET' && method !== 'HEAD' && isSameOrigin(url)) {
@@ -149,10 +160,12 @@ export function createApiClient({
 
   const toError = async (response: Response) => {
     const body = await readBody(response);
-    return new ApiError(
+    const error = new ApiError(
       response.status,
       body && typeof body === 'object' ? (body as ApiErrorBody) : null,
     );
+    if (error.code === 'client_too_old') onUpdateNeeded();
+    return error;
   };
 
   /** POST /auth/refresh-token with the stored refresh token; stores the answer. */

@@ -129,7 +129,8 @@ export function createPusher({
   /**
    * One push of `batch`; how the flush goes on: `next` batch, `split` (the push itself was
    * refused: the writes go one by one to find whose fault it is), `renumbered` (the server
-   * expects a lower id: send again), `offline` or `retry` (stop; a timer sends again).
+   * expects a lower id: send again), `offline` (stop: no network, or the app must update first)
+   * or `retry` (stop; a timer sends again, as after a 503 `server_too_old`).
    */
   const push = async (
     batch: readonly Pushed[],
@@ -151,6 +152,12 @@ export function createPusher({
         } satisfies SyncPushRequest,
       });
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'client_too_old') {
+        // The server no longer speaks this build's protocol: nothing was applied, and the
+        // writes wait for the updated app, which sends them (update-needed.ts).
+        await backToPending(batch, error);
+        return { next: 'offline' };
+      }
       if (error instanceof ApiError && !isNetworkError(error) && !isRetryable(error)) {
         if (batch.length > 1) {
           await backToPending(batch, error);

@@ -17,11 +17,13 @@ import {
   type SocketError,
   type SocketStatus,
 } from '../../domain/socket-connection';
+import { SYNC_PROTOCOL_VERSION } from '../../domain/sync-protocol';
 import { ApiError, isNetworkError } from './api-client';
 import { createEventEmitter } from './event-emitter';
 import { notices, type Notices } from './notices';
 import { api, sessionStore } from './session';
 import type { SessionStore } from './session-store';
+import { reportUpdateNeeded } from './update-needed';
 
 // The one realtime connection (docs/groups-and-bets.md §4, §7, §8, §9; docs/architecture.md §7). It opens while
 // someone is signed in with an access token and closes at sign-out. This service runs the
@@ -71,6 +73,8 @@ export interface SocketServiceOptions {
   /** The browser's word on the network: while it says offline, the offline banner speaks for us. */
   isOnline?: () => boolean;
   limits?: typeof SOCKET_LIMITS;
+  /** The server no longer speaks this build's sync protocol (client_too_old). */
+  onUpdateNeeded?: () => void;
 }
 
 type RealtimeListeners = { [E in RealtimeEventName]: RealtimeEventPayload<E> };
@@ -98,6 +102,7 @@ export function createSocketService({
   onlineEvents = typeof window === 'undefined' ? null : window,
   isOnline = () => typeof navigator === 'undefined' || navigator.onLine,
   limits = SOCKET_LIMITS,
+  onUpdateNeeded = reportUpdateNeeded,
 }: SocketServiceOptions = {}) {
   const listeners = new Set<() => void>();
   const realtime = createEventEmitter<RealtimeListeners>();
@@ -195,8 +200,10 @@ export function createSocketService({
     const created: HunchSocket = io(url(), {
       path: '/socket.io',
       transports: ['websocket'],
-      // Read at every handshake, so a reconnect after a refresh carries the new token.
-      auth: (callback) => callback({ token: session.getAccessToken() ?? '' }),
+      // Read at every handshake, so a reconnect after a refresh carries the new token. The
+      // sync protocol is the pull's and the push's (src/domain/sync-protocol.ts).
+      auth: (callback) =>
+        callback({ token: session.getAccessToken() ?? '', protocol: SYNC_PROTOCOL_VERSION }),
       timeout: limits.connectTimeoutMs,
       reconnection: false,
       autoConnect: false,
@@ -216,9 +223,17 @@ export function createSocketService({
       publish({ status: 'connected', attempt: 0, error: null });
       serviceEvents.emit('connected', { isReconnect });
     });
-    created.on('connect_error', (cause) => {
+    created.on('connect_error', (cause: Error & { data?: { code?: unknown } }) => {
       if (!isCurrent()) return;
       const error = classifySocketError(cause.message);
+      if (cause.data?.code === 'client_too_old') {
+        // Refused until the app updates (update-needed.ts): no attempt would be let in.
+        cancelTimer();
+        hideToast();
+        publish({ status: 'error', error });
+        onUpdateNeeded();
+        return;
+      }
       if (error.type === 'authentication' && !hasRefreshed) {
         publish({ status: state.attempt > 0 ? 'reconnecting' : 'connecting', error });
         void onAuthenticationError(error);

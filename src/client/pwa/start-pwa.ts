@@ -1,5 +1,6 @@
 import { sessionStore } from '../data/session';
 import type { SessionStore } from '../data/session-store';
+import { onUpdateNeeded } from '../data/update-needed';
 import { toast } from '../shell/toast-store';
 import { captureInstallPrompt } from './install-prompt';
 
@@ -8,17 +9,48 @@ import { captureInstallPrompt } from './install-prompt';
 // /sw.js), and the push subscription following the session. Both are lazy chunks, so the
 // landing page's first load does not carry them; push loads only once someone is signed in
 // (a visitor never needs it), then follows the session itself.
-/** Shown once a new version waits for the next start. */
-const UPDATE_TEXT = {
+// The server may stop speaking this build's sync protocol (data/update-needed.ts): the app
+// then updates at once, saying so, and keeps every write for the new version to send.
+/** Shown once a new version waits for the next start, or while the app must update. */
+export const UPDATE_TEXT = {
   waiting: 'A new version of Hunch is ready. It opens the next time you start the app.',
   apply: 'Update now',
+  updating: 'Updating Hunch… Your unsent changes are kept.',
 };
 
+/** The server no longer speaks this build's protocol: a new version is applied as it arrives. */
+let isUpdateNeeded = false;
+let isFetching = false;
+let updatingToast: number | null = null;
+
 function announceUpdate(apply: () => void) {
+  if (isUpdateNeeded) {
+    apply();
+    return;
+  }
   toast.info(UPDATE_TEXT.waiting, {
     duration: 0,
     action: { label: UPDATE_TEXT.apply, onClick: apply },
   });
+}
+
+function updateNow(registration: Promise<ServiceWorkerRegistration | null>) {
+  isUpdateNeeded = true;
+  updatingToast ??= toast.info(UPDATE_TEXT.updating, { duration: 0, dismissible: false });
+  if (isFetching) return;
+  isFetching = true;
+  import('./protocol-update')
+    .then(({ fetchNewVersion }) =>
+      fetchNewVersion({
+        registration,
+        reload: () => window.location.reload(),
+        storage: typeof sessionStorage === 'undefined' ? null : sessionStorage,
+      }),
+    )
+    .catch((error: unknown) => console.warn('The new version could not be fetched', error))
+    .finally(() => {
+      isFetching = false;
+    });
 }
 
 /** Push's lazy chunk (a test counts the loads). */
@@ -30,8 +62,9 @@ export function startPwa(
 ): void {
   // Chromium's install prompt fires once, early: kept for the profile's install card.
   if (typeof window !== 'undefined') captureInstallPrompt();
+  let registration: Promise<ServiceWorkerRegistration | null> = Promise.resolve(null);
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-    import('./register-service-worker').then(
+    registration = import('./register-service-worker').then(
       ({ registerServiceWorker, whenPageIsStable }) =>
         registerServiceWorker({
           container: navigator.serviceWorker,
@@ -39,10 +72,13 @@ export function startPwa(
           reload: () => window.location.reload(),
           onUpdateWaiting: announceUpdate,
         }),
-      (error: unknown) =>
-        console.warn('The service worker registration could not be loaded', error),
+      (error: unknown) => {
+        console.warn('The service worker registration could not be loaded', error);
+        return null;
+      },
     );
   }
+  if (typeof window !== 'undefined') onUpdateNeeded(() => updateNow(registration));
   const startPush = () =>
     loadPush().then(
       ({ startPushSession }) => startPushSession(),

@@ -35,6 +35,7 @@ import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import type { MirrorService } from '../mirror/mirror.service';
 import { mirrorPullResponseSchema, type MirrorPullResponse } from '../mirror/synced-tables';
+import { requireSpokenProtocol } from '../protocol-version';
 import { rateLimitHook, visitorLookupsPerIpRule } from '../rate-limits';
 import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
 import type { WriteRunner } from '../sync/write-services';
@@ -261,6 +262,8 @@ export async function groupsRoutes(
         querystring: mirrorQuerySchema,
         response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) },
       },
+      // A device's pull speaks its sync protocol (protocol-version.ts).
+      onRequest: [requireSpokenProtocol],
       // A pull (it has a cursor) is counted with its rows and bytes (src/server/metrics.ts).
       serializerCompiler: () => (data) => {
         const text = JSON.stringify(data);

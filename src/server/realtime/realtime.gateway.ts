@@ -4,6 +4,7 @@ import { Server } from 'socket.io';
 import { TOKEN_EXPIRED_MESSAGE } from '../../domain/realtime-events';
 import type { AccessTokens, AuthUser } from '../auth/tokens';
 import type { EventBus } from '../events';
+import { protocolRefusal } from '../protocol-version';
 import { eventRouter } from './event-routing';
 import {
   SOCKET_PATH,
@@ -11,6 +12,7 @@ import {
   forgetUpgradeRequests,
   groupRoom,
   isSameOrigin,
+  protocolOf,
   tokenOf,
   userRoom,
   type HunchServer,
@@ -88,6 +90,17 @@ export async function createRealtimeGateway(deps: RealtimeGatewayDeps): Promise<
   // Who connects, and their rooms. Every answer goes to `next`; socket.io ignores a promise,
   // so an unexpected failure is caught below and refused, never left hanging.
   async function admit(socket: HunchSocket, next: (error?: Error) => void): Promise<void> {
+    // A device speaking a sync protocol this server does not is refused with the pull's and
+    // the push's code in the error's `data` (protocol-version.ts), before its token is read.
+    const refusal = protocolRefusal(protocolOf(socket));
+    if (refusal) {
+      next(
+        Object.assign(new Error(`Connection failed: ${refusal.message}`), {
+          data: { code: refusal.code },
+        }),
+      );
+      return;
+    }
     const token = tokenOf(socket);
     const verified = token ? await accessTokens.verifyWithExpiry(token) : undefined;
     if (!verified) {

@@ -54,6 +54,10 @@ export function tokenOf(socket: HunchSocket): string | undefined {
   return token || undefined;
 }
 
+/** The handshake's `auth.protocol`: the device's sync protocol (src/domain/sync-protocol.ts). */
+export const protocolOf = (socket: HunchSocket): unknown =>
+  (socket.handshake.auth as Record<string, unknown> | undefined)?.protocol;
+
 /**
  * Same origin only. A browser always sends Origin on a websocket handshake, and websockets
  * are not covered by CORS; the token in the handshake is the real guard, this only keeps

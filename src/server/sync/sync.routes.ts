@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { syncPushRequestSchema, syncPushResponseSchema } from '../../domain/schemas/sync';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
+import { requireSpokenProtocol } from '../protocol-version';
 import { rateLimitCheck, writesPerUserRule } from '../rate-limits';
 import type { Database } from '../db/connect';
 import { purgeOldOutcomes } from './client-mutations';
@@ -56,7 +57,11 @@ export async function syncRoutes(
 
   app.post(
     '/sync/push',
-    { schema: { body: syncPushRequestSchema, response: { 200: syncPushResponseSchema } } },
+    {
+      schema: { body: syncPushRequestSchema, response: { 200: syncPushResponseSchema } },
+      // Before anything is applied: the device speaks its sync protocol (protocol-version.ts).
+      onRequest: [requireSpokenProtocol],
+    },
     async (request) => {
       // As the REST route orders them: its own limits, then the writes limit.
       const limit: MutationLimiter = async (name) => {

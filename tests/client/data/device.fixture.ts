@@ -18,6 +18,7 @@ import {
   type TestServerOptions,
 } from '../../server/harness';
 import { MemoryStorage } from '../node-browser';
+import { SYNC_PROTOCOL_HEADER } from '../../../src/domain/sync-protocol';
 
 // One simulated device of a player against the REAL server (tests/server/harness.ts): its own
 // fake-indexeddb database, session, API client (whose fetch fails like the browser's while the
@@ -39,6 +40,8 @@ export interface Device {
   /** Every request that left the device (online), as "METHOD path". */
   requests: string[];
   setOffline(isOffline: boolean): void;
+  /** From now on the device says it speaks this sync protocol (an older or newer build's). */
+  setProtocolVersion(version: number): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,7 @@ export async function openDevice(
   });
   session.signIn(user, true);
   let isOffline = false;
+  let protocolVersion: number | undefined;
   const requests: string[] = [];
   const api = createApiClient({
     session,
@@ -74,7 +78,9 @@ export async function openDevice(
       // The browser's fetch with no network: a TypeError before any answer.
       if (isOffline) return Promise.reject(new TypeError('Failed to fetch'));
       requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-      return globalThis.fetch(server.url + String(input), init);
+      const headers = { ...(init?.headers as Record<string, string>) };
+      if (protocolVersion !== undefined) headers[SYNC_PROTOCOL_HEADER] = String(protocolVersion);
+      return globalThis.fetch(server.url + String(input), { ...init, headers });
     },
   });
   const activeGroup = createActiveGroupStore(storage);
@@ -121,6 +127,9 @@ export async function openDevice(
     requests,
     setOffline(value) {
       isOffline = value;
+    },
+    setProtocolVersion(version) {
+      protocolVersion = version;
     },
     async close() {
       local.stop();

@@ -105,19 +105,27 @@ export async function connectSocket(
 }
 
 /** Tries to connect and resolves with the connect_error's message (fails if the connection is accepted). */
-export function connectionError(
+export async function connectionError(
   server: Pick<TestServer, 'url'>,
   options: ConnectOptions,
 ): Promise<string> {
+  return (await connectionRefusal(server, options)).message;
+}
+
+/** Tries to connect and resolves with the connect_error's message and data (fails if accepted). */
+export function connectionRefusal(
+  server: Pick<TestServer, 'url'>,
+  options: ConnectOptions,
+): Promise<{ message: string; data: unknown }> {
   const socket = openSocket(server.url, options);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => {
       socket.close();
       reject(new Error('the connection was accepted'));
     });
-    socket.once('connect_error', (error) => {
+    socket.once('connect_error', (error: Error & { data?: unknown }) => {
       socket.close();
-      resolve(error.message);
+      resolve({ message: error.message, data: error.data });
     });
   });
 }
