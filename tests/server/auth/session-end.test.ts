@@ -15,6 +15,7 @@ import { createUser, login, useTestServer, type SignedInUser, type TestServer } 
 import { connectionError, connectSocket, type TestSocket } from '../realtime/test-socket';
 import { listSignedInRoutes, routesAccepting, type AppRoute } from '../route-table';
 import { deleteAccount } from './account-data.factories';
+import { describeApiTokenEndings } from './api-token-endings';
 import { describeRefreshRaces } from './refresh-races';
 import { describeSessionHistories } from './session-history';
 
@@ -385,3 +386,5 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
 describeRefreshRaces();
 
 describeSessionHistories();
+
+describeApiTokenEndings();
