@@ -102,21 +102,17 @@ export function ApiTokensPage() {
   const load = () => setAttempt((n) => n + 1);
 
   return (
-    <AppPage
-      title={API_TOKENS_TEXT.title}
-      actions={
-        !isGuest && (
-          <Button
-            size="small"
-            icon={<Plus size={16} aria-hidden="true" />}
-            onClick={() => openNewApiTokenSheet(load)}
-          >
-            {API_TOKENS_TEXT.add}
-          </Button>
-        )
-      }
-    >
+    <AppPage title={API_TOKENS_TEXT.title}>
       <p className={styles.lead}>{API_TOKENS_TEXT.lead}</p>
+      {!isGuest && (
+        <Button
+          className={styles.add}
+          icon={<Plus size={18} aria-hidden="true" />}
+          onClick={() => openNewApiTokenSheet(load)}
+        >
+          {API_TOKENS_TEXT.add}
+        </Button>
+      )}
       {isGuest ? (
         <Card>
           <p className={styles.text}>{API_TOKENS_TEXT.guest}</p>
