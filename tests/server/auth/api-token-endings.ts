@@ -51,7 +51,7 @@ const TOKEN_ENDINGS: TokenEnding[] = [
 ];
 
 /** Resolves when `server` publishes `event` (after the commit that caused it). */
-function firstEvent(server: TestServer, event: string): Promise<void> {
+export function firstEvent(server: TestServer, event: string): Promise<void> {
   return new Promise((resolve) => {
     const stop = server.app.events.subscribe((published) => {
       if (published.event !== event) return;
