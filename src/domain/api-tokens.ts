@@ -24,7 +24,9 @@ export const API_TOKEN_MESSAGES = {
   // The server's refusals (src/server/errors.ts).
   invalid: 'This API token is not valid: it was revoked or never existed.',
   fullAccountRequired: 'Upgrade to a full account to make API tokens.',
-  tooMany: `You hold ${API_TOKEN_LIMITS.perUser} API tokens, the most there can be. Revoke one first.`,
+  tooMany:
+    `You hold ${API_TOKEN_LIMITS.perUser} API tokens, the most there can be. ` +
+    'Revoke one first.',
 } as const;
 
 /** 403 insufficient_scope's message: the scope that would do, or null when no token may. */

@@ -41,7 +41,7 @@ const READS = [
   `${API_BASE}/notifications`,
 ] as const;
 
-/** The writes a `play` token makes, by their declared name: their REST route and their push alike. */
+/** The writes a `play` token makes, by their declared name: by REST and by the push alike. */
 export const PLAY_WRITES = [
   'createBet',
   'placeWager',
@@ -67,7 +67,10 @@ const ROUTE_SCOPES = new Map<string, ApiTokenScope>([
   [`POST ${SYNC_PUSH_PATH}`, 'play'],
 ]);
 
-/** The scope a token needs for the route (`url` as registered, `/api/bets/:id`), or null when no token may call it. */
+/**
+ * The scope a token needs for the route (`url` as registered, `/api/bets/:id`), or null when no
+ * token may call it.
+ */
 export function tokenScopeOf(method: string, url: string): ApiTokenScope | null {
   const verb = method === 'HEAD' ? 'GET' : method;
   return ROUTE_SCOPES.get(`${verb} ${url}`) ?? null;
