@@ -38,6 +38,7 @@ const MoveDevicePage = named(() => import('./auth/move-device-page'), 'MoveDevic
 const ConfirmEmailPage = named(() => import('./auth/confirm-email-page'), 'ConfirmEmailPage');
 const SharedBetPage = named(() => import('./share/shared-bet-page'), 'SharedBetPage');
 const ProfilePage = named(() => import('./profile/profile-page'), 'ProfilePage');
+const ApiTokensPage = named(() => import('./profile/api-tokens-page'), 'ApiTokensPage');
 
 const DashboardPage = named(() => import('./dashboard/dashboard-page'), 'DashboardPage');
 const LeaderboardPage = named(() => import('./leaderboard/leaderboard-page'), 'LeaderboardPage');
@@ -105,6 +106,7 @@ export function App() {
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/leaderboard" element={<LeaderboardPage />} />
             <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/profile/api-tokens" element={<ApiTokensPage />} />
             <Route path="/group" element={<ActiveGroupPage />} />
             <Route path="/group/create" element={<CreateGroupPage />} />
             <Route path="/group/:id" element={<GroupDetailsPage />} />

@@ -24,6 +24,7 @@ export const API_ERROR_CODES = [
   'invalid_access_token',
   'invalid_refresh_token',
   'invalid_credentials',
+  'invalid_api_token',
   // 403
   'csrf_mismatch',
   'not_member',
@@ -46,6 +47,8 @@ export const API_ERROR_CODES = [
   'registration_closed',
   'invite_required',
   'guests_disabled',
+  'insufficient_scope',
+  'full_account_required',
   // 404
   'not_found',
   'bet_not_found',
@@ -91,6 +94,7 @@ export const API_ERROR_CODES = [
   'season_over',
   'round_started',
   'no_invite_code',
+  'too_many_api_tokens',
   // 429
   'rate_limited',
   'too_many_sync_clients',

@@ -12,6 +12,9 @@ import { findPublicBetPreview, findSharedBetPreview } from './bets/bet-preview.s
 import { commentsRoutes } from './comments/comments.routes';
 import { startWagerTotalsAnnouncer } from './bets/wager-totals.announcer';
 import { createAuthService } from './auth/auth.service';
+import { createApiTokenAuth } from './auth/api-token-auth';
+import { apiTokenRoutes } from './auth/api-tokens.routes';
+import { createApiTokenService } from './auth/api-tokens.service';
 import { registerAuthenticate } from './auth/authenticate';
 import { createSessionLiveness } from './auth/session-liveness';
 import { AccessTokens } from './auth/tokens';
@@ -158,7 +161,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now,
   });
   app.addHook('onClose', async () => sessions.stop());
-  registerAuthenticate(app, accessTokens, sessions);
+  const apiTokenAuth = createApiTokenAuth({
+    app,
+    db: database.db,
+    sessions,
+    rateLimits: config.rateLimits,
+    now: deps.now,
+  });
+  registerAuthenticate(app, accessTokens, sessions, apiTokenAuth);
   // Before any route: the OpenAPI document records routes as they are added.
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   // Prometheus metrics (METRICS_TOKEN, METRICS_PORT): the request hook, GET /metrics.
@@ -276,6 +286,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: AUTH_BASE,
     accountData: createAccountDataService({ db: database.db, events, now: deps.now }),
     windowMs: config.rateLimits.windowMs,
+  });
+  await app.register(apiTokenRoutes, {
+    prefix: API_BASE,
+    apiTokens: createApiTokenService({ db: database.db, events, now: deps.now }),
   });
   await app.register(deviceTransferRoutes, {
     prefix: AUTH_BASE,

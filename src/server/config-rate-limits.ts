@@ -25,6 +25,8 @@ export const rateLimitVariables = {
   RATE_LIMIT_COMMENTS_PER_USER: perMinute(10),
   RATE_LIMIT_TRANSFER_PER_USER: perMinute(5),
   RATE_LIMIT_TRANSFER_PER_IP: perMinute(20),
+  RATE_LIMIT_API_TOKEN_PER_TOKEN: perMinute(300),
+  RATE_LIMIT_API_TOKEN_PER_USER: perMinute(600),
 };
 
 type RateLimitEnv = { [K in keyof typeof rateLimitVariables]: number };
@@ -51,6 +53,9 @@ export interface RateLimits {
   transferCodesPerUser: number;
   /** Move-to-another-device codes looked up or redeemed, per IP (each code is 256 bits anyway). */
   transferTriesPerIp: number;
+  /** Requests made with a personal API token, per token and per user across their tokens. */
+  tokenRequestsPerToken: number;
+  tokenRequestsPerUser: number;
   windowMs: number;
 }
 
@@ -69,6 +74,8 @@ export function rateLimitsFrom(e: RateLimitEnv): RateLimits {
     commentsPerUser: e.RATE_LIMIT_COMMENTS_PER_USER,
     transferCodesPerUser: e.RATE_LIMIT_TRANSFER_PER_USER,
     transferTriesPerIp: e.RATE_LIMIT_TRANSFER_PER_IP,
+    tokenRequestsPerToken: e.RATE_LIMIT_API_TOKEN_PER_TOKEN,
+    tokenRequestsPerUser: e.RATE_LIMIT_API_TOKEN_PER_USER,
     windowMs: 60_000,
   };
 }

@@ -1,4 +1,9 @@
 import type { ApiErrorBody, ApiErrorCode } from '../domain/api-error';
+import {
+  API_TOKEN_MESSAGES as TOKEN_TEXT,
+  insufficientScopeText,
+  type ApiTokenScope,
+} from '../domain/api-tokens';
 import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
 import { removedFromGroupText } from '../domain/groups';
@@ -112,6 +117,7 @@ export const invalidAccessToken = () =>
   new AppError(401, 'invalid_access_token', 'Your session has expired. Please sign in again.');
 export const invalidRefreshToken = () =>
   new AppError(401, 'invalid_refresh_token', 'Your session has expired. Please sign in again.');
+export const invalidApiToken = () => new AppError(401, 'invalid_api_token', TOKEN_TEXT.invalid);
 
 // ---- 403 ----
 export const csrfMismatch = () =>
@@ -190,6 +196,11 @@ export const inviteRequired = () =>
   new AppError(403, 'invite_required', SIGN_UP_REFUSAL_MESSAGES.invite_required);
 export const guestsDisabled = () =>
   new AppError(403, 'guests_disabled', SIGN_UP_REFUSAL_MESSAGES.guests_disabled);
+// Personal API tokens (domain/policies/token-scopes.ts says which scope a route needs).
+export const insufficientScope = (needs: ApiTokenScope | null) =>
+  new AppError(403, 'insufficient_scope', insufficientScopeText(needs));
+export const fullAccountRequired = () =>
+  new AppError(403, 'full_account_required', TOKEN_TEXT.fullAccountRequired);
 export const wrongInviteCode = () =>
   new AppError(403, 'invalid_invite_code', 'Invalid invite code. Check the code and try again.');
 /**
@@ -354,6 +365,8 @@ export const idempotencyKeyReused = () =>
     'idempotency_key_reused',
     'This Idempotency-Key was already used for a different request. Send a new key for a new request.',
   );
+
+export const tooManyApiTokens = () => new AppError(422, 'too_many_api_tokens', TOKEN_TEXT.tooMany);
 
 // ---- 429 ----
 export const rateLimited = (retryAfterSeconds: number) =>

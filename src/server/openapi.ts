@@ -5,6 +5,7 @@ import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-ty
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { API_ERROR_CODES } from '../domain/api-error';
 import { API_BASE, SYNC_PUSH_PATH } from '../domain/constants';
+import { tokenScopeOf } from '../domain/policies/token-scopes';
 import { SYNC_WRITES } from '../domain/sync';
 import { SYNC_PROTOCOL_HEADER } from '../domain/sync-protocol';
 import { isSignedInRoute } from './auth/authenticate';
@@ -14,7 +15,8 @@ import { z } from '../domain/schemas/zod';
 // and fastify-type-provider-zod's transform, served at GET /api/openapi.json (public, cached).
 // What the schemas do not say is added from what the app really does, never declared per route:
 // - security: a route is signed in when app.authenticate guards it (its own onRequest hook, or
-//   its plugin's requireSignIn); it then takes the Bearer access token (auth/authenticate.ts);
+//   its plugin's requireSignIn); it then takes the Bearer access token (auth/authenticate.ts),
+//   and a personal API token with the scope domain/policies/token-scopes.ts names, if any;
 // - error responses: every refusal is the one error body of errors.ts ({message, code,
 //   fieldErrors?}, code one of API_ERROR_CODES), listed by what can refuse a route: its input,
 //   its token, its method (CSRF, rate limits, rules), a path id, the database;
@@ -31,6 +33,7 @@ const NO_DATABASE_PATHS = new Set(['/healthz', '/metrics', OPENAPI_PATH]);
 const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics', OPENAPI_PATH]);
 const ERROR_SCHEMA = 'ApiError';
 const BEARER = 'bearerAuth';
+const API_TOKEN = 'apiToken';
 
 const API_ERROR_JSON_SCHEMA: OpenAPIV3_1.SchemaObject = {
   type: 'object',
@@ -48,8 +51,8 @@ const API_ERROR_JSON_SCHEMA: OpenAPIV3_1.SchemaObject = {
 /** Why each status may answer; added to an operation where the condition below holds. */
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   400: 'Invalid input: `validation_failed` (with `fieldErrors`), `invalid_json`, or a code naming the input.',
-  401: 'No Bearer access token (`authentication_required`), or one that expired or whose session ended (`invalid_access_token`): refresh, then send again.',
-  403: 'Refused: not allowed for this user (`not_member`, `not_group_admin`, …), or a browser that holds the `XSRF-TOKEN` cookie sent no matching `X-XSRF-TOKEN` (`csrf_mismatch`).',
+  401: 'No Bearer access token (`authentication_required`), or one that expired or whose session ended (`invalid_access_token`): refresh, then send again. An API token revoked or unknown: `invalid_api_token`.',
+  403: 'Refused: not allowed for this user (`not_member`, `not_group_admin`, …), an API token whose scopes do not allow the route (`insufficient_scope`), or a browser that holds the `XSRF-TOKEN` cookie sent no matching `X-XSRF-TOKEN` (`csrf_mismatch`).',
   404: 'What the path names does not exist or is not visible to the caller.',
   409: 'A duplicate of something that exists (`wager_exists`, `group_name_taken`, …).',
   413: 'The body is over 100 KiB (`body_too_large`).',
@@ -197,6 +200,9 @@ export async function registerOpenApi(
           'The accounts API (`/auth`) and the game API (`/api`) of Hunch. Signed-in routes take ' +
           'the access token of `POST /auth/login` (or `/auth/register`, `/auth/register-guest`, ' +
           '`/auth/refresh-token`) as `Authorization: Bearer <token>`; no cookie authenticates. ' +
+          'A program may instead send a personal API token (`hk_…`, made in the app or with ' +
+          '`POST /api/tokens`): each operation lists the scope it needs under `apiToken`; ' +
+          'one without it is refused to tokens (403 `insufficient_scope`). ' +
           'Every refusal is `{message, code, fieldErrors?}` (`ApiError`). Live updates use ' +
           'socket.io at `/socket.io`, outside this document.',
       },
@@ -208,6 +214,14 @@ export async function registerOpenApi(
             scheme: 'bearer',
             bearerFormat: 'JWT',
             description: 'The access token (15 minutes); valid only while its session lives.',
+          },
+          [API_TOKEN]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'hk_ + 43 characters (base64url)',
+            description:
+              'A personal API token. Its scopes: `read` (what the player sees) and `play` (bets, ' +
+              'wagers, comments). The operation names the one it needs; no CSRF header needed.',
           },
           metricsToken: {
             type: 'http',
@@ -227,7 +241,11 @@ export async function registerOpenApi(
       // The PWA's pages (client-app.ts) are HTML for browsers, not the API.
       if (!tag) return { schema: { hide: true }, url };
       const extra: FastifySchema = { tags: [tag] };
-      if (isSignedInRoute(app, input.route)) extra.security = [{ [BEARER]: [] }];
+      if (isSignedInRoute(app, input.route)) {
+        // The scope a personal API token needs here, from the one table (token-scopes.ts).
+        const scope = tokenScopeOf([input.route.method].flat()[0]!, url);
+        extra.security = [{ [BEARER]: [] }, ...(scope ? [{ [API_TOKEN]: [scope] }] : [])];
+      }
       return { schema: { ...schema, ...extra }, url };
     },
     transformObject: (input) =>

@@ -179,6 +179,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       commentsPerUser: GENEROUS,
       transferCodesPerUser: GENEROUS,
       transferTriesPerIp: GENEROUS,
+      tokenRequestsPerToken: GENEROUS,
+      tokenRequestsPerUser: GENEROUS,
       windowMs: 60_000,
       ...options.rateLimits,
     },

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../../src/domain/api-error';
+import { tokenScopeOf } from '../../src/domain/policies/token-scopes';
 import { useTestServer } from './harness';
 import { listRoutes, listSignedInRoutes } from './route-table';
 
@@ -154,5 +155,27 @@ describe('GET /api/openapi.json', () => {
       const write = document.paths['/api/bets/{id}/share']![method]!;
       expect(write.security, method).toContainEqual({ bearerAuth: [] });
     }
+  });
+
+  it('names the scope a personal API token needs, as the server applies it', async () => {
+    const document = await fetchDocument();
+    const scopes = Object.fromEntries(
+      operations(document).map(({ key, operation }) => [
+        key,
+        operation.security?.find((entry) => 'apiToken' in entry)?.apiToken ?? null,
+      ]),
+    );
+    for (const { method, pattern } of listRoutes(server.app)) {
+      const key = `${method} ${openApiPath(pattern)}`;
+      if (key in scopes)
+        expect(scopes[key], key).toEqual(
+          tokenScopeOf(method, pattern) ? [tokenScopeOf(method, pattern)] : null,
+        );
+    }
+    expect(scopes['GET /api/groups/{id}/bets']).toEqual(['read']);
+    expect(scopes['POST /api/bets/wagers']).toEqual(['play']);
+    expect(scopes['POST /api/sync/push']).toEqual(['play']);
+    expect(scopes['PUT /auth/users/me']).toBeNull();
+    expect(scopes['POST /api/tokens']).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Spinner } from '../ui/spinner';
 import { AccountCard } from './account-card';
+import { ApiTokensCard } from './api-tokens-card';
 import { MoveDeviceCard } from './move-device-card';
 import { openEditAccountModal, openUpgradeModal } from './account-modals';
 import { openGuestLogoutConfirm } from './guest-logout-confirm';
@@ -80,6 +81,7 @@ export function ProfilePage() {
           <MoveDeviceCard />
           <PushSettingsCard />
           <NotificationChoicesCard />
+          {!user.isTemporary && <ApiTokensCard />}
           <YourDataCard />
         </>
       )}

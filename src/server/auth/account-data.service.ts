@@ -32,6 +32,7 @@ import { leaveEveryGroup, readLedgerOf, readMembershipsOf } from '../groups/memb
 import { deleteIdempotencyKeysOf } from '../idempotency/idempotency.service';
 import { isoTime } from '../iso-time';
 import { deletePushDataOf, readPushSubscriptionsOf } from '../push/subscription-data';
+import { revokeApiTokensOf } from './api-tokens.service';
 import { type AuthUser, verifyPassword } from './tokens';
 
 // A player's own data: the export of everything Hunch holds about them, and the
@@ -116,6 +117,7 @@ export function createAccountDataService({
         })
         .where(eq(users.id, user.id));
       await tx.delete(refreshTokens).where(eq(refreshTokens.userId, user.id));
+      await revokeApiTokensOf(tx, user.id);
       await tx.delete(passwordResets).where(eq(passwordResets.userId, user.id));
       await tx.delete(deviceTransfers).where(eq(deviceTransfers.userId, user.id));
       await tx.delete(emailChanges).where(eq(emailChanges.userId, user.id));

@@ -33,6 +33,7 @@ import type { Mailer } from '../mail/mailer';
 import { requireInviteCode } from '../groups/group-access';
 import { usersKnownTo } from '../groups/membership-queries';
 import { type AccessTokens, type AuthUser, hashPassword, verifyPassword } from './tokens';
+import { revokeApiTokensOf } from './api-tokens.service';
 import { presentUser, presentUserBubble } from './user.presenter';
 import { assertEmailAndUsernameFree, createEmailChanges } from './email-change';
 import { createPasswordResets } from './password-reset';
@@ -247,6 +248,8 @@ export function createAuthService({
 
         const isNewSession = isUpgrade || passwordHash !== undefined;
         if (isNewSession) await revokeAllSessions(tx, current.id);
+        // A new password revokes every API token too (docs/integrations.md, "API tokens").
+        if (passwordHash !== undefined) await revokeApiTokensOf(tx, current.id);
         // After the sessions end: this request's own change outlives the password change it came with.
         const emailConfirmation =
           pendingEmail === undefined

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { isApiTokenCredential } from '../../domain/api-tokens';
 import { authenticationRequired, invalidAccessToken } from '../errors';
+import type { ApiTokenAuth } from './api-token-auth';
 import type { SessionLiveness } from './session-liveness';
 import type { AccessTokens, AuthUser } from './tokens';
 
@@ -30,14 +32,17 @@ export function registerAuthenticate(
   app: FastifyInstance,
   accessTokens: AccessTokens,
   sessions: Pick<SessionLiveness, 'isLive'>,
+  apiTokens: Pick<ApiTokenAuth, 'authenticate'>,
 ): void {
   app.decorateRequest('user', null);
   app.decorateRequest('arrivedAt', 0);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
+  app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     request.arrivedAt = performance.now();
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw authenticationRequired();
+    // A personal API token: live, within its limits and scopes (api-token-auth.ts).
+    if (isApiTokenCredential(match[1]!)) return apiTokens.authenticate(request, reply, match[1]!);
     const user = await accessTokens.verify(match[1]!);
     if (!user || !(await sessions.isLive(user, request.arrivedAt))) throw invalidAccessToken();
     request.user = user;

@@ -11,6 +11,7 @@ import { passwordResets, users, type UserRow } from '../db/schema';
 import { invalidResetToken } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import { renderPasswordResetMail } from '../mail/password-reset.mail';
+import { revokeApiTokensOf } from './api-tokens.service';
 import { generateOpaqueToken, hashOpaqueToken, hashPassword } from './tokens';
 
 import type { Sessions } from './sessions';
@@ -125,6 +126,7 @@ export function createPasswordResets({ db, mailer, publicUrl, now, sessions }: P
           .set({ usedAt: now() })
           .where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
         await revokeAllSessions(tx, used.userId);
+        await revokeApiTokensOf(tx, used.userId);
       });
       announceSessionsRevoked(known.userId);
       return { message: RESET_PASSWORD_MESSAGE };

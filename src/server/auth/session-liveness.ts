@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
-import { refreshTokens, users } from '../db/schema';
-import { invalidAccessToken } from '../errors';
+import { apiTokens, refreshTokens, users } from '../db/schema';
+import { invalidAccessToken, invalidApiToken } from '../errors';
 import type { EventBus } from '../events';
 import {
   sessionKey,
@@ -25,6 +25,8 @@ import type { AuthUser } from './tokens';
 //   A request first waits for a fence (every commit before it arrived is then heard; requests
 //   arriving together share one), then trusts the memory if nothing was heard of its session
 //   since the lookup. Not listening, or any doubt, asks the database.
+// A personal API token is a session of its own, under the key "t<id>": it lives while its row
+// does (revoking deletes it, and migration 0030 notifies "st<id>" then), with no expiry.
 
 const liveSession = prepared<
   Array<{ expiresAt: Date }>,
@@ -43,6 +45,39 @@ const liveSession = prepared<
     )
     .limit(1),
 );
+
+const liveApiToken = prepared<Array<{ id: number }>, { id: number; userId: number }>(
+  'liveApiToken',
+  (db) =>
+    db
+      .select({ id: apiTokens.id })
+      .from(apiTokens)
+      .where(
+        and(
+          eq(apiTokens.id, sql.placeholder('id')),
+          eq(apiTokens.userId, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1),
+);
+
+/** The session a bearer's rights hang on: its refresh token family, or its API token ("t<id>"). */
+const livenessIdOf = (user: AuthUser): string | undefined =>
+  user.apiToken ? `t${user.apiToken.id}` : user.sessionFamily;
+
+/** When the session ends by itself (ms): its refresh token's expiry; an API token never does. */
+async function findLiveSession(db: Database, user: AuthUser, at: Date): Promise<number | null> {
+  if (user.apiToken) {
+    const [token] = await liveApiToken(db, { id: user.apiToken.id, userId: user.id });
+    return token ? Infinity : null;
+  }
+  const [row] = await liveSession(db, {
+    familyId: user.sessionFamily!,
+    userId: user.id,
+    at: at.toISOString(),
+  });
+  return row ? row.expiresAt.getTime() : null;
+}
 
 /** How many live sessions an instance remembers (oldest first out). */
 const REMEMBERED_SESSIONS = 10_000;
@@ -102,7 +137,7 @@ export function createSessionLiveness({
 
   return {
     async isLive(user, arrivedAt = performance.now()) {
-      const family = user.sessionFamily;
+      const family = livenessIdOf(user);
       if (!family) return false;
       const at = now();
       const known = remembered.get(family);
@@ -120,18 +155,14 @@ export function createSessionLiveness({
       const endingsBefore = endings;
       // Read before the lookup: an end the lookup misses is notified after it.
       const since = isOnlyInstance ? null : (watermarks?.position() ?? null);
-      const [row] = await liveSession(db, {
-        familyId: family,
-        userId: user.id,
-        at: at.toISOString(),
-      });
-      if (!row) return false;
+      const expiresAt = await findLiveSession(db, user, at);
+      if (expiresAt === null) return false;
       // A session ended while the lookup ran may have been read live: answer this request
       // (it began before the end), but remember it only when that end will be heard.
       if ((isOnlyInstance || since !== null) && endingsBefore === endings) {
         if (remembered.size >= REMEMBERED_SESSIONS)
           remembered.delete(remembered.keys().next().value!);
-        remembered.set(family, { userId: user.id, expiresAt: row.expiresAt.getTime(), since });
+        remembered.set(family, { userId: user.id, expiresAt, since });
       }
       return true;
     },
@@ -170,6 +201,12 @@ const caller = prepared<Array<{ id: number }>, { userId: number }>('lockCaller',
 export async function requireLiveCaller(tx: Executor, user: AuthUser, at: Date): Promise<void> {
   const family = user.sessionFamily;
   const [locked] = await caller(tx, { userId: user.id });
+  if (user.apiToken) {
+    // Revoking a token and deleting the account take the account's row FOR UPDATE first.
+    const [token] = locked ? await liveApiToken(tx, { id: user.apiToken.id, userId: user.id }) : [];
+    if (!token) throw invalidApiToken();
+    return;
+  }
   if (!locked || !family) throw invalidAccessToken();
   const [live] = await tx
     .select({ one: sql<number>`1` })

@@ -9,6 +9,7 @@ import {
 } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT } from 'jose';
+import type { ApiTokenScope } from '../../domain/api-tokens';
 import { TOKEN_LIFETIME } from '../../domain/constants';
 
 // The credentials of docs/architecture.md §6: argon2id password hashes, 15-minute HS256 access
@@ -26,6 +27,11 @@ export interface AuthUser {
    * signs carries it; one without it (signed before the claim existed) is refused.
    */
   sessionFamily?: string;
+  /**
+   * Set when the bearer is a personal API token rather than an access token (api-token-auth.ts):
+   * which token, and what its scopes let it do. It passes while the token is not revoked.
+   */
+  apiToken?: { id: number; scopes: readonly ApiTokenScope[] };
 }
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */

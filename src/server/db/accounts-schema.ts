@@ -1,8 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { createdAt } from './schema-columns';
 
-// Accounts and what signs them in: users, refresh tokens, password resets, email changes, device transfers.
+// Accounts and what signs them in: users, refresh tokens, password resets, email changes, device
+// transfers, personal API tokens.
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
@@ -107,3 +117,30 @@ export const deviceTransfers = pgTable(
   },
   (table) => [index('device_transfers_user_idx').on(table.userId)],
 );
+
+// Personal API tokens (src/server/auth/api-tokens.ts): `hk_` and 32 random bytes, of which only
+// the SHA-256 is kept. Revoking one deletes its row; migration 0030 notifies "st<id>" then, so
+// every instance forgets it at once (session-liveness.ts). `last_used_at` is written at most once
+// a minute per token and instance.
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull(),
+    tokenHash: text('token_hash').notNull().unique('api_tokens_token_hash_unique'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('api_tokens_user_idx').on(table.userId),
+    check(
+      'api_tokens_scopes_check',
+      sql`cardinality(${table.scopes}) > 0 and ${table.scopes} <@ array['read', 'play']`,
+    ),
+  ],
+);
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

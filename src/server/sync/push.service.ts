@@ -3,12 +3,14 @@ import type {
   SyncMutationResult,
   SyncPushResponse,
 } from '../../domain/schemas/sync';
+import { tokenWriteRefusal } from '../../domain/policies/token-scopes';
 import type { SyncMutationName } from '../../domain/sync';
 import type { z } from '../../domain/schemas/zod';
 import { requireLiveCaller } from '../auth/session-liveness';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import {
+  insufficientScope,
   mutationOutOfOrder,
   rateLimited,
   tooManySyncClients,
@@ -184,6 +186,9 @@ export function createSyncPushService({
     const definition: AnyWrite = SYNC_MUTATIONS[mutation.name];
     const parsed = argsSchemaOf(definition).safeParse(mutation.args);
     const check = nextIdCheck(key, mutation, limit);
+    // An API token pushes only the writes its scopes allow, by name (policies/token-scopes.ts).
+    const scope = caller.apiToken && tokenWriteRefusal(caller.apiToken.scopes, mutation.name);
+    if (scope) return recordRefusal(caller, key, mutation, insufficientScope(scope.needs), check);
     if (!parsed.success)
       return recordRefusal(caller, key, mutation, invalidArgs(parsed.error), check);
     const held = heldEvents();

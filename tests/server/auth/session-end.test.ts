@@ -15,6 +15,7 @@ import { createUser, login, useTestServer, type SignedInUser, type TestServer } 
 import { connectionError, connectSocket, type TestSocket } from '../realtime/test-socket';
 import { listSignedInRoutes, routesAccepting, type AppRoute } from '../route-table';
 import { deleteAccount } from './account-data.factories';
+import { describeApiTokenEndings, firstEvent } from './api-token-endings';
 import { describeRefreshRaces } from './refresh-races';
 import { describeSessionHistories } from './session-history';
 
@@ -116,17 +117,6 @@ const ENDINGS: Ending[] = [
 
 /** How many groups a pushed run creates: as many as a push may carry. */
 const PUSHED_GROUPS = 100;
-
-/** Resolves when `server` publishes `event` (after the commit that caused it). */
-function firstEvent(server: TestServer, event: string): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = server.app.events.subscribe((published) => {
-      if (published.event !== event) return;
-      stop();
-      resolve();
-    });
-  });
-}
 
 /** The groups `userId` created, and their memberships still current. */
 async function groupsCreatedBy(server: TestServer, userId: number) {
@@ -385,3 +375,5 @@ describe.runIf(process.env.REDIS_URL)('a session that ends, on two instances sha
 describeRefreshRaces();
 
 describeSessionHistories();
+
+describeApiTokenEndings();
