@@ -1,6 +1,7 @@
 import { CalendarDays, Save } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { isBettingOpen } from '../../domain/fair-resolution';
 import { formatScore, parseScore } from '../../domain/score-tips';
 import { useSession } from '../data/use-session';
 import { AppPage } from '../shell/app-page';
@@ -96,7 +97,11 @@ export function RoundPage() {
   };
 
   const { exact, difference, tendency } = round.scoring;
-  const hasOpen = round.matches.some((match) => Date.parse(match.closesAt) > now);
+  // The rule the match rows use (and the server): open until its close or its picks shown.
+  const hasOpen = round.matches.some((match) => {
+    const bet = results.bets.get(match.betId);
+    return bet !== undefined && isBettingOpen(bet, now);
+  });
   return (
     <AppPage title={round.name}>
       <p className={styles.meta}>
