@@ -1,7 +1,7 @@
 import { Lock } from 'lucide-react';
 import { isBettingOpen } from '../../domain/fair-resolution';
 import type { RoundMatchInfo } from '../../domain/rounds';
-import { parseScore, tipPoints, type ScoringTable } from '../../domain/score-tips';
+import { MAX_GOALS, parseScore, tipPoints, type ScoringTable } from '../../domain/score-tips';
 import type { BetRow } from '../data/db';
 import { kickoffText } from './use-rounds';
 import styles from './rounds.module.css';
@@ -11,6 +11,30 @@ import styles from './rounds.module.css';
 // revealed with the close (docs/rules.md "Tipping rounds": tips stay hidden until kick-off).
 
 export type ScoreDraft = { home: string; away: string };
+
+/** One side's goals: a number field sized for thumbs, the numeric keypad on phones. */
+function GoalInput({
+  team,
+  value,
+  onChange,
+}: {
+  team: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <input
+      className={styles.goals}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={MAX_GOALS}
+      aria-label={`${team} goals`}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
 
 const pointsText = (points: number) => `${points} ${points === 1 ? 'pt' : 'pts'}`;
 
@@ -41,26 +65,16 @@ export function MatchRow({
       </div>
       {isOpen && bet ? (
         <div className={styles.score}>
-          <input
-            className={styles.goals}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={30}
-            aria-label={`${match.home} goals`}
+          <GoalInput
+            team={match.home}
             value={draft.home}
-            onChange={(event) => onDraft({ ...draft, home: event.target.value })}
+            onChange={(home) => onDraft({ ...draft, home })}
           />
           <span aria-hidden="true">–</span>
-          <input
-            className={styles.goals}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={30}
-            aria-label={`${match.away} goals`}
+          <GoalInput
+            team={match.away}
             value={draft.away}
-            onChange={(event) => onDraft({ ...draft, away: event.target.value })}
+            onChange={(away) => onDraft({ ...draft, away })}
           />
         </div>
       ) : isOpen ? (
