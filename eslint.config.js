@@ -44,6 +44,7 @@ const FEATURES = [
   'stats',
   'share',
   'seasons',
+  'rounds',
 ];
 
 // The seams: one folder using another feature's public part, each with why. Keep them few;
@@ -149,6 +150,11 @@ const SEAMS = [
     folder: 'bets',
     imports: ['share/share-button.tsx'],
     why: "a resolved bet's page shares its card (drawn in a lazy chunk)",
+  },
+  {
+    folder: 'rounds',
+    imports: ['groups/use-groups.ts'],
+    why: 'the rounds page reads its group and whether the player is its admin',
   },
   {
     folder: 'seasons',

@@ -54,6 +54,8 @@ const BetDetailsPage = named(() => import('./bets/bet-details-page'), 'BetDetail
 const MemberStatsPage = named(() => import('./stats/member-stats-page'), 'MemberStatsPage');
 const InboxPage = named(() => import('./inbox/inbox-page'), 'InboxPage');
 const SeasonsPage = named(() => import('./seasons/seasons-page'), 'SeasonsPage');
+const RoundsPage = named(() => import('./rounds/rounds-page'), 'RoundsPage');
+const RoundPage = named(() => import('./rounds/round-page'), 'RoundPage');
 
 /** The public pages are written without knowing the shell; the route gives them their title. */
 function Titled({
@@ -114,6 +116,8 @@ export function App() {
             <Route path="/group/:id/bets" element={<GroupBetsPage />} />
             <Route path="/group/:id/members/:userId" element={<MemberStatsPage />} />
             <Route path="/group/:id/seasons" element={<SeasonsPage />} />
+            <Route path="/group/:id/rounds" element={<RoundsPage />} />
+            <Route path="/group/:id/rounds/:roundId" element={<RoundPage />} />
             <Route path="/bets/:id" element={<BetDetailsPage />} />
             <Route path="/inbox" element={<InboxPage />} />
           </Route>

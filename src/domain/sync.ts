@@ -44,6 +44,8 @@ export const SYNC_WRITES = {
   stopSharingBet: { method: 'DELETE', path: '/bets/:id/share' },
   startSeason: { method: 'POST', path: '/groups/:id/seasons' },
   endSeason: { method: 'POST', path: '/groups/:id/seasons/:seasonId/end' },
+  createRound: { method: 'POST', path: '/groups/:id/rounds' },
+  updateRound: { method: 'PATCH', path: '/groups/:id/rounds/:roundId' },
 } as const satisfies Record<string, SyncWrite>;
 
 export type SyncMutationName = keyof typeof SYNC_WRITES;

@@ -337,6 +337,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: API_BASE,
     rounds: writeServices.rounds,
     writes: writeRunner,
+    rateLimits: config.rateLimits,
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,

@@ -17,6 +17,7 @@ import type * as MemberStats from '../../src/domain/member-stats';
 import type * as Mirror from '../../src/domain/mirror';
 import type * as Notifications from '../../src/domain/notifications';
 import type * as Push from '../../src/domain/push';
+import type * as Rounds from '../../src/domain/rounds';
 import type * as Seasons from '../../src/domain/seasons';
 import type * as AccountDataSchemas from '../../src/domain/schemas/account-data';
 import type * as AuthSchemas from '../../src/domain/schemas/auth';
@@ -32,6 +33,7 @@ import type * as MemberStatsSchemas from '../../src/domain/schemas/member-stats'
 import type * as MirrorSchemas from '../../src/domain/schemas/mirror';
 import type * as NotificationSchemas from '../../src/domain/schemas/notifications';
 import type * as PushSchemas from '../../src/domain/schemas/push';
+import type * as RoundSchemas from '../../src/domain/schemas/rounds';
 import type * as SeasonSchemas from '../../src/domain/schemas/seasons';
 import type { z } from '../../src/domain/schemas/zod';
 
@@ -174,6 +176,7 @@ describe('the rule files’ types are their schemas’', () => {
       Out<typeof SeasonSchemas.seasonStandingSchema>
     >().toEqualTypeOf<Seasons.SeasonStanding>();
     expectTypeOf<Out<typeof SeasonSchemas.seasonSchema>>().toEqualTypeOf<Seasons.Season>();
+    expectTypeOf<Out<typeof RoundSchemas.mirrorRoundSchema>>().toEqualTypeOf<Rounds.MirrorRound>();
     expectTypeOf<
       Out<typeof SeasonSchemas.versionedSeasonSchema>
     >().toEqualTypeOf<Seasons.VersionedSeason>();

@@ -144,23 +144,35 @@ async function drawWager(
   }
 }
 
-const wagerTexts = (isChange: boolean, points: number) => ({
-  queued: "You're offline. Your wager will be sent when you're back.",
-  refused: 'Failed to submit wager',
-  label: isChange ? 'Changed wager' : 'Wager',
-  // A changed wager that is refused leaves the one before in place: nothing came back.
-  refusedAs: (bet: string) =>
-    isChange
-      ? `Your change to ${pointsInWords(points)} on ${bet} wasn't saved`
-      : `Your ${pointsInWords(points)} on ${bet} came back`,
-});
+const wagerTexts = (isChange: boolean, points: number) =>
+  // A score tip stakes nothing (a tipping round's match): it is a tip, not points.
+  points === 0
+    ? {
+        queued: "You're offline. Your tip will be sent when you're back.",
+        refused: "Your tip wasn't saved",
+        label: isChange ? 'Changed tip' : 'Tip',
+        refusedAs: (bet: string) => `Your tip on ${bet} wasn't saved`,
+      }
+    : {
+        queued: "You're offline. Your wager will be sent when you're back.",
+        refused: 'Failed to submit wager',
+        label: isChange ? 'Changed wager' : 'Wager',
+        // A changed wager that is refused leaves the one before in place: nothing came back.
+        refusedAs: (bet: string) =>
+          isChange
+            ? `Your change to ${pointsInWords(points)} on ${bet} wasn't saved`
+            : `Your ${pointsInWords(points)} on ${bet} came back`,
+      };
+
+const describeWager = ({ points, prediction }: { points: number; prediction: string }) =>
+  points === 0 ? `Tip ${prediction}` : `${points} points on ${prediction}`;
 
 /** A new wager (POST /bets/wagers), shown at once under its temporary id. */
 export const placeWagerMutator: Mutator<PlaceWagerArgs, Wager> = {
   name: 'placeWager',
   texts: ({ points }) => wagerTexts(false, points),
   betIdOf: ({ betId }) => betId,
-  describe: ({ points, prediction }) => `${points} points on ${prediction}`,
+  describe: describeWager,
   push: ({ betId, prediction, points }) => ({ body: { betId, prediction, points } }),
   async apply({ betId, prediction, points, tempId }, context) {
     const previous = await myWager(context, betId);
@@ -175,7 +187,7 @@ export const updateWagerMutator: Mutator<UpdateWagerArgs, Wager> = {
   name: 'updateWager',
   texts: ({ points }) => wagerTexts(true, points),
   betIdOf: ({ betId }) => betId,
-  describe: ({ points, prediction }) => `${points} points on ${prediction}`,
+  describe: describeWager,
   push: ({ wagerId, prediction, points }) => ({
     params: { wagerId },
     body: { prediction, points },

@@ -6,6 +6,7 @@ import type { Group, Membership } from '../../domain/groups';
 import type { MemberStats } from '../../domain/member-stats';
 import type { Notification, NotificationSettings } from '../../domain/notifications';
 import type { LeaderboardPeriod, PeriodLeaderboard } from '../../domain/leaderboard-periods';
+import type { MirrorRound } from '../../domain/rounds';
 import type { Season } from '../../domain/seasons';
 import { upgradeToNamedWrites } from './legacy-request';
 import { SYNCED_STORES, type MirrorTable, type SyncedKey, type SyncedRow } from './synced-tables';
@@ -108,6 +109,9 @@ export type PeriodLeaderboardRow = PeriodLeaderboard & {
 
 /** A season of one of the player's groups, its final standings inside once it ended (read offline). */
 export type SeasonRow = Season & Versioned & PendingMark;
+
+/** A tipping round of one of the player's groups with its matches (their bets hold the rest). */
+export type RoundRow = MirrorRound & PendingMark;
 
 /** A mirrored row's key (its table's `key` in synced-tables.ts, which lists the mirrored tables). */
 export type MirrorKey = number | [number, number];

@@ -8,6 +8,7 @@ import { isNetworkError, type ApiClient } from './api-client';
 import { db as defaultDb, type HunchDb } from './db';
 import { createHeldWrites } from './held-writes';
 import { markLocalDataOwner } from './local-data-owner';
+import { ROUND_MUTATORS } from './round-mutators';
 import { SEASON_MUTATORS } from './season-mutators';
 import { createRebaser, type AnyMutator, type MutatorRegistry } from './mutators';
 import { connectNotices, notices, type Notices } from './notices';
@@ -66,6 +67,7 @@ export const APP_MUTATORS: readonly AnyMutator[] = [
   ...FAIR_RESOLUTION_MUTATORS,
   ...NOTIFICATION_MUTATORS,
   ...SEASON_MUTATORS,
+  ...ROUND_MUTATORS,
 ];
 
 export type LocalData = ReturnType<typeof createLocalData>;

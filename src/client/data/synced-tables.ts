@@ -11,6 +11,7 @@ import type {
   MirrorKey,
   NotificationRow,
   NotificationSettingsRow,
+  RoundRow,
   SeasonRow,
   WagerRow,
 } from './db';
@@ -138,6 +139,11 @@ export const SYNCED_TABLES = {
   }),
   seasons: synced<SeasonRow>()({
     page: 'seasons',
+    store: 'id, groupId',
+    ofGroup: { index: 'groupId' },
+  }),
+  rounds: synced<RoundRow>()({
+    page: 'rounds',
     store: 'id, groupId',
     ofGroup: { index: 'groupId' },
   }),

@@ -1,4 +1,4 @@
-import { Globe, Lock, LogOut, Share2 } from 'lucide-react';
+import { CalendarDays, Globe, Lock, LogOut, Share2 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isGroupAdmin, isGroupCreator } from '../../domain/groups';
@@ -35,6 +35,7 @@ const TEXT = {
   yourPoints: 'Your points',
   bets: 'Bets',
   viewAllBets: 'View All Bets',
+  rounds: 'Tipping rounds',
   leave: 'Leave group',
   creatorStays: 'You created this group, so you stay in it.',
   left: (name: string) => `You left ${name}.`,
@@ -110,6 +111,12 @@ export function GroupDetails({ group, userId }: { group: GroupRow; userId: numbe
         <Suspense fallback={null}>
           <SeasonBanner groupId={group.id} />
         </Suspense>
+      )}
+      {membership && group.id > 0 && (
+        <Link to={`/group/${group.id}/rounds`} className={styles.roundsLink}>
+          <CalendarDays size={18} aria-hidden="true" />
+          {TEXT.rounds}
+        </Link>
       )}
 
       <section className={styles.section} aria-labelledby="group-bets">

@@ -12,7 +12,7 @@ import { EmptyState } from '../ui/empty-state';
 import { Points } from '../ui/points';
 import { Spinner } from '../ui/spinner';
 import { PeriodTabs, type LeaderboardView } from './period-tabs';
-import { useLeaderboard, type RankedRow } from './use-leaderboard';
+import { useLeaderboard, useMatchdayWinners, type RankedRow } from './use-leaderboard';
 import styles from './leaderboard-page.module.css';
 
 // docs/groups-and-bets.md §2 "/leaderboard": the active group's members by total points descending, ranked
@@ -33,6 +33,7 @@ export function LeaderboardPage() {
   const active = useActiveGroup();
   const { user } = useSession();
   const rows = useLeaderboard(active?.id);
+  const winners = useMatchdayWinners(active?.id);
   const [view, setView] = useState<LeaderboardView>('all');
 
   if (active === null) {
@@ -82,6 +83,9 @@ export function LeaderboardPage() {
             {row.name}
           </Link>
           {row.id === user?.id && <span className={styles.you}>You</span>}
+          {/* The last finished tipping round's best (docs/rules.md "Tipping rounds"), under the
+              name so the points keep their column at 320. */}
+          {winners.includes(row.id) && <span className={styles.winner}>Matchday winner</span>}
         </span>
       ),
     },

@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../data/db';
+import { readLastMatchdayWinners } from '../data/round-results';
 
 export interface RankedRow {
   id: number;
@@ -21,4 +22,14 @@ export function useLeaderboard(groupId: number | undefined): RankedRow[] | undef
       .sort((a, b) => b.points - a.points || a.name.localeCompare(b.name) || a.id - b.id)
       .map((row, index) => ({ ...row, rank: index + 1 }));
   }, [groupId]);
+}
+
+/** The "Matchday winner"s of the group's last finished tipping round (ties: all of them). */
+export function useMatchdayWinners(groupId: number | undefined): readonly number[] {
+  return (
+    useLiveQuery(
+      async () => (groupId === undefined ? [] : readLastMatchdayWinners(groupId)),
+      [groupId],
+    ) ?? []
+  );
 }

@@ -111,7 +111,8 @@ export const roundMatchSchema = z.object({
   result: z.string().nullable(),
 });
 
-export const roundSchema = z.object({
+/** What a round says of itself, in its answers and in the pull. */
+const roundBasics = {
   id: z.number().int(),
   groupId: z.number().int(),
   name: z.string(),
@@ -123,6 +124,10 @@ export const roundSchema = z.object({
     difference: z.number().int(),
     tendency: z.number().int(),
   }),
+};
+
+export const roundSchema = z.object({
+  ...roundBasics,
   matches: z.array(roundMatchSchema),
   /** Every current member, best first; a skipped match scores 0 (docs/rules.md "Tipping rounds"). */
   table: z.array(roundStandingSchema),
@@ -145,3 +150,12 @@ export const roundListSchema = z.object({
   totals: z.array(roundStandingSchema),
 });
 export type RoundList = z.output<typeof roundListSchema>;
+
+/** A round in the pull (`rounds` of GET /api/member/state): its matches ride with it. */
+export const mirrorRoundSchema = z.object({
+  ...roundBasics,
+  matches: z.array(
+    roundMatchSchema.pick({ betId: true, home: true, away: true, kickoff: true, closesAt: true }),
+  ),
+  version: z.number().int(),
+});

@@ -9,12 +9,14 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { changeColumns } from './schema-columns';
 import { bets, groups, users } from './schema';
 
 // Tipping rounds (docs/rules.md "Tipping rounds", src/server/rounds): a named set of matches,
 // each a score-tip bet of the group; the round carries its own scoring table (copied from the
-// group's previous round, else Kicktipp's defaults), editable until its first kick-off. Not
-// mirrored: devices read a round through GET /api/groups/{id}/rounds/{roundId}.
+// group's previous round, else Kicktipp's defaults), editable until its first kick-off. Mirrored
+// (migration 0032): a round's matches are written with it and travel with its row, so a round
+// page opens offline; their results and tips are their bets'.
 export const rounds = pgTable(
   'rounds',
   {
@@ -30,9 +32,11 @@ export const rounds = pgTable(
     /** Tips close this many minutes before each kick-off (0: at kick-off). */
     closeMinutes: integer('close_minutes').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ...changeColumns(),
   },
   (table) => [
     index('rounds_group_idx').on(table.groupId, table.id),
+    index('rounds_group_change_idx').on(table.groupId, table.changeTxid),
     check('rounds_name_check', sql`char_length(${table.name}) between 1 and 60`),
     check(
       'rounds_scoring_check',

@@ -11,6 +11,7 @@ import {
   removedMembershipSchema,
 } from '../../domain/schemas/mirror';
 import { notificationSchema, notificationSettingsSchema } from '../../domain/schemas/notifications';
+import { mirrorRoundSchema } from '../../domain/schemas/rounds';
 import { versionedSeasonSchema } from '../../domain/schemas/seasons';
 import { z } from '../../domain/schemas/zod';
 import type { Executor } from '../db/connect';
@@ -31,6 +32,7 @@ import {
   notificationChangesExistSql,
   readNotificationMirror,
 } from '../notifications/notification-mirror';
+import { readRoundMirror, roundChangesExistSql } from '../rounds/round-mirror';
 import { readSeasonMirror, seasonChangesExistSql } from '../seasons/season-mirror';
 
 // The server's one list of what a pull sends (docs/architecture.md §8), the counterpart of the
@@ -114,6 +116,13 @@ export const SYNCED_READERS = [
     fields: { seasons: z.array(versionedSeasonSchema) },
     changed: ({ groupIds, since }) => seasonChangesExistSql(groupIds, since),
     read: readSeasonMirror,
+  }),
+  // Tipping rounds with their matches: a group's all when sent whole, made or rescored ones of a
+  // held group. Results and tips are the matches' bets'.
+  reader({
+    fields: { rounds: z.array(mirrorRoundSchema) },
+    changed: ({ groupIds, since }) => roundChangesExistSql(groupIds, since),
+    read: readRoundMirror,
   }),
   // The viewer's own inbox and settings, whatever the group: the last 30 days' entries on a sync
   // from nothing, else those changed (read, gathered, new); the settings on a sync from nothing

@@ -3,12 +3,8 @@ import type { Executor } from '../db/connect';
 import { roundMatches, rounds, type RoundMatchRow, type RoundRow } from '../db/rounds-schema';
 import { bets, wagers } from '../db/schema';
 import { isoTime } from '../iso-time';
-import {
-  matchdayWinners,
-  roundTable,
-  type RoundStanding,
-  type ScoringTable,
-} from '../../domain/score-tips';
+import { scoreRound } from '../../domain/rounds';
+import type { RoundStanding, ScoringTable } from '../../domain/score-tips';
 import type { Round } from '../../domain/schemas/rounds';
 
 // The reads of tipping rounds: a round's matches with their bets' state and result, and the
@@ -98,17 +94,16 @@ export async function scoreRounds(
   const tips = await loadResolvedTips(tx, ids);
   return roundRows.map((round) => {
     const matches = matchesByRound.get(round.id) ?? [];
-    const table = roundTable(
-      scoringOf(round),
-      matches.map((match) => ({
-        result: match.state === 'resolved' ? match.correctAnswer : null,
-        tips: tips.get(match.betId) ?? [],
-      })),
+    const byBet = new Map(matches.map((match) => [match.betId, match]));
+    const { table, winners } = scoreRound(
+      { scoring: scoringOf(round), matches },
+      (betId) => {
+        const match = byBet.get(betId);
+        return match && { ...match, picks: tips.get(betId) ?? [] };
+      },
       players,
     );
-    // Complete once no match waits for its result (a cancelled or expired one scores 0).
-    const isComplete = matches.length > 0 && matches.every((match) => match.state !== 'active');
-    return { round, matches, table, winners: matchdayWinners(table, isComplete) };
+    return { round, matches, table, winners };
   });
 }
 

@@ -7,62 +7,47 @@ import {
   roundParamsSchema,
   roundSchema,
   updateRoundRequestSchema,
-  type Round,
 } from '../../domain/schemas/rounds';
 import { currentUser, requireSignIn } from '../auth/authenticate';
-import { write } from '../sync/writes';
+import type { RateLimits } from '../config';
+import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
 import type { WriteRunner } from '../sync/write-services';
 import type { RoundsService } from './rounds.service';
 
 // A group's tipping rounds under /api/groups/{id}/rounds, for signed-in users. Tips and
-// results go through the bets' own calls (POST /bets/wagers, PUT /bets/{id}/resolve).
+// results go through the bets' own calls (POST /bets/wagers, PUT /bets/{id}/resolve). The
+// writes serve the push too (src/server/sync/writes.ts), so a round made offline is sent once.
 
 export interface RoundsRoutesOptions {
   rounds: RoundsService;
   writes: WriteRunner;
+  rateLimits: RateLimits;
 }
 
-// The writes run as every write does (sync/write-services.ts: the caller's account and session
-// checked under its lock, then one transaction); they are not push mutations.
-const createRound = write({
-  params: groupIdParamsSchema,
-  body: createRoundRequestSchema,
-  response: roundSchema,
-  status: 201,
-  run: (s, caller, { params, body }) => s.rounds.createRound(caller, params.id, body),
-});
-const updateRound = write({
-  params: roundParamsSchema,
-  body: updateRoundRequestSchema,
-  response: roundSchema,
-  run: (s, caller, { params, body }) =>
-    s.rounds.updateScoring(caller, params.id, params.roundId, body.scoring),
-});
+export const ROUND_WRITES = {
+  createRound: write({
+    params: groupIdParamsSchema,
+    body: createRoundRequestSchema,
+    response: roundSchema,
+    status: 201,
+    run: (s, caller, { params, body }) => s.rounds.createRound(caller, params.id, body),
+    created: createdRowId,
+  }),
+  updateRound: write({
+    params: roundParamsSchema,
+    body: updateRoundRequestSchema,
+    response: roundSchema,
+    run: (s, caller, { params, body }) =>
+      s.rounds.updateScoring(caller, params.id, params.roundId, body.scoring),
+  }),
+} satisfies Writes;
 
 export async function roundsRoutes(
   instance: FastifyInstance,
-  { rounds, writes }: RoundsRoutesOptions,
+  { rounds, writes, rateLimits }: RoundsRoutesOptions,
 ): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
-
-  app.post(
-    '/groups/:id/rounds',
-    {
-      schema: {
-        params: groupIdParamsSchema,
-        body: createRoundRequestSchema,
-        response: { 201: roundSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(
-        (await writes.run(currentUser(request), createRound, {
-          params: request.params,
-          body: request.body,
-        })) as Round,
-      ),
-  );
 
   app.get(
     '/groups/:id/rounds',
@@ -77,19 +62,5 @@ export async function roundsRoutes(
       rounds.getRound(currentUser(request), request.params.id, request.params.roundId),
   );
 
-  app.patch(
-    '/groups/:id/rounds/:roundId',
-    {
-      schema: {
-        params: roundParamsSchema,
-        body: updateRoundRequestSchema,
-        response: { 200: roundSchema },
-      },
-    },
-    async (request) =>
-      (await writes.run(currentUser(request), updateRound, {
-        params: request.params,
-        body: request.body,
-      })) as Round,
-  );
+  registerWrites(app, ROUND_WRITES, { runner: writes, rateLimits });
 }

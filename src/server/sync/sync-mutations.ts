@@ -4,6 +4,7 @@ import { BET_WRITES } from '../bets/bets.routes';
 import { COMMENT_WRITES } from '../comments/comments.routes';
 import { GROUP_WRITES } from '../groups/groups.routes';
 import { NOTIFICATION_WRITES } from '../notifications/notifications.routes';
+import { ROUND_WRITES } from '../rounds/rounds.routes';
 import { SEASON_WRITES } from '../seasons/seasons.routes';
 import type { AnyWrite } from './writes';
 
@@ -17,5 +18,6 @@ export const SYNC_MUTATIONS = {
   ...BET_SHARE_WRITES,
   ...COMMENT_WRITES,
   ...SEASON_WRITES,
+  ...ROUND_WRITES,
   ...NOTIFICATION_WRITES,
 } satisfies Record<SyncMutationName, AnyWrite>;

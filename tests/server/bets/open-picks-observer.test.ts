@@ -262,6 +262,7 @@ describe('an observer while betting is open', () => {
               comments: [],
               betHistory: [],
               seasons: [],
+              rounds: [],
               notificationSettings: null,
               removedGroupIds: [],
               removedMemberships: [],
