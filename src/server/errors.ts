@@ -4,7 +4,6 @@ import {
   insufficientScopeText,
   type ApiTokenScope,
 } from '../domain/api-tokens';
-import type { BetRefusal } from '../domain/policies/bet-policy';
 import { PUSH_MESSAGES } from '../domain/push';
 import { removedFromGroupText } from '../domain/groups';
 import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
@@ -133,43 +132,12 @@ export const clientGroupNotYours = () =>
   new AppError(403, 'client_group_not_yours', 'This device id belongs to another player.');
 export const notGroupAdmin = () =>
   new AppError(403, 'not_group_admin', 'Only group admins can do this.');
-/** Resolving is the bet creator's (docs/groups-and-bets.md §6: only the creator gets it in the resolve queue). */
-export const notBetCreator = () =>
-  new AppError(403, 'not_bet_creator', 'Only the creator of this bet can resolve it.');
-/** Cancelling is for the bet's creator or an admin of its group (docs/architecture.md §5). */
-export const cannotCancelBet = () =>
-  new AppError(403, 'cannot_cancel_bet', "Only the bet's creator or a group admin can cancel it.");
 /** A comment is deleted by its author or an admin of its group. */
 export const cannotDeleteComment = () =>
   new AppError(
     403,
     'cannot_delete_comment',
     'Only the author or a group admin can delete this comment.',
-  );
-/** Undoing a resolution is for whoever resolved it, while still a member. */
-export const cannotUndoResolution = () =>
-  new AppError(403, 'cannot_undo_resolution', 'Only the person who resolved this bet can undo it.');
-/** Disputing is for the bet's participants: members who wagered on it. */
-export const cannotDispute = () =>
-  new AppError(403, 'cannot_dispute', 'Only players who wagered on this bet can dispute it.');
-/** Re-resolving or dismissing a dispute is for the group's admins (its members when every admin has a stake). */
-export const cannotReviewDispute = () =>
-  new AppError(403, 'cannot_review_dispute', 'Only a group admin can review a dispute.');
-/** Whoever disputed or wagered on the bet would judge in their own favour (domain/fair-resolution.ts disputeJudgeIds). */
-export const cannotJudgeOwnDispute = () =>
-  new AppError(
-    403,
-    'cannot_review_dispute',
-    'You have a stake in this bet, so someone without one judges its dispute.',
-  );
-/** Others' picks stay hidden while betting is open (docs/architecture.md §5). */
-export const picksHidden = () =>
-  new AppError(403, 'picks_hidden', 'Picks are revealed when betting closes.');
-export const cannotStopSharing = () =>
-  new AppError(
-    403,
-    'cannot_stop_sharing',
-    'Only whoever shared this bet or an admin can turn its link off.',
   );
 export const shareLinkNotFound = () =>
   new AppError(404, 'share_link_not_found', 'This link does not lead to a bet.');
@@ -267,59 +235,7 @@ export const seasonActive = () =>
 export const seasonOver = () => new AppError(422, 'season_over', 'This season has already ended.');
 export const roundStarted = () =>
   new AppError(422, 'round_started', 'The round has started: its scoring can no longer change.');
-/** Wagers are taken only while the bet is active and before its expiresAt (docs/groups-and-bets.md §4). */
-export const betClosed = (reason: 'expired' | 'not_active') =>
-  new AppError(
-    422,
-    'bet_closed',
-    reason === 'expired'
-      ? 'This bet has expired: wagers are no longer accepted.'
-      : 'This bet is no longer open for wagers.',
-  );
-export const alreadyResolved = () =>
-  new AppError(422, 'already_resolved', 'This bet has already been resolved.');
-/** Resolve and cancel need an active bet; a cancelled or expired one has been settled already. */
-export const betNotActive = (state: string) =>
-  new AppError(422, 'bet_not_active', `This bet is ${state} and can no longer be changed.`);
-/** Undo and dispute act on a resolution: a bet that has none says so. */
-export const notResolved = () =>
-  new AppError(422, 'bet_not_active', 'This bet has not been resolved.');
-export const undoWindowOver = () =>
-  new AppError(422, 'undo_window_over', 'The 10 minutes to undo this resolution are over.');
-/** A reviewed dispute (re-resolved or dismissed) makes the result final: no undo either. */
-export const resolutionFinal = () =>
-  new AppError(422, 'undo_window_over', 'This result was reviewed by an admin and is final.');
-export const disputeWindowOver = () =>
-  new AppError(422, 'dispute_window_over', 'Resolutions can only be disputed within 24 hours.');
-export const noOpenDispute = () =>
-  new AppError(422, 'no_open_dispute', 'This bet has no open dispute.');
 
-/** The error a bet policy's refusal answers with (domain/policies/bet-policy.ts names the code, this its status and words). */
-export function betRefusal(reason: BetRefusal, state: string): AppError {
-  const errors: Record<BetRefusal, () => AppError> = {
-    not_member: notMember,
-    not_bet_creator: notBetCreator,
-    cannot_cancel_bet: cannotCancelBet,
-    cannot_undo_resolution: cannotUndoResolution,
-    cannot_dispute: cannotDispute,
-    cannot_review_dispute: cannotReviewDispute,
-    own_stake: cannotJudgeOwnDispute,
-    bet_closed: () => betClosed('not_active'),
-    bet_expired: () => betClosed('expired'),
-    already_resolved: alreadyResolved,
-    bet_not_active: () => betNotActive(state),
-    not_resolved: notResolved,
-    resolution_final: resolutionFinal,
-    undo_window_over: undoWindowOver,
-    dispute_exists: disputeExists,
-    dispute_window_over: disputeWindowOver,
-    no_open_dispute: noOpenDispute,
-    picks_hidden: picksHidden,
-    cannot_stop_sharing: cannotStopSharing,
-    insufficient_points: () => new AppError(422, 'insufficient_points', 'Not enough points.'),
-  };
-  return errors[reason]();
-}
 /** A public group is joined by name or link: it has no invite code to change. */
 export const noInviteCode = () =>
   new AppError(422, 'no_invite_code', 'Only a private group has an invite code.');

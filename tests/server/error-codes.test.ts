@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../src/domain/api-error';
+import * as betRefusals from '../../src/server/bet-refusals';
 import * as errors from '../../src/server/errors';
 
 // The domain's ApiErrorCode is the server's whole vocabulary. AppError's code is typed with it,
 // so a factory with another code does not compile; this checks the same at run time for every
-// factory errors.ts exports, and that the list names no code the server never sends.
+// factory errors.ts (and bet-refusals.ts, the bet policy's part of it) exports, and that the list names no code the server never sends.
 
 const NOT_FACTORIES = new Set(['AppError']);
 
@@ -34,7 +35,7 @@ const CODES_WITHOUT_FACTORY: ApiErrorCode[] = [
   'not_ready',
 ];
 
-const factories = Object.entries(errors as Record<string, unknown>).filter(
+const factories = Object.entries({ ...errors, ...betRefusals } as Record<string, unknown>).filter(
   (entry): entry is [string, (...args: unknown[]) => unknown] =>
     typeof entry[1] === 'function' && !NOT_FACTORIES.has(entry[0]),
 );

@@ -15,7 +15,7 @@ import {
 } from '../../domain/policies/bet-policy';
 import type { Executor } from '../db/connect';
 import { memberships, type BetRow, type MembershipRow } from '../db/schema';
-import { betRefusal } from '../errors';
+import { betRefusal } from '../bet-refusals';
 import { requireGroupAccess } from '../groups/group-access';
 import { findActiveMembership, listActiveAdminIds } from '../groups/membership-queries';
 import { findBet } from './bet-queries';
