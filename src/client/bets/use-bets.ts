@@ -1,4 +1,5 @@
 import { Dexie } from 'dexie';
+import { isAdminRole } from '../../domain/policies/group-policy';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { isPoolBet } from '../../domain/bet-types';
 import type { BetStatistics } from '../../domain/bets';
@@ -178,9 +179,8 @@ export async function readNextBetToResolve(
   );
   const byGroup = new Map(memberships.map((membership) => [membership.groupId, membership]));
   const adminGroupIds = memberships
-    .filter(
-      (membership) =>
-        mirrorRole({ userId, membership, group: groups.get(membership.groupId) }) === 'admin',
+    .filter((membership) =>
+      isAdminRole(mirrorRole({ userId, membership, group: groups.get(membership.groupId) })),
     )
     .map((membership) => membership.groupId);
   const candidates = await readResolveCandidates(database, userId, groups, adminGroupIds, now);

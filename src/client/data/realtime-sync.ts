@@ -10,6 +10,7 @@ import type {
   WagerPlacedPayload,
 } from '../../domain/realtime-events';
 import { disputeNoticeRecipients } from '../../domain/fair-resolution';
+import { isBetCreator } from '../../domain/policies/bet-policy';
 import type { HunchDb } from './db';
 import { mirrorDisputeFacts } from './dispute-facts';
 import type { Rebaser } from './mutators';
@@ -192,7 +193,7 @@ export function createRealtimeSync({
       db.wagers.where('[betId+userId]').equals([payload.betId, userId]).first(),
       db.bets.get(payload.betId),
     ]);
-    const isOwnCancel = bet?.createdBy === userId && bet.state === 'cancelled';
+    const isOwnCancel = bet !== undefined && isBetCreator(bet, userId) && bet.state === 'cancelled';
     if (wager && !isOwnCancel)
       announce({
         kind: 'refund',

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { Membership } from '../../domain/groups';
-import type { GroupRole, GroupRoster } from '../../domain/policies/group-policy';
+import { isAdminRole, type GroupRole, type GroupRoster } from '../../domain/policies/group-policy';
 import { db, type GroupRow, type MembershipRow } from '../data/db';
 
 // The groups views' reads: live queries on the Dexie mirror (docs/architecture.md §8), so a sync,
@@ -48,7 +48,7 @@ export function mirrorRole(facts: {
   const { userId, membership, group } = facts;
   if (!membership) return null;
   // The group's admin list is the newer word when the device has it.
-  const isAdmin = group?.admins ? group.admins.includes(userId) : membership.role === 'admin';
+  const isAdmin = group?.admins ? group.admins.includes(userId) : isAdminRole(membership.role);
   return isAdmin ? 'admin' : 'member';
 }
 

@@ -37,6 +37,10 @@ export interface PolicyBet {
   dispute?: { state: 'open' | 'closed'; userId: number; at?: Date | string | null } | null;
 }
 
+/** Whether `userId` created the bet. */
+export const isBetCreator = (bet: Pick<PolicyBet, 'createdBy'>, userId: number): boolean =>
+  bet.createdBy === userId;
+
 /** Who looks at the bet, and what they have to do with it. */
 export interface BetViewer {
   userId: number;

@@ -19,6 +19,9 @@ import type { Group } from '../groups';
 /** The viewer's role in the group now; null when they are not a member (never were, left or were removed). */
 export type GroupRole = 'member' | 'admin' | null;
 
+/** Whether a stored role (a membership row's, a roster entry's) is an admin's. */
+export const isAdminRole = (role: string | null | undefined): boolean => role === 'admin';
+
 /** Who asks, as the rules read them: their role in the group now. */
 export interface GroupViewer {
   role: GroupRole;

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { isGroupCreator } from '../../domain/groups';
 import {
   ACCOUNT_EXPORT_FORMAT,
   ACCOUNT_EXPORT_VERSION,
@@ -173,7 +174,7 @@ export function createAccountDataService({
               groupId: membership.groupId,
               groupName,
               role: membership.role,
-              isCreator: createdByUserId === user.id,
+              isCreator: isGroupCreator({ createdByUserId }, user.id),
               totalPoints: membership.totalPoints,
               availablePoints: membership.availablePoints,
               joinedAt: isoTime(membership.joinedAt),

@@ -1,5 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { isAdminRole } from '../../domain/policies/group-policy';
 import {
+  isBetCreator,
   mayCancel,
   mayDispute,
   mayJudgeDisputeOf,
@@ -106,7 +108,7 @@ async function judge(tx: Executor, request: BetActionRequest): Promise<Verdict> 
     case 'resolve': {
       // Whether the creator is still here matters only to an admin standing in for them.
       const creatorIsMember =
-        viewer.role !== 'admin' || row.createdBy === userId
+        !isAdminRole(viewer.role) || isBetCreator(row, userId)
           ? true
           : Boolean(await findActiveMembership(tx, row.groupId, row.createdBy));
       return mayResolve(viewer, bet, { creatorIsMember }, now);

@@ -3,6 +3,7 @@ import type { Membership } from '../../domain/groups';
 import type { MemberStateResponse } from '../../domain/member-state';
 import type { MirrorBet, MirrorStatistics, MirrorWager } from '../../domain/mirror';
 import { mayResolve, mayWager } from '../../domain/policies/bet-policy';
+import { isAdminRole } from '../../domain/policies/group-policy';
 import { changedSince } from '../db/changes';
 import type { Executor } from '../db/connect';
 import { prepared } from '../db/prepared';
@@ -158,7 +159,7 @@ export async function readBetQueues(
   const rows = await activeBetsOfGroups(tx, {
     userId: viewerId,
     groupIds: [...roles.keys()],
-    adminGroupIds: [...roles].flatMap(([groupId, role]) => (role === 'admin' ? [groupId] : [])),
+    adminGroupIds: [...roles].flatMap(([groupId, role]) => (isAdminRole(role) ? [groupId] : [])),
   });
   const at = now.getTime();
   for (const { bet: row, wagered, creatorIsMember } of rows) {

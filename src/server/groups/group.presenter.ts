@@ -7,6 +7,7 @@ import type {
 } from '../../domain/groups';
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { membershipAsSeenBy, rankLeaderboard } from '../../domain/groups';
+import { isAdminRole } from '../../domain/policies/group-policy';
 import { stakeTiersOf } from '../../domain/stakes';
 import type { Executor } from '../db/connect';
 import { memberships, users, type GroupRow, type MembershipRow } from '../db/schema';
@@ -35,7 +36,7 @@ export function presentGroup(
 ): Group {
   const memberUserIds = members.map((member) => member.userId).sort((a, b) => a - b);
   const admins = members
-    .filter((member) => member.role === 'admin')
+    .filter((member) => isAdminRole(member.role))
     .map((member) => member.userId)
     .sort((a, b) => a - b);
   const isViewerMember = memberUserIds.includes(viewerId);
@@ -86,7 +87,7 @@ export function adminGroupIds(
   viewerId: number,
 ): number[] {
   return [...members]
-    .filter(([, list]) => list.some((m) => m.userId === viewerId && m.role === 'admin'))
+    .filter(([, list]) => list.some((m) => m.userId === viewerId && isAdminRole(m.role)))
     .map(([groupId]) => groupId);
 }
 
