@@ -89,6 +89,7 @@ export const API_ERROR_CODES = [
   'season_over',
   'round_started',
   'no_invite_code',
+  'webhook_limit',
   // 429
   'rate_limited',
   'too_many_sync_clients',
