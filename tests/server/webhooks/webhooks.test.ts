@@ -147,3 +147,51 @@ describe('a generic receiver', () => {
     expect(arrivalsAt('/joins-only')).toHaveLength(0);
   });
 });
+
+describe('the rules of a hook', () => {
+  it('is for admins only, at most 5 per group, and never to a private address', async () => {
+    const { group, creator, member } = await createGroupWithRoles(server);
+    const add = (token: string, url: string) =>
+      server.request('POST', `/api/groups/${group.id}/webhooks`, {
+        token,
+        body: { url, events: ['bet.created'] },
+      });
+    expect((await add(member.accessToken, `${receiver.origin}/x`)).body.code).toBe(
+      'not_group_admin',
+    );
+    expect((await add(creator.accessToken, 'https://10.0.0.7/hook')).status).toBe(400);
+    expect((await add(creator.accessToken, 'http://example.com/hook')).status).toBe(400);
+    for (let i = 0; i < 5; i += 1)
+      expect((await add(creator.accessToken, `${receiver.origin}/n${i}`)).status).toBe(201);
+    const sixth = await add(creator.accessToken, `${receiver.origin}/n5`);
+    expect([sixth.status, sixth.body.code]).toEqual([422, 'webhook_limit']);
+    const list = await server.request('GET', `/api/groups/${group.id}/webhooks`, {
+      token: creator.accessToken,
+    });
+    expect(list.body.webhooks).toHaveLength(5);
+    expect(JSON.stringify(list.body)).not.toContain('whsec_');
+  });
+
+  it('sends a Discord message with a link button to a Discord-shaped path', async () => {
+    const { group, creator } = await createGroupWithRoles(server);
+    const hook = await addHook(
+      server,
+      creator,
+      group.id,
+      `${receiver.origin}/api/webhooks/42/tok`,
+      ['bet.created'],
+    );
+    expect(hook.format).toBe('discord');
+    const bet = await createBet(server, creator, group, { title: 'Rain on Saturday?' });
+    await sendWebhooks(server);
+    const [arrival] = arrivalsAt('/api/webhooks/42/tok?with_components=true');
+    expect(isSignedBy(arrival!, hook.secret)).toBe(true);
+    const message = arrival!.json as Data;
+    expect(message.embeds[0].title).toContain('Rain on Saturday?');
+    expect(message.components[0].components[0]).toMatchObject({
+      style: 5,
+      url: `http://hunch.test/bets/${bet.id}`,
+    });
+    expect(arrival!.body.length).toBeLessThanOrEqual(2_000 + 500);
+  });
+});
