@@ -14,7 +14,16 @@ const TEXT = {
 };
 const COPY_CONFIRMATION_MS = 2000;
 
-export function CopyLink({ link, label }: { link: string; label: string }) {
+export function CopyLink({
+  link,
+  label,
+  copyLabel = TEXT.copy,
+}: {
+  link: string;
+  label: string;
+  /** The button's word when what is copied is no link (a webhook's secret: "Copy"). */
+  copyLabel?: string;
+}) {
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const linkRef = useRef<HTMLInputElement>(null);
@@ -64,7 +73,7 @@ export function CopyLink({ link, label }: { link: string; label: string }) {
           )
         }
       >
-        {copy === 'copied' ? TEXT.copied : TEXT.copy}
+        {copy === 'copied' ? TEXT.copied : copyLabel}
       </Button>
       <p className="visually-hidden" role="status">
         {copy === 'copied' ? TEXT.copied : copy === 'failed' ? TEXT.copyFailed : ''}
