@@ -16,6 +16,7 @@ export default defineConfig({
     './src/server/db/share-schema.ts',
     './src/server/db/rounds-schema.ts',
     './src/server/db/repeat-schema.ts',
+    './src/server/db/webhooks-schema.ts',
   ],
   out: './src/server/db/migrations',
 });

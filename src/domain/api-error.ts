@@ -95,6 +95,7 @@ export const API_ERROR_CODES = [
   'round_started',
   'no_invite_code',
   'too_many_api_tokens',
+  'webhook_limit',
   // 429
   'rate_limited',
   'too_many_sync_clients',

@@ -140,6 +140,11 @@ export function notificationText(
         title: removedYouText(payload.actorName ?? 'An admin', payload.groupName),
         body: 'Your points and open wagers stay yours. An admin can add you back.',
       };
+    case 'webhookPaused':
+      return {
+        title: `A webhook of ${payload.groupName} was paused`,
+        body: 'Its address kept failing for a day. Check it in the group’s Settings, then turn it back on.',
+      };
     case 'seasonEnded':
       return {
         title: `${payload.seasonName ?? 'The season'} is over in ${payload.groupName}`,
@@ -179,6 +184,7 @@ export function notificationLink(
     betId === null ||
     kind === 'memberJoined' ||
     kind === 'floorTopUp' ||
+    kind === 'webhookPaused' ||
     (kind === 'betCreated' && count > 1)
   )
     return kind === 'seasonEnded' ? `/group/${groupId}/seasons` : `/group/${groupId}`;
@@ -195,6 +201,7 @@ export function notificationTag(
   if (kind === 'betCreated') return `group-${groupId}-bets`;
   if (kind === 'closesSoon' || kind === 'resolveReminder') return `bet-${betId}-reminder`;
   if (kind === 'floorTopUp') return `group-${groupId}-top-up`;
+  if (kind === 'webhookPaused') return `group-${groupId}-webhooks`;
   if (kind === 'seasonEnded') return `group-${groupId}-season`;
   if (kind === 'oddsChanged') return `bet-${betId}-odds`;
   return `bet-${betId}`;

@@ -17,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'oddsChanged',
   'seasonEnded',
   'removedFromGroup',
+  'webhookPaused',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -56,6 +57,7 @@ export function pushKindOf(kind: NotificationKind): PushKind | null {
     case 'comments':
     case 'floorTopUp':
     case 'removedFromGroup':
+    case 'webhookPaused':
       return null;
     case 'betCreated':
     case 'closesSoon':

@@ -41,6 +41,8 @@ import { registerOpenApi } from './openapi';
 import { warnOnceWithoutPublicUrl } from './public-url-check';
 import { rateLimitHook, redisOrMemoryStore, writesPerUserRule } from './rate-limits';
 import { registerTimedJobs } from './jobs/timed-jobs';
+import { createWebhooksService } from './webhooks/webhooks.service';
+import { webhooksRoutes } from './webhooks/webhooks.routes';
 import { createMailer } from './mail/mailer';
 import { startNotificationRecorder } from './notifications/notification.recorder';
 import { notificationsRoutes } from './notifications/notifications.routes';
@@ -338,6 +340,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rounds: writeServices.rounds,
     writes: writeRunner,
     rateLimits: config.rateLimits,
+  });
+  // A group's webhooks (src/server/webhooks): a resend is sent at once by the jobs runner.
+  await app.register(webhooksRoutes, {
+    prefix: API_BASE,
+    webhooks: createWebhooksService({
+      db: database.db,
+      hostRules: config.webhookHostRules,
+      onQueued: () => jobs.kickWebhooks(),
+      now: deps.now,
+    }),
   });
   await app.register(notificationsRoutes, {
     prefix: API_BASE,

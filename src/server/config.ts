@@ -48,6 +48,24 @@ const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
       .transform((v) => v === 'true' || v === '1'),
   );
 
+/** A list of push-endpoint rules (push/push-endpoints.ts): PUSH_ENDPOINT_HOSTS, WEBHOOK_HOSTS. */
+const hostList = (fallback: string, what: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default(fallback)
+      .superRefine((value, context) => {
+        try {
+          parsePushEndpointHosts(value);
+        } catch (error) {
+          context.addIssue({
+            code: 'custom',
+            message: `must be a comma-separated list of ${what} (${(error as Error).message})`,
+          });
+        }
+      }),
+  );
 const portNumber = wholeNumber().min(0).max(65535, 'must be a port number (0–65535)');
 
 const envSchema = z
@@ -157,6 +175,13 @@ const envSchema = z
       emptyAsUndefined,
       wholeNumber().min(0, 'must be 0 or more').default(15_000),
     ),
+    /** How often the webhooks job sends due deliveries (src/server/jobs/webhooks.job.ts). */
+    WEBHOOK_INTERVAL_MS: z.preprocess(
+      emptyAsUndefined,
+      wholeNumber().min(0, 'must be 0 or more').default(5_000),
+    ),
+    /** Hosts a group's webhook may name whatever their address (src/server/webhooks/webhook-urls.ts). */
+    WEBHOOK_HOSTS: hostList('', 'hosts or origins'),
     /** How often the seasons job ends seasons whose end date passed (standings archived, points reset if chosen); 0 turns it off. */
     SEASONS_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
@@ -190,22 +215,7 @@ const envSchema = z
     /** Tests only: the same, right after a REST write sent with an Idempotency-Key commits (src/server/sync/write-services.ts). */
     HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT: booleanFlag('false'),
     /** The push services the server may send to (src/server/push/push-endpoints.ts). */
-    PUSH_ENDPOINT_HOSTS: z.preprocess(
-      emptyAsUndefined,
-      z
-        .string()
-        .default(DEFAULT_PUSH_ENDPOINT_HOSTS)
-        .superRefine((value, context) => {
-          try {
-            parsePushEndpointHosts(value);
-          } catch (error) {
-            context.addIssue({
-              code: 'custom',
-              message: `must be a comma-separated list of push service hosts (${(error as Error).message})`,
-            });
-          }
-        }),
-    ),
+    PUSH_ENDPOINT_HOSTS: hostList(DEFAULT_PUSH_ENDPOINT_HOSTS, 'push service hosts'),
   })
   .superRefine((env, context) => {
     // Node refuses a server whose headers may take longer than the whole request.
@@ -309,6 +319,10 @@ export interface Config {
   pushEnabled: boolean;
   /** The only push endpoints accepted and requested (PUSH_ENDPOINT_HOSTS). */
   pushEndpointRules: PushEndpointRule[];
+  /** Hosts a webhook may name whatever their address, e.g. a local receiver (WEBHOOK_HOSTS). */
+  webhookHostRules: PushEndpointRule[];
+  /** How often due webhook deliveries are sent (WEBHOOK_INTERVAL_MS; 0: not by this instance). */
+  webhookIntervalMs: number;
   /** Tests only (HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT): die right after a pushed write commits, before its answer. */
   testCrashAfterPushCommit: boolean;
   /** Tests only (HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT): die right after a REST write with an Idempotency-Key commits, before its answer. */
@@ -378,5 +392,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testCrashAfterPushCommit: e.HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT,
     testCrashAfterKeyedWriteCommit: e.HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT,
     pushEndpointRules: parsePushEndpointHosts(e.PUSH_ENDPOINT_HOSTS),
+    webhookHostRules: parsePushEndpointHosts(e.WEBHOOK_HOSTS),
+    webhookIntervalMs: e.WEBHOOK_INTERVAL_MS,
   };
 }

@@ -8,6 +8,7 @@ import { PUSH_MESSAGES } from '../domain/push';
 import { removedFromGroupText } from '../domain/groups';
 import { SIGN_UP_REFUSAL_MESSAGES } from '../domain/registration';
 import { baseNotInTiersMessage, STAKE_MESSAGES } from '../domain/stakes';
+import { WEBHOOK_LIMITS } from '../domain/webhooks';
 
 // The one error vocabulary of the API (docs/conventions.md, "One error vocabulary"): each factory
 // has an HTTP status and a stable snake_case code; the client branches on `code` and shows
@@ -233,6 +234,13 @@ export const seasonActive = () =>
 // ---- 422 (a rule) ----
 /** Ending needs a running season: one that ended already (on its date, or by another admin) stays as it was. */
 export const seasonOver = () => new AppError(422, 'season_over', 'This season has already ended.');
+/** A group keeps at most WEBHOOK_LIMITS.perGroup webhooks (domain/policies/webhook-policy.ts). */
+export const webhookLimit = () =>
+  new AppError(
+    422,
+    'webhook_limit',
+    `A group can have up to ${WEBHOOK_LIMITS.perGroup} webhooks. Delete one to add another.`,
+  );
 export const roundStarted = () =>
   new AppError(422, 'round_started', 'The round has started: its scoring can no longer change.');
 

@@ -8,6 +8,8 @@ import { API_BASE, SYNC_PUSH_PATH } from '../domain/constants';
 import { tokenScopeOf } from '../domain/policies/token-scopes';
 import { SYNC_WRITES } from '../domain/sync';
 import { SYNC_PROTOCOL_HEADER } from '../domain/sync-protocol';
+import { webhookEventSchema } from '../domain/schemas/webhook-events';
+import { WEBHOOK_EVENTS } from '../domain/webhooks';
 import { isSignedInRoute } from './auth/authenticate';
 import { z } from '../domain/schemas/zod';
 
@@ -170,7 +172,46 @@ function completeDocument(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document 
       }
     }
   }
-  return document;
+  return { ...document, webhooks: webhookDescriptions() };
+}
+
+/** OpenAPI 3.1 `webhooks`: each event a group's hook may get (docs/integrations.md). */
+function webhookDescriptions(): Record<string, OpenAPIV3_1.PathItemObject> {
+  const header = (name: string, description: string): OpenAPIV3_1.ParameterObject => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  const parameters = [
+    header('webhook-id', 'The event id: the same on every try; drop a repeat.'),
+    header('webhook-timestamp', 'When this try was sent, in Unix seconds.'),
+    header(
+      'webhook-signature',
+      '`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the secret after `whsec_`, ' +
+        'base64-decoded; two, space-separated, while a rotated-out secret still signs.',
+    ),
+  ];
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type} (Standard Webhooks)`,
+          parameters,
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: z.toJSONSchema(webhookEventSchema(type)) as OpenAPIV3_1.SchemaObject,
+              },
+            },
+          },
+          responses: { 200: { description: 'Any 2xx within 5 seconds: delivered.' } },
+        },
+      } as OpenAPIV3_1.PathItemObject,
+    ]),
+  );
 }
 
 const TAGS: [prefix: string, tag: string][] = [

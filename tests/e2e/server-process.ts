@@ -136,6 +136,9 @@ export async function startServerProcess({
     // The push spec's stand-in push service listens on loopback over http.
     PUSH_ENDPOINT_HOSTS:
       'fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com,http://127.0.0.1',
+    // The webhooks spec's receiver listens on loopback over http; deliveries go out within a second.
+    WEBHOOK_HOSTS: 'http://127.0.0.1',
+    WEBHOOK_INTERVAL_MS: '1000',
     ...extraEnv,
   };
   // Mail goes to DATA_DIR/outbox, where the reset-password spec reads the link.

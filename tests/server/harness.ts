@@ -161,6 +161,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Top-ups change points by themselves: off unless a test turns them on (their own tests call
     // runFloorTopUp directly).
     FLOOR_TOP_UP_INTERVAL_MS: '0',
+    // Webhooks: the tests' receivers listen on loopback over http (webhook-receiver.ts); the
+    // job is off, its tests run a pass themselves (runWebhooks).
+    WEBHOOK_HOSTS: 'http://127.0.0.1',
+    WEBHOOK_INTERVAL_MS: '0',
     ...options.env,
   });
   const config: Config = {

@@ -11,6 +11,7 @@ import { Card } from '../ui/card';
 import { Toggle } from '../ui/toggle';
 import { rotateInviteCode, setFloorTopUp, updateGroup } from './group-actions';
 import { GroupDetailsForm } from './group-details-form';
+import { GroupWebhooks } from './group-webhooks';
 import { StakeTiersField } from './stake-tiers-field';
 import styles from './group-details.module.css';
 
@@ -84,6 +85,7 @@ export function GroupSettings({ group }: { group: GroupRow }) {
             </Button>
           </div>
         )}
+        <GroupWebhooks groupId={group.id} />
       </Card>
     </section>
   );

@@ -15,6 +15,7 @@ import {
   Undo2,
   UserMinus,
   UserPlus,
+  Webhook,
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatCommentAge } from '../../domain/comments';
@@ -60,6 +61,7 @@ const ICONS: Record<NotificationKind, LucideIcon> = {
   oddsChanged: TrendingUp,
   seasonEnded: Medal,
   removedFromGroup: UserMinus,
+  webhookPaused: Webhook,
 };
 
 export function InboxPage() {

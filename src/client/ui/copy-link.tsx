@@ -21,7 +21,7 @@ export function CopyLink({
 }: {
   link: string;
   label: string;
-  /** The button's text ("Copy link" unless told). */
+  /** The button's text ("Copy link" unless told: a token's or a webhook secret's "Copy"). */
   copyLabel?: string;
 }) {
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');

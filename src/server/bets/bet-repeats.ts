@@ -10,6 +10,7 @@ import type { EventBus } from '../events';
 import { requireGroupAccess } from '../groups/group-access';
 import { recordBetHistory } from './bet-history';
 import { scheduleResolveReminder } from './resolve-reminders';
+import { queueBetCreated } from '../webhooks/webhook-events';
 
 // Bets that come back (docs/rules.md "Bets that come back"): a bet created with `repeat` starts
 // a series (`bet_repeats`, keyed by its first bet). When the series' latest bet closes, the
@@ -49,6 +50,8 @@ export async function openBet(
   if (!row) return null;
   await scheduleResolveReminder(tx, row);
   await recordBetHistory(tx, row, { kind: 'created', actorId: values.createdBy, at });
+  // The group's webhooks hear of it in this transaction (their outbox, src/server/webhooks).
+  await queueBetCreated(tx, row, at);
   return row;
 }
 

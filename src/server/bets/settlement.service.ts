@@ -11,6 +11,7 @@ import { recordBetHistory } from './bet-history';
 import { loadWagers } from './bet-queries';
 import { toPayoutWager } from './bet.presenter';
 import { scheduleResolveReminder } from './resolve-reminders';
+import { queueBetCancelled, queueBetResolved } from '../webhooks/webhook-events';
 
 // Settling a bet (docs/architecture.md §5): resolving pays the pari-mutuel distributions,
 // cancelling and expiring refund every wager. Each runs in the caller's transaction on a bet
@@ -108,6 +109,7 @@ export async function settleByResolution(
     correctAnswer,
     reason: source?.reason ?? null,
   });
+  await queueBetResolved(tx, { bet: updated!, distributions, isRefund }, at);
   return { bet: updated!, betWagers, distributions, isRefund, historyId };
 }
 
@@ -199,6 +201,7 @@ export async function settleByRefund(
     .returning();
   await scheduleResolveReminder(tx, updated!);
   const historyId = await recordBetHistory(tx, bet, { kind: state, actorId, at });
+  await queueBetCancelled(tx, updated!, state, at);
   return { bet: updated!, betWagers, distributions, isRefund: true, historyId };
 }
 

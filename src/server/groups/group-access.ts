@@ -25,6 +25,7 @@ import {
   type MemberRefusal,
   type RemoveMemberRefusal,
 } from '../../domain/policies/group-policy';
+import { manageWebhooksRefusal } from '../../domain/policies/webhook-policy';
 import {
   cannotDeleteComment,
   cannotRemoveCreator,
@@ -80,7 +81,11 @@ type GroupPermission =
   /** Creating a bet: current members. */
   | 'createBet'
   /** Muting (or unmuting) the group's notifications for oneself: current members. */
-  | 'muteGroup';
+  | 'muteGroup'
+  /** Adding, changing, rotating, resending and deleting the group's webhooks: current admins. */
+  | 'manageWebhooks'
+  /** Reading the group's webhooks and their deliveries: current admins. */
+  | 'readWebhooks';
 
 /**
  * What a caller asks of a bet they already loaded: its group exists (foreign key), so it is not
@@ -142,6 +147,8 @@ const GROUP_LOCKS: Partial<Record<GroupPermission | BetPermission | CommentPermi
     // An admin's act in the group, like a bet: it waits for a demotion and holds one off.
     manageRounds: 'share',
     rotateInviteCode: 'no key update',
+    // A hook's change waits for a demotion in flight, and holds the next one off.
+    manageWebhooks: 'no key update',
     createBet: 'share',
     muteGroup: 'share',
     comment: 'share',
@@ -209,6 +216,12 @@ export async function requireGroupAccess(
     case 'muteGroup':
       throwRefusal(muteRefusal(await viewerIn(tx, group.id, userId)));
       return group;
+    case 'manageWebhooks':
+    case 'readWebhooks': {
+      const refusal = manageWebhooksRefusal(await readRoster(tx, group), userId);
+      if (refusal) throw refusalError(refusal);
+      return group;
+    }
   }
 }
 

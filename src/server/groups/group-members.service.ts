@@ -16,6 +16,7 @@ import {
   setMembershipRole,
   type JoinOutcome,
 } from './membership.service';
+import { queueMemberJoined } from '../webhooks/webhook-events';
 
 // Who is in a group (docs/groups-and-bets.md §4, §6; docs/architecture.md §4): joining, leaving, and the admins'
 // adding and removing of members and admins. Each change runs in one transaction, bumps the
@@ -85,6 +86,8 @@ export function createGroupMembersService({
       liftRemoval: joiner.byAdmin,
       now: at,
     });
+    // The group's webhooks hear of a new or returning member in this transaction.
+    if (outcome !== 'already_member') await queueMemberJoined(tx, group.id, joiner.userName, at);
     return { membership, outcome, userName: joiner.userName };
   }
 

@@ -8,6 +8,8 @@ import type { Metrics } from '../metrics';
 export interface IntervalJob {
   /** Stops the timer and waits for a pass in progress. */
   stop(): Promise<void>;
+  /** A pass now, not at the next tick (one in progress runs again once it ends). */
+  kick(): void;
 }
 
 /** What every `startXJob` takes besides its own deps. */
@@ -29,6 +31,8 @@ export function startIntervalJob(
 ): IntervalJob {
   const now = options.now ?? (() => new Date());
   let running: Promise<void> | null = null;
+  let isKicked = false;
+  let isStopped = false;
   const tick = () => {
     if (running) return;
     const started = performance.now();
@@ -45,14 +49,24 @@ export function startIntervalJob(
       )
       .finally(() => {
         running = null;
+        if (isKicked && !isStopped) {
+          isKicked = false;
+          tick();
+        }
       });
   };
   const timer = setInterval(tick, options.intervalMs);
   timer.unref();
   return {
     async stop() {
+      isStopped = true;
       clearInterval(timer);
-      await running;
+      while (running) await running;
+    },
+    kick() {
+      if (isStopped) return;
+      if (running) isKicked = true;
+      else tick();
     },
   };
 }

@@ -3,6 +3,7 @@ import { loadPicks } from '../bets/bet-queries';
 import type { Database } from '../db/connect';
 import { bets, type BetRow } from '../db/schema';
 import type { EventBus } from '../events';
+import { queueBetClosed } from '../webhooks/webhook-events';
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // Once a bet's expiry passes, every member sees who picked what. Reads answer it
@@ -48,6 +49,8 @@ export async function runPicksReveal(
           ),
         )
         .returning();
+      // Betting closed: the group's webhooks may now name who picked what (their outbox).
+      for (const row of rows) await queueBetClosed(tx, row, now);
       return { rows, picks: await loadPicks(tx, rows, now), picked: due.length };
     });
     for (const bet of batch.rows) {

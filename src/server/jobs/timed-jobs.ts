@@ -10,6 +10,7 @@ import { startBetRepeatsJob } from './bet-repeats.job';
 import { startSeasonsJob } from './seasons.job';
 import { startRemindersJob } from './reminders.job';
 import { startRoundResultsJob } from './round-results.job';
+import { startWebhooksJob, type WebhooksJob } from './webhooks.job';
 import { footballDataProvider } from '../rounds/football-data';
 import type { IntervalJob, IntervalJobOptions } from './interval-job';
 
@@ -28,8 +29,9 @@ export interface TimedJobsDeps {
 export function registerTimedJobs(
   app: FastifyInstance,
   { config, db, events, metrics, now }: TimedJobsDeps,
-): { stop(): Promise<void> } {
+): { stop(): Promise<void>; kickWebhooks(): void } {
   const jobs: IntervalJob[] = [];
+  let webhooks: WebhooksJob | undefined;
   const startJob = (intervalMs: number, start: (options: IntervalJobOptions) => IntervalJob) => {
     if (intervalMs > 0)
       app.addHook('onReady', async () => {
@@ -56,7 +58,20 @@ export function registerTimedJobs(
   startJob(config.reminderIntervalMs, (o) =>
     startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),
   );
+  // Group webhooks: the outbox's deliveries, and the events a timer makes (src/server/webhooks).
+  startJob(config.webhookIntervalMs, (o) => {
+    webhooks = startWebhooksJob({
+      ...o,
+      db,
+      events,
+      origin: config.publicUrl,
+      hostRules: config.webhookHostRules,
+      closesSoonMs: config.closesSoonReminderMs,
+    });
+    return webhooks;
+  });
   return {
+    kickWebhooks: () => webhooks?.kick(),
     async stop() {
       await Promise.all(jobs.map((job) => job.stop()));
     },

@@ -53,6 +53,8 @@ export function notificationKey(
       return `season-ended:season:${entry.eventKey}`;
     case 'removedFromGroup':
       return `removed:group:${entry.groupId}:${entry.eventKey}`;
+    case 'webhookPaused':
+      return `webhook-paused:hook:${entry.eventKey}`;
     case 'closesSoon':
     case 'resolveReminder':
     case 'betResult':

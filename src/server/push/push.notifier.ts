@@ -60,6 +60,7 @@ const TTL_SECONDS = {
   oddsChanged: 3600,
   seasonEnded: 7 * 24 * 3600,
   removedFromGroup: 7 * 24 * 3600,
+  webhookPaused: 7 * 24 * 3600,
 } as const satisfies Record<NotificationKind, number>;
 
 /** An inbox entry due a push, and whose it is. */
