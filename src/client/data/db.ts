@@ -237,11 +237,14 @@ const SCHEMA_V12 = { ...SCHEMA_V10, seasons: 'id, groupId' };
 // The writes held after a session ended, per player (outside the mirror: a sign-out keeps them).
 const SCHEMA_V13 = { ...SCHEMA_V12, held: 'id, userId' };
 
+// The synced tables' stores are their entries' (synced-tables.ts): the newest version declares
+// them all. Version 16 added the tipping rounds.
+const SCHEMA_V16 = { ...SCHEMA_V13, ...SYNCED_STORES };
+
 // The dashboard's reads walk the active bets by close time and a group's bets by creator
 // (bets/use-bets.ts), so their cost follows what they show, not how many bets are held.
-// From here on the synced tables' stores are their entries' (version 14 declared the bets'
-// indexes as synced-tables.ts now does).
-const SCHEMA_V14 = { ...SCHEMA_V13, ...SYNCED_STORES };
+// Version 14 declared the bets' indexes as synced-tables.ts does, and no rounds yet.
+const { rounds: _roundsSince16, ...SCHEMA_V14 } = SCHEMA_V16;
 
 /** A member's stats as last fetched: `key` is `${groupId}:${userId}:${vs ?? ''}`. */
 export interface MemberStatsRow {
@@ -275,6 +278,8 @@ export function openHunchDb(name = 'hunch'): HunchDb {
   db.version(14).stores(SCHEMA_V14);
   // No new store: the queued and held writes are named by the write each is (legacy-request.ts).
   db.version(15).stores(SCHEMA_V14).upgrade(upgradeToNamedWrites);
+  // A new mirrored table: as for 6, the next pull starts over to bring every round.
+  db.version(16).stores(SCHEMA_V16).upgrade(forgetCursor);
   return db;
 }
 

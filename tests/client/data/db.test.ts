@@ -82,6 +82,7 @@ it('keeps the pending writes of a version 4 outbox, each the write its request w
     'notifications',
     'outbox',
     'periodLeaderboards',
+    'rounds',
     'seasons',
     'shadow',
     'wagers',
@@ -122,6 +123,33 @@ it('adds the comments table to a version 5 mirror and forgets its cursor once, k
   expect(await db.meta.get(CURSOR_KEY)).toBeUndefined();
   expect(await db.outbox.count()).toBe(1);
   expect(await db.comments.count()).toBe(0);
+  db.close();
+  await db.delete();
+});
+
+it('adds the rounds table to a version 15 mirror and forgets its cursor once, keeping waiting writes', async () => {
+  const name = 'hunch-upgrade-v16-test';
+  const v15 = new Dexie(name);
+  v15.version(15).stores({ meta: '&key', outbox: 'id, createdAt, status, userId' });
+  await v15.open();
+  await v15.table('meta').put({ key: CURSOR_KEY, value: { userId: 7, cursor: 'abc' } });
+  await v15.table('outbox').put({
+    id: 'key-3',
+    userId: 7,
+    mutator: 'placeWager',
+    args: {},
+    createdAt: 1,
+    status: 'pending',
+    attempts: 0,
+  });
+  v15.close();
+
+  const db = openHunchDb(name);
+
+  // Without the cursor, the next pull starts from nothing and brings every round.
+  expect(await db.meta.get(CURSOR_KEY)).toBeUndefined();
+  expect(await db.outbox.count()).toBe(1);
+  expect(await db.rounds.count()).toBe(0);
   db.close();
   await db.delete();
 });
