@@ -175,19 +175,24 @@ test('a bet created offline takes a wager offline; back online, the server holds
   await expect(page.getByText(/2 changes waiting to be sent/)).toBeVisible();
 
   await context.setOffline(false);
-  // The page follows the bet to its server id, and the marks go.
+  // The page follows the bet to its server id. The wager goes in the push after the bet's: the
+  // page re-keyed to the server id can show no mark for a moment before the wager's own comes
+  // back, so the server's answer is what is waited for, then the mark's end.
   await expect(page).toHaveURL(/\/bets\/\d+$/, { timeout: 15_000 });
-  await expect(card.getByTestId('pending-badge')).toHaveCount(0);
   const headers = { Authorization: `Bearer ${me.token}` };
   const bets = (await (
     await request.get(`/api/groups/${second.id}/bets`, { headers })
   ).json()) as Array<{ id: number; title: string }>;
   const created = bets.filter((bet) => bet.title === title);
   expect(created).toHaveLength(1);
-  const wagers = (await (
-    await request.get(`/api/bets/user/wagers?group=${second.id}`, { headers })
-  ).json()) as Array<{ betId: number; prediction: string; points: number }>;
-  expect(wagers.filter((wager) => wager.betId === created[0]!.id)).toEqual([
-    expect.objectContaining({ prediction: 'yes', points: 2 }),
-  ]);
+  const wagersOnIt = async () =>
+    (
+      (await (
+        await request.get(`/api/bets/user/wagers?group=${second.id}`, { headers })
+      ).json()) as Array<{ betId: number; prediction: string; points: number }>
+    ).filter((wager) => wager.betId === created[0]!.id);
+  await expect.poll(async () => (await wagersOnIt()).length, { timeout: 15_000 }).toBe(1);
+  await expect(page.getByText(/waiting to be sent/)).toHaveCount(0);
+  await expect(card.getByTestId('pending-badge')).toHaveCount(0);
+  expect(await wagersOnIt()).toEqual([expect.objectContaining({ prediction: 'yes', points: 2 })]);
 });
