@@ -38,6 +38,12 @@ export const POSTGRES_FILES = [
 // belongs in one of them (db/concurrency.test.ts when no other fits), not in a new one.
 if (POSTGRES_FILES.length > 19) throw new Error('At most 20 files run on both engines.');
 
+/** The client's data layer, and the devices (fake-indexeddb) it runs against the real server. */
+const CLIENT_DATA_FILES = [
+  'tests/client/data/**/*.test.ts',
+  'tests/client/bets/bet-actions.test.ts',
+];
+
 const serverProject = (name: string, database: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
@@ -90,11 +96,29 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['tests/client/**/*.test.{ts,tsx}'],
+          exclude: CLIENT_DATA_FILES,
           environment: 'jsdom',
           // Rendering tests with user events take seconds on a loaded 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // The data tests run the real server (tests/server/harness.ts) on a copy of one migrated PGlite.
+          setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client-data',
+          include: CLIENT_DATA_FILES,
+          environment: 'jsdom',
+          // Devices against the real server (tests/server/harness.ts) on a copy of one migrated
+          // PGlite. Like the server suites, the files of one worker share their loaded modules
+          // (the whole server and the client's data layer): importing them anew for each file was
+          // half of this project's CPU. Nothing else lives between files: each opens its own
+          // server and its devices' databases under names of their own (device.fixture.ts), and
+          // none mocks a module or a global (the rendering tests, which do, stay isolated).
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           globalSetup: ['tests/server/global-setup.ts'],
           setupFiles: ['fake-indexeddb/auto', 'tests/fail-on-console-error.ts'],
         },

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { at, ensureServerBundle } from '../../scripts/server-bundle.mjs';
+import { createMigratedPglite } from '../migrated-pglite';
 import { startServerProcess } from './server-process';
 
 // Builds the client when its build is missing or older than its sources, then starts the
 // real server (./server-process.ts) on the port chosen by playwright.config.ts with a fresh
-// DATA_DIR, and stops it afterwards. The browser walks through journeys on PGlite only: what
+// DATA_DIR (a copy of the run's migrated database), and stops it afterwards. The browser walks through journeys on PGlite only: what
 // depends on PostgreSQL is the server's and the devices' tests (POSTGRES_FILES in
 // vitest.config.ts, and the convergence test on both engines).
 
@@ -41,6 +43,10 @@ function buildClientIfNeeded() {
 export default async function globalSetup() {
   const port = Number(process.env.HUNCH_E2E_PORT);
   buildClientIfNeeded();
+  ensureServerBundle(at('dist/server/main.js'));
+  // The migrated database every server of the run starts from (tests/migrated-pglite.ts).
+  const migrated = mkdtempSync(path.join(tmpdir(), 'hunch-e2e-migrated-'));
+  await (await createMigratedPglite(path.join(migrated, 'pglite'))).close();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hunch-e2e-'));
   process.env.HUNCH_E2E_DATA_DIR = dataDir;
   const server = await startServerProcess({ port, dataDir });
@@ -48,5 +54,6 @@ export default async function globalSetup() {
   return async () => {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(migrated, { recursive: true, force: true });
   };
 }

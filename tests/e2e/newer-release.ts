@@ -14,8 +14,8 @@ import path from 'node:path';
 // The next release of Hunch, for the protocol update spec: this checkout copied to
 // .tmp/e2e-newer-release with its sync protocol one version up and the current version no
 // longer spoken (src/domain/sync-protocol.ts), as a release that changed the protocol would
-// be. Its client is built there (again only when the sources changed) and its server runs from
-// there (startServerProcess's `root`), so the browser meets a real newer server and a real
+// be. Its client and its server bundle are built there (again only when the sources changed) and
+// its server runs from there (startServerProcess's `root`), so the browser meets a real newer server and a real
 // newer service worker, and the checkout's own build plays the installed, older app.
 
 const checkout = path.resolve(import.meta.dirname, '../..');
@@ -78,6 +78,14 @@ export function prepareNewerRelease(currentVersion: number): { root: string; ver
       stdio: 'inherit',
     });
     if (result.status !== 0) throw new Error('the newer release did not build');
+  }
+  const server = path.join(release, 'dist/server/main.js');
+  if (!existsSync(server) || statSync(server).mtimeMs < sources) {
+    const result = spawnSync(process.execPath, ['scripts/build-server.mjs'], {
+      cwd: release,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error('the newer release’s server did not build');
   }
   return { root: release, version };
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { hangGuard } from '../hang-guard';
+import { seedDataDir } from '../migrated-pglite';
 
 // Starting and stopping the real Hunch server for end-to-end tests: the global setup runs one
 // for the whole run, and a spec that needs to restart a server (the realtime reconnection)
@@ -80,7 +81,11 @@ export interface ServerProcess {
   start(): Promise<void>;
 }
 
-/** Starts src/server/main.ts through tsx (or the bundled dist/server/main.js) and waits until it says it is ready. */
+/**
+ * Starts the bundled server (dist/server/main.js, what `npm start` runs; the run's global setup
+ * builds it when stale) and waits until it says it is ready. An empty DATA_DIR gets the run's
+ * migrated database first (tests/migrated-pglite.ts), as a server that ran before has it.
+ */
 export async function startServerProcess({
   port,
   dataDir,
@@ -97,10 +102,9 @@ export async function startServerProcess({
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const source = path.join(root, 'src/server/main.ts');
-  const command = existsSync(source)
-    ? [path.join(root, 'node_modules/tsx/dist/cli.mjs'), source]
-    : [path.join(root, 'dist/server/main.js')];
+  const command = [path.join(root, 'dist/server/main.js')];
+  if (!existsSync(command[0]!)) throw new Error(`${command[0]} is not built`);
+  if (!databaseUrl) seedDataDir(dataDir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',

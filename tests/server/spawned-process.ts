@@ -3,14 +3,18 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { hangGuard } from '../hang-guard';
 
-// The operator's view of Hunch: a real process (`npm start`, the server from source, an npm
+// The operator's view of Hunch: a real process (`npm start`, the bundled server, an npm
 // script), what it prints line by line, and how it ends. A test waits for a line or the exit,
 // never a fixed time; each wait has a hang guard that fails with what was printed.
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-/** `node <TSX> <file.ts>` runs a TypeScript entry point from source, as tests/e2e/server-process.ts does. */
-export const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-export const SERVER_MAIN = path.join(ROOT, 'src/server/main.ts');
+/**
+ * The server `npm start` runs: src/server/main.ts bundled (scripts/build-server.mjs), which the
+ * run's global setup builds when stale, as tests/e2e/server-process.ts starts it.
+ */
+export const SERVER_BUNDLE = path.join(ROOT, 'dist/server/main.js');
+/** `npm run admin`'s entry point (the operator's commands, from the same bundle). */
+export const ADMIN_SCRIPT = path.join(ROOT, 'scripts/admin.mjs');
 
 export interface Exit {
   code: number | null;
@@ -135,14 +139,14 @@ export function isPortOpen(port: number): Promise<boolean> {
 }
 
 /**
- * The server from source (behind `wrapper`, a command that ends by running its arguments), run
+ * The bundled server (behind `wrapper`, a command that ends by running its arguments), run
  * until it exits: how it ended, its "Hunch could not start" lines, everything it printed.
  */
 export async function runServerUntilExit(
   env: NodeJS.ProcessEnv,
   wrapper: string[] = [],
 ): Promise<{ exit: Exit; failure: string[]; output: string }> {
-  const [command = '', ...args] = [...wrapper, process.execPath, TSX, SERVER_MAIN];
+  const [command = '', ...args] = [...wrapper, process.execPath, SERVER_BUNDLE];
   const child = spawnProcess(command, args, env);
   try {
     const exit = await child.exited(180_000);

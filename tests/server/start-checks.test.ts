@@ -7,16 +7,18 @@ import { freePort } from '../e2e/server-process';
 import {
   hunchEnv,
   runServerUntilExit,
-  SERVER_MAIN,
+  SERVER_BUNDLE,
   spawnProcess,
-  TSX,
   type SpawnedProcess,
 } from './spawned-process';
+import { seedDataDir } from '../migrated-pglite';
 
 // Misconfigurations a start finds (issue 42, point 13): refused in one line naming the
 // variables when they cannot work, warned about once in the log when they may.
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-start-checks-'));
+// A database made before: these checks are of the settings, not of a first start.
+seedDataDir(dataDir);
 const running: SpawnedProcess[] = [];
 afterAll(async () => {
   for (const child of running) await child.kill();
@@ -26,7 +28,7 @@ afterAll(async () => {
 function startServer(env: Record<string, string | undefined>) {
   const child = spawnProcess(
     process.execPath,
-    [TSX, SERVER_MAIN],
+    [SERVER_BUNDLE],
     hunchEnv({ HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }),
   );
   running.push(child);

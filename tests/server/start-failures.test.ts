@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../e2e/server-process';
+import { seedDataDir } from '../migrated-pglite';
 import { hunchEnv, runServerUntilExit } from './spawned-process';
 
 // A start that cannot work says why in one line naming the cause and the variable to change,
 // never a stack trace or an errno (src/server/main.ts startFailure).
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-start-failures-'));
+// A database made before: what fails here is the port, not the first start.
+seedDataDir(dataDir);
 const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) await new Promise((resolve) => server.close(resolve));

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/server/db/connect';
 import { codeMigrations } from '../../src/server/db/migration-level';
 import { freePort } from '../e2e/server-process';
-import { hunchEnv, runServerUntilExit, SERVER_MAIN, spawnProcess, TSX } from './spawned-process';
+import { hunchEnv, runServerUntilExit, SERVER_BUNDLE, spawnProcess } from './spawned-process';
 
 // Upgrades are visible and safe (issue 42, point 15): a start says which migrations it ran,
 // from → to, and a server older than its database's schema refuses it in one line, by the rule
@@ -37,7 +37,7 @@ describe('the migrations at start', () => {
       new RegExp(`"msg":"database schema is up to date \\(${count} migrations\\)"`),
     ]) {
       const port = await freePort();
-      const child = spawnProcess(process.execPath, [TSX, SERVER_MAIN], {
+      const child = spawnProcess(process.execPath, [SERVER_BUNDLE], {
         ...env(),
         PORT: String(port),
       });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCli } from '../../../src/server/admin/admin-cli';
 import { freePort, startServerProcess, type ServerProcess } from '../../e2e/server-process';
 import { emptyPostgresDatabase } from '../harness';
-import { hunchEnv, spawnProcess, TSX } from '../spawned-process';
+import { ADMIN_SCRIPT, hunchEnv, spawnProcess } from '../spawned-process';
 
 // The operator's commands (`npm run admin -- …`, src/server/admin/admin-cli.ts) beside a real
 // server process: on PGlite they refuse while Hunch holds DATA_DIR and work once it is stopped;
@@ -14,7 +14,6 @@ import { hunchEnv, spawnProcess, TSX } from '../spawned-process';
 // others call the same function in this process, with what it prints captured.
 
 const isPostgres = process.env.HUNCH_TEST_DB === 'postgres';
-const RUNNER = path.join(import.meta.dirname, 'admin-runner.ts');
 const PASSWORD = 'Correct-horse-1';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hunch-admin-'));
@@ -43,7 +42,7 @@ const adminEnv = (overrides: Record<string, string | undefined> = {}) =>
 
 /** `npm run admin -- …` as a process of its own. */
 async function adminProcess(...args: string[]) {
-  const child = spawnProcess(process.execPath, [TSX, RUNNER, ...args], adminEnv());
+  const child = spawnProcess(process.execPath, [ADMIN_SCRIPT, ...args], adminEnv());
   const { code } = await child.exited(180_000);
   return { code, output: child.output() };
 }
