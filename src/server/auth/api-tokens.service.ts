@@ -45,11 +45,15 @@ export function presentApiToken(row: ApiTokenRow): ApiToken {
 
 /**
  * Every API token of the account stops working, in the caller's transaction, which has locked
- * the account's row (a password change or reset, a deletion) and announces `sessionsRevoked`
- * after its commit.
+ * the account's row (a password change or reset, a deletion, the operator's sessions-revoke)
+ * and announces `sessionsRevoked` after its commit. Returns how many there were.
  */
-export async function revokeApiTokensOf(tx: Executor, userId: number): Promise<void> {
-  await tx.delete(apiTokens).where(eq(apiTokens.userId, userId));
+export async function revokeApiTokensOf(tx: Executor, userId: number): Promise<number> {
+  const revoked = await tx
+    .delete(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .returning({ id: apiTokens.id });
+  return revoked.length;
 }
 
 export function createApiTokenService({ db, events, now = () => new Date() }: ApiTokenServiceDeps) {
