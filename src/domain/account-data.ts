@@ -1,3 +1,4 @@
+import type { ApiTokenScope } from './api-tokens';
 import type { BetState } from './bets';
 import type { BetType } from './bet-types';
 import type { LEDGER_KINDS } from './ledger';
@@ -116,6 +117,14 @@ export type AccountExport = {
     lastUsedAt: string;
     expiresAt: string;
     isActive: boolean;
+  }[];
+  /** The player's personal API tokens, oldest first: never the token nor its hash. */
+  apiTokens: {
+    name: string;
+    scopes: ApiTokenScope[];
+    createdAt: string;
+    lastUsedAt: string | null;
+    expiresAt: string | null;
   }[];
   /** The player's inbox, newest activity first: each entry as it was sent. */
   notifications: {

@@ -3,8 +3,8 @@ import { openSignedIn, registerViaApi } from './accounts.helpers';
 import { LOOKED_AT_SIZES, shoot } from './screens.helpers';
 
 // Screenshots of Profile → API tokens for a person to look at (not compared), in .tmp/screens/,
-// light and dark at 390, 320 and 1280: the profile's card, the list, the new-token sheet and the
-// token shown once, and the revoke confirmation. Opt-in: HUNCH_SCREENSHOTS=1.
+// light and dark at 390, 320 and 1280: the profile's card, the list (with expiries), the new-token sheet
+// (a year's expiry chosen) and the token shown once, and the revoke confirmation. Opt-in: HUNCH_SCREENSHOTS=1.
 
 for (const size of LOOKED_AT_SIZES)
   for (const scheme of ['light', 'dark'] as const)
@@ -27,7 +27,10 @@ for (const size of LOOKED_AT_SIZES)
         const sheet = page.getByRole('dialog', { name: 'New API token' });
         await sheet.getByLabel('Name').fill(name);
         await sheet.getByLabel(/^Play/).check();
-        if (!name.startsWith('Weekly')) await shoot(page, `${tag}-sheet`);
+        if (!name.startsWith('Weekly')) {
+          await sheet.getByLabel('Expiration').selectOption({ label: '1 year' });
+          await shoot(page, `${tag}-sheet`);
+        }
         await sheet.getByRole('button', { name: 'Create token' }).click();
         await expect(sheet.getByText("You won't see it again.", { exact: false })).toBeVisible();
         headers.authorization = `Bearer ${await sheet.getByLabel('Your new token').inputValue()}`;
@@ -37,6 +40,8 @@ for (const size of LOOKED_AT_SIZES)
       expect((await request.get('/api/groups', { headers })).status()).toBe(200);
       await page.reload();
       await expect(page.getByText('Last used just now')).toBeVisible();
+      await expect(page.getByText('No expiry')).toBeVisible();
+      await expect(page.getByText(/^Expires /)).toBeVisible();
       await shoot(page, `${tag}-list`);
       await page.getByRole('button', { name: 'Revoke Fatebook export' }).click();
       await expect(page.getByRole('dialog', { name: 'Revoke this token?' })).toBeVisible();

@@ -179,3 +179,25 @@ describe('GET /api/openapi.json', () => {
     expect(scopes['POST /api/tokens']).toBeNull();
   });
 });
+
+describe('the personal API tokens in the description', () => {
+  it('declares the optional expiresAt of POST /api/tokens and of every listed token', async () => {
+    const document = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const tokens = document.paths['/api/tokens']!;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read as JSON
+    const post = tokens.post as any;
+    const body = post.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(['name', 'scopes', 'expiresAt']);
+    expect(body.required).toEqual(['name', 'scopes']);
+    expect(JSON.stringify(body.properties.expiresAt)).toContain('date-time');
+    expect(body.properties.expiresAt.description).toMatch(/omitted: never/);
+    const created = post.responses['201'].content['application/json'].schema;
+    expect(created.required).toContain('expiresAt');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read as JSON
+    const listed = (tokens.get as any).responses['200'].content['application/json'].schema;
+    expect(listed.items.required).toContain('expiresAt');
+    expect(JSON.stringify(listed.items.properties.expiresAt)).toContain('null');
+  });
+});

@@ -159,3 +159,31 @@ export async function runServerUntilExit(
     await child.kill();
   }
 }
+
+/**
+ * One JSON request to a server process at `url` (a token, a body, an Idempotency-Key if given);
+ * `replayed` is its Idempotent-Replayed header.
+ */
+export async function callProcess<T>(
+  url: string,
+  method: string,
+  route: string,
+  token?: string,
+  body?: unknown,
+  key?: string,
+): Promise<{ status: number; body: T; replayed: string | null }> {
+  const response = await fetch(url + route, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as T,
+    replayed: response.headers.get('idempotent-replayed'),
+  };
+}

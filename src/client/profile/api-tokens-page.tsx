@@ -1,6 +1,6 @@
 import { KeyRound, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { ApiToken } from '../../domain/api-tokens';
+import { isApiTokenExpired, type ApiToken } from '../../domain/api-tokens';
 import { formatCommentAge } from '../../domain/comments';
 import { isNetworkError } from '../data/api-client';
 import { listApiTokens, revokeApiToken } from '../data/api-tokens-api';
@@ -15,11 +15,12 @@ import { EmptyState } from '../ui/empty-state';
 import { Spinner } from '../ui/spinner';
 import { useNow } from '../ui/use-now';
 import { openUpgradeModal } from './account-modals';
+import { tokenDateText, tokenExpiryText } from './api-token-dates';
 import { openNewApiTokenSheet } from './new-api-token-sheet';
 import styles from './api-tokens.module.css';
 
 // /profile/api-tokens: the player's personal API tokens (docs/integrations.md), newest first,
-// each with when it was made and last used, and Revoke (asked first: programs using it stop at
+// each with when it was made, last used and expires, and Revoke (asked first: programs using it stop at
 // once). Online only: the list is the server's.
 
 export const API_TOKENS_TEXT = {
@@ -47,9 +48,6 @@ export const API_TOKENS_TEXT = {
   revokeFailed: "We couldn't revoke the token. Please try again.",
   revoked: 'Token revoked.',
 };
-
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 function openRevokeConfirm(token: ApiToken, onRevoked: () => void) {
   openModal({
@@ -175,11 +173,14 @@ function TokenRow({ token, onRevoked }: { token: ApiToken; onRevoked: () => void
           ))}
         </p>
         <p className={styles.meta}>
-          <span>{API_TOKENS_TEXT.created(dateText(token.createdAt))}</span>
+          <span>{API_TOKENS_TEXT.created(tokenDateText(token.createdAt))}</span>
           <span>
             {token.lastUsedAt
               ? API_TOKENS_TEXT.lastUsed(formatCommentAge(token.lastUsedAt, now))
               : API_TOKENS_TEXT.neverUsed}
+          </span>
+          <span className={isApiTokenExpired(token.expiresAt, now) ? styles.expired : undefined}>
+            {tokenExpiryText(token.expiresAt, now)}
           </span>
         </p>
       </div>

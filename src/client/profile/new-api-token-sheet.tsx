@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import {
+  API_TOKEN_EXPIRY_CHOICES,
   API_TOKEN_LIMITS,
   API_TOKEN_SCOPES,
+  apiTokenExpiresAt,
+  type ApiTokenExpiryChoice,
   type ApiTokenScope,
   type CreatedApiToken,
 } from '../../domain/api-tokens';
@@ -14,10 +17,14 @@ import { Checkbox } from '../ui/checkbox';
 import { CopyLink } from '../ui/copy-link';
 import { FieldError } from '../ui/field-error';
 import { FormAlert } from '../ui/form-alert';
+import { SelectField } from '../ui/select-field';
 import { TextField } from '../ui/text-field';
+import { useNow } from '../ui/use-now';
+import { tokenDateText, tokenExpiryText } from './api-token-dates';
 import styles from './api-tokens.module.css';
 
-// "New API token": a name and what it may do; then the token, this once, with Copy.
+// "New API token": a name, what it may do and how long it lasts (no expiry, 30 days, 90 days,
+// a year, as GitHub offers); then the token, this once, with Copy.
 
 export const NEW_TOKEN_TEXT = {
   title: 'New API token',
@@ -29,6 +36,13 @@ export const NEW_TOKEN_TEXT = {
     play: 'Play: create bets, wager and comment as you',
   } satisfies Record<ApiTokenScope, string>,
   never: 'No token can change your account, sign in or delete anything.',
+  expiry: 'Expiration',
+  expiryChoice: (days: ApiTokenExpiryChoice) =>
+    days === null ? 'No expiry' : days === 365 ? '1 year' : `${days} days`,
+  expiryNote: (date: string | null) =>
+    date === null
+      ? 'It works until you revoke it.'
+      : `It stops working on ${date}. You can revoke it before.`,
   cancel: 'Cancel',
   create: 'Create token',
   creating: 'Creating...',
@@ -50,11 +64,15 @@ export function openNewApiTokenSheet(onCreated: () => void) {
 function NewApiTokenSheet({ onCreated, onDone }: { onCreated: () => void; onDone: () => void }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiTokenScope[]>(['read']);
+  const [expiry, setExpiry] = useState<ApiTokenExpiryChoice>(null);
   const [isTouched, setIsTouched] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
-  const parsed = createApiTokenRequestSchema.safeParse({ name, scopes });
+  // The expiry counts from about the moment of Create (the clock read once a minute).
+  const now = useNow(60_000);
+  const expiresAt = apiTokenExpiresAt(expiry, now);
+  const parsed = createApiTokenRequestSchema.safeParse({ name, scopes, expiresAt });
   const problem = (field: string) =>
     parsed.success
       ? undefined
@@ -69,6 +87,7 @@ function NewApiTokenSheet({ onCreated, onDone }: { onCreated: () => void; onDone
           label={NEW_TOKEN_TEXT.token}
           copyLabel={NEW_TOKEN_TEXT.copy}
         />
+        <p className={styles.note}>{tokenExpiryText(created.expiresAt, now)}</p>
         <Button variant="secondary" fullWidth onClick={onDone}>
           {NEW_TOKEN_TEXT.done}
         </Button>
@@ -132,6 +151,23 @@ function NewApiTokenSheet({ onCreated, onDone }: { onCreated: () => void; onDone
           {NEW_TOKEN_TEXT.never}
         </p>
       </fieldset>
+      <SelectField
+        label={NEW_TOKEN_TEXT.expiry}
+        options={API_TOKEN_EXPIRY_CHOICES.map((days) => ({
+          value: String(days),
+          label: NEW_TOKEN_TEXT.expiryChoice(days),
+        }))}
+        value={String(expiry)}
+        onChange={(event) =>
+          setExpiry(
+            API_TOKEN_EXPIRY_CHOICES.find((days) => String(days) === event.target.value) ?? null,
+          )
+        }
+        aria-describedby="token-expiry-note"
+      />
+      <p id="token-expiry-note" className={styles.note}>
+        {NEW_TOKEN_TEXT.expiryNote(expiresAt === undefined ? null : tokenDateText(expiresAt))}
+      </p>
       <div className={styles.actions}>
         <Button type="button" variant="secondary" onClick={onDone} disabled={isBusy}>
           {NEW_TOKEN_TEXT.cancel}

@@ -5,6 +5,7 @@ import {
   ACCOUNT_EXPORT_VERSION,
   DELETE_ACCOUNT_PASSWORD_REQUIRED,
 } from '../account-data';
+import { API_TOKEN_SCOPES } from '../api-tokens';
 import { BET_TYPES } from '../bet-types';
 import { BET_STATES } from '../bets';
 import { LEDGER_KINDS } from '../ledger';
@@ -133,6 +134,16 @@ export const accountExportSchema = z.object({
       lastUsedAt: isoTime,
       expiresAt: isoTime,
       isActive: z.boolean(),
+    }),
+  ),
+  /** The player's personal API tokens, oldest first: never the token nor its hash. */
+  apiTokens: z.array(
+    z.object({
+      name: z.string(),
+      scopes: z.array(z.enum(API_TOKEN_SCOPES)),
+      createdAt: isoTime,
+      lastUsedAt: isoTime.nullable(),
+      expiresAt: isoTime.nullable(),
     }),
   ),
   /** The player's inbox, newest activity first: each entry as it was sent. */

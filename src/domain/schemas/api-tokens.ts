@@ -20,6 +20,12 @@ export const createApiTokenRequestSchema = z.strictObject({
     .min(1, API_TOKEN_MESSAGES.scopesRequired)
     .max(API_TOKEN_SCOPES.length)
     .transform((scopes) => API_TOKEN_SCOPES.filter((known) => scopes.includes(known))),
+  /** Omitted or null: the token never expires. Ahead and a year at most: the server's clock decides (`apiTokenExpiryRefusal`). */
+  expiresAt: z.iso
+    .datetime({ offset: true, error: API_TOKEN_MESSAGES.expiryInvalid })
+    .transform((value) => new Date(value).toISOString())
+    .nullish()
+    .describe('When the token stops working (ISO 8601, ahead, a year at most); omitted: never.'),
 });
 
 export const apiTokenSchema = z.object({
@@ -28,6 +34,7 @@ export const apiTokenSchema = z.object({
   scopes: z.array(scope),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable().describe('When it stops working; null: never.'),
 });
 
 export const apiTokenListSchema = z.array(apiTokenSchema);
@@ -38,6 +45,7 @@ export const createdApiTokenSchema = z.object({
   scopes: z.array(scope),
   token: z.string(),
   createdAt: z.string(),
+  expiresAt: z.string().nullable(),
 });
 
 export const apiTokenParamsSchema = z.object({ id: idSchema('Token id must be a number') });

@@ -20,7 +20,7 @@ import { findAccountByEmail, listAccounts } from './accounts';
 // the operator's commands, on the database `npm start` uses (DATA_DIR's PGlite with Hunch
 // stopped, or DATABASE_URL while it serves). Each runs the app's own service: a reset link as
 // forgot-password makes it, a deletion as DELETE /auth/users/me, sessions ended as sign-out
-// everywhere (on PostgreSQL the live instances hear it through the database; with REDIS_URL
+// everywhere, the account's API tokens with them (on PostgreSQL the live instances hear it through the database; with REDIS_URL
 // their sockets close too, through the realtime gateway's Redis channel). scripts/admin.mjs runs
 // this from the server bundle (dist/server/admin-cli.js).
 
@@ -28,7 +28,7 @@ const USAGE = `Usage: npm run admin -- <command>
   users list                  every account: id, email, name, kind, created, live sessions
   users reset-password <email>  prints a one-time password-reset link (valid one hour)
   users delete <email>        deletes the account as "Delete account" does (points stay, as "Deleted player")
-  users sessions-revoke <email> signs the account out everywhere
+  users sessions-revoke <email> signs the account out everywhere and revokes its API tokens
 On PGlite (no DATABASE_URL) Hunch must be stopped first; on PostgreSQL they run while it serves.`;
 
 class UsageError extends Error {}
@@ -131,8 +131,10 @@ async function run(args: string[], config: Config, output: CliOutput): Promise<n
         await services.accountData.deleteAccountAsOperator(account.id);
         output.out(`Deleted the account of ${account.email} (id ${account.id}).`);
       } else {
-        await services.auth.revokeAll({ id: account.id });
-        output.out(`Signed ${account.email} out everywhere.`);
+        const tokens = await services.auth.revokeAllAsOperator(account.id);
+        output.out(
+          `Signed ${account.email} out everywhere and revoked ${tokens} API token${tokens === 1 ? '' : 's'}.`,
+        );
       }
       return 0;
     } finally {

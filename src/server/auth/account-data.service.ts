@@ -33,7 +33,7 @@ import { leaveEveryGroup, readLedgerOf, readMembershipsOf } from '../groups/memb
 import { deleteIdempotencyKeysOf } from '../idempotency/idempotency.service';
 import { isoTime } from '../iso-time';
 import { deletePushDataOf, readPushSubscriptionsOf } from '../push/subscription-data';
-import { revokeApiTokensOf } from './api-tokens.service';
+import { readApiTokensOf, revokeApiTokensOf } from './api-tokens.service';
 import { type AuthUser, verifyPassword } from './tokens';
 
 // A player's own data: the export of everything Hunch holds about them, and the
@@ -151,6 +151,7 @@ export function createAccountDataService({
           const ledger = await readLedgerOf(tx, user.id);
           const pushSubscriptions = await readPushSubscriptionsOf(tx, user.id);
           const sessions = await readSessionsOf(tx, user.id, at);
+          const tokens = await readApiTokensOf(tx, user.id);
           const inbox = await readNotificationsOf(tx, user.id);
           const settings = presentNotificationSettings(await findNotificationSettings(tx, user.id));
           return {
@@ -237,6 +238,7 @@ export function createAccountDataService({
               expiresAt: isoTime(session.expiresAt),
               isActive: Boolean(session.isActive),
             })),
+            apiTokens: tokens.map(({ id: _id, ...token }) => token),
             notifications: inbox.map((row) => {
               const { version: _version, ...entry } = presentNotification(row);
               return entry;

@@ -12,13 +12,13 @@ import type { SessionLiveness } from './session-liveness';
 import { hashOpaqueToken, type AuthUser } from './tokens';
 
 // `Authorization: Bearer hk_…` (a personal API token, api-tokens.service.ts) on a signed-in
-// route, for app.authenticate: the token must be live (revoked tokens end as sessions do:
-// session-liveness.ts), within its rate limits (per token and per user), and its scopes must
+// route, for app.authenticate: the token must be live (not past its expiry; revoked tokens end
+// as sessions do: session-liveness.ts), within its rate limits (per token and per user), and its scopes must
 // allow the route (domain/policies/token-scopes.ts, the one table). Its last use is written at
 // most once a minute per token and instance, not on every request.
 
 const findToken = prepared<
-  Array<{ id: number; userId: number; scopes: string[]; appName: string }>,
+  Array<{ id: number; userId: number; scopes: string[]; expiresAt: Date | null; appName: string }>,
   { tokenHash: string }
 >('findApiToken', (db) =>
   db
@@ -26,6 +26,7 @@ const findToken = prepared<
       id: apiTokens.id,
       userId: apiTokens.userId,
       scopes: apiTokens.scopes,
+      expiresAt: apiTokens.expiresAt,
       appName: users.appName,
     })
     .from(apiTokens)
@@ -33,6 +34,10 @@ const findToken = prepared<
     .where(and(eq(apiTokens.tokenHash, sql.placeholder('tokenHash')), isNull(users.deletedAt)))
     .limit(1),
 );
+
+/** An expired token is refused as a revoked one: 401 invalid_api_token. */
+const isExpired = (token: { expiresAt: Date | null }, at: Date) =>
+  token.expiresAt !== null && token.expiresAt.getTime() <= at.getTime();
 
 /** How long a token's last use may lag behind. */
 export const LAST_USED_PRECISION_MS = 60_000;
@@ -87,7 +92,7 @@ export function createApiTokenAuth({
       id: row.userId,
       appName: row.appName,
       isTemporary: false,
-      apiToken: { id: row.id, scopes: row.scopes as ApiTokenScope[] },
+      apiToken: { id: row.id, scopes: row.scopes as ApiTokenScope[], expiresAt: row.expiresAt },
     };
     if (known.size >= REMEMBERED_TOKENS) known.delete(known.keys().next().value!);
     known.set(tokenHash, user);
@@ -120,8 +125,8 @@ export function createApiTokenAuth({
       credential: string,
     ): Promise<void> {
       const user = await resolve(credential);
-      if (!user?.apiToken || !(await sessions.isLive(user, request.arrivedAt)))
-        throw invalidApiToken();
+      if (!user?.apiToken || isExpired(user.apiToken, now())) throw invalidApiToken();
+      if (!(await sessions.isLive(user, request.arrivedAt))) throw invalidApiToken();
       // The limits count by request.user.
       request.user = user;
       for (const limit of limits) {

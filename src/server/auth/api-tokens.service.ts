@@ -1,5 +1,6 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import {
+  apiTokenExpiryRefusal,
   API_TOKEN_LIMITS,
   API_TOKEN_PREFIX,
   type ApiToken,
@@ -10,14 +11,15 @@ import {
 import type { MessageResponse } from '../../domain/auth';
 import type { Database, Executor } from '../db/connect';
 import { apiTokens, users, type ApiTokenRow } from '../db/schema';
-import { fullAccountRequired, notFound, tooManyApiTokens } from '../errors';
+import { fullAccountRequired, notFound, tooManyApiTokens, validationFailed } from '../errors';
 import type { EventBus } from '../events';
 import { isoTime } from '../iso-time';
 import { lockAccountForSessionEnd, requireLiveCaller } from './session-liveness';
 import { generateOpaqueToken, hashOpaqueToken, type AuthUser } from './tokens';
 
 // Personal API tokens (docs/integrations.md, "API tokens"): a full account makes one with a
-// name and scopes, sees it once, lists and revokes them. Only the SHA-256 of a token is kept.
+// name, scopes and an optional expiry (ahead, a year at most), sees it once, lists and revokes
+// them. Only the SHA-256 of a token is kept; an expired one is refused as a revoked one is.
 // Revoking deletes the row: the account's row is locked first (as every end of a session does),
 // so a write of the token either commits before the revocation answers or is refused
 // (session-liveness.ts requireLiveCaller), and `sessionsRevoked` after the commit makes this
@@ -40,21 +42,39 @@ export function presentApiToken(row: ApiTokenRow): ApiToken {
     scopes: row.scopes as ApiTokenScope[],
     createdAt: isoTime(row.createdAt),
     lastUsedAt: row.lastUsedAt ? isoTime(row.lastUsedAt) : null,
+    expiresAt: row.expiresAt ? isoTime(row.expiresAt) : null,
   };
+}
+
+/** The account's tokens as its owner sees them, oldest first (the data export's list). */
+export async function readApiTokensOf(tx: Executor, userId: number): Promise<ApiToken[]> {
+  const rows = await tx
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
+  return rows.map(presentApiToken);
 }
 
 /**
  * Every API token of the account stops working, in the caller's transaction, which has locked
- * the account's row (a password change or reset, a deletion) and announces `sessionsRevoked`
- * after its commit.
+ * the account's row (a password change or reset, a deletion, the operator's sessions-revoke)
+ * and announces `sessionsRevoked` after its commit. Returns how many there were.
  */
-export async function revokeApiTokensOf(tx: Executor, userId: number): Promise<void> {
-  await tx.delete(apiTokens).where(eq(apiTokens.userId, userId));
+export async function revokeApiTokensOf(tx: Executor, userId: number): Promise<number> {
+  const revoked = await tx
+    .delete(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .returning({ id: apiTokens.id });
+  return revoked.length;
 }
 
 export function createApiTokenService({ db, events, now = () => new Date() }: ApiTokenServiceDeps) {
   return {
     async create(auth: AuthUser, input: CreateApiTokenRequest): Promise<CreatedApiToken> {
+      const expiresAt = input.expiresAt ?? null;
+      const expiryRefusal = expiresAt && apiTokenExpiryRefusal(expiresAt, now().getTime());
+      if (expiryRefusal) throw validationFailed(expiryRefusal, { expiresAt: expiryRefusal });
       const token = `${API_TOKEN_PREFIX}${generateOpaqueToken()}`;
       const row = await db.transaction(async (tx) => {
         // FOR UPDATE, as a password change takes it: a token is never made under a session
@@ -78,6 +98,7 @@ export function createApiTokenService({ db, events, now = () => new Date() }: Ap
             name: input.name,
             scopes: input.scopes,
             tokenHash: hashOpaqueToken(token),
+            expiresAt: expiresAt === null ? null : new Date(expiresAt),
             createdAt: now(),
           })
           .returning();

@@ -164,6 +164,7 @@ export function createAuthService({
     refresh: sessions.refresh,
     revoke: sessions.revoke,
     revokeAll: sessions.revokeAll,
+    revokeAllAsOperator: sessions.revokeAllAsOperator,
     forgotPassword: passwordResets.forgotPassword,
     resetPassword: passwordResets.resetPassword,
 

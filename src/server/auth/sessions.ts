@@ -12,6 +12,7 @@ import {
   hashOpaqueToken,
   newTokenFamily,
 } from './tokens';
+import { revokeApiTokensOf } from './api-tokens.service';
 import { presentUser } from './user.presenter';
 import { lockAccountForSessionEnd } from './session-liveness';
 
@@ -185,6 +186,19 @@ export function createSessions({ db, events, accessTokens, now }: SessionDeps) {
       });
       if (userId !== undefined) announceSessionsRevoked(userId);
       return { message: REVOKE_TOKEN_MESSAGE };
+    },
+
+    /**
+     * The operator's `sessions-revoke` (src/server/admin): every session ends, and every API
+     * token with them (a token is a session for another program); returns how many tokens.
+     */
+    async revokeAllAsOperator(userId: number): Promise<number> {
+      const revokedTokens = await db.transaction(async (tx) => {
+        await revokeAllSessions(tx, userId);
+        return revokeApiTokensOf(tx, userId);
+      });
+      announceSessionsRevoked(userId);
+      return revokedTokens;
     },
 
     /** Signs out everywhere: every session of the caller ends, their open sockets are dropped. */

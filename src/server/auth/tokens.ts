@@ -31,7 +31,7 @@ export interface AuthUser {
    * Set when the bearer is a personal API token rather than an access token (api-token-auth.ts):
    * which token, and what its scopes let it do. It passes while the token is not revoked.
    */
-  apiToken?: { id: number; scopes: readonly ApiTokenScope[] };
+  apiToken?: { id: number; scopes: readonly ApiTokenScope[]; expiresAt: Date | null };
 }
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */

@@ -133,6 +133,8 @@ export const apiTokens = pgTable(
     scopes: text('scopes').array().notNull(),
     tokenHash: text('token_hash').notNull().unique('api_tokens_token_hash_unique'),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** Null: never. From then on the token answers 401, as a revoked one (api-token-auth.ts). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [

@@ -89,6 +89,13 @@ async function register(name: string) {
   return { email, token: response.body.accessToken as string };
 }
 
+/** A personal API token of the account (POST /api/tokens). */
+async function apiToken(accessToken: string) {
+  const made = await call('POST', '/api/tokens', { name: 'bot', scopes: ['read'] }, accessToken);
+  expect(made.status).toBe(201);
+  return made.body.token as string;
+}
+
 const signIn = (email: string, password = PASSWORD) =>
   call('POST', '/auth/login', { email, password, appName: 'hunch' });
 
@@ -125,6 +132,8 @@ describe.runIf(!isPostgres)('npm run admin on PGlite', () => {
   it('refuses while Hunch holds DATA_DIR, naming the running process, and works once it is stopped', async () => {
     const maya = await register('maya');
     const sam = await register('sam');
+    const mayaBot = await apiToken(maya.token);
+    expect((await call('GET', '/api/groups', undefined, mayaBot)).status).toBe(200);
 
     const locked = await adminProcess('users', 'list');
     expect(locked.code).toBe(1);
@@ -150,8 +159,15 @@ describe.runIf(!isPostgres)('npm run admin on PGlite', () => {
     expect(unknown.output).toContain(`No account has the email ${sam.email}.`);
     const notEmail = await admin('users', 'sessions-revoke', 'maya');
     expect(notEmail).toEqual({ code: 1, output: '"maya" is not an email address.' });
+    // A token is a session for another program: it ends with the others.
+    expect(await admin('users', 'sessions-revoke', maya.email)).toEqual({
+      code: 0,
+      output: `Signed ${maya.email} out everywhere and revoked 1 API token.`,
+    });
 
     await server!.start();
+    expect((await call('GET', '/api/groups', undefined, mayaBot)).status).toBe(401);
+    expect((await call('GET', '/auth/users/me', undefined, maya.token)).status).toBe(401);
     // The printed link works once, as a mailed one does.
     const newPassword = 'Another-horse-2';
     const used = await call('POST', '/auth/reset-password', {
@@ -170,10 +186,13 @@ describe.runIf(isPostgres)('npm run admin on PostgreSQL', () => {
     const maya = await register('maya');
     const sam = await register('sam');
     expect((await call('GET', '/auth/users/me', undefined, maya.token)).status).toBe(200);
+    const mayaBot = await apiToken(maya.token);
+    expect((await call('GET', '/api/groups', undefined, mayaBot)).status).toBe(200);
 
     const revoked = await admin('users', 'sessions-revoke', maya.email);
     expect(revoked.code).toBe(0);
     expect((await call('GET', '/auth/users/me', undefined, maya.token)).status).toBe(401);
+    expect((await call('GET', '/api/groups', undefined, mayaBot)).status).toBe(401);
     expect((await signIn(maya.email)).status).toBe(200);
 
     expect((await admin('users', 'delete', sam.email)).code).toBe(0);

@@ -3,13 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountExport } from '../../../src/domain/account-data';
 import { accountExportSchema } from '../../../src/domain/schemas/account-data';
 import type { AuthResponse } from '../../../src/domain/auth';
-import { refreshTokens, users } from '../../../src/server/db/schema';
+import { apiTokens, refreshTokens, users } from '../../../src/server/db/schema';
 import { createBet, NO_EXPIRY_TIMER, placeWager } from '../bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../groups/group.factories';
 import { createUser, login, startTestServer, type TestServer } from '../harness';
 import { assertLedgerMatchesMemberships } from '../ledger-assertions';
 import { inboxOf, mute } from '../notifications/notification.factories';
 import { subscribeToPush } from './account-data.factories';
+import { makeToken } from './api-token.factories';
 
 // GET /auth/users/me/export: everything Hunch holds about the caller as one JSON
 // download, and nothing secret (no password hash, no token or its hash, no push keys).
@@ -141,8 +142,41 @@ describe('GET /auth/users/me/export', () => {
       ...hashes.flatMap((hash) => [hash.tokenHash, hash.familyId]),
     ];
     for (const secret of secrets) expect(response.text).not.toContain(secret);
+    // The list of API tokens is named so; no field of it, nor any other, holds a token.
+    const fields = response.text.toLowerCase().replaceAll('"apitokens":', '');
     for (const field of ['password', 'token', 'hash', 'p256dh', '"auth"', 'keys', 'family'])
-      expect(response.text.toLowerCase()).not.toContain(field);
+      expect(fields).not.toContain(field);
+  });
+
+  it("lists the player's API tokens: name, scopes, created, last used, expiry, never the token", async () => {
+    const maya = await createUser(server, { displayName: 'Maya Tokens' });
+    const expiresAt = new Date(server.clock.now().getTime() + 30 * 86_400_000).toISOString();
+    const bot = await makeToken(server, maya, ['read'], 'Discord bot', expiresAt);
+    const script = await makeToken(server, maya, ['read', 'play'], 'Script');
+    expect((await server.request('GET', '/api/groups', { token: bot.token })).status).toBe(200);
+    const [row] = await server.database.db.select().from(apiTokens).where(eq(apiTokens.id, bot.id));
+
+    const response = await exportOf(maya);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.apiTokens).toEqual([
+      {
+        name: 'Discord bot',
+        scopes: ['read'],
+        createdAt: bot.createdAt,
+        lastUsedAt: row!.lastUsedAt!.toISOString(),
+        expiresAt,
+      },
+      {
+        name: 'Script',
+        scopes: ['read', 'play'],
+        createdAt: script.createdAt,
+        lastUsedAt: null,
+        expiresAt: null,
+      },
+    ]);
+    expect(accountExportSchema.parse(response.body).apiTokens).toHaveLength(2);
+    for (const secret of [bot.token, script.token, row!.tokenHash])
+      expect(response.text).not.toContain(secret);
   });
 
   it('exports a guest too, with an empty email and username', async () => {

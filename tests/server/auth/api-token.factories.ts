@@ -13,10 +13,11 @@ export async function makeToken(
   user: AuthResponse,
   scopes: ApiTokenScope[] = BOTH_SCOPES,
   name = 'My script',
+  expiresAt?: string,
 ): Promise<CreatedApiToken> {
   const response = await server.request<CreatedApiToken>('POST', '/api/tokens', {
     token: user.accessToken,
-    body: { name, scopes },
+    body: { name, scopes, ...(expiresAt === undefined ? {} : { expiresAt }) },
   });
   expect(response.status, response.text).toBe(201);
   return response.body;

@@ -37,6 +37,7 @@ describe('making, listing and revoking tokens', () => {
       scopes: ['read', 'play'],
       token: expect.stringMatching(HK_TOKEN),
       createdAt: expect.any(String),
+      expiresAt: null,
     });
     const [row] = await server.database.db
       .select()
@@ -51,6 +52,7 @@ describe('making, listing and revoking tokens', () => {
         scopes: ['read', 'play'],
         createdAt: made.createdAt,
         lastUsedAt: null,
+        expiresAt: null,
       },
     ]);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIRROR_START_CURSOR } from '../../../src/domain/mirror';
 import { freePort, startServerProcess, type ServerProcess } from '../../e2e/server-process';
 import { emptyPostgresDatabase } from '../harness';
+import { callProcess } from '../spawned-process';
 
 // The crash window of a write (docs/architecture.md §4, §8): the real server, as a child
 // process, is killed with SIGKILL right after a write commits and before it answers.
@@ -39,23 +40,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call<T>(
-  url: string,
-  method: string,
-  route: string,
-  token?: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(url + route, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
+const call = callProcess;
 
 describe('a crash between a pushed write’s commit and its answer', () => {
   it(
@@ -156,27 +141,14 @@ interface Answer<T> {
   replayed: string | null;
 }
 
-async function keyedCall<T>(
+function keyedCall<T>(
   method: string,
   route: string,
   token: string,
   body?: unknown,
   key?: string,
 ): Promise<Answer<T>> {
-  const response = await fetch(server!.url + route, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(key ? { 'idempotency-key': key } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as T,
-    replayed: response.headers.get('idempotent-replayed'),
-  };
+  return callProcess<T>(server!.url, method, route, token, body, key);
 }
 
 /**

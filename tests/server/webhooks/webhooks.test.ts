@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookEventSchema } from '../../../src/domain/schemas/webhook-events';
 import { runPicksReveal } from '../../../src/server/jobs/picks-reveal.job';
-import { isSignedBy, startWebhookReceiver, type WebhookReceiver } from '../../webhook-receiver';
+import { isSignedBy } from '../../webhook-receiver';
 import { cancel, createBet, expiresIn, HOUR, placeWager, resolve } from '../bets/bet.factories';
 import { createGroupWithRoles, createPlayer, joinGroup } from '../groups/group.factories';
 import { useTestServer } from '../harness';
-import { addHook, sendWebhooks } from './webhook.factories';
+import { addHook, sendWebhooks, useWebhookReceiver } from './webhook.factories';
 
 // A group's webhooks deliver what happens in the group to a real receiver on loopback, signed
 // by the Standard Webhooks algorithm (checked by the receiver), each event once, without a
@@ -14,24 +14,17 @@ import { addHook, sendWebhooks } from './webhook.factories';
 const server = useTestServer({
   env: { PICKS_REVEAL_INTERVAL_MS: '0', BET_EXPIRY_INTERVAL_MS: '0' },
 });
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const hooks = useWebhookReceiver();
+const { arrivalsAt } = hooks;
 
 // Payloads are read freely in assertions (their schemas are checked in the first test).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Data = Record<string, any>;
 
-const arrivalsAt = (path: string) => receiver.arrivals.filter((arrival) => arrival.path === path);
-
 describe('a generic receiver', () => {
   it('gets bet.created, bet.closed and bet.resolved, each signed, once, in order', async () => {
     const { group, creator, admin, member } = await createGroupWithRoles(server);
-    const hook = await addHook(server, creator, group.id, `${receiver.origin}/generic-1`, [
+    const hook = await addHook(server, creator, group.id, `${hooks.origin}/generic-1`, [
       'bet.created',
       'bet.closed',
       'bet.resolved',
@@ -78,7 +71,7 @@ describe('a generic receiver', () => {
       server,
       creator,
       group.id,
-      `${receiver.origin}/results`,
+      `${hooks.origin}/results`,
       ['bet.resolved'],
       true,
     );
@@ -97,7 +90,7 @@ describe('a generic receiver', () => {
 
   it('never names a pick or a stake while betting is open', async () => {
     const { group, creator, admin, member } = await createGroupWithRoles(server);
-    await addHook(server, creator, group.id, `${receiver.origin}/open`, [
+    await addHook(server, creator, group.id, `${hooks.origin}/open`, [
       'bet.created',
       'bet.closing_soon',
     ]);
@@ -124,7 +117,7 @@ describe('a generic receiver', () => {
   it("never posts a private group's invite code", async () => {
     const { group, creator } = await createGroupWithRoles(server, { privacy: 'private' });
     expect(group.inviteCode).toBeTruthy();
-    await addHook(server, creator, group.id, `${receiver.origin}/private`, ['member.joined']);
+    await addHook(server, creator, group.id, `${hooks.origin}/private`, ['member.joined']);
     const newcomer = await createPlayer(server, 'Newcomer');
     await joinGroup(server, newcomer, group);
     await sendWebhooks(server);
@@ -136,8 +129,8 @@ describe('a generic receiver', () => {
 
   it('tells bet.cancelled to a hook that asked, and nothing to one that did not', async () => {
     const { group, creator } = await createGroupWithRoles(server);
-    await addHook(server, creator, group.id, `${receiver.origin}/cancelled`, ['bet.cancelled']);
-    await addHook(server, creator, group.id, `${receiver.origin}/joins-only`, ['member.joined']);
+    await addHook(server, creator, group.id, `${hooks.origin}/cancelled`, ['bet.cancelled']);
+    await addHook(server, creator, group.id, `${hooks.origin}/joins-only`, ['member.joined']);
     const bet = await createBet(server, creator, group);
     expect((await cancel(server, creator, bet)).status).toBe(200);
     await sendWebhooks(server);
@@ -156,14 +149,12 @@ describe('the rules of a hook', () => {
         token,
         body: { url, events: ['bet.created'] },
       });
-    expect((await add(member.accessToken, `${receiver.origin}/x`)).body.code).toBe(
-      'not_group_admin',
-    );
+    expect((await add(member.accessToken, `${hooks.origin}/x`)).body.code).toBe('not_group_admin');
     expect((await add(creator.accessToken, 'https://10.0.0.7/hook')).status).toBe(400);
     expect((await add(creator.accessToken, 'http://example.com/hook')).status).toBe(400);
     for (let i = 0; i < 5; i += 1)
-      expect((await add(creator.accessToken, `${receiver.origin}/n${i}`)).status).toBe(201);
-    const sixth = await add(creator.accessToken, `${receiver.origin}/n5`);
+      expect((await add(creator.accessToken, `${hooks.origin}/n${i}`)).status).toBe(201);
+    const sixth = await add(creator.accessToken, `${hooks.origin}/n5`);
     expect([sixth.status, sixth.body.code]).toEqual([422, 'webhook_limit']);
     const list = await server.request('GET', `/api/groups/${group.id}/webhooks`, {
       token: creator.accessToken,
@@ -174,13 +165,9 @@ describe('the rules of a hook', () => {
 
   it('sends a Discord message with a link button to a Discord-shaped path', async () => {
     const { group, creator } = await createGroupWithRoles(server);
-    const hook = await addHook(
-      server,
-      creator,
-      group.id,
-      `${receiver.origin}/api/webhooks/42/tok`,
-      ['bet.created'],
-    );
+    const hook = await addHook(server, creator, group.id, `${hooks.origin}/api/webhooks/42/tok`, [
+      'bet.created',
+    ]);
     expect(hook.format).toBe('discord');
     const bet = await createBet(server, creator, group, { title: 'Rain on Saturday?' });
     await sendWebhooks(server);
