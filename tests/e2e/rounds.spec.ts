@@ -9,6 +9,7 @@ import {
   uniqueGroupName,
   type Player,
 } from './groups.helpers';
+import { tipViaApi } from './rounds.helpers';
 import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 
 // A tipping round as players walk it (docs/rules.md "Tipping rounds"): an admin imports a
@@ -55,14 +56,6 @@ async function readRound(request: APIRequestContext, player: Player, groupId: nu
     headers,
   });
   return (await response.json()) as RoundAnswer;
-}
-
-async function tipViaApi(request: APIRequestContext, player: Player, betId: number, tip: string) {
-  const response = await request.post('/api/bets/wagers', {
-    headers: await authHeaders(request, player),
-    data: { betId, prediction: tip, points: 0 },
-  });
-  expect(response.status(), await response.text()).toBe(201);
 }
 
 async function shootAtEachSize(page: Page, name: string) {
