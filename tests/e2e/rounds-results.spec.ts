@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base } from '@playwright/test';
 import { startFootballDataStandIn, type FootballDataStandIn } from '../football-data-stand-in';
 import {
   authHeaders,
@@ -12,8 +12,7 @@ import {
   uniqueGroupName,
   type Player,
 } from './groups.helpers';
-import { tipViaApi } from './rounds.helpers';
-import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
+import { shootRoundScreen, tipViaApi } from './rounds.helpers';
 import { freePort, jobPasses, startServerProcess, type ServerProcess } from './server-process';
 
 // Results that fill themselves in (docs/rules.md "Tipping rounds"): a server of this spec's own
@@ -61,18 +60,6 @@ type RoundAnswer = {
   matchdayWinners: number[];
 };
 
-async function shootLightAndDark(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const size of LOOKED_AT_SIZES) {
-      await page.setViewportSize({ width: size.width, height: size.height });
-      await shootIfAsked(page, `rounds-${name}-${size.name}-${colorScheme}`, true);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 390, height: 844 });
-}
-
 test('the stand-in provider reports full time and the round table scores 4/3/2/0', async ({
   browser,
   request,
@@ -82,13 +69,14 @@ test('the stand-in provider reports full time and the round table scores 4/3/2/0
   const group = await createGroupViaApi(request, admin!, { name: uniqueGroupName('Results') });
   for (const player of [ana!, ben!, cat!]) await joinViaApi(request, player, group.name);
 
-  // Three matches kicking off in half a minute: two linked by the provider's id, one by its
-  // teams and day (the provider calls Ajax "AFC Ajax").
-  const kickoff = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toISOString();
+  // Three matches kicking off in 75 seconds (time for the admin's points and the screenshots):
+  // two linked by the provider's id, one by its teams and day (the provider says "AFC Ajax").
+  const kickoff = new Date(Math.ceil((Date.now() + 75_000) / 1000) * 1000).toISOString();
   const created = await request.post(`/api/groups/${group.id}/rounds`, {
     headers: await authHeaders(request, admin!),
     data: {
       name: 'Matchday 13',
+      scoring: { exact: 3, difference: 2, tendency: 1 },
       matches: [
         { home: 'Ajax', away: 'PSV', kickoff },
         { home: 'AZ', away: 'Twente', kickoff, providerMatchId: 7002 },
@@ -119,6 +107,21 @@ test('the stand-in provider reports full time and the round table scores 4/3/2/0
   await tipViaApi(request, cat!, ajax.betId, '4-0');
   await tipViaApi(request, admin!, ajax.betId, '0-1');
   await tipViaApi(request, admin!, az.betId, '1-0');
+
+  // Before kick-off the admin sets the round's points to Kicktipp's, from the round's page.
+  const adminPage = await openAs(browser, admin!, `/group/${group.id}/rounds/${round.id}`);
+  await adminPage.getByRole('button', { name: 'Edit points' }).click();
+  const sheet = adminPage.getByRole('dialog', { name: 'Round points' });
+  await expect(sheet.getByLabel('Exact result')).toHaveValue('3');
+  await sheet.getByLabel('Exact result').fill('4');
+  await sheet.getByLabel('Right goal difference').fill('3');
+  await sheet.getByLabel('Right tendency').fill('2');
+  await shootRoundScreen(adminPage, 'scoring-sheet');
+  await sheet.getByRole('button', { name: 'Save points' }).click();
+  await expect(sheet).toHaveCount(0);
+  await expect(
+    adminPage.getByText('Exact result 4 · right difference 3 · right tendency 2'),
+  ).toBeVisible();
 
   // Kick-off passes and the job asks the stand-in: every match resolves by itself.
   const passesBefore = await jobPasses(request, 'round-results');
@@ -161,7 +164,24 @@ test('the stand-in provider reports full time and the round table scores 4/3/2/0
     [admin!, '0'],
   ] as const)
     await expect(rowOf(player).getByRole('cell').last()).toHaveText(points);
-  await shootLightAndDark(anaPage, 'round-results');
+  await shootRoundScreen(anaPage, 'round-results');
+
+  // Once the round started its points are fixed: the admin is no longer offered the change.
+  await adminPage.reload();
+  await expect(adminPage.getByRole('heading', { name: 'Matchday 13' })).toBeVisible();
+  await expect(adminPage.getByRole('button', { name: 'Edit points' })).toHaveCount(0);
+  await adminPage.context().close();
+
+  // The rounds list: the season's running total (no season runs: the group's rounds).
+  await anaPage.goto(`/group/${group.id}/rounds`);
+  const total = anaPage.getByRole('table', { name: 'Season total' });
+  await expect(
+    total
+      .getByRole('row', { name: new RegExp(ana!.person.displayName) })
+      .getByRole('cell')
+      .last(),
+  ).toHaveText('4');
+  await shootRoundScreen(anaPage, 'rounds-list');
 
   // The match's history says where the result came from.
   await anaPage.goto(`/bets/${ajax.betId}`);
