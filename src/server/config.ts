@@ -13,6 +13,11 @@ import {
   rateLimitVariables,
   type RateLimits,
 } from './config-rate-limits';
+import {
+  roundResultsFrom,
+  roundResultsVariables,
+  type RoundResultsSettings,
+} from './config-rounds';
 
 export type { RateLimits } from './config-rate-limits';
 
@@ -187,12 +192,7 @@ const envSchema = z
       emptyAsUndefined,
       wholeNumber().min(0, 'must be 0 or more').default(60_000),
     ),
-    /** The football-data.org v4 token: with it, finished matches of tipping rounds get their results. */
-    FOOTBALL_DATA_TOKEN: optionalString,
-    /** Where football-data.org's v4 API answers (tests use a local stand-in). */
-    FOOTBALL_DATA_URL: optionalUrl(/^https?:$/, 'http:// or https://'),
-    /** How often the results job asks the provider about finished matches; 0 turns it off. */
-    RESULTS_INTERVAL_MS: milliseconds(300_000, 0),
+    ...roundResultsVariables,
     /** How often the reminders job sends what is due (closes soon, resolve reminders) and prunes the inbox; 0 turns it off. */
     REMINDER_INTERVAL_MS: z.preprocess(
       emptyAsUndefined,
@@ -307,10 +307,8 @@ export interface Config {
   picksRevealIntervalMs: number;
   /** Milliseconds between runs of the seasons job (src/server/jobs); 0: never. */
   seasonsIntervalMs: number;
-  /** The results provider (football-data.org v4); no token: admins type results, nothing is polled. */
-  footballData: { token: string | undefined; url: string };
-  /** Milliseconds between runs of the round results job (src/server/jobs); 0: never. */
-  resultsIntervalMs: number;
+  /** Tipping rounds' results provider and its job (config-rounds.ts). */
+  roundResults: RoundResultsSettings;
   /** Milliseconds between runs of the reminders job (src/server/jobs); 0: never. */
   reminderIntervalMs: number;
   /** How long before a bet closes members who have not picked are reminded. */
@@ -382,11 +380,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     picksRevealIntervalMs: e.PICKS_REVEAL_INTERVAL_MS,
     seasonsIntervalMs: e.SEASONS_INTERVAL_MS,
     reminderIntervalMs: e.REMINDER_INTERVAL_MS,
-    footballData: {
-      token: e.FOOTBALL_DATA_TOKEN,
-      url: (e.FOOTBALL_DATA_URL ?? 'https://api.football-data.org').replace(/\/+$/, ''),
-    },
-    resultsIntervalMs: e.RESULTS_INTERVAL_MS,
+    roundResults: roundResultsFrom(e),
     closesSoonReminderMs: e.CLOSES_SOON_REMINDER_MS,
     pushEnabled: e.PUSH_ENABLED,
     testCrashAfterPushCommit: e.HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT,

@@ -4,6 +4,7 @@ import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, seedBetTable } from './bets.helpers';
 import {
   activeGroupButton,
+  authHeaders,
   createGroupViaApi,
   joinPrivateViaApi,
   registerPlayer,
@@ -138,6 +139,32 @@ test('no axe violations on the bet screens and the bet modal', async ({ page, re
   await modal.getByRole('button', { name: 'Next' }).click();
   await modal.getByText('Multiple choice', { exact: true }).click();
   await expectAccessible(page, 'bet modal, type');
+});
+
+test('no axe violations on the tipping round screens and sheets', async ({ page, request }) => {
+  const admin = await registerPlayer(request);
+  const group = await createGroupViaApi(request, admin, { name: uniqueGroupName('Axe rounds') });
+  const kickoff = new Date(Date.now() + 24 * 3_600_000).toISOString();
+  const created = await request.post(`/api/groups/${group.id}/rounds`, {
+    headers: await authHeaders(request, admin),
+    data: { name: 'Matchday 1', matches: [{ home: 'Ajax', away: 'PSV', kickoff }] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const round = (await created.json()) as { id: number };
+
+  await openSignedIn(page, admin.person, `/group/${group.id}/rounds`);
+  await expect(page.getByRole('table', { name: 'Season total' })).toBeVisible();
+  await expectAccessible(page, 'rounds list');
+  await page.getByRole('button', { name: 'New round' }).click();
+  await expect(page.getByRole('dialog', { name: 'New round' })).toBeVisible();
+  await expectAccessible(page, 'new round sheet');
+  await page.keyboard.press('Escape');
+  await page.goto(`/group/${group.id}/rounds/${round.id}`);
+  await expect(page.getByLabel('Ajax goals', { exact: true })).toBeVisible();
+  await expectAccessible(page, 'round page');
+  await page.getByRole('button', { name: 'Edit points' }).click();
+  await expect(page.getByRole('dialog', { name: 'Round points' })).toBeVisible();
+  await expectAccessible(page, 'round points sheet');
 });
 
 test('no axe violations for a guest and the upgrade modal', async ({ page }) => {

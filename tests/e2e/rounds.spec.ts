@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { resolveViaApi } from './bets.helpers';
 import {
   authHeaders,
@@ -9,7 +9,7 @@ import {
   uniqueGroupName,
   type Player,
 } from './groups.helpers';
-import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
+import { shootRoundScreen, tipViaApi } from './rounds.helpers';
 
 // A tipping round as players walk it (docs/rules.md "Tipping rounds"): an admin imports a
 // 9-match round from CSV in the New round sheet, three players tip (one on a train: offline,
@@ -57,22 +57,6 @@ async function readRound(request: APIRequestContext, player: Player, groupId: nu
   return (await response.json()) as RoundAnswer;
 }
 
-async function tipViaApi(request: APIRequestContext, player: Player, betId: number, tip: string) {
-  const response = await request.post('/api/bets/wagers', {
-    headers: await authHeaders(request, player),
-    data: { betId, prediction: tip, points: 0 },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-}
-
-async function shootAtEachSize(page: Page, name: string) {
-  for (const size of LOOKED_AT_SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await shootIfAsked(page, `rounds-${name}-${size.name}`, true);
-  }
-  await page.setViewportSize({ width: 390, height: 844 });
-}
-
 test('an imported round is tipped (offline too), closes at kick-off and crowns its Matchday winner', async ({
   browser,
   request,
@@ -92,7 +76,7 @@ test('an imported round is tipped (offline too), closes at kick-off and crowns i
   await csv.fill(['date,time,home,away', ...lines.slice(0, 2), '2026-13-40,15:30,A,B'].join('\n'));
   await sheet.getByRole('button', { name: 'Create round' }).click();
   await expect(sheet.getByText('Line 4, date:')).toBeVisible();
-  await shootAtEachSize(adminPage, 'new-round-sheet');
+  await shootRoundScreen(adminPage, 'new-round-sheet');
   await csv.fill(['date,time,home,away', ...lines].join('\n'));
   await sheet.getByRole('button', { name: 'Create round' }).click();
   await expect(sheet).toHaveCount(0);
@@ -110,7 +94,7 @@ test('an imported round is tipped (offline too), closes at kick-off and crowns i
     await anaPage.getByLabel(`${home} goals`, { exact: true }).fill('2');
     await anaPage.getByLabel(`${away} goals`, { exact: true }).fill('1');
   }
-  await shootAtEachSize(anaPage, 'round-tips');
+  await shootRoundScreen(anaPage, 'round-tips');
   await anaPage.getByRole('button', { name: 'Save tips' }).click();
   await expect(
     anaPage.getByText("You're offline. Your tip will be sent when you're back.").first(),
@@ -146,10 +130,10 @@ test('an imported round is tipped (offline too), closes at kick-off and crowns i
   await expect(table.getByRole('row', { name: new RegExp(cat!.person.displayName) })).toContainText(
     '2',
   );
-  await shootAtEachSize(anaPage, 'round-table');
+  await shootRoundScreen(anaPage, 'round-table');
 
   await anaPage.goto('/leaderboard');
   const board = anaPage.getByRole('row', { name: new RegExp(ana!.person.displayName) });
   await expect(board).toContainText('Matchday winner');
-  await shootAtEachSize(anaPage, 'leaderboard');
+  await shootRoundScreen(anaPage, 'leaderboard');
 });

@@ -101,6 +101,34 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the round results settings: the poll interval and the wait after kick-off', () => {
+    expect(
+      loadConfig({
+        FOOTBALL_DATA_TOKEN: 'token',
+        FOOTBALL_DATA_URL: 'http://127.0.0.1:9000/',
+        RESULTS_INTERVAL_MS: '1000',
+        ROUND_RESULTS_AFTER_KICKOFF_MINUTES: '130',
+      }).roundResults,
+    ).toEqual({
+      token: 'token',
+      url: 'http://127.0.0.1:9000',
+      intervalMs: 1000,
+      afterKickoffMs: 130 * 60_000,
+    });
+    expect(
+      loadConfig({ ROUND_RESULTS_AFTER_KICKOFF_MINUTES: '' }).roundResults.afterKickoffMs,
+    ).toBe(110 * 60_000);
+    for (const [value, message] of [
+      ['-1', 'must be 0 or more'],
+      ['1.5', 'must be a whole number'],
+      ['two hours', 'must be a number'],
+      ['20000', 'must be at most 10080'],
+    ])
+      expect(() => loadConfig({ ROUND_RESULTS_AFTER_KICKOFF_MINUTES: value }), value).toThrow(
+        `ROUND_RESULTS_AFTER_KICKOFF_MINUTES: ${message}`,
+      );
+  });
+
   it('derives PUBLIC_URL from PORT', () => {
     expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
   });

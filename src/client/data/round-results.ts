@@ -1,4 +1,10 @@
-import { scoreRound, type ScoredRound } from '../../domain/rounds';
+import {
+  firstKickoffOf,
+  isRoundInSeason,
+  runningTotal,
+  scoreRound,
+  type ScoredRound,
+} from '../../domain/rounds';
 import type { RoundStanding } from '../../domain/score-tips';
 import { db as defaultDb, type BetRow, type HunchDb, type RoundRow } from './db';
 
@@ -49,4 +55,35 @@ export async function readLastMatchdayWinners(
     if (results.isComplete) return results.winners;
   }
   return [];
+}
+
+/**
+ * The season's running total from the mirror, by the rule the server's rounds list uses: each
+ * player's round points over the running season's rounds (all the group's rounds while no season
+ * runs), best first; `season` names the running season, if any.
+ */
+export async function readSeasonTotals(
+  groupId: number,
+  db: HunchDb = defaultDb,
+): Promise<{ season: string | null; table: NamedStanding[] }> {
+  const [rounds, seasons, members] = await Promise.all([
+    db.rounds.where('groupId').equals(groupId).toArray(),
+    db.seasons.where('groupId').equals(groupId).toArray(),
+    db.memberships.where('groupId').equals(groupId).toArray(),
+  ]);
+  const season = seasons.find((row) => row.state === 'active');
+  const counted = rounds.filter(
+    (round) => round.id > 0 && isRoundInSeason(firstKickoffOf(round.matches), season),
+  );
+  const tables = await Promise.all(
+    counted.map(async (round) => (await readRoundResults(round, db)).table),
+  );
+  const names = new Map(members.map((member) => [member.userId, member.userName]));
+  return {
+    season: season?.name ?? null,
+    table: runningTotal(tables).map((standing) => ({
+      ...standing,
+      name: names.get(standing.userId) ?? 'Former member',
+    })),
+  };
 }

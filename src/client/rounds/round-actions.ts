@@ -1,9 +1,10 @@
+import type { ScoringTable } from '../../domain/score-tips';
 import type { CreateRoundRequest } from '../../domain/schemas/rounds';
 import { refusalText, signedOutError } from '../data/api-client';
 import { placeWagerMutator, updateWagerMutator } from '../data/bet-mutators';
 import { db } from '../data/db';
 import { localData } from '../data/local-data';
-import { createRoundMutator } from '../data/round-mutators';
+import { createRoundMutator, updateRoundMutator } from '../data/round-mutators';
 import { sessionStore } from '../data/session';
 
 // The rounds' writes, through the outbox's named mutators: a round (data/round-mutators.ts), and
@@ -15,6 +16,16 @@ export async function createRound(groupId: number, request: CreateRoundRequest):
   if (!sessionStore.user) throw signedOutError();
   const tempId = localData.outbox.tempId();
   await localData.run(createRoundMutator, { tempId, groupId, request });
+}
+
+/** An admin's new points for a round, before its first kick-off (the server refuses after). */
+export async function updateScoring(
+  groupId: number,
+  roundId: number,
+  scoring: ScoringTable,
+): Promise<void> {
+  if (!sessionStore.user) throw signedOutError();
+  await localData.run(updateRoundMutator, { groupId, roundId, scoring });
 }
 
 export type TipInput = { betId: number; prediction: string };

@@ -1,9 +1,12 @@
-import { CalendarDays, Save } from 'lucide-react';
+import { CalendarDays, Pencil, Save } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { isBettingOpen } from '../../domain/fair-resolution';
+import { canManageGroup } from '../../domain/policies/group-policy';
+import { hasRoundStarted } from '../../domain/rounds';
 import { formatScore, parseScore } from '../../domain/score-tips';
 import { useSession } from '../data/use-session';
+import { rosterOf, useGroup } from '../groups/use-groups';
 import { AppPage } from '../shell/app-page';
 import { toast } from '../shell/toast-store';
 import { Button } from '../ui/button';
@@ -14,6 +17,7 @@ import { Spinner } from '../ui/spinner';
 import { useNow } from '../ui/use-now';
 import { MatchRow, type ScoreDraft } from './match-row';
 import { saveTips, type TipInput } from './round-actions';
+import { openScoringSheet, SCORING_TEXT } from './scoring-sheet';
 import { RoundTable } from './round-table';
 import { useMyTips, useRound, useRoundResults } from './use-rounds';
 import styles from './rounds.module.css';
@@ -39,6 +43,7 @@ export function RoundPage() {
   const round = useRound(Number(params.roundId));
   const results = useRoundResults(round);
   const { user } = useSession();
+  const group = useGroup(groupId);
   const mine = useMyTips(round, user?.id);
   const now = useNow(15_000);
   const [drafts, setDrafts] = useState<Record<number, ScoreDraft>>({});
@@ -102,8 +107,27 @@ export function RoundPage() {
     const bet = results.bets.get(match.betId);
     return bet !== undefined && isBettingOpen(bet, now);
   });
+  // An admin may change the points until the first kick-off (the rule the server applies).
+  const canEditScoring =
+    round.id > 0 &&
+    Boolean(group && user && canManageGroup(rosterOf(group), user.id)) &&
+    !hasRoundStarted(round.matches, now);
   return (
-    <AppPage title={round.name}>
+    <AppPage
+      title={round.name}
+      actions={
+        canEditScoring && (
+          <Button
+            size="small"
+            variant="secondary"
+            icon={<Pencil size={16} aria-hidden="true" />}
+            onClick={() => openScoringSheet(round)}
+          >
+            {SCORING_TEXT.open}
+          </Button>
+        )
+      }
+    >
       <p className={styles.meta}>
         <Link to={`/group/${round.groupId}/rounds`}>All rounds</Link> ·{' '}
         {TEXT.scoring(exact, difference, tendency)}

@@ -9,11 +9,16 @@ import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { EmptyState } from '../ui/empty-state';
 import { openNewRoundSheet } from './new-round-sheet';
-import { kickoffText, useRounds } from './use-rounds';
+import { RoundTable } from './round-table';
+import { kickoffText, useRounds, useSeasonTotals } from './use-rounds';
 import styles from './rounds.module.css';
 
 // /group/:id/rounds: the group's tipping rounds, newest first, each to its page; admins make a
-// new one here. Read from the mirror, so it opens offline.
+// new one here, and below them the season's running total (data/round-results.ts). Read from
+// the mirror, so it opens offline.
+
+/** The running total's heading: the running season's, or the group's rounds' while none runs. */
+const totalTitle = (season: string | null) => (season ? `${season} total` : 'Season total');
 
 const matchesText = (count: number) => `${count} ${count === 1 ? 'match' : 'matches'}`;
 
@@ -22,6 +27,7 @@ export function RoundsPage() {
   const { user } = useSession();
   const group = useGroup(groupId);
   const rounds = useRounds(groupId);
+  const totals = useSeasonTotals(groupId);
   // Who makes rounds: whoever manages the group, the rule the server applies (manageRounds).
   const isAdmin = Boolean(group && user && canManageGroup(rosterOf(group), user.id));
   return (
@@ -59,6 +65,21 @@ export function RoundsPage() {
             <RoundLink key={round.id} round={round} />
           ))}
         </ul>
+      )}
+      {totals && totals.table.length > 0 && (
+        <section aria-labelledby="season-total" className={styles.section}>
+          <h2 id="season-total" className={styles.sectionTitle}>
+            {totalTitle(totals.season)}
+          </h2>
+          <Card>
+            <RoundTable
+              caption={totalTitle(totals.season)}
+              table={totals.table}
+              winners={[]}
+              userId={user?.id}
+            />
+          </Card>
+        </section>
       )}
     </AppPage>
   );

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db, type RoundRow, type WagerRow } from '../data/db';
-import { readRoundResults, type RoundResults } from '../data/round-results';
+import { readRoundResults, readSeasonTotals, type RoundResults } from '../data/round-results';
 
 /** The group's rounds from the mirror, newest first. */
 export function useRounds(groupId: number): RoundRow[] | undefined {
@@ -20,6 +20,11 @@ export function useRoundResults(round: RoundRow | null | undefined): RoundResult
     async () => (round ? readRoundResults(round) : undefined),
     [round?.id, round?.version, round?.matches.length],
   );
+}
+
+/** The season's running total over the group's rounds, live (data/round-results.ts). */
+export function useSeasonTotals(groupId: number) {
+  return useLiveQuery(() => readSeasonTotals(groupId), [groupId]);
 }
 
 /** The player's own tips on the round's matches, by bet id. */

@@ -9,7 +9,8 @@ import { isSameTeam, type ProviderMatch, type ResultsProvider } from '../rounds/
 import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './interval-job';
 
 // Tipping rounds' results from a provider (docs/rules.md "Tipping rounds"): a match still
-// without a result 110 minutes after its kick-off is asked about, and a finished one is
+// without a result 110 minutes (ROUND_RESULTS_AFTER_KICKOFF_MINUTES) after its kick-off is
+// asked about, and a finished one is
 // resolved through the bets' own resolution (settleByResolution), its history line "Result
 // from football-data.org"; the round's creator is its resolver, so they may undo it, and a
 // dispute reaches it like any result. Several instances poll at once: each pass first claims
@@ -18,7 +19,7 @@ import { startIntervalJob, type IntervalJob, type IntervalJobOptions } from './i
 // its own transaction on the bet taken FOR UPDATE SKIP LOCKED and only while still active, so
 // a result is filled once, whoever else (a person, another instance) got there first.
 
-/** A match is asked about this long after kick-off: 90 minutes, half-time and stoppage time. */
+/** A match is asked about this long after kick-off by default: 90 minutes, half-time and stoppage time. */
 export const RESULT_AFTER_KICKOFF_MS = 110 * 60 * 1000;
 /** A match asked about is not asked again before this. */
 export const RESULT_RECHECK_MS = 10 * 60 * 1000;
@@ -29,12 +30,18 @@ export interface RoundResultsDeps {
   db: Database;
   events: EventBus;
   provider: ResultsProvider;
+  /** How long after kick-off a match is first asked about (default RESULT_AFTER_KICKOFF_MS). */
+  afterKickoffMs?: number;
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Claims the due matches for this pass: no other instance asks about them until the recheck. */
-async function claimDueMatches(db: Database, now: Date): Promise<RoundMatchRow[]> {
+async function claimDueMatches(
+  db: Database,
+  now: Date,
+  afterKickoffMs: number,
+): Promise<RoundMatchRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: roundMatches.id })
@@ -43,7 +50,7 @@ async function claimDueMatches(db: Database, now: Date): Promise<RoundMatchRow[]
       .where(
         and(
           eq(bets.state, 'active'),
-          lte(roundMatches.kickoff, new Date(now.getTime() - RESULT_AFTER_KICKOFF_MS)),
+          lte(roundMatches.kickoff, new Date(now.getTime() - afterKickoffMs)),
           or(
             isNull(roundMatches.resultCheckedAt),
             lte(roundMatches.resultCheckedAt, new Date(now.getTime() - RESULT_RECHECK_MS)),
@@ -118,7 +125,11 @@ function finalScore(match: ProviderMatch): string | null {
 /** One pass at `now`: answers the bet ids it resolved. */
 export async function runRoundResults(deps: RoundResultsDeps, now: Date = new Date()) {
   const resolved: number[] = [];
-  const claimed = await claimDueMatches(deps.db, now);
+  const claimed = await claimDueMatches(
+    deps.db,
+    now,
+    deps.afterKickoffMs ?? RESULT_AFTER_KICKOFF_MS,
+  );
   if (claimed.length === 0) return resolved;
   const answers = await findProviderMatches(deps, claimed);
   for (const match of claimed) {

@@ -49,11 +49,18 @@ export function registerTimedJobs(
   // Seasons whose end date passed end: standings archived, points reset if chosen.
   startJob(config.seasonsIntervalMs, (o) => startSeasonsJob({ ...o, db, events }));
   // Tipping rounds' results from football-data.org; without a token admins type them.
-  const { token: footballToken, url: footballUrl } = config.footballData;
+  const {
+    token: footballToken,
+    url: footballUrl,
+    intervalMs,
+    afterKickoffMs,
+  } = config.roundResults;
   const provider =
     footballToken && footballDataProvider({ url: footballUrl, token: footballToken });
   if (provider)
-    startJob(config.resultsIntervalMs, (o) => startRoundResultsJob({ ...o, db, events, provider }));
+    startJob(intervalMs, (o) =>
+      startRoundResultsJob({ ...o, db, events, provider, afterKickoffMs }),
+    );
   // Closes-soon and resolve reminders, and the inbox's pruning.
   startJob(config.reminderIntervalMs, (o) =>
     startRemindersJob({ ...o, db, events, closesSoonMs: config.closesSoonReminderMs }),

@@ -1,10 +1,17 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { readRoundList } from '../../domain/fixtures';
-import { DEFAULT_SCORING, type RoundStanding, type ScoringTable } from '../../domain/score-tips';
+import {
+  firstKickoffOf,
+  hasRoundStarted,
+  isRoundInSeason,
+  runningTotal,
+} from '../../domain/rounds';
+import { DEFAULT_SCORING, type ScoringTable } from '../../domain/score-tips';
 import { type CreateRoundRequest, type Round, type RoundList } from '../../domain/schemas/rounds';
 import type { AuthUser } from '../auth/tokens';
 import type { Database, Executor } from '../db/connect';
 import { roundMatches, rounds, type RoundRow } from '../db/rounds-schema';
+import { seasons } from '../db/seasons-schema';
 import type { BetRow } from '../db/schema';
 import { notFound, roundStarted, validationFailed } from '../errors';
 import type { EventBus } from '../events';
@@ -118,37 +125,31 @@ export function createRoundsService({ db, events, now = () => new Date() }: Roun
       return readRound(db, round);
     },
 
-    /** GET /groups/{id}/rounds: the rounds, newest first, and the running total over them all. */
+    /**
+     * GET /groups/{id}/rounds: the rounds, newest first, and the season's running total (the
+     * running season's rounds; with none running, all of them).
+     */
     async listRounds(caller: AuthUser, groupId: number): Promise<RoundList> {
       await requireGroupAccess(db, { userId: caller.id, groupId, permission: 'read' });
       const rows = await listGroupRounds(db, groupId);
       const scored = await scoreRounds(db, rows, await listActiveMemberIds(db, groupId));
-      const totals = new Map<number, RoundStanding>();
-      for (const { table } of scored)
-        for (const standing of table) {
-          const total = totals.get(standing.userId) ?? {
-            userId: standing.userId,
-            points: 0,
-            exact: 0,
-            difference: 0,
-            tendency: 0,
-          };
-          total.points += standing.points;
-          total.exact += standing.exact;
-          total.difference += standing.difference;
-          total.tendency += standing.tendency;
-          totals.set(standing.userId, total);
-        }
+      const [season] = await db
+        .select({ startsAt: seasons.startsAt, endsAt: seasons.endsAt })
+        .from(seasons)
+        .where(and(eq(seasons.groupId, groupId), eq(seasons.state, 'active')))
+        .limit(1);
       return {
         rounds: scored.map(({ round, matches, winners }) => ({
           id: round.id,
           name: round.name,
-          firstKickoff: matches[0] ? matches[0].kickoff.toISOString() : null,
+          firstKickoff: firstKickoffOf(matches)?.toISOString() ?? null,
           matchCount: matches.length,
           matchdayWinners: winners,
         })),
-        totals: [...totals.values()].sort(
-          (a, b) => b.points - a.points || b.exact - a.exact || a.userId - b.userId,
+        totals: runningTotal(
+          scored
+            .filter(({ matches }) => isRoundInSeason(firstKickoffOf(matches), season))
+            .map(({ table }) => table),
         ),
       };
     },
@@ -169,7 +170,7 @@ export function createRoundsService({ db, events, now = () => new Date() }: Roun
           .select({ kickoff: roundMatches.kickoff })
           .from(roundMatches)
           .where(eq(roundMatches.roundId, round.id));
-        if (kickoffs.some(({ kickoff }) => kickoff.getTime() <= at.getTime())) throw roundStarted();
+        if (hasRoundStarted(kickoffs, at.getTime())) throw roundStarted();
         const [updated] = await tx
           .update(rounds)
           .set({

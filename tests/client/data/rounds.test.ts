@@ -3,8 +3,9 @@ import '../node-browser';
 import { describe, expect, it } from 'vitest';
 import { placeWagerMutator } from '../../../src/client/data/bet-mutators';
 import { createRoundMutator, updateRoundMutator } from '../../../src/client/data/round-mutators';
+import { readSeasonTotals } from '../../../src/client/data/round-results';
 import type { RoundList } from '../../../src/domain/schemas/rounds';
-import { NO_EXPIRY_TIMER } from '../../server/bets/bet.factories';
+import { NO_EXPIRY_TIMER, resolve } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { createRound, csvLine, tip } from '../../server/rounds/round.factories';
 import { useDeviceServer } from './device.fixture';
@@ -150,5 +151,52 @@ describe('a round in the mirror', () => {
     // Sent again, it is not applied twice.
     const again = await tip(server, friend, late!.betId, '0-0');
     expect(again.status).toBe(409);
+  });
+});
+
+describe("the season's running total", () => {
+  it('is worked out on the device as the server works it out, over the running season', async () => {
+    const { admin, friend, group } = await setUp();
+    /** A one-match round kicking off in an hour, tipped, then played and resolved 2-1. */
+    const playRound = async (name: string, tips: Array<[typeof admin, string]>) => {
+      const round = await createRound(server, admin, group, {
+        name,
+        csv: csvOf(csvLine(server, HOUR, 'Ajax', 'PSV')),
+      });
+      const betId = round.matches[0]!.betId;
+      for (const [user, prediction] of tips)
+        expect((await tip(server, user, betId, prediction)).status).toBe(201);
+      server.clock.advance(2 * HOUR);
+      expect((await resolve(server, admin, { id: betId }, '2-1')).status).toBe(200);
+    };
+    const phone = await openDevice(friend);
+    const sameAsServer = async () => {
+      await phone.local.sync();
+      const device = await readSeasonTotals(group.id, phone.db);
+      const { totals } = await roundsOnServer(group, friend.accessToken);
+      expect(device.table.map(({ name: _name, ...line }) => line)).toEqual(totals);
+      return device;
+    };
+    await playRound('Matchday 7', [
+      [admin, '2-1'],
+      [friend, '1-0'],
+    ]);
+    await playRound('Matchday 8', [[friend, '2-1']]);
+    // No season runs: every round counts.
+    const before = await sameAsServer();
+    expect(before.season).toBeNull();
+    expect(before.table[0]).toMatchObject({ userId: friend.user.id, points: 7 });
+    expect(before.table[0]!.name).toMatch(/^Ben/);
+
+    const season = await server.request('POST', `/api/groups/${group.id}/seasons`, {
+      token: admin.accessToken,
+      body: { name: 'Winter', endsAt: new Date(server.clock.now().getTime() + 30 * 24 * HOUR) },
+    });
+    expect(season.status, season.text).toBe(201);
+    await playRound('Matchday 9', [[admin, '2-1']]);
+    const during = await sameAsServer();
+    expect(during.season).toBe('Winter');
+    expect(during.table[0]).toMatchObject({ userId: admin.user.id, points: 4 });
+    expect(during.table.find((line) => line.userId === friend.user.id)?.points).toBe(0);
   });
 });

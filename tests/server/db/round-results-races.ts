@@ -6,10 +6,7 @@ import { footballDataProvider } from '../../../src/server/rounds/football-data';
 import { HOUR, resolve } from '../bets/bet.factories';
 import { createGroupWithRoles } from '../groups/group.factories';
 import type { TestServer } from '../harness';
-import {
-  startFootballDataStandIn,
-  type FootballDataStandIn,
-} from '../rounds/football-data-stand-in';
+import { startFootballDataStandIn, type FootballDataStandIn } from '../../football-data-stand-in';
 import { createRound, csvLine } from '../rounds/round.factories';
 
 // The round results job on two instances at once (src/server/jobs/round-results.job.ts), run

@@ -5,7 +5,7 @@ import { footballDataProvider, isSameTeam } from '../../../src/server/rounds/foo
 import { HOUR, NO_EXPIRY_TIMER, resolve } from '../bets/bet.factories';
 import { createGroupWithRoles } from '../groups/group.factories';
 import { useTestServer } from '../harness';
-import { startFootballDataStandIn, type FootballDataStandIn } from './football-data-stand-in';
+import { startFootballDataStandIn, type FootballDataStandIn } from '../../football-data-stand-in';
 import { createRound, csvLine, getRound, tip } from './round.factories';
 
 // Results from football-data.org through the local stand-in of its v4 API: asked only 110
@@ -84,6 +84,28 @@ describe('the football-data.org results job', () => {
     } finally {
       server.clock.advance(-(HOUR + 112 * 60_000));
     }
+  });
+
+  it('waits as long after kick-off as the operator set (ROUND_RESULTS_AFTER_KICKOFF_MINUTES)', async () => {
+    const { group, admin } = await createGroupWithRoles(server);
+    const round = await createRound(server, admin, group, {
+      name: 'Matchday 5',
+      csv: csvLine(server, HOUR, 'Leipzig', 'Freiburg', 9005),
+    });
+    const match = round.matches[0]!;
+    standIn.matches = [
+      {
+        id: 9005,
+        utcDate: match.kickoff,
+        status: 'FINISHED',
+        home: 'RB Leipzig',
+        away: 'SC Freiburg',
+        fullTime: { home: 0, away: 0 },
+      },
+    ];
+    const later = { ...deps(), afterKickoffMs: 130 * 60_000 };
+    expect(await runRoundResults(later, at(HOUR + 120 * 60_000))).toEqual([]);
+    expect(await runRoundResults(later, at(HOUR + 131 * 60_000))).toEqual([match.betId]);
   });
 
   it('links a match without an id by its teams and day, and leaves unfinished ones for later', async () => {
@@ -174,9 +196,11 @@ describe('the football-data.org results job', () => {
 
 describe('its settings', () => {
   it('polls nothing without a token, and refuses a provider URL that is not http(s)', () => {
-    expect(loadConfig({}).footballData).toEqual({
+    expect(loadConfig({}).roundResults).toEqual({
       token: undefined,
       url: 'https://api.football-data.org',
+      intervalMs: 300_000,
+      afterKickoffMs: 110 * 60_000,
     });
     expect(() => loadConfig({ FOOTBALL_DATA_URL: 'ftp://example.org' })).toThrow(
       'FOOTBALL_DATA_URL',
