@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import {
 } from '../../src/server/db/connect';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
 import { hangGuard } from '../hang-guard';
+import { migratedSnapshot } from '../migrated-pglite';
 import { assertLedgerMatchesMemberships } from './ledger-assertions';
 
 // The server test harness: a real app listening on a random port, on a real database of
@@ -144,8 +145,9 @@ export async function openTestDatabase(): Promise<DatabaseConnection> {
       },
     };
   }
-  const snapshot = readFileSync(inject('pgliteSnapshot'));
-  return fromPglite(await createPglite({ loadDataDir: new Blob([snapshot]) }));
+  return fromPglite(
+    await createPglite({ loadDataDir: migratedSnapshot(inject('pgliteSnapshot')) }),
+  );
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
