@@ -14,9 +14,11 @@ import {
 } from '../../../src/domain/policies/bet-policy';
 import {
   deleteCommentRefusal,
+  canMute,
   muteRefusal,
   readGroupRefusal,
   type DeleteCommentRefusal,
+  type GroupRole,
   type GroupViewer,
   type MemberRefusal,
 } from '../../../src/domain/policies/group-policy';
@@ -31,6 +33,7 @@ import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.
 import { useTestServer } from '../../server/harness';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { betPageFacts, mirrorPolicy } from '../../../src/client/bets/mirror-policy';
+import { mirrorRole } from '../../../src/client/groups/use-groups';
 import { openDevice, type Device } from './device.fixture';
 
 // One rulebook, three columns: for every bet action × role × bet state, the server accepts
@@ -388,8 +391,10 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
 // The group's own rules, asked by the group page and the bet page alike
 // (src/domain/policies/group-policy.ts, through the bet policy for a bet): reading a private and
 // a public group and its bets, a bet's comments (reading them, writing one, deleting one's own
-// and another's), muting the group or one of its bets, sharing a bet's public link. Each for a current admin and member, a member who left, one an admin
-// removed, and someone who never joined; the policy asked with the group as the server sends it.
+// and another's), muting the group or one of its bets, sharing a bet's public link. Each for a
+// current admin and member, a member who left, one an admin removed, and someone who never
+// joined; the policy asked with the group as the server sends it, and each player's device
+// offering exactly what the server accepts, from the mirror it pulled as that player.
 
 const GROUP_ROLES = ['admin', 'member', 'former', 'removed', 'outsider'] as const;
 type GroupRoleName = (typeof GROUP_ROLES)[number];
@@ -441,7 +446,60 @@ describe('group rules', () => {
         bet,
       };
     }
+    // Each player's device pulls its mirror, then answers as its screens ask.
+    const now = server.clock.now().getTime();
+    for (const role of GROUP_ROLES) {
+      const device = await openDevice(server, people[role]);
+      devices.push(device);
+      await device.local.sync();
+      await device.local.whenIdle();
+      const userId = people[role].user.id;
+      for (const privacy of ['private', 'public'] as const) {
+        const { group: known, bet } = places[privacy];
+        const rows = {
+          membership: await device.db.memberships.get([known.id, userId]),
+          group: await device.db.groups.get(known.id),
+        };
+        groupOffers.set(`${role} ${privacy}`, {
+          // The group page's role badge, Mute group and each comment's Delete.
+          role: mirrorRole({ userId, ...rows }),
+          // The bet page's: from the mirror, or from its own load of a bet the mirror lacks.
+          bet: await devicePolicy(device, userId, bet.id, now),
+        });
+      }
+    }
   });
+
+  /** What each role's device offers in each group, by "role privacy". */
+  const groupOffers = new Map<string, { role: GroupRole; bet: BetPolicy | null }>();
+
+  /** What `role`'s device offers for `action`; undefined where the device decides nothing (reading a group: it shows what the server sent). */
+  function groupDeviceOffers(
+    action: GroupAction,
+    role: GroupRoleName,
+    privacy: GroupPrivacy,
+  ): boolean | undefined {
+    const offers = groupOffers.get(`${role} ${privacy}`)!;
+    const userId = people[role].user.id;
+    switch (action) {
+      case 'readGroup':
+        return undefined;
+      case 'readBet':
+        return Boolean(offers.bet?.read.allowed);
+      case 'readComments':
+      case 'comment':
+        return Boolean(offers.bet?.comment.allowed);
+      case 'deleteOwnComment':
+      case 'deleteOthersComment':
+        return canDeleteComment(commentFor(action, role, privacy), { userId, role: offers.role });
+      case 'muteGroup':
+        return canMute({ role: offers.role });
+      case 'muteBet':
+        return Boolean(offers.bet?.mute.allowed);
+      case 'shareBet':
+        return Boolean(offers.bet?.share.allowed);
+    }
+  }
 
   const groupOutcome = (refusal: MemberRefusal | DeleteCommentRefusal | null) =>
     refusal ? `refused ${refusal}` : 'accepted';
@@ -556,14 +614,23 @@ describe('group rules', () => {
             body,
           });
           expect(response.status, `${response.status} ${response.text}`).toBeLessThan(500);
+          const offered = groupDeviceOffers(action, role, privacy);
           return {
             case: `${role} of a ${privacy} group`,
             server: outcome(response.status < 300, (response.body as { code?: string }).code),
             policy: groupPolicyOutcome(action, role, privacy),
+            device: offered === undefined ? 'decides nothing' : offered ? 'offered' : 'not offered',
           };
         }),
       );
       expect(results.filter((result) => result.server !== result.policy)).toEqual([]);
+      expect(
+        results.filter(
+          (result) =>
+            result.device !== 'decides nothing' &&
+            (result.device === 'offered') !== (result.server === 'accepted'),
+        ),
+      ).toEqual([]);
       expect(results.some((result) => result.policy === 'accepted')).toBe(true);
       expect(results.some((result) => result.policy !== 'accepted')).toBe(true);
     },
