@@ -14,7 +14,9 @@ import {
 } from '../../../src/domain/policies/bet-policy';
 import {
   deleteCommentRefusal,
+  canManageGroup,
   canMute,
+  manageGroupRefusal,
   muteRefusal,
   readGroupRefusal,
   type DeleteCommentRefusal,
@@ -31,9 +33,10 @@ import {
 } from '../../server/bets/bet.factories';
 import { createGroup, createPlayer, joinGroup } from '../../server/groups/group.factories';
 import { useTestServer } from '../../server/harness';
+import { refusalError } from '../../../src/server/groups/group-access';
 import { createBetActions } from '../../../src/client/bets/bet-actions';
 import { betPageFacts, mirrorPolicy } from '../../../src/client/bets/mirror-policy';
-import { mirrorRole } from '../../../src/client/groups/use-groups';
+import { mirrorRole, rosterOf } from '../../../src/client/groups/use-groups';
 import { openDevice, type Device } from './device.fixture';
 
 // One rulebook, three columns: for every bet action × role × bet state, the server accepts
@@ -391,7 +394,8 @@ describe.each(Object.keys(ACTIONS) as Action[])('%s', (action) => {
 // The group's own rules, asked by the group page and the bet page alike
 // (src/domain/policies/group-policy.ts, through the bet policy for a bet): reading a private and
 // a public group and its bets, a bet's comments (reading them, writing one, deleting one's own
-// and another's), muting the group or one of its bets, sharing a bet's public link. Each for a
+// and another's), muting the group or one of its bets, sharing a bet's public link, managing its
+// seasons (starting one; ending one asks the same rule on both sides). Each for a
 // current admin and member, a member who left, one an admin removed, and someone who never
 // joined; the policy asked with the group as the server sends it, and each player's device
 // offering exactly what the server accepts, from the mirror it pulled as that player.
@@ -409,6 +413,7 @@ const GROUP_ACTIONS = [
   'muteGroup',
   'muteBet',
   'shareBet',
+  'startSeason',
 ] as const;
 type GroupAction = (typeof GROUP_ACTIONS)[number];
 
@@ -465,13 +470,18 @@ describe('group rules', () => {
           role: mirrorRole({ userId, ...rows }),
           // The bet page's: from the mirror, or from its own load of a bet the mirror lacks.
           bet: await devicePolicy(device, userId, bet.id, now),
+          // The seasons page's Start and End (and the group page's settings).
+          manages: Boolean(rows.group && canManageGroup(rosterOf(rows.group), userId)),
         });
       }
     }
   });
 
   /** What each role's device offers in each group, by "role privacy". */
-  const groupOffers = new Map<string, { role: GroupRole; bet: BetPolicy | null }>();
+  const groupOffers = new Map<
+    string,
+    { role: GroupRole; bet: BetPolicy | null; manages: boolean }
+  >();
 
   /** What `role`'s device offers for `action`; undefined where the device decides nothing (reading a group: it shows what the server sent). */
   function groupDeviceOffers(
@@ -498,6 +508,8 @@ describe('group rules', () => {
         return Boolean(offers.bet?.mute.allowed);
       case 'shareBet':
         return Boolean(offers.bet?.share.allowed);
+      case 'startSeason':
+        return offers.manages;
     }
   }
 
@@ -553,6 +565,11 @@ describe('group rules', () => {
         return verdictOutcome(policy.mute);
       case 'shareBet':
         return verdictOutcome(policy.share);
+      case 'startSeason': {
+        // The policy names why; the server answers with the code every client knows for it.
+        const refusal = manageGroupRefusal(known, id);
+        return refusal ? `refused ${refusalError(refusal).code}` : 'accepted';
+      }
     }
   }
 
@@ -593,6 +610,15 @@ describe('group rules', () => {
         return { method: 'PUT', path: `/api/bets/${bet.id}/mute`, body: { muted: true } };
       case 'shareBet':
         return { method: 'POST', path: `/api/bets/${bet.id}/share` };
+      case 'startSeason':
+        return {
+          method: 'POST',
+          path: `/api/groups/${group.id}/seasons`,
+          body: {
+            name: 'By the book',
+            endsAt: new Date(server.clock.now().getTime() + 7 * DAY).toISOString(),
+          },
+        };
     }
   }
 
