@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openSignedIn, signInNewPlayer } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, seedBetTable } from './bets.helpers';
@@ -15,41 +15,79 @@ import { walkPushAndOfflineStates } from './push.helpers';
 // axe-core finds no violation on any screen, each visited once and checked in the light theme
 // and then the dark one (expectAccessible; docs/conventions.md, Accessible).
 
-const PUBLIC_PAGES = [
+// The pages drawn at build time: each a small static file, visited in turn in one page.
+const STATIC_PAGES = [
   '/landing',
   '/how-it-works',
   '/about',
   '/blog',
   '/terms-conditions',
   '/privacy-policy',
-  '/login',
-  '/register',
-  '/continue-as-guest',
-  '/forgot-password',
-  '/reset-password',
-  '/reset-password/some-token',
 ];
 
-for (const path of PUBLIC_PAGES) {
-  test(`no axe violations on ${path}`, async ({ page }) => {
+test('no axe violations on the public pages', async ({ page }) => {
+  for (const path of STATIC_PAGES) {
     await page.goto(path);
     await expect(page.locator('h1').first()).toBeVisible();
     await expectAccessible(page, path);
-  });
+  }
+});
+
+/** Follows an in-app link or button to the screen at `path`, without a reload. */
+async function followTo(page: Page, role: 'link' | 'button', name: string, path: string) {
+  await page.getByRole(role, { name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.locator('h1').first()).toBeVisible();
 }
 
+/** Opens a tab of the app's navigation (client-side, no reload). */
+async function openTab(page: Page, label: 'Leaderboard' | 'Group' | 'Profile', path: string) {
+  await page.getByRole('link', { name: label, exact: true }).first().click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.locator('h1').first()).toBeAttached();
+}
+
+// The signed-out screens of the app, then a guest's: two full loads, the others reached as a
+// visitor does, through the app's own links (no reload of the app between them).
+test('no axe violations on the signed-out screens, a guest profile and the upgrade modal', async ({
+  page,
+}) => {
+  await page.goto('/reset-password');
+  await expect(page.locator('h1').first()).toBeVisible();
+  await expectAccessible(page, '/reset-password');
+  await page.goto('/reset-password/some-token');
+  await expect(page.locator('h1').first()).toBeVisible();
+  await expectAccessible(page, '/reset-password/some-token');
+  await followTo(page, 'link', 'Back to Login', '/login');
+  await expectAccessible(page, '/login');
+  await followTo(page, 'button', 'Forgot your password?', '/forgot-password');
+  await expectAccessible(page, '/forgot-password');
+  await followTo(page, 'link', 'Back to Login', '/login');
+  await followTo(page, 'link', 'Sign up', '/register');
+  await expectAccessible(page, '/register');
+  await followTo(page, 'link', 'Sign in', '/login');
+  await followTo(page, 'button', 'Continue as Guest', '/continue-as-guest');
+  await expectAccessible(page, '/continue-as-guest');
+  await page.getByLabel('Display name').fill('Axe Guest');
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await openTab(page, 'Profile', '/profile');
+  await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
+  await expectAccessible(page, 'guest profile');
+  await page.getByRole('button', { name: 'Using Temporary Account' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade to a Full Account' })).toBeVisible();
+  await expectAccessible(page, 'upgrade modal');
+});
+
+// /group without a group is checked by the group screens' test below.
 test('no axe violations on the signed-in screens and the account modals', async ({
   page,
   request,
 }) => {
   await signInNewPlayer(page, request);
   await expectAccessible(page, '/dashboard');
-  for (const path of ['/profile', '/leaderboard', '/group']) {
-    await page.goto(path);
-    await expect(page.locator('h1').first()).toBeAttached();
-    await expectAccessible(page, path);
-  }
-  await page.goto('/profile');
+  await openTab(page, 'Profile', '/profile');
+  await expectAccessible(page, '/profile');
   await page.getByRole('button', { name: 'Edit' }).click();
   await expect(page.getByRole('dialog', { name: 'Edit Profile' })).toBeVisible();
   await expectAccessible(page, 'edit-account modal');
@@ -57,6 +95,9 @@ test('no axe violations on the signed-in screens and the account modals', async 
   await page.getByRole('button', { name: 'Delete account' }).click();
   await expect(page.getByRole('dialog', { name: 'Delete your account?' })).toBeVisible();
   await expectAccessible(page, 'delete-account modal');
+  await page.keyboard.press('Escape');
+  await openTab(page, 'Leaderboard', '/leaderboard');
+  await expectAccessible(page, '/leaderboard');
 });
 
 test('no axe violations on the group screens and modals', async ({ page, request }) => {
@@ -92,7 +133,11 @@ test('no axe violations on the group screens and modals', async ({ page, request
   await expect(page.getByRole('list', { name: 'My groups' })).toBeVisible();
   await expectAccessible(page, 'group selector');
   await page.keyboard.press('Escape');
-  for (const path of ['/group', '/group/create', '/leaderboard', '/group/999999']) {
+  await openTab(page, 'Group', '/group');
+  await expectAccessible(page, '/group');
+  await openTab(page, 'Leaderboard', '/leaderboard');
+  await expectAccessible(page, '/leaderboard');
+  for (const path of ['/group/create', '/group/999999']) {
     await page.goto(path);
     await expect(page.locator('h1').first()).toBeAttached();
     await expectAccessible(page, path);
@@ -165,19 +210,6 @@ test('no axe violations on the tipping round screens and sheets', async ({ page,
   await page.getByRole('button', { name: 'Edit points' }).click();
   await expect(page.getByRole('dialog', { name: 'Round points' })).toBeVisible();
   await expectAccessible(page, 'round points sheet');
-});
-
-test('no axe violations for a guest and the upgrade modal', async ({ page }) => {
-  await page.goto('/continue-as-guest');
-  await page.getByLabel('Display name').fill('Axe Guest');
-  await page.getByRole('button', { name: 'Continue as Guest' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto('/profile');
-  await expect(page.getByRole('heading', { name: "You're playing as a guest" })).toBeVisible();
-  await expectAccessible(page, 'guest profile');
-  await page.getByRole('button', { name: 'Using Temporary Account' }).click();
-  await expect(page.getByRole('dialog', { name: 'Upgrade to a Full Account' })).toBeVisible();
-  await expectAccessible(page, 'upgrade modal');
 });
 
 // Push and offline: the join prompt, the profile's push card on, off and

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openSignedIn, signIn } from './accounts.helpers';
+import { openSignedIn } from './accounts.helpers';
 import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 import {
   activeGroupButton,
@@ -30,8 +30,7 @@ test('a private group shared by link: a signed-out friend continues as a guest, 
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   const ownerPage = await ownerContext.newPage();
-  await ownerPage.goto('/login');
-  await signIn(ownerPage, owner.person);
+  await openSignedIn(ownerPage, owner.person);
   await expect(ownerPage).toHaveURL(/\/dashboard$/);
   // No group yet: the header offers Join Group.
   await expect(
@@ -127,8 +126,7 @@ test('joining a public group by typing part of its name, then switching groups i
   const player = await registerPlayer(request);
   await joinViaApi(request, player, other.name);
 
-  await page.goto('/login');
-  await signIn(page, player.person);
+  await openSignedIn(page, player.person);
   await expect(activeGroupButton(page, other.name)).toBeVisible();
 
   await activeGroupButton(page, other.name).click();
@@ -172,8 +170,7 @@ test('a wrong invite code shows the server’s error; a private group without a 
     inviteCode: 'right-code-1',
   });
   const player = await registerPlayer(request);
-  await page.goto('/login');
-  await signIn(page, player.person);
+  await openSignedIn(page, player.person);
   await expect(page.getByRole('banner').getByRole('button', { name: 'Join Group' })).toBeVisible();
 
   // A link with a stale code: the dialog opens prefilled and says why.
@@ -218,10 +215,7 @@ test('an admin gives a private group a new invite code: the old code stops worki
     privacy: 'private',
     inviteCode: 'leaked-code-1',
   });
-  await page.goto('/login');
-  await signIn(page, owner.person);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto(`/group/${group.id}`);
+  await openSignedIn(page, owner.person, `/group/${group.id}`);
   const settings = page.getByRole('region', { name: 'Settings' });
   await expect(settings.getByText('leaked-code-1')).toBeVisible();
   await settings.getByRole('button', { name: 'New invite code' }).click();
@@ -253,8 +247,7 @@ test('a public group seen from outside offers Join group; leaving asks first', a
     description: 'Anyone welcome.',
   });
   const player = await registerPlayer(request);
-  await page.goto(`/login?returnUrl=${encodeURIComponent(`/group/${group.id}`)}`);
-  await signIn(page, player.person);
+  await openSignedIn(page, player.person, `/group/${group.id}`);
 
   await expect(
     page.getByRole('heading', { name: "You're not a member of this group" }),
@@ -304,8 +297,7 @@ test('the leaderboard sorts Rank and Points ascending, descending, then back; se
   });
   const friend = await registerPlayer(request);
   await joinViaApi(request, friend, group.name);
-  await page.goto('/login?returnUrl=/leaderboard');
-  await signIn(page, owner.person);
+  await openSignedIn(page, owner.person, '/leaderboard');
   const table = page.getByRole('table', { name: `${group.name} standings` });
   await expect(table.getByRole('row')).toHaveCount(3);
   const rank = table.getByRole('columnheader', { name: 'Rank' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './accounts.helpers';
+import { openSignedIn } from './accounts.helpers';
 import { createBetViaApi, fairStepViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, joinViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 
@@ -34,10 +34,7 @@ test('a result undone, a dispute to review and a dispute dismissed land in the i
   await fairStepViaApi(request, me, dismissed.id, 'dispute', 'There was hail at noon.');
   await fairStepViaApi(request, owner, dismissed.id, 'dispute/dismiss');
 
-  await page.goto('/login');
-  await signIn(page, me.person);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto('/inbox');
+  await openSignedIn(page, me.person, '/inbox');
   await expect(page.getByRole('link', { name: /undid the result of “Rain\?”/ })).toBeVisible();
   await expect(
     page.getByRole('link', { name: /disputes “Snow\?”.*It snowed all morning/ }),
@@ -53,10 +50,7 @@ test('an admin turns the weekly top-up off and on, and it stays so after a reloa
 }) => {
   const admin = await registerPlayer(request);
   const group = await createGroupViaApi(request, admin, { name: uniqueGroupName('Top') });
-  await page.goto('/login');
-  await signIn(page, admin.person);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto(`/group/${group.id}`);
+  await openSignedIn(page, admin.person, `/group/${group.id}`);
   const topUps = page.getByRole('switch', { name: 'Top-ups' });
   await expect(topUps).toHaveAttribute('aria-checked', 'true');
   await topUps.click();
@@ -99,10 +93,7 @@ test('a member left below the base wager is topped up and sees it in the inbox',
   // 9 of 10 points in a wager: 1 available, below the base wager of 3.
   await wagerViaApi(request, member, bet.id, 'yes', 9);
 
-  await page.goto('/login');
-  await signIn(page, member.person);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto('/inbox');
+  await openSignedIn(page, member.person, '/inbox');
   await expect(
     page.getByRole('link', { name: new RegExp(`You were topped up to 9 points in ${group.name}`) }),
   ).toBeVisible({ timeout: 15_000 });

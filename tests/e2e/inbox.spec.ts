@@ -66,9 +66,16 @@ test('the closes-soon reminder lands in the inbox and as a push', async ({
 
   // The host turns push on; they created the bet, so the only push they get is the reminder.
   const hostSide = await openAs(browser, host, baseURL!, true);
+  // Switching on waits for the service worker to be active, and it first precaches the whole
+  // app: 20-40 s on a busy machine, longer than a toast's wait. Wait for the worker itself.
+  await hostSide.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await hostSide.page.goto('/profile');
-  await hostSide.page.getByRole('switch', { name: 'Notifications on this device' }).click();
-  await expect(hostSide.page.getByText('Notifications enabled successfully')).toBeVisible();
+  const pushSwitch = hostSide.page.getByRole('switch', { name: 'Notifications on this device' });
+  await pushSwitch.click();
+  // Done when the switch is on and no longer busy: a state that stays, where the toast leaves
+  // after 5 s (push.spec.ts checks its text). A failure would turn the switch back off.
+  await expect(pushSwitch).toHaveAttribute('aria-checked', 'true');
+  await expect(pushSwitch).toBeEnabled();
   const pushesToHost = () => received.filter((url) => url === hostSide.endpointPath).length;
   expect(pushesToHost()).toBe(0);
 

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newPerson, readResetLink, signIn } from './accounts.helpers';
+import { newPerson, openSignedIn, readResetLink, signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
 import {
   activeGroupButton,
@@ -241,10 +241,7 @@ test('the share sheet shows the id and code; a pasted link or a code in the wron
       },
     });
   });
-  await anaPage.goto('/login');
-  await signIn(anaPage, ana.person);
-  await expect(anaPage).toHaveURL(/\/dashboard$/);
-  await anaPage.goto(`/group/${group.id}`);
+  await openSignedIn(anaPage, ana.person, `/group/${group.id}`);
   await anaPage.getByRole('button', { name: 'Share' }).click();
   const share = anaPage.getByRole('dialog', { name: `Share ${group.name}` });
   await expect(share.getByText('Scan the QR code to join the group')).toBeVisible();
@@ -264,8 +261,7 @@ test('the share sheet shows the id and code; a pasted link or a code in the wron
   // Bo pastes the whole link into the Private Group form.
   const bo = await registerPlayer(request);
   const boPage = await freshPage(browser);
-  await boPage.goto('/login');
-  await signIn(boPage, bo.person);
+  await openSignedIn(boPage, bo.person);
   await boPage.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
   const join = boPage.getByRole('dialog', { name: 'Join a Group' });
   await join.getByRole('tab', { name: 'Private Group' }).click();
@@ -282,8 +278,7 @@ test('the share sheet shows the id and code; a pasted link or a code in the wron
   // Cy types the id and the code read out, in the wrong case.
   const cy = await registerPlayer(request);
   const cyPage = await freshPage(browser);
-  await cyPage.goto('/login');
-  await signIn(cyPage, cy.person);
+  await openSignedIn(cyPage, cy.person);
   await cyPage.getByRole('banner').getByRole('button', { name: 'Join Group' }).click();
   const cyJoin = cyPage.getByRole('dialog', { name: 'Join a Group' });
   await cyJoin.getByRole('tab', { name: 'Private Group' }).click();
