@@ -372,6 +372,24 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...NO_FIXED_WAITS, ...NO_OWN_TEST_TIMEOUTS] },
   },
   {
+    // A spec's `test` closes the windows it opens (tests/e2e/fixtures.ts).
+    files: ['tests/e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: "A spec takes `test` from './fixtures': it closes the windows a test opens.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/client/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { openSignedIn, signInNewPlayer } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, seedBetTable } from './bets.helpers';

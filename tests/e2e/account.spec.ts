@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi, wagerViaApi } from './bets.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';

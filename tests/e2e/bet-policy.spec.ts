@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { mkdirSync } from 'node:fs';
 import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { expectAccessible } from './axe.helpers';
 import { createBetViaApi } from './bets.helpers';
 import { openAs, registerPlayer, type Player } from './groups.helpers';

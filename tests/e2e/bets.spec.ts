@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { signIn } from './accounts.helpers';
 import { closeBettingNow, createBetViaApi, resolveViaApi } from './bets.helpers';
 import {

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { openSignedIn } from './accounts.helpers';
 import { createBetViaApi, openBetSheet } from './bets.helpers';
 import { commentThread } from './comments.helpers';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { expectAccessible } from './axe.helpers';
 import { closeBettingNow, createBetViaApi, wagerViaApi } from './bets.helpers';
 import {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { newPerson, signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
 import { createBetViaApi } from './bets.helpers';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { openSignedIn } from './accounts.helpers';
 import { LOOKED_AT_SIZES, shootIfAsked } from './screens.helpers';
 import {

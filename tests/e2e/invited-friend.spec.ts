@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { newPerson, openSignedIn, readResetLink, signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
 import {

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { BET_LIMITS } from '../../src/domain/bet-limits';
 import { isValidWagerPoints } from '../../src/domain/bets';
 import { proportionalShare } from '../../src/domain/payout';

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { createBetViaApi, resolveViaApi, seedBetTable, wagerViaApi } from './bets.helpers';
 import {
   activeGroupButton,

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { registerViaApi, signIn, signInNewPlayer } from './accounts.helpers';
 
 test('a visitor at / lands on /landing', async ({ page }) => {

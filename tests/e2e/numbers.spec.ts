@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { mkdirSync } from 'node:fs';
 import { signIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';

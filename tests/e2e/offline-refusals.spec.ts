@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { createBetViaApi } from './bets.helpers';
 import { authHeaders, signInWithServiceWorker, twoInAGroup } from './groups.helpers';
 import { serverPoints, wagerRefusedOffline } from './offline-refusals.helpers';

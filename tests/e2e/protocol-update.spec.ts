@@ -4,10 +4,10 @@ import path from 'node:path';
 import {
   expect,
   request as playwrightRequest,
-  test,
   type APIRequestContext,
   type Page,
 } from '@playwright/test';
+import { test } from './fixtures';
 import { SYNC_PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../../src/domain/sync-protocol';
 import { signIn } from './accounts.helpers';
 import { expectAccessible, waitForStillPage } from './axe.helpers';

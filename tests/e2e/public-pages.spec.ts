@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { signInNewPlayer } from './accounts.helpers';
 
 // This spec needs the service worker (offline, push or its cache); the others block it.

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName, type Player } from './groups.helpers';
 import { replacePushSubscribe } from './push.helpers';

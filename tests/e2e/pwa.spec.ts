@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { MIRROR_SYNCED_MARK } from '../../src/domain/mirror-marks';
 import { signInNewPlayer } from './accounts.helpers';
 

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  test as base,
   expect,
   request as playwrightRequest,
   type APIRequestContext,
   type Browser,
   type Page,
 } from '@playwright/test';
+import { test as base } from './fixtures';
 import { signIn } from './accounts.helpers';
 import {
   createGroupViaApi,

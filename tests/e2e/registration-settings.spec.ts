@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test as base } from './fixtures';
 import { freePort, startServerProcess, type ServerProcess } from './server-process';
 
 // A server whose operator closed sign-ups (REGISTRATION=closed, GUESTS=off): the account screens

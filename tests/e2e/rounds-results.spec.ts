@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test as base } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test as base } from './fixtures';
 import { startFootballDataStandIn, type FootballDataStandIn } from '../football-data-stand-in';
 import {
   authHeaders,

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { openSignedIn, registerViaApi } from './accounts.helpers';
 import { LOOKED_AT_SIZES, shoot } from './screens.helpers';
 

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { signIn } from './accounts.helpers';
 import { createBetViaApi, resolveViaApi, wagerViaApi } from './bets.helpers';
 import { commentViaApi } from './comments.helpers';

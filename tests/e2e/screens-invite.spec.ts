@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { signIn } from './accounts.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { SCREEN_SIZES, shoot } from './screens.helpers';

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { openSignedIn } from './accounts.helpers';
 import { createBetViaApi, openBetSheet } from './bets.helpers';
 import { activeGroupButton, twoInAGroup } from './groups.helpers';

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { waitForStillPage } from './axe.helpers';
 import { freePort, startServerProcess } from './server-process';
 import { LOOKED_AT_SIZES } from './screens.helpers';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { waitForStillPage } from './axe.helpers';
 import { createGroupViaApi, registerPlayer, uniqueGroupName } from './groups.helpers';
 import { LOOKED_AT_SIZES } from './screens.helpers';

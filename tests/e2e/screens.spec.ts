@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { newPerson, registerViaApi, signIn } from './accounts.helpers';
 import { waitForStillPage } from './axe.helpers';
 import {

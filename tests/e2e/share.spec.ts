@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext } from '@playwright/test';
+import { test } from './fixtures';
 import { expectAccessible } from './axe.helpers';
 import type { Player } from './groups.helpers';
 import { openResolvedBet, resolvedBetOfTwo } from './share.helpers';

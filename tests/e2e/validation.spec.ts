@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { registerViaApi, signIn } from './accounts.helpers';
 
 // Every validation message of docs/accounts-and-shell.md §5 appears under its field, once the field is touched.

@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { isSignedBy, startWebhookReceiver, type Arrival } from '../webhook-receiver';
 import { openSignedIn } from './accounts.helpers';
 import { expectAccessible } from './axe.helpers';
