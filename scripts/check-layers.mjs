@@ -24,15 +24,8 @@ const BACK_IMPORTS = [
   'auth -> notifications',
   'auth -> push',
   'auth -> seasons',
-  'bets -> sync',
   'bets -> webhooks',
-  'comments -> sync',
-  'groups -> mirror',
-  'groups -> sync',
   'groups -> webhooks',
-  'notifications -> sync',
-  'rounds -> sync',
-  'seasons -> sync',
 ];
 
 const server = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/server');
