@@ -16,7 +16,6 @@ const BACK_IMPORTS = [
   '(kernel) -> bets',
   '(kernel) -> db',
   '(kernel) -> mirror',
-  '(kernel) -> push',
   'auth -> bets',
   'auth -> comments',
   'auth -> groups',

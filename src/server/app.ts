@@ -47,7 +47,7 @@ import { createMailer } from './mail/mailer';
 import { startNotificationRecorder } from './notifications/notification.recorder';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { startPushNotifier } from './push/push.notifier';
-import { isAllowedPushEndpoint } from './push/push-endpoints';
+import { isAllowedPushEndpoint } from './push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createChangeWatermarks } from './mirror/change-watermarks';
