@@ -1,7 +1,7 @@
 // Every write a device or another program makes, declared once (docs/architecture.md §8): its
 // name, which the push carries and the device's outbox stores, and its REST method and path
 // under API_BASE, for the programs that call REST. The server gives each name its `run` (with
-// its args schemas: src/server/sync/writes.ts, next to the feature's routes); the device gives
+// its args schemas: src/server/writes/writes.ts, next to the feature's routes); the device gives
 // it its optimistic `apply` (src/client/data/*-mutators.ts). A name missing on either side, or
 // one the domain does not declare, does not compile. No zod here: the client's landing path
 // imports it.

@@ -47,10 +47,11 @@ import { createMailer } from './mail/mailer';
 import { startNotificationRecorder } from './notifications/notification.recorder';
 import { notificationsRoutes } from './notifications/notifications.routes';
 import { startPushNotifier } from './push/push.notifier';
-import { isAllowedPushEndpoint } from './push/push-endpoints';
+import { isAllowedPushEndpoint } from './push-endpoints';
 import { pushRoutes } from './push/push.routes';
 import { createPushSender, PUSH_SEND_TIMEOUT_MS, resolveVapidIdentity } from './push/push.sender';
 import { createChangeWatermarks } from './mirror/change-watermarks';
+import { mirrorRoutes } from './mirror/mirror.routes';
 import { createMirrorService } from './mirror/mirror.service';
 import { roundsRoutes } from './rounds/rounds.routes';
 import { seasonsRoutes } from './seasons/seasons.routes';
@@ -304,9 +305,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     members: writeServices.members,
     leaderboard: createLeaderboardService({ db: database.db, now: deps.now }),
     memberStats: createMemberStatsService({ db: database.db }),
-    mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
     writes: writeRunner,
     rateLimits: config.rateLimits,
+  });
+  await app.register(mirrorRoutes, {
+    prefix: API_BASE,
+    mirror: createMirrorService({ db: database.db, now: deps.now, watermarks }),
   });
   await app.register(inviteRoutes, { prefix: API_BASE, groups, rateLimits: config.rateLimits });
   await app.register(betsRoutes, {

@@ -6,9 +6,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SHARED_BET_PATH, sharedBetPath } from '../domain/bet-shares';
 import { publicPageFile } from '../domain/public-pages';
 import { betIdParamsSchema } from '../domain/schemas/bets';
-import type { PublicBetPreview } from './bets/bet-preview.service';
 import { notFound } from './errors';
-import { betLinkPreviewTags, sharedBetPreviewTags, withHeadTags } from './link-preview';
+import {
+  betLinkPreviewTags,
+  sharedBetPreviewTags,
+  withHeadTags,
+  type PublicBetPreview,
+} from './link-preview';
 
 // Serves the built PWA (dist/client) on the same port as the API. Client routes (/dashboard,
 // /group/3, …) get index.html so the React router can take over; unknown API paths get a

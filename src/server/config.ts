@@ -4,7 +4,7 @@ import {
   DEFAULT_PUSH_ENDPOINT_HOSTS,
   parsePushEndpointHosts,
   type PushEndpointRule,
-} from './push/push-endpoints';
+} from './push-endpoints';
 import { REGISTRATION_MODES, type RegistrationSettings } from '../domain/registration';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 import {
@@ -53,7 +53,7 @@ const booleanFlag = (fallback: 'true' | 'false' = 'false') =>
       .transform((v) => v === 'true' || v === '1'),
   );
 
-/** A list of push-endpoint rules (push/push-endpoints.ts): PUSH_ENDPOINT_HOSTS, WEBHOOK_HOSTS. */
+/** A list of push-endpoint rules (push-endpoints.ts): PUSH_ENDPOINT_HOSTS, WEBHOOK_HOSTS. */
 const hostList = (fallback: string, what: string) =>
   z.preprocess(
     emptyAsUndefined,
@@ -214,7 +214,7 @@ const envSchema = z
     HUNCH_TEST_CRASH_AFTER_PUSH_COMMIT: booleanFlag('false'),
     /** Tests only: the same, right after a REST write sent with an Idempotency-Key commits (src/server/sync/write-services.ts). */
     HUNCH_TEST_CRASH_AFTER_KEYED_WRITE_COMMIT: booleanFlag('false'),
-    /** The push services the server may send to (src/server/push/push-endpoints.ts). */
+    /** The push services the server may send to (src/server/push-endpoints.ts). */
     PUSH_ENDPOINT_HOSTS: hostList(DEFAULT_PUSH_ENDPOINT_HOSTS, 'push service hosts'),
   })
   .superRefine((env, context) => {

@@ -1,10 +1,14 @@
-import type { PublicBetPreview } from './bets/bet-preview.service';
-
 // Open Graph and Twitter tags for a bet link, put into index.html's head by client-app.ts so chat
 // apps show a preview card. A bet page (/bets/:id) names a public group's bet (title and group);
 // a shared bet's public link (/s/:token) names the bet it opens while the link is on, whatever
 // its group: a member chose to share it. Anything else gets the same generic preview. Every
 // value is escaped.
+
+/** What a preview may say of a bet (found by `bets/bet-preview.service.ts`). */
+export interface PublicBetPreview {
+  title: string;
+  groupName: string;
+}
 
 /** The static preview image (public/og-image.png, rendered by scripts/make-og-image.mjs). */
 export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630 };

@@ -18,7 +18,7 @@ import {
   fromPool,
   type DatabaseConnection,
 } from '../../src/server/db/connect';
-import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push/push-endpoints';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS } from '../../src/server/push-endpoints';
 import { hangGuard } from '../hang-guard';
 import { migratedSnapshot } from '../migrated-pglite';
 import { assertLedgerMatchesMemberships } from './ledger-assertions';

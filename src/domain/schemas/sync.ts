@@ -4,7 +4,7 @@ import { SYNC_MUTATION_NAMES, SYNC_PUSH_MAX_MUTATIONS, type SyncMutationName } f
 // One write path (docs/architecture.md §8): POST /api/sync/push carries a device's named
 // mutations, in order. Each mutation is one REST write: its `args` are that route's path
 // parameters (`params`) and body (`body`), checked by the very schemas the route uses (the
-// server declares each write once for both: src/server/sync/writes.ts), so a write means the
+// server declares each write once for both: src/server/writes/writes.ts), so a write means the
 // same whichever way it arrives.
 
 const SYNC_MESSAGES = {

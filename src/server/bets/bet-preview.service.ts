@@ -3,17 +3,13 @@ import { isShareToken } from '../../domain/schemas/bet-shares';
 import type { Database } from '../db/connect';
 import { bets, groups } from '../db/schema';
 import { betShareLinks } from '../db/share-schema';
+import type { PublicBetPreview } from '../link-preview';
 
 // What a chat app's link preview may say about a bet: its title and group name, only when
 // the group is public (anyone may find and join it by name). A private group's bet, a draft
 // or an unknown id gives nothing, so a forwarded link never leaks what the group keeps to itself.
 // A shared bet's public link (/s/:token) names its bet whatever the group, while the link is on:
 // a member shared that question on purpose.
-
-export interface PublicBetPreview {
-  title: string;
-  groupName: string;
-}
 
 export async function findPublicBetPreview(
   db: Database,

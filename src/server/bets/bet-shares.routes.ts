@@ -9,13 +9,14 @@ import {
 import { requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
 import { rateLimitHook, visitorLookupsPerIpRule } from '../rate-limits';
-import { registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import { registerWrites, writeWith, type Writes, type WriteRunner } from '../writes/writes';
 import type { BetSharesService } from './bet-shares.service';
 
 // A bet's public link (docs/groups-and-bets.md, "Sharing a bet"): Share and Stop sharing are
 // signed-in writes (declared once, for their REST routes and the push); the read is public,
 // limited per address like the invite preview, the other read for visitors not signed in.
+
+const write = writeWith<{ shares: BetSharesService }>();
 
 export const BET_SHARE_WRITES = {
   shareBet: write({

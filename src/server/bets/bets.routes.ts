@@ -25,8 +25,13 @@ import { groupIdParamsSchema } from '../../domain/schemas/groups';
 import { idSchema } from '../../domain/schemas/ids';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import {
+  createdRowId,
+  registerWrites,
+  writeWith,
+  type Writes,
+  type WriteRunner,
+} from '../writes/writes';
 import type { BetsService } from './bets.service';
 import type { FairResolutionService } from './fair-resolution.service';
 import type { WagersService } from './wagers.service';
@@ -34,7 +39,7 @@ import type { WagersService } from './wagers.service';
 // The bets calls of docs/groups-and-bets.md §7 under /api, and GET /api/groups/{id}/bets. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
 // src/domain and calls one service function. The writes are declared once in BET_WRITES, for
-// their REST routes and the push alike (src/server/sync/writes.ts).
+// their REST routes and the push alike (src/server/writes/writes.ts).
 
 export interface BetsRoutesOptions {
   bets: BetsService;
@@ -43,6 +48,12 @@ export interface BetsRoutesOptions {
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
+
+const write = writeWith<{
+  bets: BetsService;
+  wagers: WagersService;
+  fair: FairResolutionService;
+}>();
 
 export const BET_WRITES = {
   createBet: write({

@@ -9,20 +9,27 @@ import {
 import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import {
+  createdRowId,
+  registerWrites,
+  writeWith,
+  type Writes,
+  type WriteRunner,
+} from '../writes/writes';
 import type { CommentsService } from './comments.service';
 
 // The comment calls under /api. Every route is for signed-in users (401 before
 // the body is parsed); each declares its schemas from src/domain and calls one service
 // function. Posting is limited per user (RATE_LIMIT_COMMENTS_PER_USER) on top of the writes
-// limit. The writes serve the push too (src/server/sync/writes.ts).
+// limit. The writes serve the push too (src/server/writes/writes.ts).
 
 export interface CommentsRoutesOptions {
   comments: CommentsService;
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
+
+const write = writeWith<{ comments: CommentsService }>();
 
 export const COMMENT_WRITES = {
   postComment: write({

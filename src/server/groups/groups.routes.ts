@@ -28,23 +28,23 @@ import {
   periodLeaderboardQuerySchema,
   periodLeaderboardSchema,
 } from '../../domain/schemas/leaderboard-periods';
-import { memberStateResponseSchema } from '../../domain/schemas/member-state';
 import { memberStatsQuerySchema, memberStatsSchema } from '../../domain/schemas/member-stats';
-import { mirrorQuerySchema } from '../../domain/schemas/mirror';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import type { MirrorService } from '../mirror/mirror.service';
-import { mirrorPullResponseSchema, type MirrorPullResponse } from '../mirror/synced-tables';
-import { requireSpokenProtocol } from '../protocol-version';
 import { rateLimitHook, visitorLookupsPerIpRule } from '../rate-limits';
-import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import {
+  createdRowId,
+  registerWrites,
+  writeWith,
+  type Writes,
+  type WriteRunner,
+} from '../writes/writes';
 import type { GroupMembersService } from './group-members.service';
 import type { GroupsService } from './groups.service';
 import type { LeaderboardService } from './leaderboard.service';
 import type { MemberStatsService } from './member-stats.service';
 
-// The groups calls of docs/groups-and-bets.md §7 under /api, and GET /api/member/state. Every route is for
+// The groups calls of docs/groups-and-bets.md §7 under /api. Every route is for
 // signed-in users (401 before the body is parsed); each declares its schemas from
 // src/domain and calls one service function.
 
@@ -53,13 +53,13 @@ export interface GroupsRoutesOptions {
   members: GroupMembersService;
   leaderboard: LeaderboardService;
   memberStats: MemberStatsService;
-  /** Both answers of GET /member/state: the spec's member state and, with a cursor, the pull. */
-  mirror: MirrorService;
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
 
 export const LEFT_GROUP_MESSAGE = 'You left the group.';
+
+const write = writeWith<{ groups: GroupsService; members: GroupMembersService }>();
 
 export const GROUP_WRITES = {
   createGroup: write({
@@ -124,7 +124,7 @@ export const GROUP_WRITES = {
 
 export async function groupsRoutes(
   instance: FastifyInstance,
-  { groups, members, leaderboard, memberStats, mirror, writes, rateLimits }: GroupsRoutesOptions,
+  { groups, members, leaderboard, memberStats, writes, rateLimits }: GroupsRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   requireSignIn(app);
@@ -247,40 +247,6 @@ export async function groupsRoutes(
         request.params.userId,
         request.query.vs,
       ),
-  );
-
-  // The largest answer of the API (every open bet of every group: hundreds of bets). Encoding
-  // it through zod was most of the request's CPU, so it is written with JSON.stringify: the
-  // presenters build every field explicitly (typed by MemberStateResponse), so nothing extra
-  // can leak; the schema still documents the answer. Errors keep the usual serializer.
-  // Both answers are the local mirror's (src/server/mirror): with `cursor` its pull, what changed
-  // since; without, the spec's member state, from the same readers.
-  app.get(
-    '/member/state',
-    {
-      schema: {
-        querystring: mirrorQuerySchema,
-        response: { 200: z.union([memberStateResponseSchema, mirrorPullResponseSchema]) },
-      },
-      // A device's pull speaks its sync protocol (protocol-version.ts).
-      onRequest: [requireSpokenProtocol],
-      // A pull (it has a cursor) is counted with its rows and bytes (src/server/metrics.ts).
-      serializerCompiler: () => (data) => {
-        const text = JSON.stringify(data);
-        if (typeof data === 'object' && data !== null && 'cursor' in data)
-          instance.metrics.pullServed(data as MirrorPullResponse, text);
-        return text;
-      },
-    },
-    async (request) =>
-      request.query.cursor === undefined
-        ? mirror.memberState(currentUser(request))
-        : mirror.pull(
-            currentUser(request),
-            request.query.cursor,
-            request.query.clientGroupID,
-            request.arrivedAt,
-          ),
   );
 }
 

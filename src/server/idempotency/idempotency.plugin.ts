@@ -43,7 +43,7 @@ declare module 'fastify' {
     idempotencyKey: IdempotencyRequest | null;
   }
   interface FastifyContextConfig {
-    /** A write that records an Idempotency-Key with its answer (sync/writes.ts `registerWrites`). */
+    /** A write that records an Idempotency-Key with its answer (writes/writes.ts `registerWrites`). */
     isKeyedWrite?: boolean;
   }
 }

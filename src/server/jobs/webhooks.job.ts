@@ -1,6 +1,6 @@
 import type { Database } from '../db/connect';
 import type { EventBus } from '../events';
-import type { PushEndpointRule } from '../push/push-endpoints';
+import type { PushEndpointRule } from '../push-endpoints';
 import {
   claimDueDeliveries,
   recordOutcome,

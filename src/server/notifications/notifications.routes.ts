@@ -14,19 +14,20 @@ import {
 import { z } from '../../domain/schemas/zod';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import { registerWrites, writeWith, type Writes, type WriteRunner } from '../writes/writes';
 import type { NotificationsService } from './notifications.service';
 
 // The inbox calls under /api, for signed-in users (401 before the body is parsed); each declares
 // its schemas from src/domain and calls one service function. The writes serve the push too
-// (src/server/sync/writes.ts).
+// (src/server/writes/writes.ts).
 
 export interface NotificationsRoutesOptions {
   notifications: NotificationsService;
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
+
+const write = writeWith<{ notifications: NotificationsService }>();
 
 export const NOTIFICATION_WRITES = {
   markNotificationsRead: write({

@@ -18,7 +18,7 @@ import { presentPushSubscription } from './push.presenter';
 export interface PushServiceDeps {
   db: Database;
   now?: () => Date;
-  /** Whether an endpoint is one of the push services the server may request (push-endpoints.ts). */
+  /** Whether an endpoint is one of the push services the server may request (../push-endpoints.ts). */
   isAllowedEndpoint: (endpoint: string) => boolean;
 }
 

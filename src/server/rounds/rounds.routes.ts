@@ -10,19 +10,26 @@ import {
 } from '../../domain/schemas/rounds';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import {
+  createdRowId,
+  registerWrites,
+  writeWith,
+  type Writes,
+  type WriteRunner,
+} from '../writes/writes';
 import type { RoundsService } from './rounds.service';
 
 // A group's tipping rounds under /api/groups/{id}/rounds, for signed-in users. Tips and
 // results go through the bets' own calls (POST /bets/wagers, PUT /bets/{id}/resolve). The
-// writes serve the push too (src/server/sync/writes.ts), so a round made offline is sent once.
+// writes serve the push too (src/server/writes/writes.ts), so a round made offline is sent once.
 
 export interface RoundsRoutesOptions {
   rounds: RoundsService;
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
+
+const write = writeWith<{ rounds: RoundsService }>();
 
 export const ROUND_WRITES = {
   createRound: write({

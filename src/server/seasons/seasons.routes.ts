@@ -9,18 +9,25 @@ import {
 } from '../../domain/schemas/seasons';
 import { currentUser, requireSignIn } from '../auth/authenticate';
 import type { RateLimits } from '../config';
-import { createdRowId, registerWrites, write, type Writes } from '../sync/writes';
-import type { WriteRunner } from '../sync/write-services';
+import {
+  createdRowId,
+  registerWrites,
+  writeWith,
+  type Writes,
+  type WriteRunner,
+} from '../writes/writes';
 import type { SeasonsService } from './seasons.service';
 
 // A group's seasons under /api/groups/{id}/seasons, for signed-in users. The writes serve the
-// push too (src/server/sync/writes.ts).
+// push too (src/server/writes/writes.ts).
 
 export interface SeasonsRoutesOptions {
   seasons: SeasonsService;
   writes: WriteRunner;
   rateLimits: RateLimits;
 }
+
+const write = writeWith<{ seasons: SeasonsService }>();
 
 export const SEASON_WRITES = {
   startSeason: write({

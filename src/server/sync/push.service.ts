@@ -29,7 +29,7 @@ import {
 } from './client-mutations';
 import { SYNC_MUTATIONS } from './sync-mutations';
 import { heldEvents, runWriteIn } from './write-services';
-import { argsSchemaOf, type AnyWrite } from './writes';
+import { argsSchemaOf, type AnyWrite } from '../writes/writes';
 
 // POST /api/sync/push (docs/architecture.md §8; Replicache's push is the model): a device's
 // writes, in order, each in ITS OWN transaction that first locks the client's row, skips an id

@@ -9,7 +9,7 @@ import type { Database } from '../db/connect';
 import { purgeOldOutcomes } from './client-mutations';
 import type { MutationLimiter, SyncPushService } from './push.service';
 import { SYNC_MUTATIONS } from './sync-mutations';
-import { writeLimitRules, type WriteLimit } from './writes';
+import { writeLimitRules, type WriteLimit } from '../writes/writes';
 
 // POST /api/sync/push (push.service.ts), for signed-in users. Each mutation that runs counts
 // against the limits its REST route has, on the same counters (rate-limits.ts): the writes

@@ -19,7 +19,13 @@ import {
   type IdempotencyRequest,
   type StoredResponse,
 } from '../idempotency/idempotency.service';
-import type { AnyWrite } from './writes';
+import {
+  JSON_ANSWER_HEADERS,
+  type AnyWrite,
+  type KeyedAnswer,
+  type WriteArgs,
+  type WriteRunner,
+} from '../writes/writes';
 
 // The services behind every signed-in write, and the one way a write runs (`runWriteIn`), for
 // a REST route (`createWriteRunner`, one transaction per request) and for each mutation of a
@@ -56,9 +62,6 @@ export function createWriteServices(deps: WriteServiceDeps) {
   };
 }
 
-/** What a write's `run` gets besides the services: its checked params and body. */
-type WriteArgs = Parameters<AnyWrite['run']>[2];
-
 /**
  * Runs `write` for `caller` on `tx`, the transaction it commits with: the caller's account row
  * is locked and its session checked first (`requireLiveCaller`: 401 once the account is deleted
@@ -81,19 +84,8 @@ export async function runWriteIn(
   return write.run(services, caller, args);
 }
 
-export type WriteRunner = ReturnType<typeof createWriteRunner>;
-
-/** What a keyed REST write answers: its own first answer, or the one its key was recorded with. */
-export interface KeyedAnswer {
-  response: StoredResponse;
-  replayed: boolean;
-}
-
 /** Thrown to roll back a keyed write whose key answered before; the first answer is then replayed. */
 class AnsweredBefore extends Error {}
-
-/** The headers a write's answer is kept with: JSON, as Fastify types it. */
-export const JSON_ANSWER_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /**
  * The REST routes' way to run a write (`registerWrites`): one transaction of its own, events
@@ -105,7 +97,7 @@ export function createWriteRunner({
   events,
   now,
   afterKeyedCommit = () => undefined,
-}: WriteRunnerDeps) {
+}: WriteRunnerDeps): WriteRunner {
   async function runHeld<T>(work: (tx: Executor, bus: EventBus) => Promise<T>): Promise<T> {
     const held = heldEvents();
     const result = await db.transaction(async (tx) => {

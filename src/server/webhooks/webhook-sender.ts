@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { discordMessage, slackMessage, summarizeWebhookEvent } from './webhook-messages';
 import type { WebhookEvent } from '../../domain/schemas/webhook-events';
 import { webhookFormatOf, WEBHOOK_LIMITS } from '../../domain/webhooks';
-import type { PushEndpointRule } from '../push/push-endpoints';
+import type { PushEndpointRule } from '../push-endpoints';
 import type { GroupWebhookRow, WebhookDeliveryRow } from '../db/webhooks-schema';
 import { withLinkOrigin } from './webhook-payloads';
 import { webhookSignatureHeader } from './webhook-signing';

@@ -1,9 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { isAllowedPushEndpoint, type PushEndpointRule } from '../push/push-endpoints';
+import { isAllowedPushEndpoint, type PushEndpointRule } from '../push-endpoints';
 
 // Where a webhook may be sent (a server-side request forgery is the risk: a hook's URL is
-// chosen by a group admin, not the operator). The push endpoints' rules (push/push-endpoints.ts)
+// chosen by a group admin, not the operator). The push endpoints' rules (../push-endpoints.ts)
 // say it: WEBHOOK_HOSTS, in PUSH_ENDPOINT_HOSTS' form, lists hosts the operator allows whatever
 // their address (a local receiver: `http://127.0.0.1`). Any other URL must be https and its
 // host must resolve to public addresses only: no loopback, private, link-local or other

@@ -14,7 +14,7 @@ import type { Database, Executor } from '../db/connect';
 import { groupWebhooks, webhookDeliveries } from '../db/webhooks-schema';
 import { notFound, validationFailed, webhookLimit } from '../errors';
 import { requireGroupAccess } from '../groups/group-access';
-import type { PushEndpointRule } from '../push/push-endpoints';
+import type { PushEndpointRule } from '../push-endpoints';
 import { presentDelivery, presentWebhook } from './webhook.presenter';
 import { newWebhookSecret } from './webhook-signing';
 import { webhookUrlRefusal } from './webhook-urls';

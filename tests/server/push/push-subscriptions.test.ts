@@ -5,7 +5,7 @@ import {
   DEFAULT_PUSH_ENDPOINT_HOSTS,
   isAllowedPushEndpoint,
   parsePushEndpointHosts,
-} from '../../../src/server/push/push-endpoints';
+} from '../../../src/server/push-endpoints';
 import { createPushSender, resolveVapidIdentity } from '../../../src/server/push/push.sender';
 import { startTestServer, useTestServer } from '../harness';
 import {

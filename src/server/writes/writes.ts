@@ -11,13 +11,15 @@ import {
   type RateLimitRule,
 } from '../rate-limits';
 import { markReplayed } from '../idempotency/idempotency.plugin';
-import { JSON_ANSWER_HEADERS, type WriteRunner, type WriteServices } from './write-services';
+import type { IdempotencyRequest, StoredResponse } from '../idempotency/idempotency.service';
 
 // A write is declared once, next to its feature's other routes, and serves both ways in: the
 // REST route (method and path from its entry in src/domain/sync.ts, which names every write for
-// the device too) and the mutation of the same name a push carries (push.service.ts). Both check the same params and
-// body schemas and run the same `run` on the same services, so a write means the same whichever
-// way it arrives; there is no second list of mutations to keep in step.
+// the device too) and the mutation of the same name a push carries (../sync/push.service.ts).
+// Both check the same params and body schemas and run the same `run` on the same services, so
+// a write means the same whichever way it arrives; there is no second list of mutations to keep
+// in step. This folder sits below the features: they import it to declare their writes; the
+// runner that applies them (../sync/write-services.ts) sits above them and imports theirs.
 
 type Schema = z.ZodType | undefined;
 type Output<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
@@ -25,7 +27,12 @@ type Output<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 /** Which rate limit of its own a write has, on top of the writes per user (rate-limits.ts). */
 export type WriteLimit = 'comments' | 'joinPrivate';
 
-export interface Write<P extends Schema = Schema, B extends Schema = Schema, R = unknown> {
+export interface Write<
+  P extends Schema = Schema,
+  B extends Schema = Schema,
+  R = unknown,
+  S = unknown,
+> {
   /** The path parameters' schema. */
   params?: P;
   /** The body's schema (none: no body is read). */
@@ -34,12 +41,8 @@ export interface Write<P extends Schema = Schema, B extends Schema = Schema, R =
   response: z.ZodType;
   /** The REST answer's status (200 unless said). */
   status?: 200 | 201;
-  /** The service call: the very one both ways make. */
-  run(
-    services: WriteServices,
-    caller: AuthUser,
-    args: { params: Output<P>; body: Output<B> },
-  ): Promise<R>;
+  /** The service call: the very one both ways make, on the services its feature names (`S`). */
+  run(services: S, caller: AuthUser, args: { params: Output<P>; body: Output<B> }): Promise<R>;
   /** The id of the row the write made: a device's temporary id becomes it. */
   created?: (result: R) => number;
   limit?: WriteLimit;
@@ -47,15 +50,46 @@ export interface Write<P extends Schema = Schema, B extends Schema = Schema, R =
 
 // Writes are kept by name; their argument types are each write's own business.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyWrite = Write<any, any, any>;
+export type AnyWrite = Write<any, any, any, any>;
 
-/** A write's declaration, typed by its schemas. */
-export const write = <P extends Schema = undefined, B extends Schema = undefined, R = unknown>(
-  entry: Write<P, B, R>,
-): Write<P, B, R> => entry;
+/** What a write's `run` gets besides the services and the caller: its checked params and body. */
+export type WriteArgs = Parameters<AnyWrite['run']>[2];
+
+/**
+ * The declaration helper of a feature whose writes call the services `S` (each one of those
+ * `createWriteServices` makes, ../sync/write-services.ts): `const write = writeWith<S>()`, then
+ * `write({ … })` types each entry by its schemas.
+ */
+export const writeWith =
+  <S>() =>
+  <P extends Schema = undefined, B extends Schema = undefined, R = unknown>(
+    entry: Write<P, B, R, S>,
+  ): Write<P, B, R, S> =>
+    entry;
 
 /** A feature's writes, each under the name of its mutation. */
 export type Writes = Partial<Record<SyncMutationName, AnyWrite>>;
+
+/** The headers a write's answer is kept with: JSON, as Fastify types it. */
+export const JSON_ANSWER_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** What a keyed REST write answers: its own first answer, or the one its key was recorded with. */
+export interface KeyedAnswer {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
+/** How the REST routes run a write (made by `createWriteRunner`, ../sync/write-services.ts). */
+export interface WriteRunner {
+  run(caller: AuthUser, write: AnyWrite, args: WriteArgs): Promise<unknown>;
+  runKeyed(
+    caller: AuthUser,
+    write: AnyWrite,
+    args: WriteArgs,
+    key: IdempotencyRequest,
+    answer: (result: unknown) => StoredResponse,
+  ): Promise<KeyedAnswer>;
+}
 
 /** The id field of the row a write answers with. */
 export const createdRowId = (result: { id: number }) => result.id;
