@@ -483,7 +483,10 @@ describe('group rules', () => {
     { role: GroupRole; bet: BetPolicy | null; manages: boolean }
   >();
 
-  /** What `role`'s device offers for `action`; undefined where the device decides nothing (reading a group: it shows what the server sent). */
+  /**
+   * What `role`'s device offers for `action`; undefined where the device decides nothing
+   * (reading a group: it shows what the server sent).
+   */
   function groupDeviceOffers(
     action: GroupAction,
     role: GroupRoleName,
